@@ -1,0 +1,19 @@
+/** What verbatim tells a client in `initialize`: only what it implements. */
+import type { AgentCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+
+export const agentCapabilities: AgentCapabilities = {
+  loadSession: true,
+  promptCapabilities: { image: false, audio: false, embeddedContext: false },
+  mcpCapabilities: { http: false, sse: false },
+  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+};
+
+export function initializeResponse(version: string): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities,
+    agentInfo: { name: "verbatim", title: "verbatim", version },
+    authMethods: [],
+  };
+}

@@ -1,0 +1,36 @@
+/** session/set_config_option and session/set_mode: changes recorded as facts, shown in place. */
+import * as acp from "@agentclientprotocol/sdk";
+import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import { typed, unknownSession } from "./errors.ts";
+import type { OpenSessions } from "./open-sessions.ts";
+import { checkSessionId } from "./session-lifecycle.ts";
+
+export function configHandlers(app: AgentApp, sessions: OpenSessions): void {
+  const openSession = (sessionId: string) => {
+    checkSessionId(sessionId);
+    const open = sessions.get(sessionId);
+    if (!open) throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
+    return open;
+  };
+
+  app.onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
+    typed(async () => {
+      const open = openSession(params.sessionId);
+      if (typeof params.value !== "string") {
+        throw RequestError.invalidParams({ configId: params.configId }, `config option "${params.configId}" takes a string value`);
+      }
+      const configOptions = open.runtime.setConfig(params.configId, params.value);
+      await sessions.flush();
+      return { configOptions };
+    }),
+  );
+
+  app.onRequest(acp.methods.agent.session.setMode, ({ params }) =>
+    typed(async () => {
+      const open = openSession(params.sessionId);
+      open.runtime.setConfig("mode", params.modeId);
+      await sessions.flush();
+      return {};
+    }),
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The sessions open on one connection: each runtime with the projector that shows its facts.
+ * Live, a fact is projected and sent right after it is appended; the projector is the same one
+ * a load replays through, so both show the same updates.
+ */
+import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
+import type { StoredFact } from "../journal/facts/index.ts";
+import { Projector } from "../replay/project.ts";
+import { clientHost } from "./client-host.ts";
+import { UpdateSender } from "./update-sender.ts";
+
+export type OpenSession = { runtime: SessionRuntime; projector: Projector };
+
+export class OpenSessions {
+  readonly #open = new Map<string, OpenSession>();
+  #sender: UpdateSender | undefined;
+  clientCapabilities: ClientCapabilities = {};
+
+  /** The connection's one update sender (every handler's client context is the same connection). */
+  sender(client: AgentContext): UpdateSender {
+    this.#sender ??= new UpdateSender(client);
+    return this.#sender;
+  }
+
+  /** Resolves once every update sent so far has been written. */
+  async flush(): Promise<void> {
+    await this.#sender?.flush();
+  }
+
+  get(sessionId: string): OpenSession | undefined {
+    return this.#open.get(sessionId);
+  }
+
+  set(session: OpenSession): void {
+    this.#open.set(session.runtime.sessionId, session);
+  }
+
+  delete(sessionId: string): void {
+    this.#open.delete(sessionId);
+  }
+
+  all(): OpenSession[] {
+    return [...this.#open.values()];
+  }
+
+  newProjector(replay: boolean): Projector {
+    return new Projector({ notices: this.clientCapabilities.session?.notices != null, replay });
+  }
+
+  /** The runtime's link to this client: publishing through `projector`, the client's fs. */
+  io(sessionId: string, client: AgentContext, projector: Projector): SessionIo {
+    const sender = this.sender(client);
+    return {
+      publish: (record: StoredFact) => {
+        for (const update of projector.apply(record)) sender.send(sessionId, update);
+      },
+      host: clientHost(client, this.clientCapabilities, sessionId),
+    };
+  }
+}

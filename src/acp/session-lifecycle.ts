@@ -1,0 +1,154 @@
+/** session/new, load, resume, list, close and delete. */
+import * as acp from "@agentclientprotocol/sdk";
+import { RequestError, type AgentApp, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
+import { isValidSessionId } from "../core/ids.ts";
+import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
+import { ChunkCoalescer } from "../replay/coalesce.ts";
+import type { Projector } from "../replay/project.ts";
+import { typed, unknownSession } from "./errors.ts";
+import { decodeCursor, encodeCursor } from "./list-cursor.ts";
+import type { OpenSessions } from "./open-sessions.ts";
+
+const PAGE_SIZE = 50;
+
+export function lifecycleHandlers(app: AgentApp, deps: EngineDeps, sessions: OpenSessions): void {
+  app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+    typed(() => {
+      checkDirectories(params.cwd, params.additionalDirectories ?? []);
+      const projector = sessions.newProjector(false);
+      const runtime = SessionRuntime.create(
+        deps,
+        (sessionId) => sessions.io(sessionId, client, projector),
+        { cwd: params.cwd, additionalDirectories: params.additionalDirectories ?? [] },
+      );
+      sessions.set({ runtime, projector });
+      return { sessionId: runtime.sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+    }),
+  );
+
+  app.onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+    typed(async () => {
+      checkSessionId(params.sessionId);
+      const open = sessions.get(params.sessionId);
+      if (open?.runtime.running) {
+        throw RequestError.invalidRequest(
+          { reason: "turn_running", sessionId: params.sessionId },
+          `session ${params.sessionId} has a turn running; wait for it to end (or cancel it) before loading it again`,
+        );
+      }
+      const runtime = await restore(params.sessionId, client, true);
+      return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+    }),
+  );
+
+  app.onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
+    typed(async () => {
+      checkSessionId(params.sessionId);
+      const open = sessions.get(params.sessionId);
+      const runtime = open ?? { runtime: await restore(params.sessionId, client, false) };
+      return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
+    }),
+  );
+
+  app.onRequest(acp.methods.agent.session.list, ({ params }) =>
+    typed(() => {
+      if (params.cwd != null && !isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, "cwd must be an absolute path");
+      const after = params.cursor ? decodeCursor(params.cursor) : undefined;
+      const rows = deps.store.list({ ...(params.cwd != null ? { cwd: params.cwd } : {}), limit: PAGE_SIZE + 1, ...(after ? { after } : {}) });
+      const page = rows.slice(0, PAGE_SIZE);
+      const last = page[page.length - 1];
+      return {
+        sessions: page.map((row) => ({
+          sessionId: row.sessionId,
+          cwd: row.cwd,
+          ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
+          ...(row.title !== undefined ? { title: row.title } : {}),
+          updatedAt: row.updatedAt,
+        })),
+        ...(rows.length > PAGE_SIZE && last ? { nextCursor: encodeCursor(last) } : {}),
+      };
+    }),
+  );
+
+  app.onRequest(acp.methods.agent.session.close, ({ params }) =>
+    typed(async () => {
+      checkSessionId(params.sessionId);
+      const open = sessions.get(params.sessionId);
+      if (!open) {
+        if (!deps.store.info(params.sessionId)) throw unknownSession(params.sessionId);
+        return {};
+      }
+      sessions.delete(params.sessionId);
+      await open.runtime.close();
+      return {};
+    }),
+  );
+
+  app.onRequest(acp.methods.agent.session.delete, ({ params }) =>
+    typed(async () => {
+      checkSessionId(params.sessionId);
+      const open = sessions.get(params.sessionId);
+      if (open) {
+        sessions.delete(params.sessionId);
+        await open.runtime.close();
+      }
+      if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
+      return {};
+    }),
+  );
+
+  /**
+   * Rebuilds a session from its journal. With `replay`, streams every recorded update (through
+   * the same projection the live path used) and then marks calls a dead process left open.
+   * Never writes. The session continues live from the state it was restored to.
+   */
+  async function restore(sessionId: string, client: AgentContext, replay: boolean): Promise<SessionRuntime> {
+    if (!deps.store.info(sessionId)) throw unknownSession(sessionId);
+    const sender = sessions.sender(client);
+    const projector: Projector = sessions.newProjector(true);
+    const coalescer = new ChunkCoalescer();
+    const io = sessions.io(sessionId, client, projector);
+    const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.read(sessionId), (record) => {
+      const updates = projector.apply(record);
+      if (!replay) return undefined;
+      for (const update of updates) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
+      return sender.pressure();
+    });
+    if (replay) {
+      for (const ready of coalescer.flush()) sender.send(sessionId, ready);
+      const holder = deps.store.holder(sessionId);
+      // Open calls are marked interrupted only when no live process (other than this one) holds the session.
+      if (!holder || holder.pid === process.pid) {
+        for (const mark of projector.interruptionMarks()) sender.send(sessionId, mark);
+      }
+      await sender.flush();
+    }
+    projector.context.replay = false;
+    sessions.set({ runtime: restored, projector });
+    return restored;
+  }
+}
+
+function modeState(runtime: SessionRuntime): SessionModeState {
+  return { currentModeId: runtime.state.modeId, availableModes: runtime.state.availableModes };
+}
+
+function checkSessionId(sessionId: string): void {
+  if (!isValidSessionId(sessionId)) {
+    throw RequestError.invalidParams(
+      { sessionId: sessionId.slice(0, 200) },
+      "session ids contain only letters, digits, '_' and '-' (at most 128 characters)",
+    );
+  }
+}
+
+function checkDirectories(cwd: string, additional: string[]): void {
+  for (const dir of [cwd, ...additional]) {
+    if (!isAbsolute(dir) || dir.includes("\0")) {
+      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directories must be absolute paths, got "${dir.slice(0, 200)}"`);
+    }
+  }
+}
+
+export { checkSessionId };

@@ -1,0 +1,38 @@
+/**
+ * Sends session updates to the client in order. The SDK serializes writes, so waiting for the
+ * last send means every earlier update was written: responses wait on `flush()` so no update
+ * of a turn or a replay arrives after its response.
+ */
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import { methods } from "@agentclientprotocol/sdk";
+import { log } from "../log.ts";
+
+/** How many updates may be in flight before a replay waits for the client to take them. */
+const HIGH_WATER = 512;
+
+export class UpdateSender {
+  #last: Promise<void> = Promise.resolve();
+  #inFlight = 0;
+
+  constructor(private readonly client: AgentContext) {}
+
+  send(sessionId: string, update: SessionUpdate): void {
+    this.#inFlight++;
+    this.#last = this.client
+      .notify(methods.client.session.update, { sessionId, update })
+      .catch((error: unknown) => log.warn("could not send a session update", error))
+      .finally(() => {
+        this.#inFlight--;
+      });
+  }
+
+  /** Resolves once every update sent so far has been written. */
+  flush(): Promise<void> {
+    return this.#last;
+  }
+
+  /** Backpressure for long replays: a promise to wait on when too many updates are queued. */
+  pressure(): Promise<void> | undefined {
+    return this.#inFlight >= HIGH_WATER ? this.#last : undefined;
+  }
+}

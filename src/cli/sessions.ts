@@ -1,0 +1,49 @@
+/** `verbatim sessions` and `verbatim show`: reading the journal from the command line. */
+import { isAbsolute, resolve } from "node:path";
+import { engineDeps } from "../core/engine-deps.ts";
+import { isValidSessionId } from "../core/ids.ts";
+import { JournalError } from "../journal/errors.ts";
+import { Projector } from "../replay/project.ts";
+import { renderTranscript } from "../view/transcript.ts";
+import { emptyView, reduce } from "../view/view-model.ts";
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+
+export function listSessions(args: { cwd?: string; json?: boolean }): number {
+  const { store } = engineDeps();
+  const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : undefined;
+  const rows = store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
+  if (args.json) {
+    for (const row of rows) out(JSON.stringify(row));
+    return 0;
+  }
+  if (rows.length === 0) {
+    out("no sessions");
+    return 0;
+  }
+  for (const row of rows) out(`${row.sessionId}  ${row.updatedAt}  ${row.title ?? "(untitled)"}  ${row.cwd}`);
+  return 0;
+}
+
+/** Prints a session's transcript exactly as a client would see it after reopening it. */
+export function showSession(sessionId: string): number {
+  if (!isValidSessionId(sessionId)) {
+    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
+    return 2;
+  }
+  const { store } = engineDeps();
+  try {
+    const projector = new Projector({ notices: false, replay: true });
+    const view = emptyView();
+    for (const record of store.read(sessionId)) for (const update of projector.apply(record)) reduce(view, update);
+    if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) reduce(view, mark);
+    out(renderTranscript(view));
+    return 0;
+  } catch (error) {
+    if (error instanceof JournalError) {
+      process.stderr.write(`verbatim: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

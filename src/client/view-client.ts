@@ -1,0 +1,45 @@
+/**
+ * A small ACP client that folds every update into a view model per session, and answers
+ * permission questions by a policy. The demo, `verbatim show`-style tools and the parity tests
+ * use it; it speaks through the SDK's own client, which validates every message it receives.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import type { ClientApp, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from "@agentclientprotocol/sdk";
+import { emptyView, reduce, type ViewModel } from "../view/view-model.ts";
+
+export type PermissionPolicy = (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+
+/** Picks the first option of the given kind (or cancels when there is none). */
+export const choose = (kind: "allow_once" | "allow_always" | "reject_once" | "reject_always"): PermissionPolicy => (request) => {
+  const option = request.options.find((o) => o.kind === kind);
+  return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
+};
+
+export class ViewClient {
+  readonly #views = new Map<string, ViewModel>();
+  readonly notifications: SessionNotification[] = [];
+  readonly permissionRequests: RequestPermissionRequest[] = [];
+  onUpdate: (notification: SessionNotification) => void = () => {};
+
+  constructor(public policy: PermissionPolicy = choose("allow_once")) {}
+
+  view(sessionId: string): ViewModel {
+    let view = this.#views.get(sessionId);
+    if (!view) this.#views.set(sessionId, (view = emptyView()));
+    return view;
+  }
+
+  app(): ClientApp {
+    return acp
+      .client({ name: "verbatim-view-client" })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        this.notifications.push(params);
+        reduce(this.view(params.sessionId), params.update);
+        this.onUpdate(params);
+      })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        this.permissionRequests.push(params);
+        return this.policy(params);
+      });
+  }
+}

@@ -1,0 +1,20 @@
+/** Wires the engine from the environment: the journal, the model catalog, the tools. */
+import { dataHome, journalFile } from "../journal/paths.ts";
+import { SqliteJournal } from "../journal/sqlite-store.ts";
+import { VERSION } from "../version.ts";
+import { catalogFromEnv } from "./providers/catalog.ts";
+import type { EngineDeps } from "./session/session-runtime.ts";
+import { defaultTools, ToolRegistry } from "./tools/registry.ts";
+
+/** The cap on model steps in one turn; past it the turn ends `max_turn_requests`. */
+export const MAX_STEPS = 50;
+
+export function engineDeps(env: Record<string, string | undefined> = process.env): EngineDeps {
+  return {
+    store: new SqliteJournal(journalFile(dataHome(env)), env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal"),
+    catalog: catalogFromEnv(env),
+    tools: new ToolRegistry(defaultTools()),
+    agentVersion: VERSION,
+    maxSteps: Number(env.VERBATIM_MAX_STEPS) > 0 ? Number(env.VERBATIM_MAX_STEPS) : MAX_STEPS,
+  };
+}

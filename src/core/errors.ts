@@ -1,0 +1,11 @@
+/** Engine conditions the protocol layer turns into typed errors. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: "turn_running" | "no_provider" | "invalid_config" | "unsupported_content" | "closed",
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "EngineError";
+  }
+}

@@ -1,0 +1,54 @@
+/** Building blocks for scripted scenarios: deterministic provider events, no network. */
+import type { ProviderEvent, ProviderStopReason, ThoughtLevel } from "../types.ts";
+import type { ModelToolResult } from "../../../replay/model-messages.ts";
+
+export type ScriptEvent = ProviderEvent | { type: "pause"; ms: number };
+
+export type ScriptContext = {
+  cwd: string;
+  thoughtLevel: ThoughtLevel;
+  /** The results of the previous step's tool calls, in call order. */
+  results: ModelToolResult[];
+  /** Which prompt of the session this is (0-based) and which step of its turn. */
+  promptIndex: number;
+  stepIndex: number;
+};
+
+/** One model step: the events it streams. */
+export type Step = (ctx: ScriptContext) => ScriptEvent[];
+
+/** What each prompt does, step by step. Prompt k plays `prompts[k % prompts.length]`. */
+export type Scenario = { description: string; prompts: Step[][] };
+
+/** Splits text into word-sized deltas, the way providers stream it. */
+function pieces(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+export const say = (text: string, pauseMs = 0): ScriptEvent[] =>
+  pieces(text).flatMap((t) => [
+    ...(pauseMs ? [{ type: "pause", ms: pauseMs } as const] : []),
+    { type: "text_delta", text: t } as const,
+  ]);
+
+export const think = (text: string, pauseMs = 0): ScriptEvent[] =>
+  pieces(text).flatMap((t) => [
+    ...(pauseMs ? [{ type: "pause", ms: pauseMs } as const] : []),
+    { type: "thinking_delta", text: t } as const,
+  ]);
+
+/** A tool call with its JSON arguments streamed in two halves. */
+export function call(index: number, providerCallId: string, name: string, input: unknown): ScriptEvent[] {
+  const json = JSON.stringify(input);
+  const half = Math.ceil(json.length / 2);
+  return [
+    { type: "tool_call_start", index, providerCallId, name },
+    { type: "tool_call_delta", index, json: json.slice(0, half) },
+    { type: "tool_call_delta", index, json: json.slice(half) },
+    { type: "tool_call_end", index },
+  ];
+}
+
+export const done = (stopReason: ProviderStopReason = "end_turn"): ScriptEvent[] => [{ type: "done", stopReason }];
+
+export const fail = (message: string, retryable = false): ScriptEvent[] => [{ type: "error", message, retryable }];

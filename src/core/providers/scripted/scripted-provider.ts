@@ -1,0 +1,87 @@
+/**
+ * The scripted provider: plays a deterministic scenario through the normalized event stream,
+ * with no network. Chosen only explicitly (`VERBATIM_MODEL=scripted/<scenario>`) or by the demo.
+ */
+import type { ModelMessage, ModelToolResult } from "../../../replay/model-messages.ts";
+import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
+import { scenarios, scriptedStep } from "./scenarios.ts";
+
+const CONTEXT_WINDOW = 200_000;
+
+export const scriptedProvider: Provider = {
+  id: "scripted",
+  contextWindow: () => CONTEXT_WINDOW,
+  stream,
+};
+
+export const scenarioNames = () => Object.keys(scenarios);
+
+async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  const scenario = scenarios[request.model];
+  if (!scenario) {
+    yield { type: "error", message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`, retryable: false };
+    return;
+  }
+  const { promptIndex, stepIndex, results } = position(request.messages);
+  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results };
+  const events = scriptedStep(scenario, ctx)(ctx);
+  let output = 0;
+  for (const event of events) {
+    if (signal.aborted) {
+      yield { type: "error", message: "cancelled", retryable: false };
+      return;
+    }
+    if (event.type === "pause") {
+      await sleep(event.ms, signal);
+      continue;
+    }
+    if (event.type === "thinking_delta" && request.thoughtLevel === "off") continue;
+    if (event.type === "text_delta" || event.type === "thinking_delta") output += event.text.length;
+    if (event.type === "done") {
+      yield { type: "usage", inputTokens: Math.ceil(requestChars(request) / 4), outputTokens: Math.ceil(output / 4) };
+    }
+    yield event;
+    if (event.type === "done" || event.type === "error") return;
+  }
+}
+
+/** Which prompt and step a request is at, read from its messages alone. */
+function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: number; results: ModelToolResult[] } {
+  let prompts = 0;
+  let steps = 0;
+  let results: ModelToolResult[] = [];
+  for (const m of messages) {
+    if (m.role === "user") {
+      prompts++;
+      steps = 0;
+      results = [];
+    } else if (m.role === "assistant") {
+      steps++;
+      results = [];
+    } else if (m.role === "tool_results") {
+      results = m.results;
+    }
+  }
+  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results };
+}
+
+function requestChars(request: ProviderRequest): number {
+  let n = request.system.length;
+  for (const m of request.messages) {
+    if (m.role === "user") for (const p of m.content) n += p.type === "text" ? p.text.length : 1000;
+    else if (m.role === "assistant") n += m.text.length + JSON.stringify(m.calls).length;
+    else for (const r of m.results) n += r.text.length;
+  }
+  return n;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });

@@ -1,0 +1,41 @@
+/**
+ * The normalized provider event stream. Every adapter (Anthropic Messages, OpenAI Responses,
+ * OpenAI-compatible Chat Completions, scripted) turns its wire stream into these events.
+ *
+ * Contract: `stream` never throws once called; failure is the final event (`error`), and
+ * exactly one final event (`done` or `error`) ends every stream.
+ */
+import type { ToolSpec } from "../../journal/facts/index.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
+
+export type ThoughtLevel = "off" | "low" | "medium" | "high";
+
+export type ProviderRequest = {
+  model: string;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  thoughtLevel: ThoughtLevel;
+  /** Where the session runs; only the scripted provider reads it. */
+  cwd: string;
+};
+
+export type ProviderStopReason = "end_turn" | "tool_use" | "max_tokens" | "refusal";
+
+export type ProviderEvent =
+  | { type: "thinking_delta"; text: string }
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call_start"; index: number; providerCallId: string; name: string }
+  | { type: "tool_call_delta"; index: number; json: string }
+  | { type: "tool_call_end"; index: number }
+  | { type: "usage"; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
+  | { type: "notice"; severity: "info" | "warning" | "error"; title: string; description?: string }
+  | { type: "done"; stopReason: ProviderStopReason; continuity?: unknown }
+  | { type: "error"; message: string; retryable: boolean };
+
+export interface Provider {
+  readonly id: string;
+  /** The model's context window in tokens, where known. */
+  contextWindow(model: string): number;
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}

@@ -1,0 +1,20 @@
+/** What the model is told when a session continues after its process died mid-turn. */
+import type { FactOf } from "../../journal/facts/index.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+
+export function recoveryFact(state: SessionStateFold): FactOf<"session_recovered"> {
+  const interrupted = state.lastTurn && !state.lastTurn.ended ? state.lastTurn.turnId : undefined;
+  return {
+    kind: "session_recovered",
+    ...(interrupted ? { interruptedTurnId: interrupted } : {}),
+    calls: [...state.openCalls.values()].map((call) => ({
+      toolCallId: call.toolCallId,
+      mayHaveRun: call.started,
+      modelText: call.started
+        ? "verbatim stopped while this call was running, so its outcome is unknown. Check its effects before relying on them."
+        : call.awaitingPermission
+          ? "This call never ran: verbatim stopped while it was waiting for the user's permission."
+          : "This call never ran: verbatim stopped before running it.",
+    })),
+  };
+}

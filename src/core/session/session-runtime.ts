@@ -1,0 +1,262 @@
+/**
+ * One session in this process: its journal writer, its folded state and model context, and the
+ * turn running on it. Every fact goes through `record`: appended to the journal first, then
+ * folded, then published (shown). The runtime knows nothing about ACP wire shapes.
+ */
+import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
+import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { ConversationFold } from "../../replay/conversation.ts";
+import { SessionStateFold } from "../../replay/state.ts";
+import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
+import { isModeId, modes } from "../config/modes.ts";
+import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
+import { isThoughtLevel } from "../config/thought-levels.ts";
+import { EngineError } from "../errors.ts";
+import { mintId } from "../ids.ts";
+import type { ProviderCatalog } from "../providers/catalog.ts";
+import type { ThoughtLevel } from "../providers/types.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolHost } from "../tools/tool.ts";
+import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
+import { runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import { recoveryFact } from "./recovery.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import { titleFrom } from "./title.ts";
+
+export type EngineDeps = {
+  store: JournalStore;
+  catalog: ProviderCatalog;
+  tools: ToolRegistry;
+  agentVersion: string;
+  maxSteps: number;
+};
+
+/** How a session reaches its client: showing facts, and the client's own capabilities. */
+export type SessionIo = {
+  /** Shows a fact that was just appended. Must not throw. */
+  publish(record: StoredFact): void;
+  host: ToolHost;
+  gate?: CallGate;
+};
+
+export type NewSessionParams = { cwd: string; additionalDirectories: string[] };
+
+const DEFAULT_THOUGHT_LEVEL: ThoughtLevel = "medium";
+
+export class SessionRuntime {
+  readonly state = new SessionStateFold();
+  #conversation: ConversationFold | undefined;
+  #nextSeq = 1;
+  #leased = false;
+  #closed = false;
+  #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+
+  private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {}
+
+  /** Starts a new session: records its first fact (system prompt, tools, modes, config). */
+  static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams): SessionRuntime {
+    const model = deps.catalog.defaultModel();
+    if (!model) throw new EngineError("no_provider", deps.catalog.setupHint);
+    const sessionId = mintId("ses");
+    const now = new Date().toISOString();
+    const values: ConfigValues = { modeId: "default", model, thoughtLevel: DEFAULT_THOUGHT_LEVEL };
+    const runtime = new SessionRuntime(sessionId, deps, io(sessionId));
+    const record = deps.store.create(
+      { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now },
+      {
+        kind: "session_started",
+        cwd: params.cwd,
+        additionalDirectories: params.additionalDirectories,
+        agentVersion: deps.agentVersion,
+        systemPrompt: buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10)),
+        tools: deps.tools.specs(),
+        modes: { currentModeId: values.modeId, availableModes: modesShown() },
+        configOptions: buildConfigOptions(values, deps.catalog.models()),
+      },
+    );
+    runtime.#leased = true;
+    runtime.#conversation = new ConversationFold();
+    runtime.#absorb(record);
+    runtime.io.publish(record);
+    return runtime;
+  }
+
+  /**
+   * Rebuilds a session from its stored facts, handing each record to `each` as it is folded
+   * (load streams them to the client this way; `each` may return a promise to slow the read
+   * down to the client's pace). Never writes.
+   */
+  static async restore(
+    deps: EngineDeps,
+    io: SessionIo,
+    sessionId: string,
+    records: Iterable<StoredFact>,
+    each: (record: StoredFact) => Promise<void> | undefined = () => undefined,
+  ): Promise<SessionRuntime> {
+    const runtime = new SessionRuntime(sessionId, deps, io);
+    for (const record of records) {
+      runtime.#absorb(record);
+      const wait = each(record);
+      if (wait) await wait;
+    }
+    return runtime;
+  }
+
+  get running(): boolean {
+    return this.#turn !== undefined;
+  }
+
+  /** Appends a fact (taking the session's lease first if this process has not), then shows it. */
+  record(fact: Fact): StoredFact {
+    if (!this.#leased) {
+      this.deps.store.acquire(this.sessionId);
+      this.#leased = true;
+    }
+    const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, new Date().toISOString());
+    this.#absorb(record);
+    this.io.publish(record);
+    return record;
+  }
+
+  /**
+   * Runs one prompt. A prompt while another turn runs is refused, unless that turn was
+   * cancelled: then it waits for the cancelled turn to settle and runs.
+   */
+  async prompt(blocks: ContentBlock[]): Promise<TurnOutcome> {
+    if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
+    const previous = this.#turn;
+    if (previous && !previous.abort.signal.aborted) {
+      throw new EngineError("turn_running", `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`, { sessionId: this.sessionId });
+    }
+    const abort = new AbortController();
+    const done = (async () => {
+      if (previous) await previous.done.catch(() => undefined);
+      return this.#runTurn(blocks, abort.signal);
+    })();
+    const turn = { done, abort };
+    this.#turn = turn;
+    try {
+      return await done;
+    } finally {
+      if (this.#turn === turn) this.#turn = undefined;
+    }
+  }
+
+  /** Cancels the running turn, if any. The turn then ends with `cancelled`. */
+  cancel(): void {
+    this.#turn?.abort.abort();
+  }
+
+  /** Waits for the running turn, if any, to settle. */
+  async settled(): Promise<void> {
+    await this.#turn?.done.catch(() => undefined);
+  }
+
+  /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */
+  setConfig(configId: string, value: string): SessionConfigOption[] {
+    const current = this.configValues();
+    const next: ConfigValues = { ...current };
+    if (configId === "mode") {
+      if (!isModeId(value)) throw new EngineError("invalid_config", `unknown mode "${value}"`, { configId, value });
+      next.modeId = value;
+    } else if (configId === "model") {
+      const ref = parseModelRef(value);
+      if (!ref || !this.deps.catalog.provider(ref)) {
+        throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, { configId, value });
+      }
+      next.model = ref;
+    } else if (configId === "thought_level") {
+      if (!isThoughtLevel(value)) throw new EngineError("invalid_config", `unknown thought level "${value}"`, { configId, value });
+      next.thoughtLevel = value;
+    } else {
+      throw new EngineError("invalid_config", `unknown config option "${configId}"`, { configId });
+    }
+    const configOptions = buildConfigOptions(next, this.deps.catalog.models());
+    this.record({
+      kind: "config_changed",
+      configId,
+      value,
+      configOptions,
+      ...(configId === "mode" ? { modeId: value } : {}),
+    });
+    return configOptions;
+  }
+
+  configValues(): ConfigValues {
+    const model = parseModelRef(this.state.configValue("model") ?? "");
+    const level = this.state.configValue("thought_level") ?? DEFAULT_THOUGHT_LEVEL;
+    return {
+      modeId: this.state.modeId,
+      model: model ?? { provider: "unknown", model: "unknown" },
+      thoughtLevel: isThoughtLevel(level) ? level : DEFAULT_THOUGHT_LEVEL,
+    };
+  }
+
+  /** The config options as they stand, listing the models this process knows. */
+  currentConfigOptions(): SessionConfigOption[] {
+    return buildConfigOptions(this.configValues(), this.deps.catalog.models());
+  }
+
+  /** Cancels running work, waits for it, and gives up the session's lease. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.cancel();
+    await this.settled();
+    if (this.#leased) this.deps.store.release(this.sessionId);
+    this.#leased = false;
+  }
+
+  async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
+    const conversation = this.#conversationFold();
+    if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
+    const turnId = mintId("turn");
+    this.record({ kind: "prompt_received", turnId, messageId: mintId("msg"), blocks });
+    if (this.state.title === undefined) this.record({ kind: "title_set", title: titleFrom(blocks) });
+    const { model, thoughtLevel } = this.configValues();
+    const provider = this.deps.catalog.provider(model);
+    if (!provider) {
+      const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${this.deps.catalog.setupHint}`;
+      this.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
+      this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
+      return { ok: false, error };
+    }
+    return runTurn({
+      sessionId: this.sessionId,
+      turnId,
+      cwd: this.state.cwd,
+      roots: [this.state.cwd, ...this.state.additionalDirectories],
+      signal,
+      record: (fact) => this.record(fact),
+      messages: () => conversation.messages,
+      state: this.state,
+      system: this.state.systemPrompt,
+      toolSpecs: this.state.tools,
+      tools: this.deps.tools,
+      provider,
+      model: model as ModelRef,
+      thoughtLevel,
+      host: this.io.host,
+      gate: this.io.gate ?? readOnlyGate,
+      maxSteps: this.deps.maxSteps,
+    });
+  }
+
+  /** The model context; built from the journal the first time a restored session needs it. */
+  #conversationFold(): ConversationFold {
+    if (!this.#conversation) {
+      const fold = new ConversationFold();
+      for (const { fact } of this.deps.store.read(this.sessionId)) fold.apply(fact);
+      this.#conversation = fold;
+    }
+    return this.#conversation;
+  }
+
+  #absorb(record: StoredFact): void {
+    this.#nextSeq = record.seq + 1;
+    this.state.apply(record.fact, record.seq);
+    this.#conversation?.apply(record.fact);
+  }
+}
+
+const modesShown = () => modes.map((m) => ({ ...m }));

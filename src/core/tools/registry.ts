@@ -1,0 +1,53 @@
+/** The set of tools a session offers, and turning a model's raw arguments into valid input. */
+import { z } from "zod";
+import type { ToolSpec } from "../../journal/facts/index.ts";
+import { readTool } from "./read.ts";
+import { todoWriteTool } from "./todo-write.ts";
+import type { Tool } from "./tool.ts";
+
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+
+  constructor(tools: Tool[]) {
+    for (const tool of tools) this.#tools.set(tool.name, tool);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** The definitions the model is given (journaled when a session starts). */
+  specs(): ToolSpec[] {
+    return [...this.#tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<string, unknown>,
+    }));
+  }
+}
+
+export function defaultTools(): Tool[] {
+  return [readTool as Tool, todoWriteTool as Tool];
+}
+
+export type ParsedInput = { ok: true; input: unknown } | { ok: false; message: string };
+
+/**
+ * Validates a model's arguments. Optional fields sent as `null` (OpenAI strict mode) count as
+ * absent. Errors are written for the model to fix its call.
+ */
+export function parseInput(tool: Tool, raw: unknown): ParsedInput {
+  const cleaned = raw && typeof raw === "object" && !Array.isArray(raw)
+    ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null))
+    : raw;
+  const parsed = tool.input.safeParse(cleaned);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const problems = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `- ${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`)
+    .join("\n");
+  return {
+    ok: false,
+    message: `Invalid arguments for ${tool.name}:\n${problems}\nFix the arguments to match the tool's input schema and call it again.`,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Runs a validated step's calls: every card is announced first (recorded, then shown), then
+ * each call passes the gate and runs in order. A call that never runs ends `failed` with the
+ * reason; a cancel refuses every call not yet run.
+ */
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { AcceptedCall } from "../../journal/facts/index.ts";
+import { parseInput } from "../tools/registry.ts";
+import type { Tool, ToolOutcome } from "../tools/tool.ts";
+import type { TurnContext } from "./turn-context.ts";
+
+type Prepared =
+  | { call: AcceptedCall; tool: Tool; input: unknown }
+  | { call: AcceptedCall; error: string };
+
+export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Promise<void> {
+  const prepared: Prepared[] = [];
+  for (const call of calls) prepared.push(await announce(ctx, call));
+  for (const p of prepared) {
+    const { toolCallId } = p.call;
+    if (ctx.signal.aborted) {
+      refuseCancelled(ctx, toolCallId);
+      continue;
+    }
+    if ("error" in p) {
+      ctx.record({
+        kind: "tool_call_finished",
+        toolCallId,
+        status: "failed",
+        content: [text(p.error)],
+        result: { text: p.error, isError: true },
+      });
+      continue;
+    }
+    const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal });
+    if (!decision.run) {
+      ctx.record({
+        kind: "tool_call_refused",
+        toolCallId,
+        by: decision.by,
+        reason: decision.reason,
+        result: { text: decision.modelText, isError: true },
+      });
+      continue;
+    }
+    if (ctx.signal.aborted) {
+      refuseCancelled(ctx, toolCallId);
+      continue;
+    }
+    ctx.record({ kind: "tool_call_started", toolCallId });
+    const outcome = await run(ctx, p.tool, decision.input, toolCallId);
+    if (outcome.plan) ctx.record({ kind: "plan_updated", entries: outcome.plan });
+    ctx.record({
+      kind: "tool_call_finished",
+      toolCallId,
+      status: outcome.status,
+      content: outcome.content,
+      ...(outcome.rawOutput !== undefined ? { rawOutput: outcome.rawOutput } : {}),
+      result: outcome.result,
+    });
+  }
+}
+
+async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared> {
+  const tool = ctx.tools.get(call.name);
+  if (!tool) {
+    const error = `Unknown tool "${call.name}". Available tools: ${ctx.toolSpecs.map((t) => t.name).join(", ")}.`;
+    recordCard(ctx, call, { title: call.name, kind: "other", locations: [], content: [] });
+    return { call, error };
+  }
+  const parsed = parseInput(tool, call.input);
+  if (!parsed.ok) {
+    recordCard(ctx, call, { title: tool.name, kind: tool.kind, locations: [], content: [] });
+    return { call, error: parsed.message };
+  }
+  const preview = tool.preview ? await tool.preview(parsed.input, { cwd: ctx.cwd, roots: ctx.roots, host: ctx.host }).catch(() => []) : [];
+  recordCard(ctx, call, {
+    title: tool.title(parsed.input),
+    kind: tool.kind,
+    locations: tool.locations(parsed.input),
+    content: preview,
+  });
+  return { call, tool, input: parsed.input };
+}
+
+function recordCard(
+  ctx: TurnContext,
+  call: AcceptedCall,
+  shown: { title: string; kind: Tool["kind"]; locations: ReturnType<Tool["locations"]>; content: ToolCallContent[] },
+) {
+  ctx.record({
+    kind: "tool_call_announced",
+    toolCallId: call.toolCallId,
+    name: call.name,
+    title: shown.title,
+    toolKind: shown.kind,
+    rawInput: call.input,
+    locations: shown.locations,
+    content: shown.content,
+  });
+}
+
+async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: string): Promise<ToolOutcome> {
+  try {
+    return await tool.run(input, {
+      sessionId: ctx.sessionId,
+      toolCallId,
+      cwd: ctx.cwd,
+      roots: ctx.roots,
+      signal: ctx.signal,
+      host: ctx.host,
+      progress: (content) => ctx.record({ kind: "tool_call_progressed", toolCallId, content }),
+    });
+  } catch (error) {
+    const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+    return { status: "failed", content: [text(message)], result: { text: message, isError: true } };
+  }
+}
+
+export function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: string): void {
+  ctx.record({
+    kind: "tool_call_refused",
+    toolCallId,
+    by: "cancel",
+    reason: "the turn was cancelled",
+    result: { text: "The user cancelled the turn before this call ran; it did not run.", isError: true },
+  });
+}
+
+const text = (t: string): ToolCallContent => ({ type: "content", content: { type: "text", text: t } });

@@ -1,0 +1,122 @@
+/**
+ * One model step: streams the provider's events, recording thinking and answer text as it is
+ * shown, and collects tool calls (shown only after the whole step is validated). Retries a
+ * transient failure with a visible notice when nothing was shown yet.
+ */
+import { mintId } from "../ids.ts";
+import type { ProviderEvent, ProviderStopReason } from "../providers/types.ts";
+import type { TurnContext } from "./turn-context.ts";
+
+export type RawCall = { index: number; providerCallId: string; name: string; json: string };
+
+export type Usage = Extract<ProviderEvent, { type: "usage" }>;
+
+export type StepResult =
+  | { ok: true; stopReason: ProviderStopReason; calls: RawCall[]; usage?: Usage; continuity?: unknown }
+  | { ok: false; cancelled: boolean; error: string; usage?: Usage };
+
+const MAX_ATTEMPTS = 4;
+const BASE_DELAY_MS = 1000;
+
+export async function streamStep(ctx: TurnContext, stepId: string): Promise<StepResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await attemptStep(ctx, stepId);
+    if (result.kind !== "retry") return result.result;
+    if (attempt >= MAX_ATTEMPTS || ctx.signal.aborted) {
+      return { ok: false, cancelled: ctx.signal.aborted, error: result.error };
+    }
+    const delay = BASE_DELAY_MS * 2 ** (attempt - 1);
+    ctx.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "warning",
+      title: `The model provider failed (${result.error}); retrying in ${Math.round(delay / 1000)}s`,
+      description: `attempt ${attempt + 1} of ${MAX_ATTEMPTS}`,
+    });
+    await sleep(delay, ctx.signal);
+  }
+}
+
+type Attempt = { kind: "final"; result: StepResult } | { kind: "retry"; error: string };
+
+async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
+  let thinkingId: string | undefined;
+  let answerId: string | undefined;
+  const calls = new Map<number, RawCall>();
+  let usage: Usage | undefined;
+  let shown = false;
+  const request = {
+    model: ctx.model.model,
+    system: ctx.system,
+    messages: ctx.messages(),
+    tools: ctx.toolSpecs,
+    thoughtLevel: ctx.thoughtLevel,
+    cwd: ctx.cwd,
+  };
+  for await (const event of ctx.provider.stream(request, ctx.signal)) {
+    switch (event.type) {
+      case "thinking_delta":
+        if (!event.text) break;
+        thinkingId ??= mintId("msg");
+        shown = true;
+        ctx.record({ kind: "message_chunk", stepId, messageId: thinkingId, stream: "thought", text: event.text });
+        break;
+      case "text_delta":
+        if (!event.text) break;
+        answerId ??= mintId("msg");
+        shown = true;
+        ctx.record({ kind: "message_chunk", stepId, messageId: answerId, stream: "answer", text: event.text });
+        break;
+      case "tool_call_start":
+        calls.set(event.index, { index: event.index, providerCallId: event.providerCallId, name: event.name, json: "" });
+        break;
+      case "tool_call_delta": {
+        const call = calls.get(event.index);
+        if (call) call.json += event.json;
+        break;
+      }
+      case "tool_call_end":
+        break;
+      case "usage":
+        usage = event;
+        break;
+      case "notice":
+        ctx.record({
+          kind: "notice_shown",
+          messageId: mintId("msg"),
+          severity: event.severity,
+          title: event.title,
+          ...(event.description ? { description: event.description } : {}),
+        });
+        break;
+      case "done":
+        return {
+          kind: "final",
+          result: {
+            ok: true,
+            stopReason: event.stopReason,
+            calls: [...calls.values()].sort((a, b) => a.index - b.index),
+            ...(usage ? { usage } : {}),
+            ...(event.continuity !== undefined ? { continuity: event.continuity } : {}),
+          },
+        };
+      case "error":
+        if (ctx.signal.aborted) return { kind: "final", result: { ok: false, cancelled: true, error: "cancelled", ...(usage ? { usage } : {}) } };
+        if (event.retryable && !shown) return { kind: "retry", error: event.message };
+        return { kind: "final", result: { ok: false, cancelled: false, error: event.message, ...(usage ? { usage } : {}) } };
+    }
+  }
+  const cancelled = ctx.signal.aborted;
+  return { kind: "final", result: { ok: false, cancelled, error: cancelled ? "cancelled" : "the provider stream ended without a final event" } };
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(finish, ms);
+    function finish() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", finish);
+      resolve();
+    }
+    signal.addEventListener("abort", finish, { once: true });
+  });

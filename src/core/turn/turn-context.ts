@@ -1,0 +1,30 @@
+/** What a running turn needs from its session. */
+import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/index.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolHost } from "../tools/tool.ts";
+import type { Provider, ThoughtLevel } from "../providers/types.ts";
+import type { CallGate } from "./call-gate.ts";
+
+export type TurnContext = {
+  sessionId: string;
+  turnId: string;
+  cwd: string;
+  roots: string[];
+  signal: AbortSignal;
+  /** Appends a fact to the journal, then shows it. */
+  record(fact: Fact): StoredFact;
+  /** The model's context as it stands now. */
+  messages(): ModelMessage[];
+  state: SessionStateFold;
+  system: string;
+  toolSpecs: ToolSpec[];
+  tools: ToolRegistry;
+  provider: Provider;
+  model: ModelRef;
+  thoughtLevel: ThoughtLevel;
+  host: ToolHost;
+  gate: CallGate;
+  maxSteps: number;
+};

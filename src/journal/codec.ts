@@ -1,0 +1,67 @@
+/**
+ * Encoding of facts into stored records and back. Every record carries the format version it
+ * was written in; readers accept every version ever written and migrate in memory, writers
+ * always write the newest. Decoding never writes.
+ */
+import { JournalError } from "./errors.ts";
+import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
+
+/** The newest record format. Bump it only together with a migration from the previous one. */
+export const RECORD_VERSION = 1;
+
+type RawRecord = { kind: string; body: Record<string, unknown> };
+
+/**
+ * In-memory migrations: `migrations[v]` turns a version-v record into a version-(v+1) record.
+ * Empty while only version 1 exists; golden journals keep every old version loadable.
+ */
+const migrations: Record<number, (record: RawRecord) => RawRecord> = {};
+
+export type EncodedFact = { kind: string; v: number; body: string };
+
+export function encodeFact(fact: Fact): EncodedFact {
+  const { kind, ...body } = fact;
+  return { kind, v: RECORD_VERSION, body: JSON.stringify(body) };
+}
+
+/** Decodes one stored row. Throws a JournalError naming the session and record on any defect. */
+export function decodeRecord(
+  sessionId: string,
+  row: { seq: number; kind: string; v: number; at: string; body: string },
+): StoredFact {
+  const where = { sessionId, seq: row.seq, kind: row.kind };
+  if (row.v > RECORD_VERSION) {
+    throw new JournalError(
+      "newer_record",
+      `session ${sessionId} record ${row.seq} (${row.kind}) was written by a newer verbatim ` +
+        `(record format ${row.v}; this version reads up to ${RECORD_VERSION}). Upgrade verbatim to open it.`,
+      { ...where, version: row.v },
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(row.body);
+  } catch {
+    throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}) is not valid JSON`, where);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}) is not an object`, where);
+  }
+  let raw: RawRecord = { kind: row.kind, body: body as Record<string, unknown> };
+  for (let v = row.v; v < RECORD_VERSION; v++) {
+    const migrate = migrations[v];
+    if (!migrate) throw new JournalError("corrupt_record", `no migration from record format ${v}`, where);
+    raw = migrate(raw);
+  }
+  const parsed = factSchema.safeParse({ ...raw.body, kind: raw.kind });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join(".") || "(record)";
+    throw new JournalError(
+      "corrupt_record",
+      `session ${sessionId} record ${row.seq} (${row.kind}) does not match its schema: ${path}: ${issue?.message ?? "invalid"}`,
+      where,
+    );
+  }
+  return { seq: row.seq, at: row.at, fact: parsed.data };
+}

@@ -1,0 +1,25 @@
+/**
+ * Journal failures, each naming the session (and the record, where there is one). The ACP layer
+ * turns them into typed protocol errors; nothing here knows about the protocol.
+ */
+export class JournalError extends Error {
+  constructor(
+    readonly code:
+      | "not_found"
+      | "newer_record"
+      | "corrupt_record"
+      | "missing_record"
+      | "busy"
+      | "stale_write"
+      | "corrupt_database"
+      | "newer_database",
+    message: string,
+    readonly details: { sessionId?: string; seq?: number; [key: string]: unknown } = {},
+  ) {
+    super(message);
+    this.name = "JournalError";
+  }
+}
+
+export const sessionNotFound = (sessionId: string) =>
+  new JournalError("not_found", `session ${sessionId} is not in the journal`, { sessionId });

@@ -1,0 +1,29 @@
+/**
+ * Every fact a session can record, as one discriminated union on `kind`. The zod schemas are the
+ * single source of the fact types.
+ */
+import { z } from "zod";
+import { permissionFacts } from "./permissions.ts";
+import { sessionFacts } from "./session.ts";
+import { toolFacts } from "./tools.ts";
+import { turnFacts } from "./turn.ts";
+
+export const factSchema = z.discriminatedUnion("kind", [
+  ...sessionFacts,
+  ...turnFacts,
+  ...toolFacts,
+  ...permissionFacts,
+]);
+
+export type Fact = z.infer<typeof factSchema>;
+export type FactKind = Fact["kind"];
+export type FactOf<K extends FactKind> = Extract<Fact, { kind: K }>;
+
+/** A fact as stored: its place in the session and when it happened. */
+export type StoredFact = { seq: number; at: string; fact: Fact };
+
+export * from "./display-shapes.ts";
+export * from "./permissions.ts";
+export * from "./session.ts";
+export * from "./tools.ts";
+export * from "./turn.ts";

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { json, planEntry, toolCallContent, toolCallLocation, toolKind } from "./display-shapes.ts";
+
+/** A tool call card as first shown: recorded so reload never calls tool code. */
+export const toolCallAnnounced = z.object({
+  kind: z.literal("tool_call_announced"),
+  toolCallId: z.string(),
+  name: z.string(),
+  title: z.string(),
+  toolKind: toolKind,
+  rawInput: json,
+  locations: z.array(toolCallLocation),
+  content: z.array(toolCallContent),
+});
+
+export const toolCallStarted = z.object({
+  kind: z.literal("tool_call_started"),
+  toolCallId: z.string(),
+});
+
+/** The card's own content changed while running (e.g. a terminal was attached). */
+export const toolCallProgressed = z.object({
+  kind: z.literal("tool_call_progressed"),
+  toolCallId: z.string(),
+  content: z.array(toolCallContent),
+});
+
+/** What the model is told about a call, kept apart from what the client is shown. */
+export const modelResult = z.object({ text: z.string(), isError: z.boolean() });
+export type ModelResult = z.infer<typeof modelResult>;
+
+/** A call ran and settled. `content` and `rawOutput` are the display; `result` is the model's. */
+export const toolCallFinished = z.object({
+  kind: z.literal("tool_call_finished"),
+  toolCallId: z.string(),
+  status: z.enum(["completed", "failed"]),
+  content: z.array(toolCallContent),
+  rawOutput: json.optional(),
+  result: modelResult,
+});
+
+/** A call that never ran: refused by the user, a hook or the mode, or cancelled first. */
+export const toolCallRefused = z.object({
+  kind: z.literal("tool_call_refused"),
+  toolCallId: z.string(),
+  by: z.enum(["user", "hook", "mode", "cancel", "rule"]),
+  reason: z.string(),
+  result: modelResult,
+});
+
+export const planUpdated = z.object({
+  kind: z.literal("plan_updated"),
+  entries: z.array(planEntry),
+});
+
+export const toolFacts = [
+  toolCallAnnounced, toolCallStarted, toolCallProgressed, toolCallFinished, toolCallRefused, planUpdated,
+] as const;

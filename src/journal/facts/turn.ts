@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { contentBlock } from "./display-shapes.ts";
+import { modelRef } from "./session.ts";
+
+/** The user's prompt, exactly as received, with its engine-minted message id. */
+export const promptReceived = z.object({
+  kind: z.literal("prompt_received"),
+  turnId: z.string(),
+  messageId: z.string(),
+  blocks: z.array(contentBlock),
+});
+
+/** A piece of streamed thinking or answer text, as it was shown. */
+export const messageChunk = z.object({
+  kind: z.literal("message_chunk"),
+  stepId: z.string(),
+  messageId: z.string(),
+  stream: z.enum(["thought", "answer"]),
+  text: z.string(),
+});
+
+/** A model call the engine accepted: the pairing between public and provider ids. */
+export const acceptedCall = z.object({
+  toolCallId: z.string(),
+  providerCallId: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+});
+export type AcceptedCall = z.infer<typeof acceptedCall>;
+
+/**
+ * A model step ended. What the client saw is in the step's chunks; this record holds what the
+ * model needs to continue: the accepted calls and the provider's private continuity data
+ * (signatures, encrypted reasoning, item ids), never shown to the client.
+ */
+export const stepEnded = z.object({
+  kind: z.literal("step_ended"),
+  turnId: z.string(),
+  stepId: z.string(),
+  model: modelRef,
+  outcome: z.enum(["completed", "failed", "cancelled"]),
+  stopReason: z.enum(["end_turn", "tool_use", "max_tokens", "refusal"]).optional(),
+  error: z.string().optional(),
+  calls: z.array(acceptedCall),
+  continuity: z.unknown().optional(),
+});
+
+export const usageRecorded = z.object({
+  kind: z.literal("usage_recorded"),
+  stepId: z.string(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+  /** Tokens in context after the step, and the model's window, as shown. */
+  used: z.number(),
+  size: z.number(),
+  cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
+});
+
+/** Something the user should know that is not part of the conversation (retries, redactions). */
+export const noticeShown = z.object({
+  kind: z.literal("notice_shown"),
+  messageId: z.string(),
+  severity: z.enum(["info", "warning", "error"]),
+  title: z.string(),
+  description: z.string().optional(),
+});
+
+export const turnEnded = z.object({
+  kind: z.literal("turn_ended"),
+  turnId: z.string(),
+  outcome: z.enum(["completed", "failed"]),
+  stopReason: z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]).optional(),
+  error: z.string().optional(),
+});
+
+/**
+ * The session continued after a process died mid-turn. Written when the next turn starts, it
+ * records what the model is told about calls whose outcome is unknown.
+ */
+export const sessionRecovered = z.object({
+  kind: z.literal("session_recovered"),
+  interruptedTurnId: z.string().optional(),
+  calls: z.array(z.object({
+    toolCallId: z.string(),
+    /** False when the call was still waiting for permission: it never ran. */
+    mayHaveRun: z.boolean(),
+    modelText: z.string(),
+  })),
+});
+
+export const turnFacts = [
+  promptReceived, messageChunk, stepEnded, usageRecorded, noticeShown, turnEnded, sessionRecovered,
+] as const;

@@ -1,0 +1,314 @@
+/**
+ * The journal in SQLite (bun:sqlite, WAL). One database holds every session; one process at a
+ * time writes a session (its lease), and every append names the sequence number it expects.
+ * A process that only loads opens the database read-only.
+ */
+import { Database, type Statement } from "bun:sqlite";
+import { existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { decodeRecord, encodeFact } from "./codec.ts";
+import { JournalError, sessionNotFound } from "./errors.ts";
+import type { Fact, StoredFact } from "./facts/index.ts";
+import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
+import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
+import { LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
+import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
+
+type Row = { seq: number; kind: string; v: number; at: string; body: string };
+type SessionDbRow = {
+  session_id: string; cwd: string; additional_directories: string; title: string | null;
+  created_at: string; updated_at: string; parent_session_id: string | null;
+};
+
+const BUSY_TIMEOUT_MS = 5000;
+
+export class SqliteJournal implements JournalStore {
+  #rw: Writer | undefined;
+  #ro: Database | undefined;
+  readonly #owner: ProcessIdentity = currentProcess();
+
+  constructor(readonly path: string, private readonly durability: Durability = "normal") {}
+
+  create(row: SessionRow, first: Fact): StoredFact {
+    const w = this.#writer();
+    const at = row.createdAt;
+    return guard(row.sessionId, () =>
+      w.db.transaction(() => {
+        w.insertSession.run(
+          row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), row.title ?? null,
+          row.createdAt, row.updatedAt, row.parentSessionId ?? null,
+        );
+        w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
+        const e = encodeFact(first);
+        w.insertFact.run(row.sessionId, 1, e.kind, e.v, at, e.body);
+        return { seq: 1, at, fact: first };
+      }).immediate(),
+    );
+  }
+
+  append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact {
+    const w = this.#writer();
+    const e = encodeFact(fact);
+    return guard(sessionId, () =>
+      w.db.transaction(() => {
+        const lease = w.selectLease.get(sessionId);
+        if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
+          throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
+        }
+        w.insertFact.run(sessionId, seq, e.kind, e.v, at, e.body);
+        if (fact.kind === "title_set") w.touchTitle.run(at, fact.title, sessionId);
+        else w.touch.run(at, sessionId);
+        return { seq, at, fact };
+      }).immediate(),
+    );
+  }
+
+  *read(sessionId: string): Generator<StoredFact> {
+    const db = this.#reader();
+    if (!db) throw sessionNotFound(sessionId);
+    const rows = guard(sessionId, () =>
+      db.query<Row, [string]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq").iterate(sessionId),
+    );
+    let expected = 1;
+    for (const row of guardIter(sessionId, rows)) {
+      if (row.seq !== expected) {
+        throw new JournalError(
+          "missing_record",
+          `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
+          { sessionId, seq: expected },
+        );
+      }
+      expected++;
+      yield decodeRecord(sessionId, row);
+    }
+    if (expected === 1) throw sessionNotFound(sessionId);
+  }
+
+  info(sessionId: string): SessionRow | undefined {
+    const db = this.#reader();
+    if (!db) return undefined;
+    const row = guard(sessionId, () =>
+      db.query<SessionDbRow, [string]>("SELECT * FROM sessions WHERE session_id = ?").get(sessionId),
+    );
+    return row ? toSessionRow(row) : undefined;
+  }
+
+  list(query: ListQuery): SessionRow[] {
+    const db = this.#reader();
+    if (!db) return [];
+    const where: string[] = ["parent_session_id IS NULL"];
+    const args: string[] = [];
+    if (query.cwd !== undefined) {
+      where.push("cwd = ?");
+      args.push(query.cwd);
+    }
+    if (query.after) {
+      where.push("(updated_at < ? OR (updated_at = ? AND session_id < ?))");
+      args.push(query.after.updatedAt, query.after.updatedAt, query.after.sessionId);
+    }
+    const sql = `SELECT * FROM sessions WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, session_id DESC LIMIT ${Math.max(1, Math.floor(query.limit))}`;
+    return guard(undefined, () => db.query<SessionDbRow, string[]>(sql).all(...args)).map(toSessionRow);
+  }
+
+  delete(sessionId: string): boolean {
+    const w = this.#writer();
+    return guard(sessionId, () =>
+      w.db.transaction(() => {
+        const lease = w.selectLease.get(sessionId);
+        if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
+        w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [sessionId]);
+        w.db.run("DELETE FROM facts WHERE session_id = ?", [sessionId]);
+        w.db.run("DELETE FROM deleting WHERE session_id = ?", [sessionId]);
+        w.db.run("DELETE FROM leases WHERE session_id = ?", [sessionId]);
+        return w.db.run("DELETE FROM sessions WHERE session_id = ?", [sessionId]).changes > 0;
+      }).immediate(),
+    );
+  }
+
+  acquire(sessionId: string): void {
+    const w = this.#writer();
+    guard(sessionId, () =>
+      w.db.transaction(() => {
+        const lease = w.selectLease.get(sessionId);
+        if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
+        w.upsertLease.run(sessionId, this.#owner.pid, this.#owner.startTime);
+      }).immediate(),
+    );
+  }
+
+  release(sessionId: string): void {
+    if (!this.#rw) return;
+    const w = this.#rw;
+    guard(sessionId, () =>
+      w.db.run("DELETE FROM leases WHERE session_id = ? AND pid = ? AND start_time = ?", [
+        sessionId, this.#owner.pid, this.#owner.startTime,
+      ]),
+    );
+  }
+
+  holder(sessionId: string): { pid: number } | undefined {
+    const db = this.#reader();
+    if (!db) return undefined;
+    const lease = guard(sessionId, () =>
+      db.query<{ pid: number; start_time: string }, [string]>("SELECT pid, start_time FROM leases WHERE session_id = ?").get(sessionId),
+    );
+    if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
+    return { pid: lease.pid };
+  }
+
+  /** The raw rows of a session, for checking that loading never writes. */
+  dump(sessionId: string): Row[] {
+    const db = this.#reader();
+    if (!db) return [];
+    return db.query<Row, [string]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq").all(sessionId);
+  }
+
+  close(): void {
+    this.#rw?.db.close();
+    this.#ro?.close();
+    this.#rw = undefined;
+    this.#ro = undefined;
+  }
+
+  #ownsOrDead(lease: { pid: number; start_time: string }): boolean {
+    const mine = lease.pid === this.#owner.pid && lease.start_time === this.#owner.startTime;
+    return mine || !isAlive({ pid: lease.pid, startTime: lease.start_time });
+  }
+
+  /** A read connection: the writer's if this process writes, else a read-only one. */
+  #reader(): Database | undefined {
+    if (this.#rw) return this.#rw.db;
+    if (this.#ro) return this.#ro;
+    if (!existsSync(this.path)) return undefined;
+    this.#ro = guard(undefined, () => {
+      const db = new Database(this.path, { readonly: true, strict: true });
+      db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      checkLayout(db);
+      return db;
+    });
+    return this.#ro;
+  }
+
+  #writer(): Writer {
+    if (this.#rw) return this.#rw;
+    ensurePrivateDir(dirname(this.path));
+    const fresh = !existsSync(this.path) || statSync(this.path).size === 0;
+    ensurePrivateFile(this.path);
+    const db = guard(undefined, () => {
+      const db = new Database(this.path, { readwrite: true, strict: true });
+      db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // Never write to a file that is not already a healthy journal: check before any DDL.
+      if (!fresh) checkLayout(db);
+      db.run("PRAGMA journal_mode = WAL");
+      db.run(`PRAGMA synchronous = ${this.durability === "strict" ? "FULL" : "NORMAL"}`);
+      if (fresh) {
+        db.transaction(() => {
+          db.run(layoutSql);
+          db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('layout', ?)", [String(LAYOUT_VERSION)]);
+        }).immediate();
+      }
+      return db;
+    });
+    for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
+    this.#ro?.close();
+    this.#ro = undefined;
+    this.#rw = new Writer(db);
+    return this.#rw;
+  }
+}
+
+class Writer {
+  readonly insertSession: Statement;
+  readonly insertFact: Statement;
+  readonly touch: Statement;
+  readonly touchTitle: Statement;
+  readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
+  readonly upsertLease: Statement;
+  constructor(readonly db: Database) {
+    this.insertSession = db.prepare(
+      "INSERT INTO sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.insertFact = db.prepare("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)");
+    this.touch = db.prepare("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
+    this.touchTitle = db.prepare("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
+    this.selectLease = db.prepare("SELECT pid, start_time FROM leases WHERE session_id = ?");
+    this.upsertLease = db.prepare(
+      "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
+    );
+  }
+}
+
+function checkLayout(db: Database): void {
+  const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'layout'").get();
+  const version = Number(row?.value);
+  if (!row || !Number.isInteger(version)) {
+    throw new JournalError("corrupt_database", "the journal database has no layout record");
+  }
+  if (version > LAYOUT_VERSION) {
+    throw new JournalError(
+      "newer_database",
+      `the journal database was written by a newer verbatim (layout ${version}; this version knows ${LAYOUT_VERSION})`,
+    );
+  }
+}
+
+function toSessionRow(row: SessionDbRow): SessionRow {
+  return {
+    sessionId: row.session_id,
+    cwd: row.cwd,
+    additionalDirectories: JSON.parse(row.additional_directories) as string[],
+    ...(row.title !== null ? { title: row.title } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
+  };
+}
+
+const busy = (sessionId: string, holder?: { pid: number }) =>
+  new JournalError(
+    "busy",
+    `session ${sessionId} is open for writing in another verbatim process${holder ? ` (pid ${holder.pid})` : ""}; ` +
+      "close it there first, or load it read-only",
+    { sessionId, ...(holder ? { pid: holder.pid } : {}) },
+  );
+
+/** Turns SQLite failures into JournalErrors that name the session. */
+function guard<T>(sessionId: string | undefined, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw translate(sessionId, error);
+  }
+}
+
+function* guardIter<T>(sessionId: string, rows: Iterable<T>): Generator<T> {
+  const it = rows[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<T>;
+    try {
+      next = it.next();
+    } catch (error) {
+      throw translate(sessionId, error);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+function translate(sessionId: string | undefined, error: unknown): unknown {
+  if (error instanceof JournalError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code ?? "";
+  const where = sessionId ? `session ${sessionId}: ` : "";
+  const details = sessionId ? { sessionId } : {};
+  if (message.includes("out-of-sequence") || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+    return new JournalError("stale_write", `${where}another writer appended first; nothing was written`, details);
+  }
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return new JournalError("busy", `${where}the journal is locked by another process`, details);
+  }
+  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT") || /not a database|malformed/.test(message)) {
+    return new JournalError("corrupt_database", `${where}the journal database is damaged (${message}); nothing was written`, details);
+  }
+  return error;
+}

@@ -1,0 +1,42 @@
+/**
+ * The journal's storage interface. SQLite implements it locally; a server database could hold
+ * the same records for a team sharing sessions across machines.
+ */
+import type { Fact, StoredFact } from "./facts/index.ts";
+
+export type SessionRow = {
+  sessionId: string;
+  cwd: string;
+  additionalDirectories: string[];
+  title?: string;
+  createdAt: string;
+  updatedAt: string;
+  parentSessionId?: string;
+};
+
+export type ListQuery = { cwd?: string; limit: number; after?: { updatedAt: string; sessionId: string } };
+
+/** Durability: `normal` survives any process kill; `strict` also fsyncs each append. */
+export type Durability = "normal" | "strict";
+
+export interface JournalStore {
+  /** Records a new session with its first fact and takes its lease. */
+  create(row: SessionRow, first: Fact): StoredFact;
+  /**
+   * Appends one fact at `seq` (the expected next sequence number). Throws `busy` when another
+   * live process holds the session, `stale_write` when `seq` is not the next one.
+   */
+  append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact;
+  /** Reads a session's facts in order, validated and migrated. Never writes. */
+  read(sessionId: string): Iterable<StoredFact>;
+  info(sessionId: string): SessionRow | undefined;
+  list(query: ListQuery): SessionRow[];
+  /** Deletes a session and all its facts: the one exception to append-only. */
+  delete(sessionId: string): boolean;
+  /** Takes the session's lease for this process, or throws `busy` while a live owner holds it. */
+  acquire(sessionId: string): void;
+  release(sessionId: string): void;
+  /** The live process holding the session's lease, if any. */
+  holder(sessionId: string): { pid: number } | undefined;
+  close(): void;
+}

@@ -1,0 +1,67 @@
+/**
+ * A tool card as the client holds it, and the updates that change it. Clients replace `content`
+ * and `_meta` whole, so every update that touches either carries the whole accumulated value.
+ */
+import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { PermissionOutcome } from "../journal/facts/index.ts";
+import type { PermissionOption } from "@agentclientprotocol/sdk";
+
+/** verbatim's own data on a card, sent under `_meta.verbatim`. */
+export type CardMeta = {
+  permission?: { requestId: string; options: PermissionOption[]; outcome: PermissionOutcome | null };
+  outcome?: { by: string; reason: string };
+  interrupted?: { mayHaveRun: boolean };
+  [key: string]: unknown;
+};
+
+export type Card = {
+  toolCallId: string;
+  title: string;
+  kind: string;
+  rawInput: unknown;
+  locations: { path: string; line?: number | null }[];
+  status: "pending" | "in_progress" | "completed" | "failed";
+  started: boolean;
+  /** The tool's own content (diff, output, terminal). */
+  body: ToolCallContent[];
+  /** Visible lines verbatim adds (permission answers, refusals, hook outcomes). */
+  notes: ToolCallContent[];
+  meta: CardMeta;
+};
+
+export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
+
+export const cardContent = (card: Card): ToolCallContent[] => [...card.body, ...card.notes];
+
+export const cardMeta = (card: Card) => ({ verbatim: { ...card.meta } });
+
+export const isSettled = (card: Card) => card.status === "completed" || card.status === "failed";
+
+/** The update for a card whose content and meta changed (both sent whole). */
+export function contentAndMetaUpdate(card: Card, extra: Partial<{ status: Card["status"] }> = {}): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: card.toolCallId,
+    ...extra,
+    content: cardContent(card),
+    _meta: cardMeta(card),
+  };
+}
+
+/**
+ * Marks a call that a dead process left open. Used at load (computed, never written) and when
+ * the session continues (then journaled), so both show the same card.
+ */
+export function interruptCard(card: Card, mayHaveRun: boolean): SessionUpdate {
+  card.status = "failed";
+  card.meta = { ...card.meta, interrupted: { mayHaveRun } };
+  card.notes = [
+    ...card.notes,
+    textContent(
+      mayHaveRun
+        ? "Interrupted: verbatim stopped while this call was running; its outcome is unknown."
+        : "Interrupted: verbatim stopped before this call ran; it never ran.",
+    ),
+  ];
+  return contentAndMetaUpdate(card, { status: "failed" });
+}

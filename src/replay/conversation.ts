@@ -1,0 +1,84 @@
+/**
+ * The model's context, folded from facts. Display-only facts (thinking text, cards, notices,
+ * plans, usage) never reach it, so a reopened session sends the provider the same request it
+ * would have sent live. Pure.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { Fact } from "../journal/facts/index.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
+
+export class ConversationFold {
+  readonly messages: ModelMessage[] = [];
+  readonly #stepText = new Map<string, string>();
+  readonly #pairing = new Map<string, { providerCallId: string; name: string }>();
+
+  apply(fact: Fact): void {
+    switch (fact.kind) {
+      case "prompt_received":
+        this.messages.push({ role: "user", content: fact.blocks.flatMap(userParts) });
+        return;
+      case "message_chunk":
+        if (fact.stream === "answer") this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
+        return;
+      case "step_ended": {
+        const text = this.#stepText.get(fact.stepId) ?? "";
+        this.#stepText.delete(fact.stepId);
+        const calls = fact.outcome === "completed" ? fact.calls : [];
+        for (const c of calls) this.#pairing.set(c.toolCallId, { providerCallId: c.providerCallId, name: c.name });
+        if (!text && calls.length === 0 && fact.continuity === undefined) return;
+        this.messages.push({
+          role: "assistant",
+          text,
+          calls: calls.map((c) => ({ providerCallId: c.providerCallId, name: c.name, input: c.input })),
+          ...(fact.continuity !== undefined ? { continuity: fact.continuity } : {}),
+          model: fact.model,
+        });
+        return;
+      }
+      case "tool_call_finished":
+      case "tool_call_refused":
+        this.#result(fact.toolCallId, fact.result.text, fact.result.isError);
+        return;
+      case "session_recovered":
+        for (const call of fact.calls) this.#result(call.toolCallId, call.modelText, true);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #result(toolCallId: string, text: string, isError: boolean): void {
+    const pair = this.#pairing.get(toolCallId);
+    if (!pair) return;
+    this.#pairing.delete(toolCallId);
+    const result: ModelToolResult = { providerCallId: pair.providerCallId, name: pair.name, text, isError };
+    const last = this.messages[this.messages.length - 1];
+    if (last?.role === "tool_results") last.results.push(result);
+    else this.messages.push({ role: "tool_results", results: [result] });
+  }
+}
+
+export function conversation(facts: Iterable<Fact>): ModelMessage[] {
+  const fold = new ConversationFold();
+  for (const fact of facts) fold.apply(fact);
+  return fold.messages;
+}
+
+/** How a prompt block reads to the model. Images pass through; resources become text. */
+export function userParts(block: ContentBlock): UserPart[] {
+  switch (block.type) {
+    case "text":
+      return [{ type: "text", text: block.text }];
+    case "image":
+      return [{ type: "image", data: block.data, mimeType: block.mimeType }];
+    case "resource_link":
+      return [{ type: "text", text: `[Attached: ${block.title ?? block.name}](${block.uri})` }];
+    case "resource": {
+      const r = block.resource;
+      if ("text" in r) return [{ type: "text", text: `<resource uri="${r.uri}">\n${r.text}\n</resource>` }];
+      return [{ type: "text", text: `[Attached binary resource: ${r.uri}]` }];
+    }
+    case "audio":
+      return [{ type: "text", text: "[Audio attachment omitted]" }];
+  }
+}

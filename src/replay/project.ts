@@ -1,0 +1,187 @@
+/**
+ * The one projection from facts to ACP session updates. The live path applies it to each fact
+ * right after the fact is appended; `session/load` applies it to the stored facts in order.
+ * Pure: no I/O, no clock (times come from the records), no tool code.
+ */
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { Fact, FactOf, StoredFact } from "../journal/facts/index.ts";
+import { contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
+import { permissionLine, refusalLine } from "./lines.ts";
+
+export type ProjectionContext = {
+  /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
+  readonly notices: boolean;
+  /** Projecting stored facts for `session/load` rather than live (switched off once it ends). */
+  replay: boolean;
+};
+
+export class Projector {
+  readonly #cards = new Map<string, Card>();
+
+  constructor(readonly context: ProjectionContext) {}
+
+  /** The updates one fact shows. Updates the projector's card state. */
+  apply({ fact, at }: StoredFact): SessionUpdate[] {
+    switch (fact.kind) {
+      case "session_started":
+      case "step_ended":
+      case "turn_ended":
+        return [];
+      case "prompt_received":
+        return fact.blocks.map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: fact.messageId }));
+      case "message_chunk":
+        return [{
+          sessionUpdate: fact.stream === "thought" ? "agent_thought_chunk" : "agent_message_chunk",
+          content: { type: "text", text: fact.text },
+          messageId: fact.messageId,
+        }];
+      case "title_set":
+        return [{ sessionUpdate: "session_info_update", title: fact.title, updatedAt: at }];
+      case "config_changed":
+        return [
+          ...(fact.modeId !== undefined ? [{ sessionUpdate: "current_mode_update" as const, currentModeId: fact.modeId }] : []),
+          { sessionUpdate: "config_option_update", configOptions: fact.configOptions },
+        ];
+      case "usage_recorded":
+        return [{
+          sessionUpdate: "usage_update",
+          used: fact.used,
+          size: fact.size,
+          ...(fact.cost ? { cost: fact.cost } : {}),
+        }];
+      case "notice_shown":
+        return this.#notice(fact);
+      case "plan_updated":
+        return [{ sessionUpdate: "plan", entries: fact.entries }];
+      case "tool_call_announced":
+        return [this.#announce(fact)];
+      case "tool_call_started":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.status = "in_progress";
+          card.started = true;
+          return [{ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" }];
+        });
+      case "tool_call_progressed":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.body = fact.content;
+          return [contentAndMetaUpdate(card)];
+        });
+      case "tool_call_finished":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.status = fact.status;
+          card.body = fact.content;
+          const update = contentAndMetaUpdate(card, { status: fact.status });
+          return [fact.rawOutput === undefined ? update : { ...update, rawOutput: fact.rawOutput }];
+        });
+      case "tool_call_refused":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.status = "failed";
+          card.meta = { ...card.meta, outcome: { by: fact.by, reason: fact.reason } };
+          card.notes = [...card.notes, textContent(refusalLine(fact.by, fact.reason))];
+          return [contentAndMetaUpdate(card, { status: "failed" })];
+        });
+      case "permission_requested":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.meta = { ...card.meta, permission: { requestId: fact.requestId, options: fact.options, outcome: null } };
+          return [this.permissionToolCall(card)];
+        });
+      case "permission_answered":
+        return this.#withCard(fact.toolCallId, (card) => {
+          const permission = card.meta.permission;
+          const options = permission?.options ?? [];
+          card.meta = { ...card.meta, permission: { requestId: fact.requestId, options, outcome: fact.outcome } };
+          card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome))];
+          return [contentAndMetaUpdate(card)];
+        });
+      case "session_recovered":
+        return fact.calls.flatMap((call) => this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]));
+    }
+  }
+
+  /**
+   * The card as it is shown while a permission question is open: the update this projector
+   * sends for `permission_requested`, and the `toolCall` of the request itself.
+   */
+  permissionToolCall(card: Card): SessionUpdate & { sessionUpdate: "tool_call_update" } {
+    return {
+      sessionUpdate: "tool_call_update",
+      toolCallId: card.toolCallId,
+      title: card.title,
+      kind: card.kind as "other",
+      status: card.status,
+      rawInput: card.rawInput,
+      locations: card.locations,
+      content: [...card.body, ...card.notes],
+      _meta: { verbatim: { ...card.meta } },
+    };
+  }
+
+  card(toolCallId: string): Card | undefined {
+    return this.#cards.get(toolCallId);
+  }
+
+  /**
+   * Updates marking every call still open as interrupted. Computed at load when no live process
+   * holds the session; never written. Leaves the projector's state unchanged.
+   */
+  interruptionMarks(): SessionUpdate[] {
+    const marks: SessionUpdate[] = [];
+    for (const card of this.#cards.values()) {
+      if (isSettled(card)) continue;
+      const copy: Card = { ...card, meta: { ...card.meta }, notes: [...card.notes] };
+      marks.push(interruptCard(copy, copy.started));
+    }
+    return marks;
+  }
+
+  #announce(fact: FactOf<"tool_call_announced">): SessionUpdate {
+    const card: Card = {
+      toolCallId: fact.toolCallId,
+      title: fact.title,
+      kind: fact.toolKind,
+      rawInput: fact.rawInput,
+      locations: fact.locations,
+      status: "pending",
+      started: false,
+      body: fact.content,
+      notes: [],
+      meta: {},
+    };
+    this.#cards.set(card.toolCallId, card);
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: card.toolCallId,
+      name: fact.name,
+      title: card.title,
+      kind: fact.toolKind,
+      status: "pending",
+      rawInput: card.rawInput,
+      locations: card.locations,
+      content: card.body,
+    };
+  }
+
+  #notice(fact: FactOf<"notice_shown">): SessionUpdate[] {
+    const { severity, title, description } = fact;
+    if (this.context.notices) {
+      // ACP notices are live-only: a reload does not show them again.
+      if (this.context.replay) return [];
+      return [{ sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) }];
+    }
+    const text = description ? `${title}: ${description}` : title;
+    return [{
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text },
+      messageId: fact.messageId,
+      _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) } } },
+    }];
+  }
+
+  /** Facts about a call with no card project to nothing: no card is ever invented. */
+  #withCard(toolCallId: string, change: (card: Card) => SessionUpdate[]): SessionUpdate[] {
+    const card = this.#cards.get(toolCallId);
+    return card ? change(card) : [];
+  }
+}
+
+export type { Fact };

@@ -1,0 +1,99 @@
+/**
+ * Session state folded from facts: what the engine needs to continue a session (mode, config,
+ * calls left open, the system prompt and tools it started with). Pure.
+ */
+import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
+import type { Fact, ToolSpec } from "../journal/facts/index.ts";
+
+export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
+
+export class SessionStateFold {
+  cwd = "";
+  additionalDirectories: string[] = [];
+  systemPrompt = "";
+  tools: ToolSpec[] = [];
+  modeId = "";
+  availableModes: SessionMode[] = [];
+  configOptions: SessionConfigOption[] = [];
+  title: string | undefined;
+  prompts = 0;
+  /** The turn that started last, and whether it ended. */
+  lastTurn: { turnId: string; ended: boolean } | undefined;
+  readonly openCalls = new Map<string, OpenCall>();
+  lastSeq = 0;
+
+  apply(fact: Fact, seq: number): void {
+    this.lastSeq = seq;
+    switch (fact.kind) {
+      case "session_started":
+        this.cwd = fact.cwd;
+        this.additionalDirectories = fact.additionalDirectories;
+        this.systemPrompt = fact.systemPrompt;
+        this.tools = fact.tools;
+        this.modeId = fact.modes.currentModeId;
+        this.availableModes = fact.modes.availableModes;
+        this.configOptions = fact.configOptions;
+        return;
+      case "config_changed":
+        this.configOptions = fact.configOptions;
+        if (fact.modeId !== undefined) this.modeId = fact.modeId;
+        return;
+      case "title_set":
+        this.title = fact.title;
+        return;
+      case "prompt_received":
+        this.prompts++;
+        this.lastTurn = { turnId: fact.turnId, ended: false };
+        return;
+      case "turn_ended":
+        if (this.lastTurn?.turnId === fact.turnId) this.lastTurn.ended = true;
+        return;
+      case "step_ended":
+        if (fact.outcome !== "completed") return;
+        for (const c of fact.calls) {
+          this.openCalls.set(c.toolCallId, { toolCallId: c.toolCallId, providerCallId: c.providerCallId, started: false, awaitingPermission: false });
+        }
+        return;
+      case "permission_requested":
+        this.#patch(fact.toolCallId, { awaitingPermission: true });
+        return;
+      case "permission_answered":
+        this.#patch(fact.toolCallId, { awaitingPermission: false });
+        return;
+      case "tool_call_started":
+        this.#patch(fact.toolCallId, { started: true });
+        return;
+      case "tool_call_finished":
+      case "tool_call_refused":
+        this.openCalls.delete(fact.toolCallId);
+        return;
+      case "session_recovered":
+        for (const c of fact.calls) this.openCalls.delete(c.toolCallId);
+        if (fact.interruptedTurnId && this.lastTurn?.turnId === fact.interruptedTurnId) this.lastTurn.ended = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The current value of a select config option. */
+  configValue(id: string): string | undefined {
+    const option = this.configOptions.find((o) => o.id === id);
+    return option && option.type === "select" ? String(option.currentValue) : undefined;
+  }
+
+  /** Provider ids of calls still open (for validating a new step). */
+  openProviderIds(): Set<string> {
+    return new Set([...this.openCalls.values()].map((c) => c.providerCallId));
+  }
+
+  /** True when a process died mid-turn and the next turn must first record what happened. */
+  needsRecovery(): boolean {
+    return this.openCalls.size > 0 || (this.lastTurn !== undefined && !this.lastTurn.ended);
+  }
+
+  #patch(toolCallId: string, change: Partial<OpenCall>): void {
+    const call = this.openCalls.get(toolCallId);
+    if (call) this.openCalls.set(toolCallId, { ...call, ...change });
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * What a client holds after folding every session update it received: messages by id, tool
+ * cards merged the way the spec says (fields replace; `content`, `locations` and `_meta` replace
+ * whole), the plan, mode, config, title, usage and commands. The parity tests compare two of
+ * these, field by field: one folded live, one folded from a reload.
+ */
+import type {
+  AvailableCommand,
+  ContentBlock,
+  PlanEntry,
+  SessionConfigOption,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallLocation,
+} from "@agentclientprotocol/sdk";
+
+export type MessageView = {
+  id: string;
+  role: "user" | "agent" | "thought";
+  content: ContentBlock[];
+  meta?: Record<string, unknown>;
+};
+
+export type ToolCardView = {
+  toolCallId: string;
+  name?: string;
+  title: string;
+  kind: string;
+  status: string;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  locations?: ToolCallLocation[];
+  content?: ToolCallContent[];
+  meta?: Record<string, unknown>;
+};
+
+export type ViewModel = {
+  /** Messages and tool cards in the order they first appeared: "message:<id>" or "tool:<id>". */
+  timeline: string[];
+  messages: Record<string, MessageView>;
+  toolCalls: Record<string, ToolCardView>;
+  plan: PlanEntry[] | null;
+  modeId: string | null;
+  configOptions: SessionConfigOption[] | null;
+  title: string | null;
+  updatedAt: string | null;
+  usage: { used: number; size: number; cost?: { amount: number; currency: string } | null } | null;
+  commands: AvailableCommand[] | null;
+  /** ACP `notice` updates: live-only by definition, so parity leaves them out. */
+  notices: { severity: string; title: string; description?: string | null }[];
+  /** Updates a client could not apply (e.g. an update for an unknown tool call). */
+  problems: string[];
+};
+
+export const emptyView = (): ViewModel => ({
+  timeline: [],
+  messages: {},
+  toolCalls: {},
+  plan: null,
+  modeId: null,
+  configOptions: null,
+  title: null,
+  updatedAt: null,
+  usage: null,
+  commands: null,
+  notices: [],
+  problems: [],
+});
+
+const roles = {
+  user_message_chunk: "user",
+  agent_message_chunk: "agent",
+  agent_thought_chunk: "thought",
+} as const;
+
+/** Folds one update into the view (mutating it). */
+export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
+  switch (update.sessionUpdate) {
+    case "user_message_chunk":
+    case "agent_message_chunk":
+    case "agent_thought_chunk": {
+      const role = roles[update.sessionUpdate];
+      const id = update.messageId ?? `(no id ${view.timeline.length})`;
+      if (!update.messageId) view.problems.push(`${update.sessionUpdate} without a messageId`);
+      let message = view.messages[id];
+      if (!message) {
+        message = { id, role, content: [] };
+        view.messages[id] = message;
+        view.timeline.push(`message:${id}`);
+      } else if (message.role !== role) {
+        view.problems.push(`message ${id} changed role from ${message.role} to ${role}`);
+      }
+      appendBlock(message.content, update.content);
+      if (update._meta) message.meta = update._meta;
+      return view;
+    }
+    case "tool_call": {
+      const existing = view.toolCalls[update.toolCallId];
+      if (!existing) view.timeline.push(`tool:${update.toolCallId}`);
+      view.toolCalls[update.toolCallId] = withDefined({
+        toolCallId: update.toolCallId,
+        name: update.name ?? undefined,
+        title: update.title,
+        kind: update.kind ?? "other",
+        status: update.status ?? "pending",
+        rawInput: update.rawInput,
+        rawOutput: update.rawOutput,
+        locations: update.locations ?? undefined,
+        content: update.content ?? undefined,
+        meta: update._meta ?? undefined,
+      });
+      return view;
+    }
+    case "tool_call_update": {
+      const card = view.toolCalls[update.toolCallId];
+      if (!card) {
+        view.problems.push(`tool_call_update for unknown tool call ${update.toolCallId}`);
+        return view;
+      }
+      if (update.title != null) card.title = update.title;
+      if (update.kind != null) card.kind = update.kind;
+      if (update.status != null) card.status = update.status;
+      if (update.rawInput !== undefined) card.rawInput = update.rawInput;
+      if (update.rawOutput !== undefined) card.rawOutput = update.rawOutput;
+      if (update.locations != null) card.locations = update.locations;
+      if (update.content != null) card.content = update.content;
+      if (update._meta != null) card.meta = update._meta;
+      return view;
+    }
+    case "plan":
+      view.plan = update.entries;
+      return view;
+    case "current_mode_update":
+      view.modeId = update.currentModeId;
+      return view;
+    case "config_option_update":
+      view.configOptions = update.configOptions;
+      return view;
+    case "session_info_update":
+      if (update.title !== undefined) view.title = update.title;
+      if (update.updatedAt !== undefined) view.updatedAt = update.updatedAt;
+      return view;
+    case "usage_update":
+      view.usage = { used: update.used, size: update.size, ...(update.cost ? { cost: update.cost } : {}) };
+      return view;
+    case "available_commands_update":
+      view.commands = update.availableCommands;
+      return view;
+    case "notice":
+      view.notices.push({ severity: update.severity, title: update.title, ...(update.description != null ? { description: update.description } : {}) });
+      return view;
+    default:
+      view.problems.push(`unhandled update ${(update as { sessionUpdate: string }).sessionUpdate}`);
+      return view;
+  }
+}
+
+export function fold(updates: Iterable<SessionUpdate>, view: ViewModel = emptyView()): ViewModel {
+  for (const update of updates) reduce(view, update);
+  return view;
+}
+
+function appendBlock(content: ContentBlock[], block: ContentBlock): void {
+  const last = content[content.length - 1];
+  if (last && last.type === "text" && block.type === "text" && block.annotations == null && last.annotations == null) {
+    content[content.length - 1] = { ...last, text: last.text + block.text };
+  } else {
+    content.push(block);
+  }
+}
+
+function withDefined<T extends Record<string, unknown>>(value: T): T {
+  for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];
+  return value;
+}
