@@ -68,6 +68,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`verbatim: ${(error as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
     process.stderr.write(`verbatim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },

@@ -156,6 +156,11 @@ export class SqliteJournal implements JournalStore {
     return { pid: lease.pid };
   }
 
+  /** True once this process opened the journal for writing (loading alone never does). */
+  get writing(): boolean {
+    return this.#rw !== undefined;
+  }
+
   /** The raw rows of a session, for checking that loading never writes. */
   dump(sessionId: string): Row[] {
     const db = this.#reader();

@@ -1,0 +1,141 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
+import { JournalError } from "../../src/journal/errors.ts";
+import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
+import { chunk, createSession, tempJournal } from "../support/journal.ts";
+
+const now = () => new Date().toISOString();
+
+const journalError = (run: () => unknown): JournalError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof JournalError) return error;
+    throw error;
+  }
+  throw new Error("expected a JournalError");
+};
+
+describe("the SQLite journal", () => {
+  test("reads back every appended fact in order, validated", () => {
+    const { journal } = tempJournal();
+    const id = createSession(journal);
+    journal.append(id, 2, chunk("Hello "), now());
+    journal.append(id, 3, chunk("world"), now());
+    const facts = [...journal.read(id)];
+    expect(facts.map((f) => f.seq)).toEqual([1, 2, 3]);
+    expect(facts.map((f) => f.fact.kind)).toEqual(["session_started", "message_chunk", "message_chunk"]);
+    expect(facts[2]?.fact).toEqual(chunk("world"));
+  });
+
+  test("refuses an append at a sequence number that is not the next one", () => {
+    const { journal } = tempJournal();
+    const id = createSession(journal);
+    expect(journalError(() => journal.append(id, 3, chunk("skips 2"), now())).code).toBe("stale_write");
+    journal.append(id, 2, chunk("ok"), now());
+    expect(journalError(() => journal.append(id, 2, chunk("again at 2"), now())).code).toBe("stale_write");
+    expect([...journal.read(id)].length).toBe(2);
+  });
+
+  test("rejects UPDATE and DELETE on facts in the database itself", () => {
+    const { journal, path } = tempJournal();
+    const id = createSession(journal);
+    journal.close();
+    const db = new Database(path);
+    expect(() => db.run("UPDATE facts SET body = '{}' WHERE session_id = ?", [id])).toThrow(/append-only/);
+    expect(() => db.run("DELETE FROM facts WHERE session_id = ?", [id])).toThrow(/append-only/);
+    db.close();
+  });
+
+  test("deleting a session is the one explicit exception", () => {
+    const { journal } = tempJournal();
+    const id = createSession(journal);
+    const other = createSession(journal, "ses_other");
+    expect(journal.delete(id)).toBe(true);
+    expect(journal.info(id)).toBeUndefined();
+    expect(journalError(() => [...journal.read(id)]).code).toBe("not_found");
+    expect([...journal.read(other)].length).toBe(1);
+    expect(journal.delete(id)).toBe(false);
+  });
+
+  test("creates its directory and files private to the user", () => {
+    const { journal, path } = tempJournal();
+    createSession(journal);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  test("a process that only reads opens the database read-only", () => {
+    const { journal, path } = tempJournal();
+    const id = createSession(journal);
+    journal.close();
+    const reader = new SqliteJournal(path);
+    expect([...reader.read(id)].length).toBe(1);
+    expect(reader.writing).toBe(false);
+    expect(() => new Database(path, { readonly: true }).run("INSERT INTO meta VALUES ('x', 'y')")).toThrow(/readonly/);
+    reader.close();
+  });
+
+  test("reading a session that does not exist is a not_found error, and creates no file", () => {
+    const { path } = tempJournal();
+    const reader = new SqliteJournal(path);
+    expect(journalError(() => [...reader.read("ses_nope")]).code).toBe("not_found");
+    expect(() => statSync(path)).toThrow();
+  });
+
+  test("lists sessions newest first, filtered by cwd, with paging", async () => {
+    const { journal } = tempJournal();
+    for (let i = 0; i < 5; i++) {
+      createSession(journal, `ses_${i}`, i % 2 ? "/odd" : "/even");
+      await Bun.sleep(2);
+    }
+    expect(journal.list({ limit: 10 }).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
+    expect(journal.list({ limit: 10, cwd: "/odd" }).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
+    const first = journal.list({ limit: 2 });
+    const last = first[first.length - 1]!;
+    expect(journal.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } }).map((r) => r.sessionId)).toEqual(["ses_2", "ses_1"]);
+  });
+
+  test("a title fact updates the session's listed title", () => {
+    const { journal } = tempJournal();
+    const id = createSession(journal);
+    journal.append(id, 2, { kind: "title_set", title: "Fix the parser" }, now());
+    expect(journal.info(id)?.title).toBe("Fix the parser");
+  });
+
+  test("strict durability works the same way", () => {
+    const { journal } = tempJournal("strict");
+    const id = createSession(journal);
+    journal.append(id, 2, chunk("durable"), now());
+    expect([...journal.read(id)].length).toBe(2);
+  });
+});
+
+describe("one writer per session", () => {
+  test("a second writer is refused while the owner lives", async () => {
+    const { journal, path } = tempJournal();
+    const id = createSession(journal);
+    // A live process that is not us: a sleeping child holds the lease.
+    const child = Bun.spawn(["sleep", "30"]);
+    try {
+      const db = new Database(path);
+      db.run("UPDATE leases SET pid = ?, start_time = '' WHERE session_id = ?", [child.pid, id]);
+      db.close();
+      const error = journalError(() => journal.append(id, 2, chunk("mine"), now()));
+      expect(error.code).toBe("busy");
+      expect(error.message).toContain(String(child.pid));
+      expect(journalError(() => journal.acquire(id)).code).toBe("busy");
+      expect(journal.holder(id)).toEqual({ pid: child.pid });
+    } finally {
+      child.kill(9);
+      await child.exited;
+    }
+    // Once the owner is dead, the lease can be taken over.
+    expect(journal.holder(id)).toBeUndefined();
+    journal.acquire(id);
+    journal.append(id, 2, chunk("taken over"), now());
+    expect([...journal.read(id)].length).toBe(2);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Live-versus-reload parity: run a scenario live through the SDK's client against a verbatim
+ * process, fold every update into a view model, reopen the session in a fresh process with
+ * `session/load`, fold again, and compare the two view models field by field.
+ */
+import type { ClientCapabilities, ClientContext } from "@agentclientprotocol/sdk";
+import { comparable } from "../../src/cli/demo.ts";
+import type { ViewClient } from "../../src/client/view-client.ts";
+import { diffValues } from "../../src/view/view-diff.ts";
+import type { ViewModel } from "../../src/view/view-model.ts";
+import { connectProcess, load, newSession } from "../support/acp-session.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+export type LiveRun = { ctx: ClientContext; client: ViewClient; sessionId: string; box: Sandbox };
+
+export type ParityResult = {
+  live: ViewModel;
+  reloaded: ViewModel;
+  differences: string[];
+  sessionId: string;
+  box: Sandbox;
+  liveUpdates: number;
+  reloadUpdates: number;
+};
+
+export async function parity(
+  model: string,
+  drive: (run: LiveRun) => Promise<void>,
+  options: { capabilities?: ClientCapabilities; box?: Sandbox } = {},
+): Promise<ParityResult> {
+  const box = options.box ?? sandbox(model);
+  const live = await connectProcess(box.env, options.capabilities ? { capabilities: options.capabilities } : {});
+  let sessionId = "";
+  try {
+    sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+    await drive({ ctx: live.ctx, client: live.client, sessionId, box });
+  } finally {
+    await live.close();
+  }
+  const fresh = await connectProcess(box.env, options.capabilities ? { capabilities: options.capabilities } : {});
+  try {
+    await load(fresh.ctx, sessionId, box.workspace);
+  } finally {
+    await fresh.close();
+  }
+  const liveView = live.client.view(sessionId);
+  const reloaded = fresh.client.view(sessionId);
+  return {
+    live: liveView,
+    reloaded,
+    differences: diffValues(comparable(liveView), comparable(reloaded)),
+    sessionId,
+    box,
+    liveUpdates: live.client.notifications.length,
+    reloadUpdates: fresh.client.notifications.length,
+  };
+}
+
+/** The texts of a view's messages with a given role, in timeline order. */
+export function texts(view: ViewModel, role: "user" | "agent" | "thought"): string[] {
+  return view.timeline
+    .filter((k) => k.startsWith("message:"))
+    .map((k) => view.messages[k.slice("message:".length)])
+    .filter((m) => m?.role === role)
+    .map((m) => m!.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join(""));
+}
+
+export const cards = (view: ViewModel) =>
+  view.timeline.filter((k) => k.startsWith("tool:")).map((k) => view.toolCalls[k.slice("tool:".length)]!);
