@@ -7,6 +7,9 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact } from "../journal/facts/index.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
+/** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
+const INTERRUPTED_MODEL = { provider: "unknown", model: "unknown" };
+
 export class ConversationFold {
   readonly messages: ModelMessage[] = [];
   readonly #stepText = new Map<string, string>();
@@ -40,6 +43,11 @@ export class ConversationFold {
         this.#result(fact.toolCallId, fact.result.text, fact.result.isError);
         return;
       case "session_recovered":
+        // A step the dead process was still streaming: the model is shown what the user saw.
+        for (const [stepId, text] of this.#stepText) {
+          this.messages.push({ role: "assistant", text, calls: [], model: INTERRUPTED_MODEL });
+          this.#stepText.delete(stepId);
+        }
         for (const call of fact.calls) this.#result(call.toolCallId, call.modelText, true);
         return;
       default:

@@ -137,4 +137,14 @@ describe("the model's context", () => {
       { role: "tool_results", results: [{ providerCallId: "prov_1", name: "Read", text: "1\tconst a = 1;", isError: false }] },
     ]);
   });
+
+  test("a step cut off by a crash is shown to the model as what the user saw, once the session continues", () => {
+    const facts: Fact[] = [
+      { kind: "prompt_received", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "Go" }] },
+      { kind: "message_chunk", stepId: "s1", messageId: "m2", stream: "answer", text: "Half an ans" },
+      { kind: "session_recovered", interruptedTurnId: "t1", calls: [] },
+      { kind: "prompt_received", turnId: "t2", messageId: "m3", blocks: [{ type: "text", text: "Continue" }] },
+    ];
+    expect(conversation(facts).map((m) => (m.role === "assistant" ? `assistant: ${m.text}` : m.role))).toEqual(["user", "assistant: Half an ans", "user"]);
+  });
 });

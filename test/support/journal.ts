@@ -1,5 +1,6 @@
 /** A fresh SQLite journal in a temporary directory, and facts to fill it with. */
 import { join } from "node:path";
+import { buildConfigOptions } from "../../src/core/config/config-options.ts";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import type { Durability } from "../../src/journal/store.ts";
@@ -19,7 +20,7 @@ export const startFact = (cwd = "/work"): Fact => ({
   systemPrompt: "You are a test.",
   tools: [],
   modes: { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }] },
-  configOptions: [],
+  configOptions: buildConfigOptions({ modeId: "default", model: { provider: "scripted", model: "plain" }, thoughtLevel: "medium" }, []),
 });
 
 export const chunk = (text: string, messageId = "msg_1"): Fact => ({

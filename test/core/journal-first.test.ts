@@ -1,0 +1,28 @@
+import { describe, expect, test } from "bun:test";
+import { engineDeps } from "../../src/core/engine-deps.ts";
+import { SessionRuntime } from "../../src/core/session/session-runtime.ts";
+import type { StoredFact } from "../../src/journal/facts/index.ts";
+import { sandbox } from "../support/workspace.ts";
+
+describe("journal first, then send", () => {
+  test("every fact is in the journal before it is shown", async () => {
+    const box = sandbox("scripted/demo");
+    const deps = engineDeps(box.env);
+    const shown: StoredFact[] = [];
+    let unjournaled = 0;
+    const runtime = SessionRuntime.create(deps, (sessionId) => ({
+      host: {},
+      publish: (record) => {
+        const stored = [...deps.store.read(sessionId)];
+        if (stored[stored.length - 1]?.seq !== record.seq) unjournaled++;
+        shown.push(record);
+      },
+    }), { cwd: box.workspace, additionalDirectories: [] });
+    const outcome = await runtime.prompt([{ type: "text", text: "Overview" }]);
+    expect(outcome).toEqual({ ok: true, stopReason: "end_turn" });
+    expect(shown.length).toBeGreaterThan(20);
+    expect(unjournaled).toBe(0);
+    await runtime.close();
+    deps.store.close();
+  });
+});
