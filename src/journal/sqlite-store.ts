@@ -63,13 +63,13 @@ export class SqliteJournal implements JournalStore {
     );
   }
 
-  *read(sessionId: string): Generator<StoredFact> {
+  *read(sessionId: string, fromSeq = 1): Generator<StoredFact> {
     const db = this.#reader();
     if (!db) throw sessionNotFound(sessionId);
     const rows = guard(sessionId, () =>
-      db.query<Row, [string]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq").iterate(sessionId),
+      db.query<Row, [string, number]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq").iterate(sessionId, fromSeq),
     );
-    let expected = 1;
+    let expected = fromSeq;
     for (const row of guardIter(sessionId, rows)) {
       if (row.seq !== expected) {
         throw new JournalError(
@@ -81,7 +81,7 @@ export class SqliteJournal implements JournalStore {
       expected++;
       yield decodeRecord(sessionId, row);
     }
-    if (expected === 1) throw sessionNotFound(sessionId);
+    if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
   }
 
   info(sessionId: string): SessionRow | undefined {

@@ -27,8 +27,8 @@ export interface JournalStore {
    * live process holds the session, `stale_write` when `seq` is not the next one.
    */
   append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact;
-  /** Reads a session's facts in order, validated and migrated. Never writes. */
-  read(sessionId: string): Iterable<StoredFact>;
+  /** Reads a session's facts in order from `fromSeq` (default 1), validated and migrated. Never writes. */
+  read(sessionId: string, fromSeq?: number): Iterable<StoredFact>;
   info(sessionId: string): SessionRow | undefined;
   list(query: ListQuery): SessionRow[];
   /** Deletes a session and all its facts: the one exception to append-only. */

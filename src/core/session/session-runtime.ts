@@ -109,10 +109,7 @@ export class SessionRuntime {
 
   /** Appends a fact (taking the session's lease first if this process has not), then shows it. */
   record(fact: Fact): StoredFact {
-    if (!this.#leased) {
-      this.deps.store.acquire(this.sessionId);
-      this.#leased = true;
-    }
+    this.#ensureWriter();
     const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, new Date().toISOString());
     this.#absorb(record);
     this.io.publish(record);
@@ -207,7 +204,23 @@ export class SessionRuntime {
     this.#leased = false;
   }
 
+  /**
+   * Takes the session's lease before this process first writes it. Another process may have
+   * written the session since it was loaded here: its facts are folded and shown first, so this
+   * process continues from the journal as it is, never from a stale copy.
+   */
+  #ensureWriter(): void {
+    if (this.#leased) return;
+    this.deps.store.acquire(this.sessionId);
+    this.#leased = true;
+    for (const record of this.deps.store.read(this.sessionId, this.#nextSeq)) {
+      this.#absorb(record);
+      this.io.publish(record);
+    }
+  }
+
   async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
+    this.#ensureWriter();
     const conversation = this.#conversationFold();
     if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
     const turnId = mintId("turn");
