@@ -14,6 +14,12 @@ usage:
   verbatim sessions [--cwd DIR] [--json]
                                 list recorded sessions, newest first
   verbatim show ID              print a session as a client sees it after reopening
+  verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] PROMPT
+                                run one prompt headless; exit code tells how the turn ended
+                                (0 end_turn, 1 error, 3 refusal, 4 max_tokens, 5 max_turn_requests,
+                                130 cancelled)
+  verbatim export ID            the session's journal as JSON lines, one fact a line
+  verbatim delete ID            delete a session
   verbatim --version
 
 environment:
@@ -49,6 +55,43 @@ async function main(argv: string[]): Promise<number> {
       }
       const { showSession } = await import("./cli/sessions.ts");
       return showSession(positionals[0]);
+    }
+    case "run": {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          model: { type: "string" },
+          cwd: { type: "string" },
+          session: { type: "string" },
+          approve: { type: "string", default: "none" },
+          json: { type: "boolean" },
+        },
+      });
+      const approve = values.approve;
+      if (positionals.length !== 1 || !positionals[0] || (approve !== "all" && approve !== "edits" && approve !== "none")) {
+        process.stderr.write("usage: verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] PROMPT\n");
+        return 2;
+      }
+      const { run } = await import("./cli/run.ts");
+      return run({
+        prompt: positionals[0],
+        approve,
+        json: values.json ?? false,
+        ...(values.model ? { model: values.model } : {}),
+        ...(values.cwd ? { cwd: values.cwd } : {}),
+        ...(values.session ? { session: values.session } : {}),
+      });
+    }
+    case "export":
+    case "delete": {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      if (positionals.length !== 1 || !positionals[0]) {
+        process.stderr.write(`usage: verbatim ${command} ID\n`);
+        return 2;
+      }
+      const { exportSession, deleteSession } = await import("./cli/sessions.ts");
+      return command === "export" ? exportSession(positionals[0]) : deleteSession(positionals[0]);
     }
     case "--version":
     case "-v":

@@ -47,3 +47,45 @@ export function showSession(sessionId: string): number {
     throw error;
   }
 }
+
+/** Prints a session's journal as JSON lines, one fact a line (no secrets are ever journaled). */
+export function exportSession(sessionId: string): number {
+  if (!isValidSessionId(sessionId)) {
+    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
+    return 2;
+  }
+  const { store } = engineDeps();
+  try {
+    for (const { seq, at, fact } of store.read(sessionId)) out(JSON.stringify({ seq, at, ...fact }));
+    return 0;
+  } catch (error) {
+    if (error instanceof JournalError) {
+      process.stderr.write(`verbatim: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** Deletes a session and its journal, unless another live process holds it. */
+export function deleteSession(sessionId: string): number {
+  if (!isValidSessionId(sessionId)) {
+    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
+    return 2;
+  }
+  const { store } = engineDeps();
+  try {
+    if (!store.delete(sessionId)) {
+      process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
+      return 1;
+    }
+    out(`deleted ${sessionId}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof JournalError) {
+      process.stderr.write(`verbatim: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+/** `verbatim run`: one prompt headless, with an exit code that tells how the turn ended. */
+import { describe, expect, test } from "bun:test";
+import { runCli } from "../support/cli-process.ts";
+import { sandbox } from "../support/workspace.ts";
+
+describe("verbatim run", () => {
+  test("end_turn exits 0, prints the transcript and the session id", async () => {
+    const box = sandbox("scripted/plain");
+    const r = await runCli(["run", "--cwd", box.workspace, "Hello"], box.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Every word you see here is recorded");
+    expect(r.stderr).toMatch(/session ses_[0-9a-z]+ \(end_turn\)/);
+  });
+
+  test("--json prints one JSON object per line, ending with the session id and stop reason", async () => {
+    const box = sandbox("scripted/tool");
+    const r = await runCli(["run", "--json", "--cwd", box.workspace, "Read it"], box.env);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.slice(0, -1).every((l) => typeof l.sessionId === "string" && typeof l.update === "object")).toBe(true);
+    expect(lines[lines.length - 1]).toEqual({ sessionId: expect.stringMatching(/^ses_/), stopReason: "end_turn" });
+  });
+
+  test("--session continues a session by id", async () => {
+    const box = sandbox("scripted/plain");
+    const first = await runCli(["run", "--json", "--cwd", box.workspace, "First"], box.env);
+    const { sessionId } = JSON.parse(first.stdout.trim().split("\n").pop()!) as { sessionId: string };
+    const second = await runCli(["run", "--session", sessionId, "--cwd", box.workspace, "Second"], box.env);
+    expect(second.code).toBe(0);
+    const shown = await runCli(["show", sessionId], box.env);
+    expect(shown.stdout).toContain("> First");
+    expect(shown.stdout).toContain("> Second");
+  });
+
+  test.each([
+    ["scripted/refusal", 3],
+    ["scripted/max-tokens", 4],
+    ["scripted/error", 1],
+  ])("%s exits %d", async (model, code) => {
+    const box = sandbox(model);
+    expect((await runCli(["run", "--cwd", box.workspace, "Go"], box.env)).code).toBe(code);
+  });
+
+  test("SIGINT cancels the turn and exits 130, keeping what streamed", async () => {
+    const box = sandbox("scripted/slow");
+    const r = await runCli(["run", "--cwd", box.workspace, "Go"], box.env, { interruptWhen: (out) => out.includes("Here is a long") });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("(cancelled)");
+    const id = /session (ses_[0-9a-z]+)/.exec(r.stderr)?.[1];
+    const shown = await runCli(["show", id!], box.env);
+    expect(shown.stdout).toContain("Here is a long");
+  });
+
+  test("a bad --approve value is a usage error", async () => {
+    const box = sandbox("scripted/plain");
+    expect((await runCli(["run", "--approve", "maybe", "Go"], box.env)).code).toBe(2);
+  });
+});
+
+describe("verbatim export and delete", () => {
+  test("export prints one fact per line; delete removes the session", async () => {
+    const box = sandbox("scripted/plain");
+    const first = await runCli(["run", "--json", "--cwd", box.workspace, "Hi"], box.env);
+    const { sessionId } = JSON.parse(first.stdout.trim().split("\n").pop()!) as { sessionId: string };
+    const exported = await runCli(["export", sessionId], box.env);
+    const facts = exported.stdout.trim().split("\n").map((l) => JSON.parse(l) as { seq: number; kind: string });
+    expect(facts[0]).toMatchObject({ seq: 1, kind: "session_started" });
+    expect(facts.map((f) => f.seq)).toEqual(facts.map((_, i) => i + 1));
+    expect((await runCli(["delete", sessionId], box.env)).code).toBe(0);
+    expect((await runCli(["sessions"], box.env)).stdout.trim()).toBe("no sessions");
+    expect((await runCli(["export", sessionId], box.env)).code).toBe(1);
+  });
+});
