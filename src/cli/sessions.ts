@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import { JournalError } from "../journal/errors.ts";
+import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { renderTranscript } from "../view/transcript.ts";
 import { emptyView, reduce } from "../view/view-model.ts";
@@ -25,67 +26,57 @@ export function listSessions(args: { cwd?: string; json?: boolean }): number {
   return 0;
 }
 
-/** Prints a session's transcript exactly as a client would see it after reopening it. */
-export function showSession(sessionId: string): number {
+/**
+ * Runs a command on one stored session: checks the id, opens the journal, and turns journal
+ * errors into a message and exit code 1.
+ */
+function onSession(sessionId: string, command: (store: JournalStore) => number): number {
   if (!isValidSessionId(sessionId)) {
     process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
     return 2;
   }
   const { store } = engineDeps();
   try {
+    return command(store);
+  } catch (error) {
+    if (error instanceof JournalError) {
+      process.stderr.write(`verbatim: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+/** Prints a session's transcript exactly as a client would see it after reopening it. */
+export function showSession(sessionId: string): number {
+  return onSession(sessionId, (store) => {
     const projector = new Projector({ notices: false, replay: true });
     const view = emptyView();
     for (const record of store.read(sessionId)) for (const update of projector.apply(record)) reduce(view, update);
     if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) reduce(view, mark);
     out(renderTranscript(view));
     return 0;
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  });
 }
 
 /** Prints a session's journal as JSON lines, one fact a line (no secrets are ever journaled). */
 export function exportSession(sessionId: string): number {
-  if (!isValidSessionId(sessionId)) {
-    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
-    return 2;
-  }
-  const { store } = engineDeps();
-  try {
+  return onSession(sessionId, (store) => {
     for (const { seq, at, fact } of store.read(sessionId)) out(JSON.stringify({ seq, at, ...fact }));
     return 0;
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  });
 }
 
 /** Deletes a session and its journal, unless another live process holds it. */
 export function deleteSession(sessionId: string): number {
-  if (!isValidSessionId(sessionId)) {
-    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
-    return 2;
-  }
-  const { store } = engineDeps();
-  try {
+  return onSession(sessionId, (store) => {
     if (!store.delete(sessionId)) {
       process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
       return 1;
     }
     out(`deleted ${sessionId}`);
     return 0;
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  });
 }

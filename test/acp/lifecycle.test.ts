@@ -2,21 +2,12 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { connectInProcess, connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { connectInProcess, connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
 import { sandbox } from "../support/workspace.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import { fold } from "../../src/view/view-model.ts";
-
-const errorOf = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (error) {
-    return error as { code: number; message: string; data?: unknown };
-  }
-  throw new Error("expected the request to fail");
-};
 
 describe("session/new", () => {
   test("returns modes and the mode, model and thought_level config options", async () => {

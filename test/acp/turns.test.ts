@@ -2,21 +2,12 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
-import { connectInProcess, connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { connectInProcess, connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { sandbox } from "../support/workspace.ts";
 import { cards, texts } from "../parity/harness.ts";
 
 const kinds = (ns: SessionNotification[]) => ns.map((n) => n.update.sessionUpdate);
 const idOf = (n: SessionNotification) => ("messageId" in n.update ? n.update.messageId : undefined);
-
-const errorOf = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (error) {
-    return error as { code: number; message: string; data?: unknown };
-  }
-  throw new Error("expected the request to fail");
-};
 
 async function session(model: string) {
   const box = sandbox(model);

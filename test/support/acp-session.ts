@@ -3,7 +3,7 @@
  * in process. Every update is folded into a view model by the shared ViewClient.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { ClientContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { AgentApp, ClientCapabilities, ClientContext, Stream } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent-app.ts";
 import { spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view-client.ts";
@@ -18,19 +18,23 @@ export type Connected = {
 
 const defaultCapabilities: ClientCapabilities = {};
 
-/** Connects a ViewClient to a freshly spawned verbatim process and initializes it. */
-export async function connectProcess(
-  env: Record<string, string>,
-  options: { policy?: PermissionPolicy; capabilities?: ClientCapabilities } = {},
-): Promise<Connected> {
-  const agent = spawnAgent({ env });
+type ConnectOptions = { policy?: PermissionPolicy; capabilities?: ClientCapabilities };
+
+/** A ViewClient connected to `target` (a stream or an agent app), initialized. */
+async function connected(target: Stream | AgentApp, options: ConnectOptions) {
   const client = new ViewClient(options.policy ?? choose("allow_once"));
-  const connection = client.app().connect(agent.stream);
-  const ctx = connection.agent;
-  await ctx.request(acp.methods.agent.initialize, {
+  const connection = client.app().connect(target as Stream);
+  await connection.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: options.capabilities ?? defaultCapabilities,
   });
+  return { client, connection, ctx: connection.agent };
+}
+
+/** Connects a ViewClient to a freshly spawned verbatim process and initializes it. */
+export async function connectProcess(env: Record<string, string>, options: ConnectOptions = {}): Promise<Connected> {
+  const agent = spawnAgent({ env });
+  const { client, connection, ctx } = await connected(agent.stream, options);
   return {
     client,
     ctx,
@@ -44,19 +48,10 @@ export async function connectProcess(
 }
 
 /** Connects a ViewClient to an in-process agent (no subprocess), with the given environment. */
-export async function connectInProcess(
-  env: Record<string, string>,
-  options: { policy?: PermissionPolicy; capabilities?: ClientCapabilities } = {},
-): Promise<Connected> {
+export async function connectInProcess(env: Record<string, string>, options: ConnectOptions = {}): Promise<Connected> {
   const deps = engineDeps(env);
   const { app, closeAll } = createAgentApp(deps);
-  const client = new ViewClient(options.policy ?? choose("allow_once"));
-  const connection = client.app().connect(app);
-  const ctx = connection.agent;
-  await ctx.request(acp.methods.agent.initialize, {
-    protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: options.capabilities ?? defaultCapabilities,
-  });
+  const { client, connection, ctx } = await connected(app, options);
   return {
     client,
     ctx,
@@ -84,4 +79,14 @@ export async function until(predicate: () => boolean, what: string, timeoutMs = 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(5);
   }
+}
+
+/** The error a request failed with (the test fails if it succeeded). */
+export async function errorOf(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await request;
+  } catch (error) {
+    return error as { code: number; message: string; data?: unknown };
+  }
+  throw new Error("expected the request to fail");
 }

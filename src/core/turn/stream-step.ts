@@ -6,6 +6,7 @@
 import { mintId } from "../ids.ts";
 import type { ProviderEvent, ProviderStopReason } from "../providers/types.ts";
 import type { TurnContext } from "./turn-context.ts";
+import { sleep } from "../sleep.ts";
 
 export type RawCall = { index: number; providerCallId: string; name: string; json: string };
 
@@ -109,14 +110,3 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
   const cancelled = ctx.signal.aborted;
   return { kind: "final", result: { ok: false, cancelled, error: cancelled ? "cancelled" : "the provider stream ended without a final event" } };
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(finish, ms);
-    function finish() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", finish);
-      resolve();
-    }
-    signal.addEventListener("abort", finish, { once: true });
-  });

@@ -5,6 +5,7 @@
 import type { ModelMessage, ModelToolResult } from "../../../replay/model-messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { scenarios, scriptedStep } from "./scenarios.ts";
+import { sleep } from "../../sleep.ts";
 
 const CONTEXT_WINDOW = 200_000;
 
@@ -74,14 +75,3 @@ function requestChars(request: ProviderRequest): number {
   }
   return n;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
