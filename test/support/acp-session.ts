@@ -8,6 +8,8 @@ import { createAgentApp } from "../../src/acp/agent-app.ts";
 import { spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view-client.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
+import type { ToolRegistry } from "../../src/core/tools/registry.ts";
+import type { ClientServices } from "./client-services.ts";
 
 export type Connected = {
   client: ViewClient;
@@ -18,18 +20,21 @@ export type Connected = {
 
 const defaultCapabilities: ClientCapabilities = {};
 
+/** How a test client behaves: how it answers permissions, what it offers (fs, terminals). */
+export type ClientOptions = { policy?: PermissionPolicy; capabilities?: ClientCapabilities; services?: ClientServices };
+
+const viewClient = (options: ClientOptions) => new ViewClient(options.policy ?? choose("allow_once"), options.services?.register);
+const capabilitiesOf = (options: ClientOptions) => options.capabilities ?? options.services?.capabilities() ?? defaultCapabilities;
+
 /** Connects a ViewClient to a freshly spawned verbatim process and initializes it. */
-export async function connectProcess(
-  env: Record<string, string>,
-  options: { policy?: PermissionPolicy; capabilities?: ClientCapabilities } = {},
-): Promise<Connected> {
+export async function connectProcess(env: Record<string, string>, options: ClientOptions = {}): Promise<Connected> {
   const agent = spawnAgent({ env });
-  const client = new ViewClient(options.policy ?? choose("allow_once"));
+  const client = viewClient(options);
   const connection = client.app().connect(agent.stream);
   const ctx = connection.agent;
   await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: options.capabilities ?? defaultCapabilities,
+    clientCapabilities: capabilitiesOf(options),
   });
   return {
     client,
@@ -43,19 +48,22 @@ export async function connectProcess(
   };
 }
 
-/** Connects a ViewClient to an in-process agent (no subprocess), with the given environment. */
+/**
+ * Connects a ViewClient to an in-process agent (no subprocess), with the given environment
+ * (and, optionally, a different set of tools than the built-in ones).
+ */
 export async function connectInProcess(
   env: Record<string, string>,
-  options: { policy?: PermissionPolicy; capabilities?: ClientCapabilities } = {},
+  options: ClientOptions & { tools?: ToolRegistry } = {},
 ): Promise<Connected> {
-  const deps = engineDeps(env);
+  const deps = { ...engineDeps(env), ...(options.tools ? { tools: options.tools } : {}) };
   const { app, closeAll } = createAgentApp(deps);
-  const client = new ViewClient(options.policy ?? choose("allow_once"));
+  const client = viewClient(options);
   const connection = client.app().connect(app);
   const ctx = connection.agent;
   await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: options.capabilities ?? defaultCapabilities,
+    clientCapabilities: capabilitiesOf(options),
   });
   return {
     client,

@@ -1,0 +1,134 @@
+/**
+ * Tools and permissions, live versus reload: every card (kind, title, locations, diff, output,
+ * status), every permission question and answer, comes back identical in a fresh process, and a
+ * reload never asks again nor calls the client's fs or terminals.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { choose } from "../../src/client/view-client.ts";
+import { prompt } from "../support/acp-session.ts";
+import { outcomeOf, permissionOf, textOf } from "../support/cards.ts";
+import { README_TEXT } from "../support/workspace.ts";
+import { cards, parity, texts } from "./harness.ts";
+
+describe("edits", () => {
+  test("an edit shows its diff and location, asks, and runs after allow_once", async () => {
+    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
+      expect((await prompt(ctx, sessionId, "Fix line three")).stopReason).toBe("end_turn");
+    });
+    const [read, edit] = cards(r.live);
+    expect(read).toMatchObject({ name: "Read", kind: "read", status: "completed" });
+    expect(edit).toMatchObject({ name: "Edit", kind: "edit", status: "completed", title: `Edit ${r.box.workspace}/README.md` });
+    expect(edit?.locations).toEqual([{ path: `${r.box.workspace}/README.md` }]);
+    const diff = edit?.content?.find((c) => c.type === "diff");
+    expect(diff).toEqual({ type: "diff", path: `${r.box.workspace}/README.md`, oldText: README_TEXT, newText: README_TEXT.replace("Line three.", "Line 3.") });
+    expect(permissionOf(edit)?.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once", "reject_always"]);
+    expect(permissionOf(edit)?.outcome).toEqual({ outcome: "selected", optionId: "allow_once", kind: "allow_once" });
+    expect(textOf(edit?.content)).toContain("Permission: Allow (allowed once).");
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toContain("Line 3.");
+    expect(r.reloadAsked).toBe(0);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("the permission question carries the card exactly as the update that showed it", async () => {
+    const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
+      await prompt(ctx, sessionId, "Fix line three");
+      const [question] = client.permissionRequests;
+      const shown = client.notifications.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && (u._meta as { verbatim?: { permission?: { outcome: unknown } } } | undefined)?.verbatim?.permission?.outcome === null);
+      expect(shown).toBeDefined();
+      const { sessionUpdate: _u, ...asShown } = shown as typeof shown & { sessionUpdate: string };
+      expect(question?.toolCall).toEqual(asShown as typeof question.toolCall);
+    });
+    expect(r.differences).toEqual([]);
+  });
+
+  test("a refused edit ends failed with the answer and the refusal shown; the file is unchanged", async () => {
+    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
+      expect((await prompt(ctx, sessionId, "Fix line three")).stopReason).toBe("end_turn");
+    }, { policy: choose("reject_once") });
+    const edit = cards(r.live)[1];
+    expect(edit?.status).toBe("failed");
+    expect(permissionOf(edit)?.outcome).toEqual({ outcome: "selected", optionId: "reject_once", kind: "reject_once" });
+    expect(outcomeOf(edit)).toEqual({ by: "user", reason: "" });
+    expect(textOf(edit?.content)).toContain("Permission: Refuse (refused).");
+    expect(textOf(edit?.content)).toContain("Not run: refused by the user.");
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT);
+    expect(texts(r.live, "agent").at(-1)).toContain("The edit did not happen");
+    expect(r.differences).toEqual([]);
+  });
+
+  test("allow_always makes a rule: the second edit runs without asking", async () => {
+    const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
+      await prompt(ctx, sessionId, "Fix line three");
+      await prompt(ctx, sessionId, "Fix line four");
+      expect(client.permissionRequests.length).toBe(1);
+    }, { policy: choose("allow_always") });
+    const edits = cards(r.live).filter((c) => c.name === "Edit");
+    expect(edits.map((c) => c.status)).toEqual(["completed", "completed"]);
+    expect(permissionOf(edits[0])?.outcome).toMatchObject({ optionId: "allow_always" });
+    expect(textOf(edits[0]?.content)).toContain("always allowed");
+    expect(permissionOf(edits[1])).toBeUndefined();
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT.replace("three.", "3.").replace("four.", "4."));
+    expect(r.differences).toEqual([]);
+  });
+
+  test("a cancel while the permission question is open ends the turn cancelled and the call not run", async () => {
+    let answer: (value: acp.RequestPermissionResponse) => void = () => {};
+    const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
+      const turn = prompt(ctx, sessionId, "Fix line three");
+      while (client.permissionRequests.length === 0) await Bun.sleep(5);
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      expect((await turn).stopReason).toBe("cancelled");
+      // The client answers its open question `cancelled`, as the protocol requires; it changes nothing now.
+      answer({ outcome: { outcome: "cancelled" } });
+    }, { policy: () => new Promise((resolve) => (answer = resolve)) });
+    const edit = cards(r.live)[1];
+    expect(edit?.status).toBe("failed");
+    expect(permissionOf(edit)?.outcome).toEqual({ outcome: "cancelled" });
+    expect(outcomeOf(edit)?.by).toBe("cancel");
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("plan mode refuses the edit without asking; the read still runs", async () => {
+    const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
+      await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: "plan" });
+      await prompt(ctx, sessionId, "Fix line three");
+      expect(client.permissionRequests.length).toBe(0);
+    });
+    const [read, edit] = cards(r.live);
+    expect(read?.status).toBe("completed");
+    expect(edit?.status).toBe("failed");
+    expect(outcomeOf(edit)).toEqual({ by: "mode", reason: "plan mode allows only read-only tools" });
+    expect(textOf(edit?.content)).toContain("Not run: not allowed in this mode");
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("a write creates a file, shown as a diff from nothing", async () => {
+    const r = await parity("scripted/write", async ({ ctx, sessionId }) => {
+      await prompt(ctx, sessionId, "Write notes");
+    }, { policy: choose("allow_once") });
+    const [write] = cards(r.live);
+    expect(write?.content?.find((c) => c.type === "diff")).toEqual({ type: "diff", path: `${r.box.workspace}/NOTES.md`, oldText: null, newText: "# Notes\n\nWritten by verbatim.\n" });
+    expect(readFileSync(join(r.box.workspace, "NOTES.md"), "utf8")).toBe("# Notes\n\nWritten by verbatim.\n");
+    expect(r.differences).toEqual([]);
+  });
+});
+
+describe("plans", () => {
+  test("a plan updated twice shows each complete list, and the last after reload", async () => {
+    const r = await parity("scripted/plan", async ({ ctx, sessionId }) => {
+      await prompt(ctx, sessionId, "Plan it");
+    });
+    const plans = r.liveNotifications.map((n) => n.update).filter((u) => u.sessionUpdate === "plan");
+    expect(plans.map((p) => p.entries.map((e) => e.status))).toEqual([
+      ["in_progress", "pending", "pending"],
+      ["completed", "completed", "in_progress"],
+    ]);
+    expect(cards(r.live).map((c) => c.kind)).toEqual(["think", "think"]);
+    expect(r.differences).toEqual([]);
+  });
+});
