@@ -39,7 +39,7 @@ describe("edits", () => {
       const shown = client.notifications.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && (u._meta as { verbatim?: { permission?: { outcome: unknown } } } | undefined)?.verbatim?.permission?.outcome === null);
       expect(shown).toBeDefined();
       const { sessionUpdate: _u, ...asShown } = shown as typeof shown & { sessionUpdate: string };
-      expect(question?.toolCall).toEqual(asShown as typeof question.toolCall);
+      expect(question?.toolCall).toEqual(asShown as NonNullable<typeof question>["toolCall"]);
     });
     expect(r.differences).toEqual([]);
   });
