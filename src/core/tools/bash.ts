@@ -97,7 +97,7 @@ async function runWithProgress(command: string, timeoutMs: number, ctx: ToolCont
 function outcome(end: CommandEnd, buffer: OutputBuffer, timeoutMs: number): ToolOutcome {
   const output = buffer.text();
   const status = end.stopped === "timeout"
-    ? `Stopped: the command timed out after ${Math.round(timeoutMs / 1000)} s and was killed.`
+    ? `Stopped: the command timed out after ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`} and was killed.`
     : end.stopped === "cancel"
       ? "Stopped: the user cancelled the command and it was killed."
       : end.exitCode !== null
