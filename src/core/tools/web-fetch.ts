@@ -67,11 +67,12 @@ export const webFetchTool: Tool<Input> = {
   },
 };
 
-function hostOf(raw: string): string | undefined {
+/** The host an "always" answer covers; an unparsable URL covers only itself. */
+function hostOf(raw: string): string {
   try {
-    return new URL(raw).host || undefined;
+    return new URL(raw).host || raw;
   } catch {
-    return undefined;
+    return raw;
   }
 }
 
