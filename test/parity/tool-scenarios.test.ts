@@ -8,9 +8,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
-import { prompt } from "../support/acp-session.ts";
+import { connectProcess, load, newSession, prompt } from "../support/acp-session.ts";
 import { outcomeOf, permissionOf, textOf } from "../support/cards.ts";
-import { README_TEXT } from "../support/workspace.ts";
+import { README_TEXT, sandbox } from "../support/workspace.ts";
 import { cards, parity, texts } from "./harness.ts";
 
 describe("edits", () => {
@@ -74,6 +74,35 @@ describe("edits", () => {
     expect(r.differences).toEqual([]);
   });
 
+  test("a rule from allow_always still applies after the session is reopened in a fresh process", async () => {
+    const box = sandbox("scripted/edit");
+    const first = await connectProcess(box.env, { policy: choose("allow_always") });
+    const { sessionId } = await newSession(first.ctx, box.workspace);
+    await prompt(first.ctx, sessionId, "Fix line three");
+    await first.close();
+    const second = await connectProcess(box.env, { policy: choose("reject_once") });
+    try {
+      await load(second.ctx, sessionId, box.workspace);
+      await prompt(second.ctx, sessionId, "Fix line four");
+      expect(second.client.permissionRequests).toEqual([]);
+      expect(cards(second.client.view(sessionId)).at(-1)?.status).toBe("completed");
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("an answer naming an option that was not offered fails closed, shown as given", async () => {
+    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
+      await prompt(ctx, sessionId, "Fix line three");
+    }, { policy: () => ({ outcome: { outcome: "selected", optionId: "yes-sure" } }) });
+    const edit = cards(r.live)[1];
+    expect(edit?.status).toBe("failed");
+    expect(permissionOf(edit)?.outcome).toEqual({ outcome: "selected", optionId: "yes-sure" });
+    expect(textOf(edit?.content)).toContain('Permission: answered with "yes-sure", which was not offered; treated as refused.');
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT);
+    expect(r.differences).toEqual([]);
+  });
+
   test("a cancel while the permission question is open ends the turn cancelled and the call not run", async () => {
     let answer: (value: acp.RequestPermissionResponse) => void = () => {};
     const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
@@ -115,6 +144,37 @@ describe("edits", () => {
     expect(write?.content?.find((c) => c.type === "diff")).toEqual({ type: "diff", path: `${r.box.workspace}/NOTES.md`, oldText: null, newText: "# Notes\n\nWritten by verbatim.\n" });
     expect(readFileSync(join(r.box.workspace, "NOTES.md"), "utf8")).toBe("# Notes\n\nWritten by verbatim.\n");
     expect(r.differences).toEqual([]);
+  });
+});
+
+describe("searches and fetches", () => {
+  test("Glob and Grep cards show their results, the same after reload", async () => {
+    const r = await parity("scripted/search", async ({ ctx, sessionId, client }) => {
+      await prompt(ctx, sessionId, "Find the lines");
+      expect(client.permissionRequests).toEqual([]);
+    });
+    const [glob, grep] = cards(r.live);
+    expect(glob).toMatchObject({ name: "Glob", kind: "search", title: "Find **/*.md", status: "completed" });
+    expect(textOf(glob?.content)).toContain(`${r.box.workspace}/README.md`);
+    expect(grep).toMatchObject({ name: "Grep", kind: "search", status: "completed" });
+    expect(textOf(grep?.content)).toContain(`${r.box.workspace}/README.md:3:Line three.`);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("a fetch asks, then shows the page's text", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<h1>Hello</h1><p>from loopback</p>", { headers: { "content-type": "text/html" } }) });
+    try {
+      const r = await parity("scripted/fetch", async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, `${server.url.origin}/page`);
+      });
+      const [card] = cards(r.live);
+      expect(card).toMatchObject({ name: "WebFetch", kind: "fetch", title: `Fetch ${server.url.origin}/page`, status: "completed" });
+      expect(textOf(card?.content)).toContain("# Hello\n\nfrom loopback");
+      expect(permissionOf(card)?.options[1]?.name).toBe(`Always allow WebFetch(${server.url.host})`);
+      expect(r.differences).toEqual([]);
+    } finally {
+      server.stop(true);
+    }
   });
 });
 
