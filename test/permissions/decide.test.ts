@@ -18,13 +18,14 @@ const rule = (toolName: string, decision: "allow" | "deny", scope?: string): Per
   ({ requestId: "perm_1", toolCallId: "call_1", toolName, decision, ...(scope !== undefined ? { scope } : {}) });
 
 describe("modes", () => {
-  test.each([
+  const table: [string, string[]][] = [
     ["default", ["allow", "ask", "ask", "ask"]],
     ["acceptEdits", ["allow", "allow", "ask", "ask"]],
     ["plan", ["allow", "deny", "deny", "ask"]],
     ["bypassPermissions", ["allow", "allow", "allow", "allow"]],
-  ])("%s: read, edit, command, fetch", (mode, expected) => {
-    expect([read, edit, bash, fetch].map((call) => action(call, mode))).toEqual(expected as string[]);
+  ];
+  test.each(table)("%s: read, edit, command, fetch", (mode, expected) => {
+    expect([read, edit, bash, fetch].map((call): string => action(call, mode))).toEqual(expected);
   });
 
   test("plan mode's refusal names the mode and tells the model not to retry", () => {

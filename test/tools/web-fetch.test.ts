@@ -10,10 +10,10 @@ const PAGE = `<!doctype html><html><head><title>Sample &amp; page</title><style>
 <h1>Welcome</h1><p>First&nbsp;paragraph with <a href="https://example.org/x">a link</a>.</p>
 <ul><li>one</li><li>two</li></ul><!-- hidden --><p>Caf&#233; &#x2713;</p></body></html>`;
 
-const server = Bun.serve({
+const server: ReturnType<typeof Bun.serve> = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
-  fetch(request) {
+  fetch(request): Response {
     const path = new URL(request.url).pathname;
     if (path === "/page") return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     if (path === "/plain") return new Response("just text", { headers: { "content-type": "text/plain" } });
