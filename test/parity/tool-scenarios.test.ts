@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import { connectProcess, load, newSession, prompt } from "../support/acp-session.ts";
 import { outcomeOf, permissionOf, textOf } from "../support/cards.ts";
+import { ClientServices } from "../support/client-services.ts";
 import { README_TEXT, sandbox } from "../support/workspace.ts";
 import { cards, parity, texts } from "./harness.ts";
 
@@ -133,6 +134,18 @@ describe("edits", () => {
     expect(outcomeOf(edit)).toEqual({ by: "mode", reason: "plan mode allows only read-only tools" });
     expect(textOf(edit?.content)).toContain("Not run: not allowed in this mode");
     expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("with the client's fs, reads and writes go through the editor; a reload calls neither", async () => {
+    const services = new ClientServices({ fs: true });
+    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
+      await prompt(ctx, sessionId, "Fix line three");
+    }, { services });
+    expect(new Set(services.calls)).toEqual(new Set(["fs/read_text_file", "fs/write_text_file"]));
+    expect(cards(r.live).map((c) => c.status)).toEqual(["completed", "completed"]);
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toContain("Line 3.");
+    expect(r.reloadAsked).toBe(0);
     expect(r.differences).toEqual([]);
   });
 
