@@ -7,7 +7,9 @@ import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk"
 import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { Projector } from "../replay/project.ts";
+import { permissionGate } from "../core/permissions/permission-gate.ts";
 import { clientHost } from "./client-host.ts";
+import { askClient } from "./permission-asker.ts";
 import { UpdateSender } from "./update-sender.ts";
 
 export type OpenSession = { runtime: SessionRuntime; projector: Projector };
@@ -48,7 +50,7 @@ export class OpenSessions {
     return new Projector({ notices: this.clientCapabilities.session?.notices != null, replay });
   }
 
-  /** The runtime's link to this client: publishing through `projector`, the client's fs. */
+  /** The runtime's link to this client: publishing through `projector`, its fs and terminals, asking it for permission. */
   io(sessionId: string, client: AgentContext, projector: Projector): SessionIo {
     const sender = this.sender(client);
     return {
@@ -56,6 +58,7 @@ export class OpenSessions {
         for (const update of projector.apply(record)) sender.send(sessionId, update);
       },
       host: clientHost(client, this.clientCapabilities, sessionId),
+      gate: permissionGate({ ask: askClient(client, sessionId, projector) }),
     };
   }
 }

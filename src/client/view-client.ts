@@ -21,7 +21,14 @@ export class ViewClient {
   readonly permissionRequests: RequestPermissionRequest[] = [];
   onUpdate: (notification: SessionNotification) => void = () => {};
 
-  constructor(public policy: PermissionPolicy = choose("allow_once")) {}
+  /**
+   * `extend` registers more client methods on the app (e.g. `fs/*` and `terminal/*` handlers);
+   * advertise the matching capabilities in `initialize`.
+   */
+  constructor(
+    public policy: PermissionPolicy = choose("allow_once"),
+    private readonly extend: (app: ClientApp) => ClientApp = (app) => app,
+  ) {}
 
   view(sessionId: string): ViewModel {
     let view = this.#views.get(sessionId);
@@ -30,6 +37,10 @@ export class ViewClient {
   }
 
   app(): ClientApp {
+    return this.extend(this.#app());
+  }
+
+  #app(): ClientApp {
     return acp
       .client({ name: "verbatim-view-client" })
       .onNotification(acp.methods.client.session.update, ({ params }) => {

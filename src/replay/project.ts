@@ -3,7 +3,7 @@
  * right after the fact is appended; `session/load` applies it to the stored facts in order.
  * Pure: no I/O, no clock (times come from the records), no tool code.
  */
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf, StoredFact } from "../journal/facts/index.ts";
 import { contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
 import { permissionLine, refusalLine } from "./lines.ts";
@@ -26,6 +26,8 @@ export class Projector {
       case "session_started":
       case "step_ended":
       case "turn_ended":
+      case "file_seen":
+      case "permission_rule_added":
         return [];
       case "prompt_received":
         return fact.blocks.map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: fact.messageId }));
@@ -63,13 +65,13 @@ export class Projector {
         });
       case "tool_call_progressed":
         return this.#withCard(fact.toolCallId, (card) => {
-          card.body = fact.content;
+          card.body = this.#shown(fact.content);
           return [contentAndMetaUpdate(card)];
         });
       case "tool_call_finished":
         return this.#withCard(fact.toolCallId, (card) => {
           card.status = fact.status;
-          card.body = fact.content;
+          card.body = this.#shown(fact.content);
           const update = contentAndMetaUpdate(card, { status: fact.status });
           return [fact.rawOutput === undefined ? update : { ...update, rawOutput: fact.rawOutput }];
         });
@@ -143,7 +145,7 @@ export class Projector {
       locations: fact.locations,
       status: "pending",
       started: false,
-      body: fact.content,
+      body: this.#shown(fact.content),
       notes: [],
       meta: {},
     };
@@ -175,6 +177,14 @@ export class Projector {
       messageId: fact.messageId,
       _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) } } },
     }];
+  }
+
+  /**
+   * Card content as this projection shows it. A client terminal lives only as long as the
+   * process that created it: a replay never shows one (the command's recorded output follows).
+   */
+  #shown(content: ToolCallContent[]): ToolCallContent[] {
+    return this.context.replay ? content.filter((c) => c.type !== "terminal") : content;
   }
 
   /** Facts about a call with no card project to nothing: no card is ever invented. */

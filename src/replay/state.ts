@@ -3,7 +3,7 @@
  * calls left open, the system prompt and tools it started with). Pure.
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
-import type { Fact, ToolSpec } from "../journal/facts/index.ts";
+import type { Fact, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
@@ -20,6 +20,10 @@ export class SessionStateFold {
   /** The turn that started last, and whether it ended. */
   lastTurn: { turnId: string; ended: boolean } | undefined;
   readonly openCalls = new Map<string, OpenCall>();
+  /** Rules from "always" permission answers, oldest first. */
+  readonly rules: PermissionRule[] = [];
+  /** Each file's content hash as the model last saw it (read or written). */
+  readonly seenFiles = new Map<string, string>();
   lastSeq = 0;
 
   apply(fact: Fact, seq: number): void {
@@ -62,6 +66,14 @@ export class SessionStateFold {
         return;
       case "tool_call_started":
         this.#patch(fact.toolCallId, { started: true });
+        return;
+      case "permission_rule_added": {
+        const { kind: _kind, ...rule } = fact;
+        this.rules.push(rule);
+        return;
+      }
+      case "file_seen":
+        this.seenFiles.set(fact.path, fact.sha256);
         return;
       case "tool_call_finished":
       case "tool_call_refused":

@@ -3,12 +3,12 @@
  * process, fold every update into a view model, reopen the session in a fresh process with
  * `session/load`, fold again, and compare the two view models field by field.
  */
-import type { ClientCapabilities, ClientContext } from "@agentclientprotocol/sdk";
+import type { ClientContext, SessionNotification } from "@agentclientprotocol/sdk";
 import { comparable } from "../../src/cli/demo.ts";
 import type { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
-import { connectProcess, load, newSession } from "../support/acp-session.ts";
+import { connectProcess, load, newSession, type ClientOptions } from "../support/acp-session.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 export type LiveRun = { ctx: ClientContext; client: ViewClient; sessionId: string; box: Sandbox };
@@ -21,15 +21,20 @@ export type ParityResult = {
   box: Sandbox;
   liveUpdates: number;
   reloadUpdates: number;
+  /** Every update each client received, in order. */
+  liveNotifications: SessionNotification[];
+  reloadNotifications: SessionNotification[];
+  /** Permission questions and client method calls (fs, terminal) the reload made: always 0. */
+  reloadAsked: number;
 };
 
 export async function parity(
   model: string,
   drive: (run: LiveRun) => Promise<void>,
-  options: { capabilities?: ClientCapabilities; box?: Sandbox } = {},
+  options: ClientOptions & { box?: Sandbox; reload?: ClientOptions } = {},
 ): Promise<ParityResult> {
   const box = options.box ?? sandbox(model);
-  const live = await connectProcess(box.env, options.capabilities ? { capabilities: options.capabilities } : {});
+  const live = await connectProcess(box.env, options);
   let sessionId = "";
   try {
     sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
@@ -37,7 +42,12 @@ export async function parity(
   } finally {
     await live.close();
   }
-  const fresh = await connectProcess(box.env, options.capabilities ? { capabilities: options.capabilities } : {});
+  // The reloading client offers what the live one did unless told otherwise; a reload must use none of it.
+  const callsBefore = options.services?.calls.length ?? 0;
+  const fresh = await connectProcess(box.env, options.reload ?? {
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.services ? { services: options.services } : {}),
+  });
   try {
     await load(fresh.ctx, sessionId, box.workspace);
   } finally {
@@ -53,6 +63,9 @@ export async function parity(
     box,
     liveUpdates: live.client.notifications.length,
     reloadUpdates: fresh.client.notifications.length,
+    liveNotifications: live.client.notifications,
+    reloadNotifications: fresh.client.notifications,
+    reloadAsked: fresh.client.permissionRequests.length + (options.services?.calls.length ?? 0) - callsBefore,
   };
 }
 

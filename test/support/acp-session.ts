@@ -8,6 +8,8 @@ import { createAgentApp } from "../../src/acp/agent-app.ts";
 import { spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view-client.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
+import type { ToolRegistry } from "../../src/core/tools/registry.ts";
+import type { ClientServices } from "./client-services.ts";
 
 export type Connected = {
   client: ViewClient;
@@ -18,21 +20,25 @@ export type Connected = {
 
 const defaultCapabilities: ClientCapabilities = {};
 
-type ConnectOptions = { policy?: PermissionPolicy; capabilities?: ClientCapabilities };
+/** How a test client behaves: how it answers permissions, what it offers (fs, terminals). */
+export type ClientOptions = { policy?: PermissionPolicy; capabilities?: ClientCapabilities; services?: ClientServices };
+
+const viewClient = (options: ClientOptions) => new ViewClient(options.policy ?? choose("allow_once"), options.services?.register);
+const capabilitiesOf = (options: ClientOptions) => options.capabilities ?? options.services?.capabilities() ?? defaultCapabilities;
 
 /** A ViewClient connected to `target` (a stream or an agent app), initialized. */
-async function connected(target: Stream | AgentApp, options: ConnectOptions) {
-  const client = new ViewClient(options.policy ?? choose("allow_once"));
+async function connected(target: Stream | AgentApp, options: ClientOptions) {
+  const client = viewClient(options);
   const connection = client.app().connect(target as Stream);
   await connection.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: options.capabilities ?? defaultCapabilities,
+    clientCapabilities: capabilitiesOf(options),
   });
   return { client, connection, ctx: connection.agent };
 }
 
 /** Connects a ViewClient to a freshly spawned verbatim process and initializes it. */
-export async function connectProcess(env: Record<string, string>, options: ConnectOptions = {}): Promise<Connected> {
+export async function connectProcess(env: Record<string, string>, options: ClientOptions = {}): Promise<Connected> {
   const agent = spawnAgent({ env });
   const { client, connection, ctx } = await connected(agent.stream, options);
   return {
@@ -47,9 +53,15 @@ export async function connectProcess(env: Record<string, string>, options: Conne
   };
 }
 
-/** Connects a ViewClient to an in-process agent (no subprocess), with the given environment. */
-export async function connectInProcess(env: Record<string, string>, options: ConnectOptions = {}): Promise<Connected> {
-  const deps = engineDeps(env);
+/**
+ * Connects a ViewClient to an in-process agent (no subprocess), with the given environment
+ * (and, optionally, a different set of tools than the built-in ones).
+ */
+export async function connectInProcess(
+  env: Record<string, string>,
+  options: ClientOptions & { tools?: ToolRegistry } = {},
+): Promise<Connected> {
+  const deps = { ...engineDeps(env), ...(options.tools ? { tools: options.tools } : {}) };
   const { app, closeAll } = createAgentApp(deps);
   const { client, connection, ctx } = await connected(app, options);
   return {

@@ -1,9 +1,15 @@
 /** The set of tools a session offers, and turning a model's raw arguments into valid input. */
 import { z } from "zod";
 import type { ToolSpec } from "../../journal/facts/index.ts";
+import { bashTool } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { globTool } from "./glob.ts";
+import { grepTool } from "./grep.ts";
 import { readTool } from "./read.ts";
 import { todoWriteTool } from "./todo-write.ts";
 import type { Tool } from "./tool.ts";
+import { webFetchTool } from "./web-fetch.ts";
+import { writeTool } from "./write.ts";
 
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
@@ -26,8 +32,10 @@ export class ToolRegistry {
   }
 }
 
+/** The built-in tools, with Claude Code's names and input shapes. */
 export function defaultTools(): Tool[] {
-  return [readTool as Tool, todoWriteTool as Tool];
+  const tools = [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool];
+  return tools as Tool[];
 }
 
 export type ParsedInput = { ok: true; input: unknown } | { ok: false; message: string };

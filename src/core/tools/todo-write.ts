@@ -17,7 +17,7 @@ export const todoWriteTool: Tool<Input> = {
     "mark exactly one task in_progress while working on it and completed as soon as it is done.",
   input,
   kind: "think",
-  readOnly: true,
+  access: "read",
   title: (i) => `Update plan (${i.todos.length} task${i.todos.length === 1 ? "" : "s"})`,
   locations: () => [],
   async run(i) {

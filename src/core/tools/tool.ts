@@ -1,17 +1,38 @@
 /**
  * A tool is defined once: its name, description and input schema (the model's view), how its
- * card is shown (kind, title, locations, a preview), and how it runs. What a card showed is
- * recorded when the call is announced, so reload never calls any of this.
+ * card is shown (kind, title, locations, a preview), what permission it needs, and how it runs.
+ * What a card showed is recorded when the call is announced, so reload never calls any of this.
  */
 import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { ModelResult } from "../../journal/facts/index.ts";
 
+/** A command running in the client's terminal (ACP `terminal/*`). */
+export interface ClientTerminal {
+  readonly id: string;
+  /** The output so far; `exitStatus` is set once the command has exited. */
+  output(): Promise<{ output: string; truncated: boolean; exitStatus?: ExitStatus | null }>;
+  waitForExit(): Promise<ExitStatus>;
+  kill(): Promise<void>;
+  release(): Promise<void>;
+}
+
+export type ExitStatus = { exitCode?: number | null; signal?: string | null };
+
 /** What the client can do for tools, when it advertised the capability. */
 export interface ToolHost {
-  readTextFile?(path: string, options: { line?: number; limit?: number }): Promise<string>;
+  /** The whole text of a file as the editor has it (unsaved buffers included). */
+  readTextFile?(path: string): Promise<string>;
   writeTextFile?(path: string, content: string): Promise<void>;
+  createTerminal?(params: { command: string; args: string[]; cwd: string; outputByteLimit: number }): Promise<ClientTerminal>;
 }
+
+/**
+ * What a call may do, which decides when it is asked about: `read` never asks and is allowed
+ * in plan mode; `edit` asks in `default` mode; `execute` and `network` ask unless permissions are
+ * bypassed; `network` is also allowed (asked) in plan mode, as it changes nothing locally.
+ */
+export type ToolAccess = "read" | "edit" | "execute" | "network";
 
 export type ToolContext = {
   sessionId: string;
@@ -21,6 +42,8 @@ export type ToolContext = {
   roots: string[];
   signal: AbortSignal;
   host: ToolHost;
+  /** The content hash of each file as the model last saw it (read or written) in this session. */
+  seenFiles: ReadonlyMap<string, string>;
   /** Shows new card content while the call runs (recorded before it is shown). */
   progress(content: ToolCallContent[]): void;
 };
@@ -34,6 +57,8 @@ export type ToolOutcome = {
   result: ModelResult;
   /** A new plan, for tools that drive ACP `plan` updates. */
   plan?: PlanEntry[];
+  /** Files whose content the model now knows (by hash), for the "changed since read" check. */
+  seen?: { path: string; sha256: string }[];
 };
 
 export interface Tool<I = unknown> {
@@ -41,18 +66,31 @@ export interface Tool<I = unknown> {
   readonly description: string;
   readonly input: z.ZodType<I>;
   readonly kind: ToolKind;
-  /** True for tools that never change anything (allowed in `plan` mode, never asked about). */
-  readonly readOnly: boolean;
+  readonly access: ToolAccess;
   title(input: I): string;
   locations(input: I): ToolCallLocation[];
+  /**
+   * What an "always" permission answer covers beyond the tool itself (a command, a domain), or
+   * undefined when it covers every call of the tool. Recorded in the rule, never recomputed.
+   */
+  ruleScope?(input: I): string | undefined;
   /** Content shown when the call is announced (e.g. an edit's diff). */
   preview?(input: I, context: Pick<ToolContext, "cwd" | "roots" | "host">): Promise<ToolCallContent[]>;
   /** Runs the call. Never throws: a failure is an outcome with status `failed`. */
   run(input: I, context: ToolContext): Promise<ToolOutcome>;
 }
 
+export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
+
 export const failed = (text: string, display = text): ToolOutcome => ({
   status: "failed",
-  content: [{ type: "content", content: { type: "text", text: display } }],
+  content: [textContent(display)],
   result: { text, isError: true },
 });
+
+/** Text in a markdown code fence longer than any backtick run inside it. */
+export function fenced(text: string, language = ""): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${language}\n${text}${text.endsWith("\n") || text === "" ? "" : "\n"}${fence}`;
+}

@@ -1,19 +1,27 @@
 /**
  * Whether an announced call may run. The gate is where the mode, saved permission rules,
- * permission questions and PreToolUse hooks decide; the turn only acts on the decision.
+ * permission questions and PreToolUse hooks decide; the turn only acts on the decision. A gate
+ * journals what it asks and what it was answered through `session.record` before acting.
  */
+import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
 import type { Tool } from "../tools/tool.ts";
+
+export type RefusedBy = "user" | "hook" | "mode" | "cancel" | "rule";
 
 export type GateDecision =
   | { run: true; input: unknown }
-  | { run: false; by: "user" | "hook" | "mode" | "cancel" | "rule"; reason: string; modelText: string };
+  | { run: false; by: RefusedBy; reason: string; modelText: string };
 
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal };
 
-export type CallGate = (request: GateRequest) => Promise<GateDecision>;
+/** What a gate may use of the session: its state (mode, rules) and the journal. */
+export type GateSession = { state: SessionStateFold; record(fact: Fact): StoredFact };
 
-/** Read-only tools always run. Tools that change things are decided by the permission layer. */
+export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
+
+/** Read-only tools run; nothing else does. For sessions with no way to ask anyone. */
 export const readOnlyGate: CallGate = async ({ tool, input }) =>
-  tool.readOnly
+  tool.access === "read"
     ? { run: true, input }
-    : { run: false, by: "mode", reason: `${tool.name} needs permission, and no permission policy is installed`, modelText: `${tool.name} is not available in this session.` };
+    : { run: false, by: "mode", reason: `${tool.name} needs permission and no one can be asked`, modelText: `${tool.name} is not available in this session.` };

@@ -32,7 +32,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       });
       continue;
     }
-    const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal });
+    const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal }, ctx);
     if (!decision.run) {
       ctx.record({
         kind: "tool_call_refused",
@@ -49,7 +49,9 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
     }
     ctx.record({ kind: "tool_call_started", toolCallId });
     const outcome = await run(ctx, p.tool, decision.input, toolCallId);
+    // PostToolUse hooks (issue 5) will annotate `outcome` here, before anything is recorded.
     if (outcome.plan) ctx.record({ kind: "plan_updated", entries: outcome.plan });
+    for (const seen of outcome.seen ?? []) ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
     ctx.record({
       kind: "tool_call_finished",
       toolCallId,
@@ -109,6 +111,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       roots: ctx.roots,
       signal: ctx.signal,
       host: ctx.host,
+      seenFiles: ctx.state.seenFiles,
       progress: (content) => ctx.record({ kind: "tool_call_progressed", toolCallId, content }),
     });
   } catch (error) {

@@ -27,4 +27,19 @@ export const permissionAnswered = z.object({
   outcome: permissionOutcome,
 });
 
-export const permissionFacts = [permissionRequested, permissionAnswered] as const;
+/**
+ * An "always" answer, kept as a rule for the rest of the session (and after reload): calls of
+ * `toolName` whose rule scope equals `scope` (every call of the tool when `scope` is absent) are
+ * allowed or refused without asking. The scope was computed when the question was asked.
+ */
+export const permissionRuleAdded = z.object({
+  kind: z.literal("permission_rule_added"),
+  requestId: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  scope: z.string().optional(),
+  decision: z.enum(["allow", "deny"]),
+});
+export type PermissionRule = Omit<z.infer<typeof permissionRuleAdded>, "kind">;
+
+export const permissionFacts = [permissionRequested, permissionAnswered, permissionRuleAdded] as const;

@@ -53,6 +53,17 @@ export const planUpdated = z.object({
   entries: z.array(planEntry),
 });
 
+/**
+ * The content of a file as a call left the model knowing it (read or written), by hash: an edit
+ * or a write of that file is refused if its content changed since. Never shown to the client.
+ */
+export const fileSeen = z.object({
+  kind: z.literal("file_seen"),
+  toolCallId: z.string(),
+  path: z.string(),
+  sha256: z.string(),
+});
+
 export const toolFacts = [
-  toolCallAnnounced, toolCallStarted, toolCallProgressed, toolCallFinished, toolCallRefused, planUpdated,
+  toolCallAnnounced, toolCallStarted, toolCallProgressed, toolCallFinished, toolCallRefused, planUpdated, fileSeen,
 ] as const;

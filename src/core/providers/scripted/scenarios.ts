@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { call, done, fail, say, think, type Scenario, type ScriptContext, type Step } from "./script.ts";
+import { toolScenarios } from "./tool-scenarios.ts";
 
 const firstResult = (ctx: ScriptContext) => ctx.results[0];
 
@@ -132,6 +133,7 @@ export const scenarios: Record<string, Scenario> = {
       [missingStep, afterMissing],
     ],
   },
+  ...toolScenarios,
 };
 
 /** The step a request is at, or a closing answer if the scenario has no more steps. */

@@ -7,6 +7,8 @@ export type ScriptEvent = ProviderEvent | { type: "pause"; ms: number };
 export type ScriptContext = {
   cwd: string;
   thoughtLevel: ThoughtLevel;
+  /** The text of the prompt being answered (scenarios that act on what the user asked read it). */
+  prompt: string;
   /** The results of the previous step's tool calls, in call order. */
   results: ModelToolResult[];
   /** Which prompt of the session this is (0-based) and which step of its turn. */

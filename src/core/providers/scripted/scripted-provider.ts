@@ -23,8 +23,8 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     yield { type: "error", message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`, retryable: false };
     return;
   }
-  const { promptIndex, stepIndex, results } = position(request.messages);
-  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results };
+  const { promptIndex, stepIndex, results, prompt } = position(request.messages);
+  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results, prompt };
   const events = scriptedStep(scenario, ctx)(ctx);
   let output = 0;
   for (const event of events) {
@@ -47,13 +47,15 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
 }
 
 /** Which prompt and step a request is at, read from its messages alone. */
-function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: number; results: ModelToolResult[] } {
+function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: number; results: ModelToolResult[]; prompt: string } {
   let prompts = 0;
+  let prompt = "";
   let steps = 0;
   let results: ModelToolResult[] = [];
   for (const m of messages) {
     if (m.role === "user") {
       prompts++;
+      prompt = m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
       steps = 0;
       results = [];
     } else if (m.role === "assistant") {
@@ -63,7 +65,7 @@ function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: n
       results = m.results;
     }
   }
-  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results };
+  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt };
 }
 
 function requestChars(request: ProviderRequest): number {

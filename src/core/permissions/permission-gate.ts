@@ -1,0 +1,117 @@
+/**
+ * The permission gate: decides each call by the policy and, when the policy says to ask, asks
+ * the user through the client. The question is journaled before it is asked and the answer
+ * before it is acted on; an "always" answer is journaled as a rule. An answer naming an option
+ * that was not offered fails closed (recorded as given). A cancel while asking refuses the call.
+ */
+import type { PermissionOption } from "@agentclientprotocol/sdk";
+import type { PermissionOutcome } from "../../journal/facts/index.ts";
+import { mintId } from "../ids.ts";
+import type { CallGate, GateDecision, GateRequest, GateSession } from "../turn/call-gate.ts";
+import { decide, type HookVerdict } from "./decide.ts";
+import { permissionOptions } from "./options.ts";
+
+export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
+
+/**
+ * Asks the client and resolves with its answer as given. May reject (the client failed to
+ * answer); the signal is aborted when the turn is cancelled while the question is open.
+ */
+export type PermissionAsker = (question: PermissionQuestion, signal: AbortSignal) => Promise<PermissionOutcome>;
+
+export type PermissionGateOptions = {
+  ask: PermissionAsker;
+  /** PreToolUse hooks: a verdict that joins the policy's inputs (none until hooks are configured). */
+  preToolUse?: (request: GateRequest) => Promise<HookVerdict | undefined>;
+};
+
+export function permissionGate(options: PermissionGateOptions): CallGate {
+  return async (request, session) => {
+    const hook = options.preToolUse ? await options.preToolUse(request) : undefined;
+    const verdict = decide({
+      tool: request.tool,
+      input: request.input,
+      mode: session.state.modeId,
+      rules: session.state.rules,
+      ...(hook ? { hook } : {}),
+    });
+    if (verdict.action === "allow") return { run: true, input: request.input };
+    if (verdict.action === "deny") return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
+    return askUser(options.ask, request, session);
+  };
+}
+
+async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession): Promise<GateDecision> {
+  const { tool, toolCallId, input, signal } = request;
+  const scope = tool.ruleScope?.(input);
+  const options = permissionOptions(tool, scope);
+  const requestId = mintId("perm");
+  session.record({ kind: "permission_requested", requestId, toolCallId, options });
+  const answer = await answerOf(ask, { requestId, toolCallId, options }, signal);
+  const given = answer.outcome;
+  const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
+  // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
+  const outcome: PermissionOutcome = given.outcome === "selected"
+    ? { outcome: "selected", optionId: given.optionId, ...(chosen ? { kind: chosen.kind } : {}) }
+    : { outcome: "cancelled" };
+  session.record({ kind: "permission_answered", requestId, toolCallId, outcome });
+
+  if (signal.aborted || outcome.outcome === "cancelled") {
+    return {
+      run: false,
+      by: "cancel",
+      reason: answer.failure ? `the permission question could not be asked (${answer.failure})` : "the permission question was cancelled",
+      modelText: "This call did not run: the permission question was cancelled before the user allowed it.",
+    };
+  }
+  if (!chosen) {
+    return {
+      run: false,
+      by: "user",
+      reason: `the answer "${outcome.optionId}" was not one of the options offered`,
+      modelText: "This call did not run: the permission answer was not one of the options offered, so it was treated as a refusal.",
+    };
+  }
+  if (chosen.kind === "allow_always" || chosen.kind === "reject_always") {
+    session.record({
+      kind: "permission_rule_added",
+      requestId,
+      toolCallId,
+      toolName: tool.name,
+      ...(scope !== undefined ? { scope } : {}),
+      decision: chosen.kind === "allow_always" ? "allow" : "deny",
+    });
+  }
+  if (chosen.kind === "allow_once" || chosen.kind === "allow_always") return { run: true, input };
+  return {
+    run: false,
+    by: "user",
+    reason: "",
+    modelText: `The user refused permission for this ${tool.name} call; it did not run. Do not retry it unchanged: ask the user what they want instead.`,
+  };
+}
+
+/** The client's answer, or `cancelled` when the turn is cancelled first or the client fails to answer. */
+async function answerOf(
+  ask: PermissionAsker,
+  question: PermissionQuestion,
+  signal: AbortSignal,
+): Promise<{ outcome: PermissionOutcome; failure?: string }> {
+  if (signal.aborted) return { outcome: { outcome: "cancelled" } };
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<{ outcome: PermissionOutcome }>((resolve) => {
+    onAbort = () => resolve({ outcome: { outcome: "cancelled" } });
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([
+      ask(question, signal).then(
+        (outcome) => ({ outcome }),
+        (error: unknown) => ({ outcome: { outcome: "cancelled" as const }, ...(signal.aborted ? {} : { failure: error instanceof Error ? error.message : String(error) }) }),
+      ),
+      aborted,
+    ]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Scripted scenarios for the tools and permissions: edits, writes, commands, searches and
+ * fetches. Each prompt's steps are fixed; scenarios that act on what the user asked (a command
+ * to run, a URL to fetch) take it from the prompt text, so the same prompt always does the same.
+ */
+import { join } from "node:path";
+import { call, done, say, type Scenario, type ScriptContext, type Step } from "./script.ts";
+
+const readme = (ctx: ScriptContext) => join(ctx.cwd, "README.md");
+const result = (ctx: ScriptContext) => ctx.results[0];
+const firstLine = (text: string) => text.split("\n")[0] ?? "";
+
+const reported = (ok: string, notOk: string): Step => (ctx) => {
+  const r = result(ctx);
+  return [...say(r && !r.isError ? ok : `${notOk} ${firstLine(r?.text ?? "There was no result.")}`), ...done()];
+};
+
+const editStep = (oldText: string, newText: string, intro: string): Step => (ctx) => [
+  ...say(intro),
+  ...call(0, "call_edit", "Edit", { file_path: readme(ctx), old_string: oldText, new_string: newText }),
+  ...done("tool_use"),
+];
+
+export const toolScenarios: Record<string, Scenario> = {
+  edit: {
+    description: "Reads README.md and edits its third line; a second prompt edits the fourth line.",
+    prompts: [
+      [
+        (ctx) => [...say("Let me read the README first. "), ...call(0, "call_read", "Read", { file_path: readme(ctx) }), ...done("tool_use")],
+        editStep("Line three.", "Line 3.", "Now I'll change the third line. "),
+        reported("Done: the third line now reads \"Line 3.\"", "The edit did not happen:"),
+      ],
+      [
+        editStep("Line four.", "Line 4.", "Changing the fourth line too. "),
+        reported("Done: the fourth line now reads \"Line 4.\"", "The edit did not happen:"),
+      ],
+    ],
+  },
+  write: {
+    description: "Writes a new NOTES.md file.",
+    prompts: [[
+      (ctx) => [
+        ...say("I'll write the notes file. "),
+        ...call(0, "call_write", "Write", { file_path: join(ctx.cwd, "NOTES.md"), content: "# Notes\n\nWritten by verbatim.\n" }),
+        ...done("tool_use"),
+      ],
+      reported("NOTES.md is written.", "The file was not written:"),
+    ]],
+  },
+  command: {
+    description: "Runs the prompt's text as a Bash command and reports how it went.",
+    prompts: [[
+      (ctx) => [
+        ...say("Running it. "),
+        ...call(0, "call_bash", "Bash", { command: ctx.prompt, description: "Run the requested command" }),
+        ...done("tool_use"),
+      ],
+      reported("The command succeeded.", "The command did not succeed:"),
+    ]],
+  },
+  search: {
+    description: "Finds the Markdown files, then searches them for \"Line\".",
+    prompts: [[
+      () => [...call(0, "call_glob", "Glob", { pattern: "**/*.md" }), ...done("tool_use")],
+      () => [...call(0, "call_grep", "Grep", { pattern: "Line", output_mode: "content", glob: "*.md" }), ...done("tool_use")],
+      reported("Found the lines.", "The search failed:"),
+    ]],
+  },
+  fetch: {
+    description: "Fetches the URL given as the prompt and reports it.",
+    prompts: [[
+      (ctx) => [...call(0, "call_fetch", "WebFetch", { url: ctx.prompt.trim(), prompt: "What is this page about?" }), ...done("tool_use")],
+      reported("I fetched the page.", "The fetch failed:"),
+    ]],
+  },
+};
