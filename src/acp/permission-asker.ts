@@ -10,13 +10,15 @@ import type { PermissionAsker } from "../core/permissions/permission-gate.ts";
 import type { Projector } from "../replay/project.ts";
 
 export function askClient(client: AgentContext, sessionId: string, projector: Projector): PermissionAsker {
-  return async ({ toolCallId, options }, signal) => {
+  return async ({ requestId, toolCallId, options }, signal) => {
     const card = projector.card(toolCallId);
     if (!card) throw new Error(`the call ${toolCallId} has no card to ask about`);
     const { sessionUpdate: _update, ...toolCall } = projector.permissionToolCall(card);
     const response = await client.request(
       methods.client.session.requestPermission,
-      { sessionId, toolCall, options },
+      // The engine-minted question id travels with the question; the card carries only the
+      // contract's {options, outcome}.
+      { sessionId, toolCall, options, _meta: { verbatim: { requestId } } },
       { cancellationSignal: signal },
     );
     return response.outcome;

@@ -8,7 +8,8 @@ import type { PermissionOption } from "@agentclientprotocol/sdk";
 
 /** verbatim's own data on a card, sent under `_meta.verbatim`. */
 export type CardMeta = {
-  permission?: { requestId: string; options: PermissionOption[]; outcome: PermissionOutcome | null };
+  /** Exactly design.md's contract: the options offered and the answer (null while open). */
+  permission?: { options: PermissionOption[]; outcome: PermissionOutcome | null };
   outcome?: { by: string; reason: string };
   interrupted?: { mayHaveRun: boolean };
   [key: string]: unknown;

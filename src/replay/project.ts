@@ -84,14 +84,14 @@ export class Projector {
         });
       case "permission_requested":
         return this.#withCard(fact.toolCallId, (card) => {
-          card.meta = { ...card.meta, permission: { requestId: fact.requestId, options: fact.options, outcome: null } };
+          card.meta = { ...card.meta, permission: { options: fact.options, outcome: null } };
           return [this.permissionToolCall(card)];
         });
       case "permission_answered":
         return this.#withCard(fact.toolCallId, (card) => {
           const permission = card.meta.permission;
           const options = permission?.options ?? [];
-          card.meta = { ...card.meta, permission: { requestId: fact.requestId, options, outcome: fact.outcome } };
+          card.meta = { ...card.meta, permission: { options, outcome: fact.outcome } };
           card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome))];
           return [contentAndMetaUpdate(card)];
         });

@@ -70,6 +70,12 @@ describe("the projection", () => {
       ],
       _meta: { verbatim: { permission: { outcome: { outcome: "selected", optionId: "ok" } } } },
     });
+    // design.md's contract, exactly: {options: [{optionId, name, kind}], outcome}.
+    const permission = (finished?._meta as { verbatim: { permission: Record<string, unknown> } }).verbatim.permission;
+    expect(permission).toEqual({
+      options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],
+      outcome: { outcome: "selected", optionId: "ok", kind: "allow_once" },
+    });
   });
 
   test("interruption marks fail open calls without changing the projector", () => {
