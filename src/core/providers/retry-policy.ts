@@ -59,4 +59,6 @@ export function isNetworkError(error: unknown): boolean {
   return /^E[A-Z]+$/.test(code) || /^UND_ERR/.test(code);
 }
 
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** An error's message, without Bun's advice on how to debug fetch (not useful to the user). */
+export const errorText = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");

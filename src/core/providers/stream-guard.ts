@@ -15,6 +15,11 @@ export async function* guardStream(
 ): AsyncGenerator<ProviderEvent> {
   try {
     for await (const event of run()) {
+      // Events the SDK had already buffered are not shown once the turn is cancelled.
+      if (signal.aborted) {
+        yield toErrorEvent({ kind: "cancelled" });
+        return;
+      }
       yield event;
       if (event.type === "done" || event.type === "error") return;
     }
