@@ -19,7 +19,7 @@ export function providerFor(kit: Kit, server: FixtureServer, extraEnv: Record<st
 export const readTool = {
   name: "Read",
   description: "Reads a file",
-  inputSchema: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] },
+  inputSchema: { type: "object" as const, properties: { file_path: { type: "string" } }, required: ["file_path"] },
 };
 
 export const userSays = (text: string): ModelMessage => ({ role: "user", content: [{ type: "text", text }] });

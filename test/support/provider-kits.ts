@@ -34,7 +34,7 @@ const OPENAI_KEY = "sk-fixture-secret-0123456789";
 
 export const anthropicKit: Kit = {
   kind: "anthropic",
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   path: "/v1/messages",
   apiKey: ANTHROPIC_KEY,
   env: (server) => ({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin }),
@@ -50,7 +50,7 @@ export const anthropicKit: Kit = {
 
 export const responsesKit: Kit = {
   kind: "openai",
-  model: "gpt-5",
+  model: "gpt-5.4",
   path: "/v1/responses",
   apiKey: OPENAI_KEY,
   env: (server) => ({ OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${server.origin}/v1` }),

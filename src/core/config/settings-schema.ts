@@ -104,7 +104,7 @@ const MODEL_REF = /^[^/]+\/.+$/;
 export const settingsSections = {
   $schema: z.string().optional(),
   /** The model new sessions use, as `<provider>/<model>`. */
-  model: z.string().regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-5"' }).optional(),
+  model: z.string().regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-6"' }).optional(),
   providers: providersSchema.optional(),
 };
 

@@ -45,7 +45,7 @@ const KIND_NAMES: Record<ProviderKind, string> = { anthropic: "Anthropic", opena
 
 export const GENERIC_HINT =
   "No model provider is configured. Set VERBATIM_MODEL=<provider>/<model> and the provider's key in verbatim's environment: " +
-  "ANTHROPIC_API_KEY for anthropic/<model> (e.g. anthropic/claude-sonnet-4-5), OPENAI_API_KEY for openai/<model> (e.g. openai/gpt-5), " +
+  "ANTHROPIC_API_KEY for anthropic/<model> (e.g. anthropic/claude-sonnet-4-6), OPENAI_API_KEY for openai/<model> (e.g. openai/gpt-5.4), " +
   "or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama (VERBATIM_MODEL=openai-chat/qwen3 OPENAI_BASE_URL=http://127.0.0.1:11434/v1). " +
   "Providers can also be listed in $XDG_CONFIG_HOME/verbatim/config.json (see the README). VERBATIM_MODEL=scripted/demo runs the offline scripted model.";
 
@@ -57,7 +57,7 @@ export function resolveProviders(settings: Settings, env: Env, userFile: string)
   const chosenFrom = envModel ? "VERBATIM_MODEL" : `"model" in the config file`;
   const chosen = chosenText ? parseModelRef(chosenText) : undefined;
   if (chosenText && !chosen) {
-    return { providers: [], scripted: false, problem: `${chosenFrom} must be <provider>/<model> (e.g. anthropic/claude-sonnet-4-5), got "${chosenText}".` };
+    return { providers: [], scripted: false, problem: `${chosenFrom} must be <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), got "${chosenText}".` };
   }
 
   const configured = settings.providers ?? {};

@@ -27,7 +27,7 @@ export function anthropicStream(
         id: "msg_fixture_1",
         type: "message",
         role: "assistant",
-        model: options.model ?? "claude-sonnet-4-5",
+        model: options.model ?? "claude-sonnet-4-6",
         content: [],
         stop_reason: null,
         stop_sequence: null,

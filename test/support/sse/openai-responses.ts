@@ -19,7 +19,7 @@ export function responsesStream(
 ): string[] {
   let seq = 0;
   const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
-  const base = { id: "resp_fixture_1", object: "response", created_at: 1_700_000_000, model: options.model ?? "gpt-5", output: [] as unknown[] };
+  const base = { id: "resp_fixture_1", object: "response", created_at: 1_700_000_000, model: options.model ?? "gpt-5.4", output: [] as unknown[] };
   const events = [event("response.created", { response: { ...base, status: "in_progress", usage: null } })];
   const done: unknown[] = [];
   items.forEach((item, output_index) => {
