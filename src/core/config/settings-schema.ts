@@ -69,34 +69,38 @@ export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 export const kindOf = (name: string, p: ProviderSettings): ProviderKind | undefined =>
   p.type ?? (isProviderKind(name) ? name : undefined);
 
-export const providersSchema = z
-  .record(
-    z.string().regex(PROVIDER_NAME, { error: "provider names are lowercase letters, digits, '.', '_' and '-'" }),
-    providerSettingsSchema,
-    { error: "expected an object of provider names to provider settings" },
-  )
-  .superRefine((providers, ctx) => {
-    for (const [name, p] of Object.entries(providers)) {
-      if (name === "scripted") {
-        ctx.addIssue({ code: "custom", path: [name], message: '"scripted" is the built-in offline model and cannot be configured' });
-        continue;
-      }
-      const kind = kindOf(name, p);
-      if (!kind) {
-        ctx.addIssue({ code: "custom", path: [name, "type"], message: `a provider named "${name}" needs "type": one of ${providerKinds.map((k) => `"${k}"`).join(", ")}` });
-        continue;
-      }
-      for (const [model, m] of Object.entries(p.models ?? {})) {
-        if (m.thinking && !stylesByKind[kind].includes(m.thinking)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [name, "models", model, "thinking"],
-            message: `"${m.thinking}" does not apply to ${kind} models; expected one of ${stylesByKind[kind].map((s) => `"${s}"`).join(", ")}`,
-          });
-        }
+export const providersSchema = z.record(
+  z.string().regex(PROVIDER_NAME, { error: "provider names are lowercase letters, digits, '.', '_' and '-'" }),
+  providerSettingsSchema,
+  { error: "expected an object of provider names to provider settings" },
+);
+
+/**
+ * Checks across keys, made on the merged settings (a provider's `type` may be in the user file
+ * and its models in the project file).
+ */
+export function checkProviders(providers: Record<string, ProviderSettings>, ctx: z.RefinementCtx): void {
+  for (const [name, p] of Object.entries(providers)) {
+    if (name === "scripted") {
+      ctx.addIssue({ code: "custom", path: ["providers", name], message: '"scripted" is the built-in offline model and cannot be configured' });
+      continue;
+    }
+    const kind = kindOf(name, p);
+    if (!kind) {
+      ctx.addIssue({ code: "custom", path: ["providers", name, "type"], message: `a provider named "${name}" needs "type": one of ${providerKinds.map((k) => `"${k}"`).join(", ")}` });
+      continue;
+    }
+    for (const [model, m] of Object.entries(p.models ?? {})) {
+      if (m.thinking && !stylesByKind[kind].includes(m.thinking)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["providers", name, "models", model, "thinking"],
+          message: `"${m.thinking}" does not apply to ${kind} models; expected one of ${stylesByKind[kind].map((s) => `"${s}"`).join(", ")}`,
+        });
       }
     }
-  });
+  }
+}
 
 const MODEL_REF = /^[^/]+\/.+$/;
 
@@ -108,5 +112,9 @@ export const settingsSections = {
   providers: providersSchema.optional(),
 };
 
+/** One config file: every key and value checked, cross-key checks left to the merged settings. */
 export const settingsSchema = strictSection(settingsSections);
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** The merged settings, with the checks that need every file. */
+export const mergedSettingsSchema = settingsSchema.superRefine((settings, ctx) => checkProviders(settings.providers ?? {}, ctx));

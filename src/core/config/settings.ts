@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
-import { settingsSchema, type Settings } from "./settings-schema.ts";
+import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
 
 export type SettingsFiles = { user: string; project: string };
 
@@ -33,8 +33,15 @@ export function loadSettings(files: SettingsFiles): LoadedSettings {
   const project = readSettingsFile(files.project);
   if (!project.ok) return project;
   const merged = mergeSettings(user.settings ?? {}, project.settings ?? {});
-  const checked = settingsSchema.safeParse(merged);
-  if (!checked.success) return { ok: false, error: describeIssues("the merged config files", checked.error) };
+  const checked = mergedSettingsSchema.safeParse(merged);
+  if (!checked.success) {
+    const where = (path: PropertyKey[]) =>
+      [[files.user, user.settings], [files.project, project.settings] as const]
+        .filter(([, s]) => s !== undefined && mentions(s, path.slice(0, 2)))
+        .map(([file]) => file)
+        .join(" and ");
+    return { ok: false, error: checked.error.issues.map((issue) => describeIssue(where(issue.path) || files.user, issue)).join("\n") };
+  }
   return {
     ok: true,
     settings: checked.data,
@@ -65,9 +72,20 @@ export function readSettingsFile(path: string): FileResult {
 
 /** One line per problem: `file: key.path: what was expected`. */
 export function describeIssues(where: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${where}: ${issue.path.length ? issue.path.map(String).join(".") : "(top level)"}: ${issue.message}`)
-    .join("\n");
+  return error.issues.map((issue) => describeIssue(where, issue)).join("\n");
+}
+
+const describeIssue = (where: string, issue: z.core.$ZodIssue) =>
+  `${where}: ${issue.path.length ? issue.path.map(String).join(".") : "(top level)"}: ${issue.message}`;
+
+/** Whether a file's settings set the value at `path`. */
+function mentions(value: unknown, path: PropertyKey[]): boolean {
+  let here = value;
+  for (const key of path) {
+    if (!isPlainObject(here) || typeof key === "symbol" || !(String(key) in here)) return false;
+    here = here[String(key)];
+  }
+  return true;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
