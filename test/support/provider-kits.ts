@@ -22,6 +22,8 @@ export type Kit = {
   text(text: string): string[];
   thinkingThenText(thinking: string, text: string): string[];
   calls(calls: FixtureCall[], text?: string): string[];
+  /** Thinking, a short answer, then tool calls: everything a step can hold. */
+  thinkingThenCalls(thinking: string, text: string, calls: FixtureCall[]): string[];
   maxTokens(text: string): string[];
   /** 429 with a `retry-after` of zero seconds. */
   rateLimited(): FixtureResponse;
@@ -43,6 +45,12 @@ export const anthropicKit: Kit = {
     anthropicStream([{ type: "thinking", thinking, signature: `sig-${thinking.length}-EqQBCkYIARgCIkD` }, { type: "text", text }]),
   calls: (calls, text) =>
     anthropicStream([...(text ? [{ type: "text" as const, text }] : []), ...calls.map((c) => ({ type: "tool_use" as const, ...c }))]),
+  thinkingThenCalls: (thinking, text, calls) =>
+    anthropicStream([
+      { type: "thinking", thinking, signature: `sig-${thinking.length}-EqQBCkYIARgCIkD` },
+      { type: "text", text },
+      ...calls.map((c) => ({ type: "tool_use" as const, ...c })),
+    ]),
   maxTokens: (text) => anthropicStream([{ type: "text", text }], { stopReason: "max_tokens" }),
   rateLimited: () => ({ status: 429, json: anthropicErrorBody("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), headers: { "retry-after": "0" } }),
   badRequest: (message) => ({ status: 400, json: anthropicErrorBody("invalid_request_error", message) }),
@@ -65,6 +73,12 @@ export const responsesKit: Kit = {
       ...(text ? [{ type: "message" as const, id: "msg_fx_1", text }] : []),
       ...calls.map((c, i) => ({ type: "function_call" as const, id: `fc_fx_${i}`, callId: c.id, name: c.name, input: c.input })),
     ]),
+  thinkingThenCalls: (thinking, text, calls) =>
+    responsesStream([
+      { type: "reasoning", id: "rs_fx_1", summary: [thinking], encrypted: `gAAAAB-encrypted-${thinking.length}` },
+      { type: "message", id: "msg_fx_1", text },
+      ...calls.map((c, i) => ({ type: "function_call" as const, id: `fc_fx_${i}`, callId: c.id, name: c.name, input: c.input })),
+    ]),
   maxTokens: (text) => responsesStream([{ type: "message", id: "msg_fx_1", text }], { status: "incomplete", incompleteReason: "max_output_tokens" }),
   rateLimited: () => ({ status: 429, json: openaiErrorBody("requests", "Rate limit reached for requests", "rate_limit_exceeded"), headers: { "retry-after": "0" } }),
   badRequest: (message) => ({ status: 400, json: openaiErrorBody("invalid_request_error", message) }),
@@ -79,6 +93,7 @@ export const chatKit: Kit = {
   text: (text) => chatStream({ content: text }),
   thinkingThenText: (thinking, text) => chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text }),
   calls: (calls, text) => chatStream({ ...(text ? { content: text } : {}), calls }),
+  thinkingThenCalls: (thinking, text, calls) => chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text, calls }),
   maxTokens: (text) => chatStream({ content: text, finish: "length" }),
   rateLimited: () => ({ status: 429, json: openaiErrorBody("rate_limit_error", "Too many requests"), headers: { "retry-after": "0" } }),
   badRequest: (message) => ({ status: 400, json: openaiErrorBody("invalid_request_error", message) }),
