@@ -30,6 +30,13 @@ describe("the request", () => {
     expect(request?.body).not.toHaveProperty("reasoning_effort");
   });
 
+  test("a model configured with an output limit and reasoning effort gets both; thinking off asks for none", () => {
+    const info = modelInfo("openai-chat", kit.model, { maxOutputTokens: 4096, thinking: "effort" });
+    expect(buildRequest(providerRequest(kit, { thoughtLevel: "high" }), "openai-chat", info)).toMatchObject({ max_tokens: 4096, reasoning_effort: "high" });
+    expect(buildRequest(providerRequest(kit, { thoughtLevel: "off" }), "openai-chat", info)).toMatchObject({ reasoning_effort: "none" });
+    expect(lower([userSays("Hi")])).not.toHaveProperty("max_tokens");
+  });
+
   test("reasoning is given back, in the field it came in, only within the current turn", () => {
     const step = (text: string, reasoning: string): ModelMessage => ({
       role: "assistant",

@@ -30,21 +30,20 @@ export interface ProviderCatalog {
   reload(): void;
 }
 
-/** Kept for callers that name the generic hint. */
-export const SETUP_HINT = GENERIC_HINT;
-
 export function catalogFromEnv(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ProviderCatalog {
   const files = settingsFiles(env, cwd);
-  let setup: ProviderSetup;
-  let adapters = new Map<string, Provider>();
-  const load = () => {
+  const resolve = (): ProviderSetup => {
     const loaded = loadSettings(files);
-    setup = loaded.ok
+    return loaded.ok
       ? resolveProviders(loaded.settings, env, files.user)
       : { providers: [], scripted: false, problem: `verbatim's config file is not valid, so no provider is configured. ${loaded.error}` };
+  };
+  let setup = resolve();
+  let adapters = new Map<string, Provider>();
+  const load = () => {
+    setup = resolve();
     adapters = new Map();
   };
-  load();
   const ready = () => setup.providers.filter((p) => !p.missing);
   const adapter = (p: ResolvedProvider) => {
     let a = adapters.get(p.id);

@@ -12,7 +12,10 @@ export type ThinkingStyle = "adaptive" | "budget" | "effort" | "none";
 
 export type ModelInfo = {
   contextWindow: number;
+  /** The output limit sent to Anthropic (which requires one). */
   maxOutputTokens: number;
+  /** An output limit the user configured; the OpenAI adapters send only this one. */
+  configuredMaxOutput?: number;
   thinking: ThinkingStyle;
   price?: Price;
   /** Responses: the effort that means "thinking off" for this model (default "none"). */
@@ -55,7 +58,7 @@ export function modelInfo(kind: ProviderKind, id: string, configured: ModelSetti
   return {
     ...base,
     ...(configured?.contextWindow !== undefined ? { contextWindow: configured.contextWindow } : {}),
-    ...(configured?.maxOutputTokens !== undefined ? { maxOutputTokens: configured.maxOutputTokens } : {}),
+    ...(configured?.maxOutputTokens !== undefined ? { maxOutputTokens: configured.maxOutputTokens, configuredMaxOutput: configured.maxOutputTokens } : {}),
     ...(configured?.thinking !== undefined ? { thinking: configured.thinking } : {}),
     ...(configured?.price !== undefined ? { price: configured.price } : {}),
   };

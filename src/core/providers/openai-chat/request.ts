@@ -32,6 +32,8 @@ export function buildRequest(request: ProviderRequest, providerId: string, info:
     ...(request.tools.length
       ? { tools: request.tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
       : {}),
+    // `max_tokens` rather than `max_completion_tokens`: the one every compatible server reads.
+    ...(info.configuredMaxOutput !== undefined ? { max_tokens: info.configuredMaxOutput } : {}),
     ...(info.thinking === "effort" ? { reasoning_effort: request.thoughtLevel === "off" ? "none" : request.thoughtLevel } : {}),
   };
 }

@@ -36,6 +36,7 @@ export function buildRequest(request: ProviderRequest, providerId: string, info:
     ...(request.tools.length
       ? { tools: request.tools.map((t) => ({ type: "function" as const, name: t.name, description: t.description, parameters: t.inputSchema, strict: false })) }
       : {}),
+    ...(info.configuredMaxOutput !== undefined ? { max_output_tokens: info.configuredMaxOutput } : {}),
     ...(reasons
       ? {
           reasoning: { effort: request.thoughtLevel === "off" ? (info.effortOff ?? "none") : request.thoughtLevel, ...(off ? {} : { summary: "auto" as const }) },
