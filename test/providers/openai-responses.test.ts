@@ -76,6 +76,18 @@ describe("the request", () => {
   });
 });
 
+test("reasoning that led to no output (a reply cut off while reasoning) is not given back", () => {
+  const body = lower([
+    userSays("Go"),
+    { role: "assistant", text: "", calls: [], continuity: { format: "openai-responses/1", items: [{ type: "reasoning", id: "rs_1", summary: [], encrypted: "gAAAA-x" }] }, model },
+    userSays("Again"),
+  ]);
+  expect(body.input as unknown).toEqual([
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Go" }] },
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Again" }] },
+  ]);
+});
+
 describe("the stream", () => {
   test("reasoning summaries are shown as thinking, paragraphs apart; the encrypted content and ids are kept privately", async () => {
     const server = fixtureServer();

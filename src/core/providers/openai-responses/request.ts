@@ -64,7 +64,11 @@ function userContent(part: UserPart): ResponseInputContent {
 function assistantItems(message: AssistantMessage, providerId: string): (ResponseInputItem | ReasoningInput)[] {
   // Encrypted reasoning belongs to the provider that produced it.
   const continuity = message.model.provider === providerId ? readContinuity(message.continuity) : undefined;
-  return arrange<ReasoningItem>(message, continuity?.items).flatMap((part): (ResponseInputItem | ReasoningInput)[] => {
+  const parts = arrange<ReasoningItem>(message, continuity?.items);
+  // A reasoning item must be followed by the output it led to; one left at the end (a reply cut
+  // off while reasoning) is not given back.
+  const lastOutput = parts.findLastIndex((p) => p.kind !== "private");
+  return parts.slice(0, lastOutput + 1).flatMap((part): (ResponseInputItem | ReasoningInput)[] => {
     switch (part.kind) {
       case "text":
         return [{ type: "message", role: "assistant", content: part.text }];
