@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { journalFile } from "../../src/journal/paths.ts";
 import { texts } from "../parity/harness.ts";
-import { connectInProcess, newSession, prompt } from "../support/acp-session.ts";
+import { connectInProcess, load, newSession, prompt } from "../support/acp-session.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { anthropicKit, chatKit, kits, modelRef, responsesKit, type Kit } from "../support/provider-kits.ts";
@@ -49,6 +49,29 @@ describe.each(kits)("a $kind session", (kit) => {
       expect(texts(c.client.view(sessionId), "agent")).toEqual(["Cut off at the"]);
     } finally {
       await c.close();
+    }
+  });
+});
+
+describe("a session reopened where its provider is not configured", () => {
+  test("keeps the model it recorded, and a prompt says what to configure instead of using another model", async () => {
+    const { server, box, c, sessionId } = await session(anthropicKit);
+    server.enqueue({ sse: anthropicKit.text("ok") });
+    await prompt(c.ctx, sessionId, "Hi");
+    await c.close();
+    const other = await connectInProcess({ ...box.env, VERBATIM_MODEL: "", OPENAI_API_KEY: "sk-other" });
+    try {
+      const loaded = await load(other.ctx, sessionId, box.workspace);
+      const model = loaded.configOptions?.find((o) => o.id === "model");
+      expect(model?.type === "select" ? model.currentValue : undefined).toBe("anthropic/claude-sonnet-4-6");
+      await expect(prompt(other.ctx, sessionId, "Again")).rejects.toMatchObject({ code: -32603 });
+      const notice = texts(other.client.view(sessionId), "agent").at(-1);
+      expect(notice).toBe(
+        'The model anthropic/claude-sonnet-4-6 is not configured in this verbatim process. Configure its provider (see verbatim\'s README, "Models and providers"), or choose one of the listed models for this session.',
+      );
+      expect(server.requests.length).toBe(1);
+    } finally {
+      await other.close();
     }
   });
 });

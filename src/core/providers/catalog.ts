@@ -22,13 +22,19 @@ export interface ProviderCatalog {
   /** The model new sessions use, or undefined when no provider is configured. */
   defaultModel(): ModelRef | undefined;
   provider(ref: ModelRef): Provider | undefined;
-  /** What to set to configure a provider, for the authentication-required error. */
+  /**
+   * What to set to configure a provider: for the authentication-required error when none is
+   * usable, else for a session whose recorded model's provider is not configured here.
+   */
   readonly setupHint: string;
   /** Ways to configure a provider, offered to clients while none is configured. */
   setupMethods(): SetupMethod[];
   /** Reads the config files again (after the user changed them). */
   reload(): void;
 }
+
+const OTHER_MODEL_HINT =
+  "Configure its provider (see verbatim's README, \"Models and providers\"), or choose one of the listed models for this session.";
 
 export function catalogFromEnv(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ProviderCatalog {
   const files = settingsFiles(env, cwd);
@@ -55,7 +61,8 @@ export function catalogFromEnv(env: Record<string, string | undefined> = process
   };
   return {
     get setupHint() {
-      return setup.problem ?? GENERIC_HINT;
+      if (setup.problem) return setup.problem;
+      return setup.defaultModel ? OTHER_MODEL_HINT : GENERIC_HINT;
     },
     models: () => [
       ...(setup.scripted
