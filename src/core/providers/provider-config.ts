@@ -100,11 +100,13 @@ function resolveOne(id: string, kind: ProviderKind, p: ProviderSettings, env: En
   const apiKey = (vars && nonEmpty(env[vars.key])) ?? p.apiKey ?? (p.apiKeyEnv ? nonEmpty(env[p.apiKeyEnv]) : undefined);
   const baseUrl = (vars && nonEmpty(env[vars.url])) ?? p.baseUrl;
   const settingsFor = (model: string): ModelSettings | undefined => p.models?.[model];
-  const models = Object.entries(p.models ?? {}).map(([model, m]) => ({ id: model, name: m.name ?? knownModel(kind, model)?.name ?? model }));
+  // The configured models, else the known ones; the chosen model is always among them.
+  const models = p.models
+    ? Object.entries(p.models).map(([model, m]) => ({ id: model, name: m.name ?? knownModel(kind, model)?.name ?? model }))
+    : knownModels.filter((k) => k.kind === kind).map((k) => ({ id: k.id, name: k.name }));
   if (chosenModel && !models.some((m) => m.id === chosenModel)) {
-    models.push({ id: chosenModel, name: knownModel(kind, chosenModel)?.name ?? chosenModel });
+    models.unshift({ id: chosenModel, name: knownModel(kind, chosenModel)?.name ?? chosenModel });
   }
-  if (models.length === 0) models.push(...knownModels.filter((k) => k.kind === kind).map((k) => ({ id: k.id, name: k.name })));
   const missing = missingSetting(id, kind, p, apiKey, baseUrl, userFile);
   return {
     id,
