@@ -96,6 +96,20 @@ describe("tool calls", () => {
     expect(s.final).toMatchObject({ type: "done", stopReason: "tool_use" });
   });
 
+  test("a server that puts every call at index 0 still gives each call apart", async () => {
+    const server = fixtureServer();
+    server.enqueue({
+      sse: [
+        chunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_x", type: "function", function: { name: "Read", arguments: '{"file_path":"/w/a"}' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: "call_y", type: "function", function: { name: "Read", arguments: '{"file_path":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"/w/b"}' } }] }),
+        chunk({}, "tool_calls"),
+      ],
+    });
+    const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
+    expect(s.calls.map((c) => [c.id, c.input, c.ended])).toEqual([["call_x", { file_path: "/w/a" }, true], ["call_y", { file_path: "/w/b" }, true]]);
+  });
+
   test("an error sent inside the stream is a final error event", async () => {
     const server = fixtureServer();
     server.enqueue({ sse: [chunk({ role: "assistant", content: "" }), `data: ${JSON.stringify({ error: { message: "model not loaded", type: "invalid_request_error" } })}\n\n`] });

@@ -14,6 +14,8 @@ type Call = { id?: string; name?: string; started: boolean; pending: string };
 export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ProviderEvent> {
   const splitter = new ThinkTagSplitter();
   const calls = new Map<number, Call>();
+  /** The server's tool call index → the call's place in the step, where they differ. */
+  const slots = new Map<number, number>();
   let finish: string | undefined;
   let refused = false;
   let reasoning: { field: ReasoningField; text: string } | undefined;
@@ -46,19 +48,26 @@ export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): 
       yield { type: "text_delta", text: delta.refusal };
     }
     for (const tc of delta.tool_calls ?? []) {
-      const call = calls.get(tc.index) ?? { started: false, pending: "" };
-      calls.set(tc.index, call);
+      // Some servers put every call at index 0; a new id at a used index is a new call.
+      let index = slots.get(tc.index) ?? tc.index;
+      const existing = calls.get(index);
+      if (tc.id && existing?.id && existing.id !== tc.id) {
+        index = Math.max(...calls.keys(), ...slots.values()) + 1;
+        slots.set(tc.index, index);
+      }
+      const call = calls.get(index) ?? { started: false, pending: "" };
+      calls.set(index, call);
       call.id ??= tc.id || undefined;
       call.name ??= tc.function?.name || undefined;
       const args = tc.function?.arguments ?? "";
       if (!call.started && call.name) {
         call.started = true;
         // A server that sends no call id gets one made from the call's place in the step.
-        yield { type: "tool_call_start", index: tc.index, providerCallId: call.id ?? `call_${tc.index}`, name: call.name };
-        if (call.pending) yield { type: "tool_call_delta", index: tc.index, json: call.pending };
+        yield { type: "tool_call_start", index, providerCallId: call.id ?? `call_${index}`, name: call.name };
+        if (call.pending) yield { type: "tool_call_delta", index, json: call.pending };
       }
       if (!args) continue;
-      if (call.started) yield { type: "tool_call_delta", index: tc.index, json: args };
+      if (call.started) yield { type: "tool_call_delta", index, json: args };
       else call.pending += args;
     }
     if (choice.finish_reason) finish = choice.finish_reason;
