@@ -23,9 +23,14 @@ usage:
   verbatim --version
 
 environment:
-  VERBATIM_MODEL=<provider>/<model>   the model (e.g. scripted/demo)
+  VERBATIM_MODEL=<provider>/<model>   the model: anthropic/…, openai/…, openai-chat/…, a provider
+                                      from the config file, or scripted/demo (offline)
+  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL
+  OPENAI_API_KEY, OPENAI_BASE_URL     (OPENAI_BASE_URL=http://127.0.0.1:11434/v1 for Ollama)
   VERBATIM_HOME                       where the journal lives (default $XDG_DATA_HOME/verbatim)
   VERBATIM_DURABILITY=strict          fsync every append
+
+config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;
 
 async function main(argv: string[]): Promise<number> {

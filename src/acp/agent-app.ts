@@ -12,6 +12,7 @@ import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 import { configHandlers } from "./config-handlers.ts";
+import { authHandlers } from "./auth-handlers.ts";
 
 export type AgentDeps = EngineDeps;
 
@@ -29,9 +30,10 @@ export function createAgentApp(deps: AgentDeps): Agent {
         throw RequestError.invalidParams({ protocolVersion: params.protocolVersion }, "protocolVersion must be a non-negative integer");
       }
       sessions.clientCapabilities = params.clientCapabilities ?? {};
-      return initializeResponse(deps.agentVersion);
+      return initializeResponse(deps.agentVersion, deps.catalog.setupMethods());
     }),
   );
+  authHandlers(app, deps);
   lifecycleHandlers(app, deps, sessions);
   promptHandlers(app, sessions);
   configHandlers(app, sessions);

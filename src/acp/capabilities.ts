@@ -1,5 +1,5 @@
 /** What verbatim tells a client in `initialize`: only what it implements. */
-import type { AgentCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
+import type { AgentCapabilities, AuthMethod, InitializeResponse } from "@agentclientprotocol/sdk";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 
 export const agentCapabilities: AgentCapabilities = {
@@ -9,11 +9,12 @@ export const agentCapabilities: AgentCapabilities = {
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
 };
 
-export function initializeResponse(version: string): InitializeResponse {
+/** `authMethods`: the ways to configure a model provider, offered only while none is configured. */
+export function initializeResponse(version: string, authMethods: AuthMethod[] = []): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentCapabilities,
     agentInfo: { name: "verbatim", title: "verbatim", version },
-    authMethods: [],
+    authMethods,
   };
 }

@@ -35,14 +35,15 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
   const home = join(root, "data");
   mkdirSync(workspace);
   writeFileSync(join(workspace, "README.md"), README);
-  const env = { VERBATIM_HOME: home, VERBATIM_MODEL: "scripted/demo" };
+  // The demo's own config home and working directory: the user's config files play no part.
+  const env = { VERBATIM_HOME: home, VERBATIM_MODEL: "scripted/demo", XDG_CONFIG_HOME: join(root, "config") };
   try {
     out("verbatim demo: a scripted session, shown live, then reopened in a fresh process");
     out(`workspace ${workspace}`);
     out();
 
     const live = new ViewClient();
-    const agent = spawnAgent({ env });
+    const agent = spawnAgent({ env, cwd: workspace });
     const sessionId = await live.app().connectWith(agent.stream, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
@@ -64,7 +65,7 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     out(renderTranscript(liveView));
 
     const reopened = new ViewClient();
-    const fresh = spawnAgent({ env });
+    const fresh = spawnAgent({ env, cwd: workspace });
     const started = performance.now();
     await reopened.app().connectWith(fresh.stream, async (ctx) => {
       await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });

@@ -91,7 +91,7 @@ describe("before initialize", () => {
 describe("without a configured provider", () => {
   test("initialize succeeds and session/new asks for authentication with what to set", async () => {
     const box = sandbox("scripted/plain");
-    const agent = rawAgent({ VERBATIM_HOME: box.home, VERBATIM_MODEL: "" });
+    const agent = rawAgent({ ...box.env, VERBATIM_MODEL: "" });
     try {
       const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       expect(init.result).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true } });

@@ -1,12 +1,19 @@
 /**
- * Which providers and models this process can use, from configuration. The scripted provider is
- * listed only when chosen explicitly; there is never a silent fallback to it.
+ * Which providers and models this process can use, from the config files and the environment.
+ * The scripted provider is listed only when chosen explicitly; there is never a silent fallback
+ * to it. With nothing usable configured, `defaultModel()` is undefined and `setupHint` says
+ * exactly what to set.
  */
 import type { ModelRef } from "../../journal/facts/index.ts";
 import type { ModelChoice } from "../config/config-options.ts";
-import { parseModelRef } from "../config/model-ref.ts";
+import { loadSettings, settingsFiles } from "../config/settings.ts";
+import { anthropicProvider } from "./anthropic/provider.ts";
+import { openaiChatProvider } from "./openai-chat/provider.ts";
+import { openaiResponsesProvider } from "./openai-responses/provider.ts";
+import { GENERIC_HINT, resolveProviders, type ProviderSetup, type ResolvedProvider } from "./provider-config.ts";
 import { scenarios } from "./scripted/scenarios.ts";
 import { scriptedProvider } from "./scripted/scripted-provider.ts";
+import { setupMethods, type SetupMethod } from "./setup-methods.ts";
 import type { Provider } from "./types.ts";
 
 export interface ProviderCatalog {
@@ -15,24 +22,72 @@ export interface ProviderCatalog {
   /** The model new sessions use, or undefined when no provider is configured. */
   defaultModel(): ModelRef | undefined;
   provider(ref: ModelRef): Provider | undefined;
-  /** What to set to configure a provider, for the authentication-required error. */
+  /**
+   * What to set to configure a provider: for the authentication-required error when none is
+   * usable, else for a session whose recorded model's provider is not configured here.
+   */
   readonly setupHint: string;
+  /** Ways to configure a provider, offered to clients while none is configured. */
+  setupMethods(): SetupMethod[];
+  /** Reads the config files again (after the user changed them). */
+  reload(): void;
 }
 
-export const SETUP_HINT =
-  "No model provider is configured. Set VERBATIM_MODEL=<provider>/<model> " +
-  "(for example scripted/demo for the offline scripted model), or run `verbatim demo`.";
+const OTHER_MODEL_HINT =
+  "Configure its provider (see verbatim's README, \"Models and providers\"), or choose one of the listed models for this session.";
 
-export function catalogFromEnv(env: Record<string, string | undefined> = process.env): ProviderCatalog {
-  const chosen = env.VERBATIM_MODEL ? parseModelRef(env.VERBATIM_MODEL) : undefined;
-  const scripted = chosen?.provider === "scripted";
-  return {
-    setupHint: SETUP_HINT,
-    models: () =>
-      scripted
-        ? Object.entries(scenarios).map(([name, s]) => ({ ref: { provider: "scripted", model: name }, name: `Scripted: ${name}`, description: s.description }))
-        : [],
-    defaultModel: () => (scripted ? chosen : undefined),
-    provider: (ref) => (ref.provider === "scripted" ? scriptedProvider : undefined),
+export function catalogFromEnv(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ProviderCatalog {
+  const files = settingsFiles(env, cwd);
+  const resolve = (): ProviderSetup => {
+    const loaded = loadSettings(files);
+    return loaded.ok
+      ? resolveProviders(loaded.settings, env, files.user)
+      : { providers: [], scripted: false, problem: `verbatim's config file is not valid, so no provider is configured. ${loaded.error}` };
   };
+  let setup = resolve();
+  let adapters = new Map<string, Provider>();
+  const load = () => {
+    setup = resolve();
+    adapters = new Map();
+  };
+  const ready = () => setup.providers.filter((p) => !p.missing);
+  const adapter = (p: ResolvedProvider) => {
+    let a = adapters.get(p.id);
+    if (!a) {
+      a = createAdapter(p);
+      adapters.set(p.id, a);
+    }
+    return a;
+  };
+  return {
+    get setupHint() {
+      if (setup.problem) return setup.problem;
+      return setup.defaultModel ? OTHER_MODEL_HINT : GENERIC_HINT;
+    },
+    models: () => [
+      ...(setup.scripted
+        ? Object.entries(scenarios).map(([name, s]) => ({ ref: { provider: "scripted", model: name }, name: `Scripted: ${name}`, description: s.description }))
+        : []),
+      ...ready().flatMap((p) => p.models.map((m) => ({ ref: { provider: p.id, model: m.id }, name: m.name }))),
+    ],
+    defaultModel: () => setup.defaultModel,
+    provider: (ref) => {
+      if (ref.provider === "scripted") return scriptedProvider;
+      const p = ready().find((r) => r.id === ref.provider);
+      return p ? adapter(p) : undefined;
+    },
+    setupMethods: () => (setup.defaultModel ? [] : setupMethods(files.user)),
+    reload: load,
+  };
+}
+
+function createAdapter(p: ResolvedProvider): Provider {
+  switch (p.kind) {
+    case "anthropic":
+      return anthropicProvider(p);
+    case "openai":
+      return openaiResponsesProvider(p);
+    case "openai-chat":
+      return openaiChatProvider(p);
+  }
 }

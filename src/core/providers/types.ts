@@ -7,6 +7,7 @@
  */
 import type { ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
+import type { Cost, TokenCounts } from "./pricing.ts";
 
 export type ThoughtLevel = "off" | "low" | "medium" | "high";
 
@@ -31,11 +32,14 @@ export type ProviderEvent =
   | { type: "usage"; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { type: "notice"; severity: "info" | "warning" | "error"; title: string; description?: string }
   | { type: "done"; stopReason: ProviderStopReason; continuity?: unknown }
-  | { type: "error"; message: string; retryable: boolean };
+  /** `retryAfterMs`: how long the provider asked to wait before a retry (e.g. `retry-after`). */
+  | { type: "error"; message: string; retryable: boolean; retryAfterMs?: number };
 
 export interface Provider {
   readonly id: string;
   /** The model's context window in tokens, where known. */
   contextWindow(model: string): number;
+  /** The cost of a step's usage, where the model's price is known. */
+  cost?(model: string, usage: TokenCounts): Cost | undefined;
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
 }

@@ -56,6 +56,7 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
 
 function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined) {
   if (!usage) return;
+  const cost = ctx.provider.cost?.(ctx.model.model, usage);
   const used = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
   ctx.record({
     kind: "usage_recorded",
@@ -66,6 +67,7 @@ function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: num
     ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
     used,
     size: ctx.provider.contextWindow(ctx.model.model),
+    ...(cost ? { cost } : {}),
   });
 }
 

@@ -18,6 +18,8 @@ export type StepResult =
 
 const MAX_ATTEMPTS = 4;
 const BASE_DELAY_MS = 1000;
+/** A provider's own `retry-after` is honoured up to this long; past it the step fails. */
+const MAX_DELAY_MS = 60_000;
 
 export async function streamStep(ctx: TurnContext, stepId: string): Promise<StepResult> {
   for (let attempt = 1; ; attempt++) {
@@ -26,19 +28,22 @@ export async function streamStep(ctx: TurnContext, stepId: string): Promise<Step
     if (attempt >= MAX_ATTEMPTS || ctx.signal.aborted) {
       return { ok: false, cancelled: ctx.signal.aborted, error: result.error };
     }
-    const delay = BASE_DELAY_MS * 2 ** (attempt - 1);
+    const delay = result.retryAfterMs ?? BASE_DELAY_MS * 2 ** (attempt - 1);
+    if (delay > MAX_DELAY_MS) return { ok: false, cancelled: false, error: `${result.error} (the provider asked to wait ${Math.ceil(delay / 1000)}s)` };
     ctx.record({
       kind: "notice_shown",
       messageId: mintId("msg"),
       severity: "warning",
-      title: `The model provider failed (${result.error}); retrying in ${Math.round(delay / 1000)}s`,
+      title: `The model provider failed (${result.error}); retrying in ${formatDelay(delay)}`,
       description: `attempt ${attempt + 1} of ${MAX_ATTEMPTS}`,
     });
     await sleep(delay, ctx.signal);
   }
 }
 
-type Attempt = { kind: "final"; result: StepResult } | { kind: "retry"; error: string };
+type Attempt = { kind: "final"; result: StepResult } | { kind: "retry"; error: string; retryAfterMs?: number };
+
+const formatDelay = (ms: number) => (ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`);
 
 async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
   let thinkingId: string | undefined;
@@ -103,7 +108,9 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
         };
       case "error":
         if (ctx.signal.aborted) return { kind: "final", result: { ok: false, cancelled: true, error: "cancelled", ...(usage ? { usage } : {}) } };
-        if (event.retryable && !shown) return { kind: "retry", error: event.message };
+        if (event.retryable && !shown) {
+          return { kind: "retry", error: event.message, ...(event.retryAfterMs !== undefined ? { retryAfterMs: event.retryAfterMs } : {}) };
+        }
         return { kind: "final", result: { ok: false, cancelled: false, error: event.message, ...(usage ? { usage } : {}) } };
     }
   }

@@ -1,0 +1,120 @@
+/**
+ * The schema of verbatim's config files (`$XDG_CONFIG_HOME/verbatim/config.json` and a
+ * project's `.verbatim/config.json`). Every object is strict: an unknown key is an error that
+ * names the keys allowed there. The file is a set of sections; a feature adds its own section to
+ * `settingsSections` (one key, one schema) and reads it from the loaded settings.
+ */
+import { z } from "zod";
+
+/** A strict object whose unknown-key error lists the keys it accepts. */
+export function strictSection<S extends z.ZodRawShape>(shape: S) {
+  const allowed = Object.keys(shape).join(", ");
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (allowed here: ${allowed})`
+        : undefined,
+  });
+}
+
+export const providerKinds = ["anthropic", "openai", "openai-chat"] as const;
+export type ProviderKind = (typeof providerKinds)[number];
+export const isProviderKind = (v: string): v is ProviderKind => (providerKinds as readonly string[]).includes(v);
+
+/** How a model is asked to think, per provider kind (see docs/providers.md). */
+export const thinkingStyles = ["adaptive", "budget", "effort", "none"] as const;
+const stylesByKind: Record<ProviderKind, readonly string[]> = {
+  anthropic: ["adaptive", "budget", "none"],
+  openai: ["effort", "none"],
+  "openai-chat": ["effort", "none"],
+};
+
+const perMillion = z.number({ error: "expected a price in US dollars per million tokens (a number)" }).nonnegative();
+
+export const priceSchema = strictSection({
+  input: perMillion,
+  output: perMillion,
+  cacheRead: perMillion.optional(),
+  cacheWrite: perMillion.optional(),
+});
+export type Price = z.infer<typeof priceSchema>;
+
+export const modelSettingsSchema = strictSection({
+  /** The name shown in the model picker. */
+  name: z.string().min(1).optional(),
+  contextWindow: z.int({ error: "expected the context window in tokens (a whole number)" }).positive().optional(),
+  maxOutputTokens: z.int({ error: "expected a token count (a whole number)" }).positive().optional(),
+  thinking: z.enum(thinkingStyles, { error: `expected one of ${thinkingStyles.map((s) => `"${s}"`).join(", ")}` }).optional(),
+  price: priceSchema.optional(),
+});
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const providerSettingsSchema = strictSection({
+  /** The wire protocol; may be left out when the provider's name is one of the kinds. */
+  type: z.enum(providerKinds, { error: `expected one of ${providerKinds.map((k) => `"${k}"`).join(", ")}` }).optional(),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "http://127.0.0.1:11434/v1"' }).optional(),
+  apiKey: z.string().min(1).optional(),
+  /** The environment variable holding the key (keeps the key itself out of the file). */
+  apiKeyEnv: z.string().regex(ENV_NAME, { error: "expected an environment variable name" }).optional(),
+  headers: z.record(z.string(), z.string(), { error: "expected an object of header names to string values" }).optional(),
+  /** The models to offer, by the provider's model id. */
+  models: z.record(z.string().min(1), modelSettingsSchema, { error: "expected an object of model ids to model settings" }).optional(),
+});
+export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
+
+/** A provider's kind: its `type`, or its name when the name is a kind. */
+export const kindOf = (name: string, p: ProviderSettings): ProviderKind | undefined =>
+  p.type ?? (isProviderKind(name) ? name : undefined);
+
+export const providersSchema = z.record(
+  z.string().regex(PROVIDER_NAME, { error: "provider names are lowercase letters, digits, '.', '_' and '-'" }),
+  providerSettingsSchema,
+  { error: "expected an object of provider names to provider settings" },
+);
+
+/**
+ * Checks across keys, made on the merged settings (a provider's `type` may be in the user file
+ * and its models in the project file).
+ */
+export function checkProviders(providers: Record<string, ProviderSettings>, ctx: z.RefinementCtx): void {
+  for (const [name, p] of Object.entries(providers)) {
+    if (name === "scripted") {
+      ctx.addIssue({ code: "custom", path: ["providers", name], message: '"scripted" is the built-in offline model and cannot be configured' });
+      continue;
+    }
+    const kind = kindOf(name, p);
+    if (!kind) {
+      ctx.addIssue({ code: "custom", path: ["providers", name, "type"], message: `a provider named "${name}" needs "type": one of ${providerKinds.map((k) => `"${k}"`).join(", ")}` });
+      continue;
+    }
+    for (const [model, m] of Object.entries(p.models ?? {})) {
+      if (m.thinking && !stylesByKind[kind].includes(m.thinking)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["providers", name, "models", model, "thinking"],
+          message: `"${m.thinking}" does not apply to ${kind} models; expected one of ${stylesByKind[kind].map((s) => `"${s}"`).join(", ")}`,
+        });
+      }
+    }
+  }
+}
+
+const MODEL_REF = /^[^/]+\/.+$/;
+
+/** The sections of a config file. Add a feature's section here. */
+export const settingsSections = {
+  $schema: z.string().optional(),
+  /** The model new sessions use, as `<provider>/<model>`. */
+  model: z.string().regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-6"' }).optional(),
+  providers: providersSchema.optional(),
+};
+
+/** One config file: every key and value checked, cross-key checks left to the merged settings. */
+export const settingsSchema = strictSection(settingsSections);
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** The merged settings, with the checks that need every file. */
+export const mergedSettingsSchema = settingsSchema.superRefine((settings, ctx) => checkProviders(settings.providers ?? {}, ctx));

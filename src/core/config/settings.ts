@@ -1,0 +1,101 @@
+/**
+ * Loading verbatim's config files. The user file (`$XDG_CONFIG_HOME/verbatim/config.json`,
+ * default `~/.config/verbatim/config.json`) and the project file (`.verbatim/config.json` in the
+ * directory verbatim runs in) are each validated whole, then merged: the project's values win,
+ * objects merge key by key, anything else is replaced. The environment wins over both; that is
+ * applied by each section's reader (e.g. the provider catalog), not here.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { z } from "zod";
+import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
+
+export type SettingsFiles = { user: string; project: string };
+
+export type LoadedSettings =
+  | { ok: true; settings: Settings; files: string[] }
+  | { ok: false; error: string };
+
+/** Where the config files are for this environment and working directory. */
+export function settingsFiles(env: Record<string, string | undefined>, cwd: string): SettingsFiles {
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  return { user: join(configHome, "verbatim", "config.json"), project: join(cwd, ".verbatim", "config.json") };
+}
+
+/**
+ * Reads and validates both files. A missing file is empty settings; an unreadable, malformed or
+ * invalid file is an error naming the file, the key and what was expected there.
+ */
+export function loadSettings(files: SettingsFiles): LoadedSettings {
+  const user = readSettingsFile(files.user);
+  if (!user.ok) return user;
+  const project = readSettingsFile(files.project);
+  if (!project.ok) return project;
+  const merged = mergeSettings(user.settings ?? {}, project.settings ?? {});
+  const checked = mergedSettingsSchema.safeParse(merged);
+  if (!checked.success) {
+    const where = (path: PropertyKey[]) =>
+      [[files.user, user.settings], [files.project, project.settings] as const]
+        .filter(([, s]) => s !== undefined && mentions(s, path.slice(0, 2)))
+        .map(([file]) => file)
+        .join(" and ");
+    return { ok: false, error: checked.error.issues.map((issue) => describeIssue(where(issue.path) || files.user, issue)).join("\n") };
+  }
+  return {
+    ok: true,
+    settings: checked.data,
+    files: [user.settings ? files.user : undefined, project.settings ? files.project : undefined].filter((f) => f !== undefined),
+  };
+}
+
+type FileResult = { ok: true; settings: Settings | undefined } | { ok: false; error: string };
+
+export function readSettingsFile(path: string): FileResult {
+  if (!existsSync(path)) return { ok: true, settings: undefined };
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return { ok: false, error: `${path}: cannot be read (${error instanceof Error ? error.message : String(error)})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `${path}: is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const parsed = settingsSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: describeIssues(path, parsed.error) };
+  return { ok: true, settings: parsed.data };
+}
+
+/** One line per problem: `file: key.path: what was expected`. */
+export function describeIssues(where: string, error: z.ZodError): string {
+  return error.issues.map((issue) => describeIssue(where, issue)).join("\n");
+}
+
+const describeIssue = (where: string, issue: z.core.$ZodIssue) =>
+  `${where}: ${issue.path.length ? issue.path.map(String).join(".") : "(top level)"}: ${issue.message}`;
+
+/** Whether a file's settings set the value at `path`. */
+function mentions(value: unknown, path: PropertyKey[]): boolean {
+  let here = value;
+  for (const key of path) {
+    if (!isPlainObject(here) || typeof key === "symbol" || !(String(key) in here)) return false;
+    here = here[String(key)];
+  }
+  return true;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `over` wins: objects merge key by key, anything else is replaced. */
+export function mergeSettings<T extends Record<string, unknown>>(base: T, over: T): T {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeSettings(current, value) : value;
+  }
+  return out as T;
+}

@@ -1,0 +1,39 @@
+/**
+ * The Anthropic Messages adapter, through the official SDK. The SDK's own retries are off
+ * (`maxRetries: 0`): the turn loop retries with a visible notice.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { stepCost } from "../pricing.ts";
+import type { ResolvedProvider } from "../provider-config.ts";
+import { guardStream } from "../stream-guard.ts";
+import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
+import { anthropicFailure } from "./errors.ts";
+import { buildRequest } from "./request.ts";
+import { parseStream } from "./stream.ts";
+
+export const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com";
+/** Sent when a server behind a base URL needs no key (the SDK will not start without one). */
+const PLACEHOLDER_KEY = "verbatim-no-key";
+
+export function anthropicProvider(config: ResolvedProvider): Provider {
+  let client: Anthropic | undefined;
+  const connect = () =>
+    (client ??= new Anthropic({
+      apiKey: config.apiKey ?? PLACEHOLDER_KEY,
+      authToken: null,
+      baseURL: config.baseUrl ?? ANTHROPIC_DEFAULT_URL,
+      maxRetries: 0,
+      defaultHeaders: config.headers,
+    }));
+  async function* run(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+    const body = buildRequest(request, config.id, config.model(request.model));
+    const events = await connect().messages.create(body, { signal });
+    yield* parseStream(events);
+  }
+  return {
+    id: config.id,
+    contextWindow: (model) => config.model(model).contextWindow,
+    cost: (model, usage) => stepCost(config.model(model).price, usage),
+    stream: (request, signal) => guardStream(() => run(request, signal), anthropicFailure, signal),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Chat Completions chunks to the normalized provider events. Thinking comes from the
+ * non-standard `reasoning_content` / `reasoning` delta fields (parsed with zod) or from
+ * `<think>` tags at the start of the content. Tool calls stream by index; usage arrives in a
+ * last chunk with no choices (`stream_options.include_usage`).
+ */
+import type { ChatCompletionChunk } from "openai/resources/chat/completions/completions";
+import type { ProviderEvent, ProviderStopReason } from "../types.ts";
+import { reasoningDelta, type ChatContinuity, type ReasoningField } from "./continuity.ts";
+import { ThinkTagSplitter, type Piece } from "./think-tags.ts";
+
+type Call = { id?: string; name?: string; started: boolean; pending: string };
+
+export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ProviderEvent> {
+  const splitter = new ThinkTagSplitter();
+  const calls = new Map<number, Call>();
+  /** The server's tool call index → the call's place in the step, where they differ. */
+  const slots = new Map<number, number>();
+  let finish: string | undefined;
+  let refused = false;
+  let reasoning: { field: ReasoningField; text: string } | undefined;
+  let usage: Extract<ProviderEvent, { type: "usage" }> | undefined;
+  for await (const chunk of chunks) {
+    if (chunk.usage) {
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+      usage = {
+        type: "usage",
+        inputTokens: chunk.usage.prompt_tokens - cached,
+        outputTokens: chunk.usage.completion_tokens,
+        ...(cached ? { cacheReadTokens: cached } : {}),
+      };
+    }
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    const delta = choice.delta;
+    const extra = reasoningDelta.safeParse(delta);
+    if (extra.success) {
+      const field: ReasoningField | undefined = extra.data.reasoning_content ? "reasoning_content" : extra.data.reasoning ? "reasoning" : undefined;
+      const text = field ? extra.data[field] : undefined;
+      if (field && text) {
+        reasoning = { field, text: (reasoning?.text ?? "") + text };
+        yield { type: "thinking_delta", text };
+      }
+    }
+    if (delta.content) yield* pieces(splitter.push(delta.content));
+    if (delta.refusal) {
+      refused = true;
+      yield { type: "text_delta", text: delta.refusal };
+    }
+    for (const tc of delta.tool_calls ?? []) {
+      // Some servers put every call at index 0; a new id at a used index is a new call.
+      let index = slots.get(tc.index) ?? tc.index;
+      const existing = calls.get(index);
+      if (tc.id && existing?.id && existing.id !== tc.id) {
+        index = Math.max(...calls.keys(), ...slots.values()) + 1;
+        slots.set(tc.index, index);
+      }
+      const call = calls.get(index) ?? { started: false, pending: "" };
+      calls.set(index, call);
+      call.id ??= tc.id || undefined;
+      call.name ??= tc.function?.name || undefined;
+      const args = tc.function?.arguments ?? "";
+      if (!call.started && call.name) {
+        call.started = true;
+        // A server that sends no call id gets one made from the call's place in the step.
+        yield { type: "tool_call_start", index, providerCallId: call.id ?? `call_${index}`, name: call.name };
+        if (call.pending) yield { type: "tool_call_delta", index, json: call.pending };
+      }
+      if (!args) continue;
+      if (call.started) yield { type: "tool_call_delta", index, json: args };
+      else call.pending += args;
+    }
+    if (choice.finish_reason) finish = choice.finish_reason;
+  }
+  yield* pieces(splitter.flush());
+  // No finish reason: the stream ended early; the guard reports it.
+  if (!finish) return;
+  for (const [index, call] of calls) if (call.started) yield { type: "tool_call_end", index };
+  if (usage) yield usage;
+  const hasCalls = [...calls.values()].some((c) => c.started);
+  const continuity: ChatContinuity = { format: "openai-chat/1", ...(reasoning ? { reasoning } : {}) };
+  yield { type: "done", stopReason: stopReason(finish, hasCalls, refused), ...(reasoning ? { continuity } : {}) };
+}
+
+function* pieces(list: Piece[]): Generator<ProviderEvent> {
+  for (const p of list) yield p.stream === "thinking" ? { type: "thinking_delta", text: p.text } : { type: "text_delta", text: p.text };
+}
+
+function stopReason(finish: string, hasCalls: boolean, refused: boolean): ProviderStopReason {
+  if (finish === "length") return "max_tokens";
+  if (finish === "content_filter" || refused) return "refusal";
+  // Some servers answer "stop" even when the reply holds tool calls.
+  return hasCalls || finish === "tool_calls" || finish === "function_call" ? "tool_use" : "end_turn";
+}

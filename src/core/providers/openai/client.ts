@@ -1,0 +1,23 @@
+/** The official OpenAI SDK client for a configured provider (Responses or Chat Completions). */
+import OpenAI from "openai";
+import type { ResolvedProvider } from "../provider-config.ts";
+
+export const OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
+/** Local servers need no key, but the SDK will not start without one. */
+export const PLACEHOLDER_KEY = "verbatim-no-key";
+
+/**
+ * A client with the SDK's silent retries off (the turn loop retries, visibly) and nothing read
+ * from the environment behind our back: the resolved configuration is the only source.
+ */
+export function openaiClient(config: ResolvedProvider): OpenAI {
+  return new OpenAI({
+    apiKey: config.apiKey ?? PLACEHOLDER_KEY,
+    baseURL: config.baseUrl ?? OPENAI_DEFAULT_URL,
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    maxRetries: 0,
+    defaultHeaders: config.headers,
+  });
+}
