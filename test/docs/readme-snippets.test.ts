@@ -57,6 +57,12 @@ describe("README editor snippets", () => {
     expect(lua).toContain("VERBATIM_MODEL = ");
   });
 
+  test("the acpx example launches that command too", () => {
+    const acpx = fenced(readme, "sh").find((block) => block.includes("--agent"));
+    const { command, args } = launches()[0]!;
+    expect(acpx).toContain(`--agent "${[command, ...args].join(" ")}"`);
+  });
+
   test("the command, run from this checkout, is a verbatim that answers ACP", async () => {
     const { command, args } = launches()[0]!;
     const box = sandbox("scripted/plain");
