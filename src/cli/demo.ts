@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { spawnAgent } from "../client/spawn-agent.ts";
 import { ViewClient } from "../client/view-client.ts";
 import { diffValues } from "../view/view-diff.ts";
-import { renderTranscript } from "../view/transcript.ts";
+import { TranscriptRecorder } from "../view/transcript.ts";
 import type { ViewModel } from "../view/view-model.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
@@ -62,7 +62,9 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     const liveView = live.view(sessionId);
     out();
     out("── what the client was shown live ──");
-    out(renderTranscript(liveView));
+    const transcript = new TranscriptRecorder();
+    for (const n of live.notifications) transcript.apply(n.update);
+    out(transcript.render());
 
     const reopened = new ViewClient();
     const fresh = spawnAgent({ env, cwd: workspace });

@@ -1,16 +1,27 @@
 /**
  * Prints a session's updates as a readable transcript while they stream: answer text as it
- * arrives, thinking marked, tool cards as one line each when they settle.
+ * arrives, thinking marked, tool cards as one line each when they settle (stdout). Progress goes
+ * to stderr: a card as it is announced, when it starts running, how long a long call has been
+ * running, and how each permission question was answered.
  */
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
 
 type Write = (text: string) => void;
+
+/** A running call is reported once it has run this long, and again at each multiple. */
+export const LONG_CALL_SECONDS = 10;
 
 export class LivePrinter {
   #current: string | undefined;
   readonly #titles = new Map<string, string>();
+  /** Calls in progress: when they started and how many whole periods were already reported. */
+  readonly #running = new Map<string, { startedAt: number; reported: number }>();
 
-  constructor(private readonly out: Write, private readonly progress: Write) {}
+  constructor(
+    private readonly out: Write,
+    private readonly progress: Write,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   print(update: SessionUpdate): void {
     switch (update.sessionUpdate) {
@@ -32,9 +43,18 @@ export class LivePrinter {
         this.progress(`… ${update.title}\n`);
         return;
       case "tool_call_update": {
+        if (update.title) this.#titles.set(update.toolCallId, update.title);
+        const title = this.#titles.get(update.toolCallId) ?? update.toolCallId;
+        if (update.status === "in_progress" && !this.#running.has(update.toolCallId)) {
+          this.#running.set(update.toolCallId, { startedAt: this.now(), reported: 0 });
+          this.progress(`▸ running: ${title}\n`);
+          return;
+        }
         if (update.status !== "completed" && update.status !== "failed") return;
+        const running = this.#running.get(update.toolCallId);
+        this.#running.delete(update.toolCallId);
+        if (running && running.reported > 0) this.progress(`… ${title}: ${update.status} after ${this.#seconds(running.startedAt)}s\n`);
         this.#break();
-        const title = update.title ?? this.#titles.get(update.toolCallId) ?? update.toolCallId;
         this.out(`[${update.status}] ${title}\n`);
         return;
       }
@@ -47,9 +67,34 @@ export class LivePrinter {
     }
   }
 
+  /** Reports how a permission question was answered (headless runs answer them by a policy). */
+  permission(request: RequestPermissionRequest, response: RequestPermissionResponse, policy: string): void {
+    const outcome = response.outcome;
+    const chosen = outcome.outcome === "selected" ? request.options.find((o) => o.optionId === outcome.optionId) : undefined;
+    const answer = chosen ? `${chosen.name} (${chosen.kind})` : "cancelled";
+    this.progress(`? ${request.toolCall.title ?? request.toolCall.toolCallId}: ${answer} by --approve ${policy}\n`);
+  }
+
+  /**
+   * Reports each call that has been running for another LONG_CALL_SECONDS. Call it
+   * periodically (once a second is plenty); it prints nothing while calls are short.
+   */
+  tick(): void {
+    for (const [id, running] of this.#running) {
+      const periods = Math.floor(this.#seconds(running.startedAt) / LONG_CALL_SECONDS);
+      if (periods <= running.reported) continue;
+      running.reported = periods;
+      this.progress(`… ${this.#titles.get(id) ?? id}: running for ${periods * LONG_CALL_SECONDS}s\n`);
+    }
+  }
+
   /** Ends the current line, if a message was being printed. */
   finish(): void {
     this.#break();
+  }
+
+  #seconds(since: number): number {
+    return Math.floor((this.now() - since) / 1000);
   }
 
   #break(): void {

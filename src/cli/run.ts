@@ -42,11 +42,21 @@ export async function run(options: RunOptions): Promise<number> {
   const cwd = options.cwd ? (isAbsolute(options.cwd) ? options.cwd : resolve(options.cwd)) : process.cwd();
   const deps = engineDeps(env);
   const { app, closeAll } = createAgentApp(deps);
-  const client = new ViewClient(policies[options.approve]);
   const stdout = (text: string) => process.stdout.write(text);
   const stderr = (text: string) => process.stderr.write(text);
-  const printer = new LivePrinter(stdout, stderr);
-  client.onUpdate = (n) => (options.json ? stdout(`${JSON.stringify(n)}\n`) : printer.print(n.update));
+  // With --json, stdout carries only JSON lines; progress still goes to stderr.
+  const printer = new LivePrinter(options.json ? () => {} : stdout, stderr);
+  const policy = policies[options.approve];
+  const client = new ViewClient(async (request) => {
+    const response = await policy(request);
+    printer.permission(request, response, options.approve);
+    return response;
+  });
+  client.onUpdate = (n) => {
+    if (options.json) stdout(`${JSON.stringify(n)}\n`);
+    printer.print(n.update);
+  };
+  const ticker = setInterval(() => printer.tick(), 1000);
   const connection = client.app().connect(app);
   const agent = connection.agent;
   let sessionId = options.session ?? "";
@@ -75,6 +85,7 @@ export async function run(options: RunOptions): Promise<number> {
     if (sessionId) report(options.json, sessionId, "error");
     return exitCodes.error;
   } finally {
+    clearInterval(ticker);
     process.off("SIGINT", onSigint);
     await closeAll();
     connection.close();

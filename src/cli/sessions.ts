@@ -5,8 +5,7 @@ import { isValidSessionId } from "../core/ids.ts";
 import { JournalError } from "../journal/errors.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
-import { renderTranscript } from "../view/transcript.ts";
-import { emptyView, reduce } from "../view/view-model.ts";
+import { TranscriptRecorder } from "../view/transcript.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -53,10 +52,10 @@ function onSession(sessionId: string, command: (store: JournalStore) => number):
 export function showSession(sessionId: string): number {
   return onSession(sessionId, (store) => {
     const projector = new Projector({ notices: false, replay: true });
-    const view = emptyView();
-    for (const record of store.read(sessionId)) for (const update of projector.apply(record)) reduce(view, update);
-    if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) reduce(view, mark);
-    out(renderTranscript(view));
+    const transcript = new TranscriptRecorder();
+    for (const record of store.read(sessionId)) for (const update of projector.apply(record)) transcript.apply(update);
+    if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) transcript.apply(mark);
+    out(transcript.render());
     return 0;
   });
 }

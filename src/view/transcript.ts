@@ -1,6 +1,34 @@
-/** A readable transcript of a view model: what a client shows, as plain text. */
-import type { ContentBlock, ToolCallContent } from "@agentclientprotocol/sdk";
-import type { ViewModel } from "./view-model.ts";
+/**
+ * A readable transcript of what a client shows, as plain text: messages, thinking, tool cards
+ * (diffs as unified diffs, command output, the permission question and its answer), and plans
+ * and mode changes where they happened.
+ */
+import type { ContentBlock, PermissionOption, PlanEntry, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import { unifiedDiff } from "./unified-diff.ts";
+import { emptyView, reduce, type ToolCardView, type ViewModel } from "./view-model.ts";
+
+/** Something shown between messages and cards: a plan as it was then, or a mode change. */
+export type Mark = { at: number } & ({ kind: "plan"; entries: PlanEntry[] } | { kind: "mode"; modeId: string });
+
+/**
+ * Folds updates into a client's view and also remembers where in the timeline each plan and
+ * mode change arrived, which the view model (the latest value only) does not keep.
+ */
+export class TranscriptRecorder {
+  readonly view: ViewModel = emptyView();
+  readonly marks: Mark[] = [];
+
+  apply(update: SessionUpdate): void {
+    const at = this.view.timeline.length;
+    if (update.sessionUpdate === "plan") this.marks.push({ at, kind: "plan", entries: update.entries });
+    if (update.sessionUpdate === "current_mode_update") this.marks.push({ at, kind: "mode", modeId: update.currentModeId });
+    reduce(this.view, update);
+  }
+
+  render(): string {
+    return renderTranscript(this.view, this.marks);
+  }
+}
 
 const indent = (text: string, prefix: string) => text.split("\n").map((l) => prefix + l).join("\n");
 
@@ -24,39 +52,71 @@ function toolContentText(content: ToolCallContent): string {
     case "content":
       return blockText(content.content);
     case "diff":
-      return `diff ${content.path}\n--- old\n${content.oldText ?? "(new file)"}\n+++ new\n${content.newText}`;
+      return unifiedDiff(content.path, content.oldText, content.newText);
     case "terminal":
       return `[terminal ${content.terminalId}]`;
   }
 }
 
-export function renderTranscript(view: ViewModel): string {
+type PermissionMeta = { options?: PermissionOption[]; outcome?: { outcome: string; optionId?: string } | null };
+
+/** The question a card asked, as a line: its options, and which was chosen (or that none was yet). */
+function permissionQuestion(card: ToolCardView): string | undefined {
+  const permission = (card.meta?.verbatim as { permission?: PermissionMeta } | undefined)?.permission;
+  if (!permission?.options) return undefined;
+  const outcome = permission.outcome;
+  const options = permission.options.map((o) => (outcome?.outcome === "selected" && o.optionId === outcome.optionId ? `[${o.name}]` : o.name));
+  const state = !outcome ? " (waiting for an answer)" : outcome.outcome === "cancelled" ? " (cancelled)" : "";
+  return `? asked: ${options.join(" | ")}${state}`;
+}
+
+const planLines = (entries: PlanEntry[]) => [
+  "Plan:",
+  ...entries.map((e) => `  [${e.status === "completed" ? "x" : e.status === "in_progress" ? "~" : " "}] ${e.content}`),
+  "",
+];
+
+function markLines(mark: Mark): string[] {
+  return mark.kind === "plan" ? planLines(mark.entries) : [`(mode: ${mark.modeId})`, ""];
+}
+
+function cardLines(card: ToolCardView): string[] {
+  const where = card.locations?.length ? ` @ ${card.locations.map((l) => `${l.path}${l.line ? `:${l.line}` : ""}`).join(", ")}` : "";
+  const question = permissionQuestion(card);
+  return [
+    `[${card.kind}] ${card.title} — ${card.status}${where}`,
+    ...(question ? [indent(question, "    ")] : []),
+    ...(card.content ?? []).map((item) => indent(toolContentText(item), "    ")),
+    "",
+  ];
+}
+
+/**
+ * The transcript of a view. With `marks` (from a TranscriptRecorder), plans and mode changes are
+ * drawn where they happened; without, the latest plan closes the transcript.
+ */
+export function renderTranscript(view: ViewModel, marks?: Mark[]): string {
   const out: string[] = [];
   if (view.title) out.push(`# ${view.title}`, "");
-  for (const key of view.timeline) {
+  const marksAt = (index: number) => (marks ?? []).filter((m) => m.at === index).flatMap(markLines);
+  view.timeline.forEach((key, index) => {
+    out.push(...marksAt(index));
     const [kind, ...rest] = key.split(":");
     const id = rest.join(":");
     if (kind === "message") {
       const m = view.messages[id];
-      if (!m) continue;
+      if (!m) return;
       const text = m.content.map(blockText).join("");
       if (m.role === "user") out.push(indent(text, "> "), "");
       else if (m.role === "thought") out.push(indent(text, "  ~ "), "");
       else out.push(m.meta ? `! ${text}` : text, "");
     } else {
-      const c = view.toolCalls[id];
-      if (!c) continue;
-      const where = c.locations?.length ? ` @ ${c.locations.map((l) => `${l.path}${l.line ? `:${l.line}` : ""}`).join(", ")}` : "";
-      out.push(`[${c.kind}] ${c.title} — ${c.status}${where}`);
-      for (const item of c.content ?? []) out.push(indent(toolContentText(item), "    "));
-      out.push("");
+      const card = view.toolCalls[id];
+      if (card) out.push(...cardLines(card));
     }
-  }
-  if (view.plan) {
-    out.push("Plan:");
-    for (const e of view.plan) out.push(`  [${e.status === "completed" ? "x" : e.status === "in_progress" ? "~" : " "}] ${e.content}`);
-    out.push("");
-  }
+  });
+  out.push(...marksAt(view.timeline.length));
+  if (!marks && view.plan) out.push(...planLines(view.plan));
   const facts = [
     view.modeId ? `mode ${view.modeId}` : "",
     view.usage ? `context ${view.usage.used}/${view.usage.size} tokens` : "",

@@ -52,6 +52,31 @@ describe("verbatim run", () => {
     expect(shown.stdout).toContain("Here is a long");
   });
 
+  test("progress goes to stderr: each card as it starts, and how each permission was answered", async () => {
+    const box = sandbox("scripted/edit");
+    const allowed = await runCli(["run", "--approve", "all", "--cwd", box.workspace, "Fix it"], box.env);
+    expect(allowed.stderr).toContain("▸ running: Edit ");
+    expect(allowed.stderr).toMatch(/\? Edit \S+README\.md: Allow \(allow_once\) by --approve all/);
+    expect(allowed.stdout).not.toContain("--approve");
+    const refused = await runCli(["run", "--cwd", box.workspace, "Fix it"], box.env);
+    expect(refused.stderr).toMatch(/\? Edit \S+README\.md: Refuse \(reject_once\) by --approve none/);
+  });
+
+  test("a command running longer than ten seconds is reported while it runs", async () => {
+    const box = sandbox("scripted/command");
+    const r = await runCli(["run", "--approve", "all", "--cwd", box.workspace, "sleep 11; echo done"], box.env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("sleep 11; echo done: running for 10s");
+    expect(r.stderr).toMatch(/sleep 11; echo done: completed after 1\ds/);
+  }, 60_000);
+
+  test("--json keeps stdout to JSON lines while progress goes to stderr", async () => {
+    const box = sandbox("scripted/edit");
+    const r = await runCli(["run", "--json", "--approve", "all", "--cwd", box.workspace, "Fix it"], box.env);
+    for (const line of r.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expect(r.stderr).toContain("▸ running: Edit ");
+  });
+
   test("a bad --approve value is a usage error", async () => {
     const box = sandbox("scripted/plain");
     expect((await runCli(["run", "--approve", "maybe", "Go"], box.env)).code).toBe(2);

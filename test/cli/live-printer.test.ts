@@ -1,0 +1,69 @@
+/** The headless printer: the transcript on stdout, progress on stderr. */
+import type { RequestPermissionRequest, SessionUpdate } from "@agentclientprotocol/sdk";
+import { describe, expect, test } from "bun:test";
+import { LivePrinter } from "../../src/cli/live-printer.ts";
+
+function printer() {
+  const out: string[] = [];
+  const err: string[] = [];
+  let now = 0;
+  const p = new LivePrinter((t) => out.push(t), (t) => err.push(t), () => now);
+  return { p, out, err, at: (seconds: number) => (now = seconds * 1000) };
+}
+
+const announced: SessionUpdate = { sessionUpdate: "tool_call", toolCallId: "call_1", title: "sleep 30", kind: "execute", status: "pending" };
+const started: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "in_progress" };
+const ended: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "completed" };
+
+describe("LivePrinter progress", () => {
+  test("a card is announced and started on stderr, and settles as one transcript line on stdout", () => {
+    const { p, out, err } = printer();
+    p.print(announced);
+    p.print(started);
+    p.print(ended);
+    expect(err).toEqual(["… sleep 30\n", "▸ running: sleep 30\n"]);
+    expect(out).toEqual(["[completed] sleep 30\n"]);
+  });
+
+  test("a call running less than ten seconds reports nothing more", () => {
+    const { p, err, at } = printer();
+    p.print(announced);
+    p.print(started);
+    at(9.9);
+    p.tick();
+    p.print(ended);
+    expect(err).toEqual(["… sleep 30\n", "▸ running: sleep 30\n"]);
+  });
+
+  test("a long call is reported every ten seconds, once each, and its duration when it ends", () => {
+    const { p, err, at } = printer();
+    p.print(announced);
+    p.print(started);
+    at(10.2);
+    p.tick();
+    at(12);
+    p.tick();
+    at(25);
+    p.tick();
+    p.print(ended);
+    expect(err.slice(2)).toEqual([
+      "… sleep 30: running for 10s\n",
+      "… sleep 30: running for 20s\n",
+      "… sleep 30: completed after 25s\n",
+    ]);
+  });
+
+  test("a permission answered by the policy says which option and which policy", () => {
+    const { p, err } = printer();
+    const request: RequestPermissionRequest = {
+      sessionId: "ses_1",
+      toolCall: { toolCallId: "call_1", title: "Edit README.md" },
+      options: [
+        { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+        { optionId: "reject_once", name: "Refuse", kind: "reject_once" },
+      ],
+    };
+    p.permission(request, { outcome: { outcome: "selected", optionId: "reject_once" } }, "none");
+    expect(err).toEqual(["? Edit README.md: Refuse (reject_once) by --approve none\n"]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The README's editor snippets cannot rot: every JSON block parses, every editor launches the
+ * same command, and that command (with `/path/to/verbatim` as this checkout) starts a verbatim
+ * that answers ACP.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { spawnAgent } from "../../src/client/spawn-agent.ts";
+import { ViewClient } from "../../src/client/view-client.ts";
+import { sandbox } from "../support/workspace.ts";
+
+const checkout = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+const readme = readFileSync(`${checkout}/README.md`, "utf8");
+
+/** The fenced code blocks of a Markdown text with the given info string, in order. */
+function fenced(markdown: string, language: string): string[] {
+  const blocks: string[] = [];
+  const pattern = new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "gm");
+  for (const match of markdown.matchAll(pattern)) blocks.push(match[1] ?? "");
+  return blocks;
+}
+
+type Launch = { command: string; args: string[]; env: Record<string, string> };
+
+/** Every agent entry of the editor snippets: Zed and JetBrains (`agent_servers`), VS Code (`acp.agents`). */
+function launches(): Launch[] {
+  return fenced(readme, "json")
+    .map((block) => JSON.parse(block) as Record<string, Record<string, Launch> | undefined>)
+    .flatMap((settings) => Object.values(settings["agent_servers"] ?? settings["acp.agents"] ?? {}));
+}
+
+const inCheckout = (path: string) => path.replaceAll("/path/to/verbatim", checkout);
+
+describe("README editor snippets", () => {
+  test("every JSON block parses", () => {
+    const blocks = fenced(readme, "json");
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks) expect(() => JSON.parse(block)).not.toThrow();
+  });
+
+  test("Zed, VS Code and JetBrains launch the same command, each with a model in its env", () => {
+    const all = launches();
+    expect(all).toHaveLength(3);
+    for (const launch of all) {
+      expect({ command: launch.command, args: launch.args }).toEqual({ command: all[0]!.command, args: all[0]!.args });
+      expect(launch.env.VERBATIM_MODEL).toMatch(/^[a-z-]+\/.+/);
+    }
+  });
+
+  test("the Neovim adapter launches that command too", () => {
+    const [lua] = fenced(readme, "lua");
+    const { command, args } = launches()[0]!;
+    const quoted = [command, ...args].map((part) => `"${part}"`).join(", ");
+    expect(lua).toContain(`default = { ${quoted} }`);
+    expect(lua).toContain("VERBATIM_MODEL = ");
+  });
+
+  test("the acpx example launches that command too", () => {
+    const acpx = fenced(readme, "sh").find((block) => block.includes("--agent"));
+    const { command, args } = launches()[0]!;
+    expect(acpx).toContain(`--agent "${[command, ...args].join(" ")}"`);
+  });
+
+  test("the command, run from this checkout, is a verbatim that answers ACP", async () => {
+    const { command, args } = launches()[0]!;
+    const box = sandbox("scripted/plain");
+    const agent = spawnAgent({ command: [inCheckout(command), ...args.map(inCheckout)], env: box.env });
+    const client = new ViewClient();
+    const connection = client.app().connect(agent.stream);
+    try {
+      const init = await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      expect(init.agentInfo?.name).toBe("verbatim");
+      const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });
+      const { stopReason } = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Hi" }] });
+      expect(stopReason).toBe("end_turn");
+    } finally {
+      connection.close();
+      agent.kill();
+      await agent.exited;
+    }
+  });
+});
