@@ -52,7 +52,7 @@ function onSession(sessionId: string, command: (store: JournalStore) => number):
 /** Prints a session's transcript exactly as a client would see it after reopening it. */
 export function showSession(sessionId: string): number {
   return onSession(sessionId, (store) => {
-    const projector = new Projector({ notices: false, replay: true });
+    const projector = new Projector({ notices: false, replay: true, sessionId });
     const view = emptyView();
     for (const record of store.read(sessionId)) for (const update of projector.apply(record)) reduce(view, update);
     if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) reduce(view, mark);

@@ -11,15 +11,38 @@ afterAll(() => {
 
 export const README_TEXT = "# Sample\n\nLine three.\nLine four.\n";
 
-export type Sandbox = { root: string; workspace: string; home: string; env: Record<string, string> };
+export type Sandbox = {
+  root: string;
+  workspace: string;
+  /** verbatim's data home (the journal). */
+  home: string;
+  /** The user's home ($HOME: `~/.claude` lives here) and config home ($XDG_CONFIG_HOME). */
+  userHome: string;
+  configHome: string;
+  env: Record<string, string>;
+};
 
-/** A workspace with a README.md, a private data home, and the env that points verbatim at them. */
+/**
+ * A workspace with a README.md, a private data home, and the env that points verbatim at them.
+ * HOME and XDG_CONFIG_HOME point into the sandbox too: a test never reads (or runs hooks from)
+ * the real `~/.claude` or `~/.config`.
+ */
 export function sandbox(model = "scripted/demo"): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "verbatim-test-"));
   roots.push(root);
   const workspace = join(root, "workspace");
   const home = join(root, "home");
+  const userHome = join(root, "user");
+  const configHome = join(userHome, ".config");
   mkdirSync(workspace);
+  mkdirSync(configHome, { recursive: true });
   writeFileSync(join(workspace, "README.md"), README_TEXT);
-  return { root, workspace, home, env: { VERBATIM_HOME: home, VERBATIM_MODEL: model } };
+  return {
+    root,
+    workspace,
+    home,
+    userHome,
+    configHome,
+    env: { VERBATIM_HOME: home, VERBATIM_MODEL: model, HOME: userHome, XDG_CONFIG_HOME: configHome },
+  };
 }
