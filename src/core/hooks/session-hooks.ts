@@ -154,8 +154,12 @@ export class SessionHooks implements TurnHooks {
     }
   }
 
-  async stop(check: { stopHookActive: boolean; lastAssistantMessage: string }, signal: AbortSignal): Promise<boolean> {
-    const fired = await this.#fire("Stop", undefined, { stop_hook_active: check.stopHookActive, last_assistant_message: check.lastAssistantMessage }, { signal });
+  async stop(check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean }, signal: AbortSignal): Promise<boolean> {
+    const fired = await this.#fire("Stop", undefined, { stop_hook_active: check.stopHookActive, last_assistant_message: check.lastAssistantMessage }, {
+      signal,
+      // Past the cap a block is recorded as it was given, but the turn ends: the model is not given the reason.
+      adjust: (r) => (check.overrideBlock && r.decision === "block" ? { ...r, contexts: [], reason: `${r.reason ?? "blocked"} (overridden: too many blocks in a row)` } : r),
+    });
     return fired?.resolution.decision === "block" && !fired.resolution.halted;
   }
 

@@ -57,7 +57,8 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
     if (calls.length === 0) {
       if (ctx.signal.aborted) return end(ctx, "cancelled");
       if (result.stopReason !== "max_tokens" && result.stopReason !== "refusal" && ctx.hooks && ctx.hooks.halted() === undefined) {
-        const goOn = await ctx.hooks.stop({ stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx) }, ctx.signal);
+        const overrideBlock = stopBlocks + 1 >= STOP_HOOK_BLOCK_CAP;
+        const goOn = await ctx.hooks.stop({ stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock }, ctx.signal);
         if (ctx.signal.aborted) return end(ctx, "cancelled");
         if (goOn) {
           stopBlocks++;

@@ -33,9 +33,10 @@ export interface TurnHooks {
   postToolUse(call: FinishedCall, signal: AbortSignal): Promise<void>;
   /**
    * The model ended its turn. True when a Stop hook asks it to go on (its reason is then in the
-   * model's context); false to end the turn.
+   * model's context); false to end the turn. With `overrideBlock` (the cap of consecutive blocks
+   * is reached) a block is recorded but not honoured: the model is not given its reason.
    */
-  stop(check: { stopHookActive: boolean; lastAssistantMessage: string }, signal: AbortSignal): Promise<boolean>;
+  stop(check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean }, signal: AbortSignal): Promise<boolean>;
   /** The turn failed (StopFailure; observation only). */
   stopFailure(error: string, lastAssistantMessage: string): Promise<void>;
   /** Why a hook stopped the turn (`continue: false`), if one did. */
