@@ -3,6 +3,7 @@
  * outcome changes (the call that runs, the prompt, the end of the turn), what the card and the
  * model are given, and that untrusted project hooks are skipped and reported.
  */
+import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { conversation } from "../../src/replay/conversation.ts";
 import { connectInProcess, newSession, prompt, type ClientOptions } from "../support/acp-session.ts";
 import { outcomeOf, textOf } from "../support/cards.ts";
 import { cardHooks, command, noticeMessages, script, standaloneHooks, trustWorkspace, writeHooks, type HooksConfig } from "../support/hooks.ts";
+import { allGone, pidsFrom } from "../support/processes.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { cards } from "../parity/harness.ts";
 
@@ -154,6 +156,28 @@ describe("PreToolUse", () => {
   });
 });
 
+describe("cancel", () => {
+  test("a cancel while a PreToolUse hook runs kills its process group; the call never runs and nobody is asked", async () => {
+    const box = sandbox("scripted/command");
+    const pidFile = join(box.root, "hook.pid");
+    const marker = join(box.root, "marker");
+    writeHooks(box, "claude-user", { PreToolUse: [{ hooks: [command(`echo $$ > ${pidFile}; sleep 100`)] }] });
+    const agent = await connectInProcess(box.env);
+    const { sessionId } = await newSession(agent.ctx, box.workspace);
+    const turn = prompt(agent.ctx, sessionId, `touch ${marker}`);
+    const [pid] = await pidsFrom([pidFile]);
+    await agent.ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await turn).stopReason).toBe("cancelled");
+    await agent.close();
+    expect(await allGone([pid!], 2000)).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+    const [card] = cards(agent.client.view(sessionId));
+    expect(outcomeOf(card)).toEqual({ by: "cancel", reason: "the turn was cancelled" });
+    expect(cardHooks(card)[0]?.runs[0]?.status).toBe("cancelled");
+    expect(agent.client.permissionRequests).toHaveLength(0);
+  });
+});
+
 describe("permission hooks", () => {
   test("a PermissionRequest allow answers for the user: nobody is asked and the call runs", async () => {
     const ran = join(sandbox().root, "ran");
@@ -238,6 +262,8 @@ describe("prompts and the end of a turn", () => {
     const runs = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { stop_hook_active: boolean });
     expect(runs.map((r) => r.stop_hook_active)).toEqual([false, true, true, true, true, true, true, true]);
     expect(noticeMessages(view).map((n) => n.title)).toContain("A Stop hook blocked the end of the turn 8 times in a row; the turn ends anyway");
+    const last = standaloneHooks(view).at(-1);
+    expect(last?.hook.reason).toBe("keep going (overridden: too many blocks in a row)");
     // Each honoured block gave the model the reason as its next instruction.
     const instructions = conversation(facts).filter((m) => m.role === "user").slice(1);
     expect(instructions).toHaveLength(7);

@@ -228,7 +228,9 @@ export class SessionHooks implements TurnHooks {
 
   #common(): CommonFields {
     return {
-      session_id: this.host.sessionId,
+      // The user-facing session: a subagent's hooks name its root (Codex parity); the outcome's
+      // originSessionId names the session that fired them.
+      session_id: this.host.state.parentSessionId ?? this.host.sessionId,
       transcript_path: null,
       cwd: this.host.state.cwd,
       permission_mode: this.host.state.modeId,
@@ -251,7 +253,8 @@ export class SessionHooks implements TurnHooks {
   /** A lifecycle event for the host's notify command (none configured: nothing happens). */
   #notify(event: "UserPromptSubmit" | "PermissionRequest" | "Stop" | "StopFailure", fields: Record<string, unknown>): void {
     const command = this.settings.notifyCommand;
-    if (!command) return;
+    // Only the user-facing session tells the host its state: a subagent never relabels its root.
+    if (!command || this.host.state.parentSessionId !== undefined) return;
     this.#notifier ??= new LifecycleNotifier(commandDeliverer(command, { cwd: this.host.state.cwd, env: this.settings.env }));
     this.#notifier.emit(payloadOf(event, this.#common(), fields));
   }

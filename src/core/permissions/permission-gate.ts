@@ -31,6 +31,8 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
   return async (request, session) => {
     const hooks = session.hooks;
     const pre = hooks ? await hooks.preToolUse(request) : undefined;
+    // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
+    if (request.signal.aborted) return cancelledBeforeRun;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
     const verdict = decide({
       tool: effective.tool,
@@ -42,6 +44,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     if (verdict.action === "allow") return { run: true, input: effective.input };
     if (verdict.action === "deny") return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
     const hooked = hooks ? await hooks.permissionRequest(effective) : undefined;
+    if (request.signal.aborted) return cancelledBeforeRun;
     if (hooked?.decision === "allow") return { run: true, input: effective.input };
     if (hooked?.decision === "deny") {
       const reason = hooked.reason ?? "a PermissionRequest hook refused the call";
@@ -56,6 +59,13 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     }
   };
 }
+
+const cancelledBeforeRun: GateDecision = {
+  run: false,
+  by: "cancel",
+  reason: "the turn was cancelled",
+  modelText: "The user cancelled the turn before this call ran; it did not run.",
+};
 
 async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;
