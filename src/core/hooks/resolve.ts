@@ -54,7 +54,8 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
     case "PreToolUse": {
       const votes = results.flatMap((r) => preToolUseVote(r, note));
       ({ decision, reason } = strongest(votes));
-      rewrite = chooseRewrite(results, votes, note);
+      // A denied call runs no input at all: no rewrite applies.
+      rewrite = decision === "deny" ? undefined : chooseRewrite(results, votes, note);
       if (rewrite && decision === "allow" && !votes.some((v) => v.decision === "allow" && v.result.handler.hookId === rewrite?.byHookId)) {
         // The allows judged the model's input, not the rewritten one: permission is decided again.
         decision = "none";

@@ -116,7 +116,8 @@ export class SessionHooks implements TurnHooks {
         content: await this.host.preview(tool, input).catch(() => []),
       });
     }
-    return { input, ...(verdictOf(resolution, "PreToolUse") ? { verdict: verdictOf(resolution, "PreToolUse") as HookVerdict } : {}) };
+    const verdict = verdictOf(resolution, "PreToolUse");
+    return { input, ...(verdict ? { verdict } : {}) };
   }
 
   async permissionRequest(request: GateRequest): Promise<HookVerdict | undefined> {
