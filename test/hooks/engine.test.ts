@@ -147,6 +147,48 @@ describe("PreToolUse", () => {
     expect(Object.keys(sent).sort()).toEqual(["cwd", "hook_event_name", "permission_mode", "prompt_id", "session_id", "tool_input", "tool_name", "tool_use_id", "transcript_path", "turn_id"]);
   });
 
+  test("allow + rewrite from one hook, ask from another: the user is asked about the rewritten input, which runs; PostToolUse sees the original", async () => {
+    const target = join(sandbox().root, "out.txt");
+    const rewrite = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: `echo rewritten > ${target}` } } });
+    const ask = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "a human should look" } });
+    const box = sandbox("scripted/command");
+    const post = join(box.root, "post.json");
+    writeHooks(box, "claude-user", {
+      PreToolUse: [{ matcher: "Bash", hooks: [command(`echo '${rewrite}'`), command(`echo '${ask}'`)] }],
+      PostToolUse: [{ matcher: "Bash", hooks: [command(`cat > ${post}`)] }],
+    });
+    const { client, view } = await session(box, [`echo original > ${target}`]);
+    expect(client.permissionRequests).toHaveLength(1);
+    expect(client.permissionRequests[0]?.toolCall.rawInput).toEqual({ command: `echo rewritten > ${target}` });
+    expect(readFileSync(target, "utf8")).toBe("rewritten\n");
+    expect(cardHooks(cards(view)[0])[0]).toMatchObject({ decision: "ask", reason: "a human should look" });
+    const sent = JSON.parse(readFileSync(post, "utf8")) as Record<string, unknown>;
+    expect(sent.tool_input).toEqual({ command: `echo rewritten > ${target}` });
+    expect(sent.original_tool_input).toEqual({ command: `echo original > ${target}`, description: "Run the requested command" });
+  });
+
+  test("one call, two hooks: card, one running outcome with both runs, one settled outcome, then the result, all with the call's id; ids are stable per handler, fresh per run", async () => {
+    const box = sandbox("scripted/command");
+    writeHooks(box, "claude-user", { PreToolUse: [{ matcher: "Bash", hooks: [command("exit 0"), command("true")] }] });
+    const { facts } = await session(box, ["echo one", "echo two"]);
+    const firstCall = facts.findIndex((f) => f.kind === "tool_call_announced");
+    const toolCallId = (facts[firstCall] as { toolCallId: string }).toolCallId;
+    const ofCall = facts.slice(firstCall).filter((f) => "toolCallId" in f && f.toolCallId === toolCallId && f.kind !== "tool_call_progressed");
+    expect(ofCall.map((f) => (f.kind === "hook_outcome" ? `hook_outcome ${f.status}` : f.kind))).toEqual([
+      "tool_call_announced", "hook_outcome running", "hook_outcome settled",
+      "permission_requested", "permission_answered", "tool_call_started", "tool_call_finished",
+    ]);
+    const outcomes = facts.filter((f): f is Extract<Fact, { kind: "hook_outcome" }> => f.kind === "hook_outcome");
+    const [running, settled] = outcomes;
+    expect(running?.runs.map((r) => r.status)).toEqual(["running", "running"]);
+    expect(settled?.outcomeId).toBe(running?.outcomeId);
+    expect([running?.revision, settled?.revision]).toEqual([1, 2]);
+    const secondTurn = outcomes.filter((o) => o.status === "settled")[1];
+    expect(secondTurn?.runs.map((r) => r.hookId)).toEqual(settled?.runs.map((r) => r.hookId));
+    expect(secondTurn?.runs[0]?.hookRunId).not.toBe(settled?.runs[0]?.hookRunId);
+    expect(secondTurn?.outcomeId).not.toBe(settled?.outcomeId);
+  });
+
   test("continue: false stops the turn: the call is refused and no further model step runs", async () => {
     const box = trustedBox("scripted/command", { PreToolUse: [{ hooks: [command(`echo '{"continue": false, "stopReason": "budget spent"}'`)] }] });
     const { view, facts, stopReasons } = await session(box, ["echo hi"]);
