@@ -7,8 +7,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
-import { prompt } from "../support/acp-session.ts";
-import { outcomeOf, permissionOf, textOf } from "../support/cards.ts";
+import { signalGroup } from "../../src/core/process-group.ts";
+import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { interruptedOf, outcomeOf, permissionOf, textOf } from "../support/cards.ts";
+import { pidsFrom } from "../support/processes.ts";
 import { cardHooks, command, noticeMessages, standaloneHooks, trustWorkspace, writeHooks } from "../support/hooks.ts";
 import { sandbox } from "../support/workspace.ts";
 import { cards, parity } from "./harness.ts";
@@ -69,6 +71,36 @@ describe("hook outcomes on cards", () => {
     expect(textOf(card?.content)).toContain("Hook message: output checked");
     expect(cardHooks(cards(r.reloaded)[0])).toEqual(cardHooks(card));
     expect(r.differences).toEqual([]);
+  });
+});
+
+describe("a session killed while a hook runs", () => {
+  test("the card shows the hook running as it was live, then that the call never ran", async () => {
+    const box = sandbox("scripted/command");
+    const pidFile = join(box.root, "hook.pid");
+    writeHooks(box, "claude-user", { PreToolUse: [{ matcher: "Bash", hooks: [command(`echo $$ > ${pidFile}; sleep 100`, { statusMessage: "Checking the command" })] }] });
+    const live = await connectProcess(box.env);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    void prompt(live.ctx, sessionId, "echo hi").catch(() => undefined);
+    const [pid] = await pidsFrom([pidFile]);
+    await until(() => cardHooks(cards(live.client.view(sessionId))[0]).length === 1, "the running outcome on the card");
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    // The hook leads its own process group: it outlives the agent, so the test ends it.
+    signalGroup(pid!, "SIGKILL");
+    await live.close();
+    const reopened = await connectProcess(box.env);
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      const [before] = cards(live.client.view(sessionId));
+      const [after] = cards(reopened.client.view(sessionId));
+      expect(textOf(before?.content)).toBe(`Hook PreToolUse: running echo $$ > ${pidFile}; sleep 100 (Checking the command)…`);
+      expect(textOf(after?.content)).toBe(`${textOf(before?.content)}\nInterrupted: verbatim stopped before this call ran; it never ran.`);
+      expect(cardHooks(after)).toEqual(cardHooks(before));
+      expect(interruptedOf(after)).toEqual({ mayHaveRun: false });
+    } finally {
+      await reopened.close();
+    }
   });
 });
 
