@@ -9,12 +9,14 @@ import { VERSION } from "./version.ts";
 const USAGE = `verbatim ${VERSION}: an ACP coding agent whose sessions reopen exactly as they were shown live
 
 usage:
-  verbatim                      run the ACP agent on stdio (what editors launch)
+  verbatim [--trust]            run the ACP agent on stdio (what editors launch); --trust runs
+                                project hooks in every workspace it opens
+  verbatim trust [DIR]          trust DIR (default: the current directory): its project hooks run
   verbatim demo [--keep]        run a scripted session offline, reopen it, and check parity
   verbatim sessions [--cwd DIR] [--json]
                                 list recorded sessions, newest first
   verbatim show ID              print a session as a client sees it after reopening
-  verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] PROMPT
+  verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] [--trust] PROMPT
                                 run one prompt headless; exit code tells how the turn ended
                                 (0 end_turn, 1 error, 3 refusal, 4 max_tokens, 5 max_turn_requests,
                                 130 cancelled)
@@ -29,6 +31,7 @@ environment:
   OPENAI_API_KEY, OPENAI_BASE_URL     (OPENAI_BASE_URL=http://127.0.0.1:11434/v1 for Ollama)
   VERBATIM_HOME                       where the journal lives (default $XDG_DATA_HOME/verbatim)
   VERBATIM_DURABILITY=strict          fsync every append
+  VERBATIM_NOTIFY_COMMAND             a command told of busy / needs you / done (JSON on stdin)
 
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;
@@ -36,11 +39,25 @@ config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case undefined: {
+    case undefined:
+    case "--trust": {
+      if (rest.length > 0) {
+        process.stderr.write(`verbatim: unexpected arguments ${rest.join(" ")}\n\n${USAGE}`);
+        return 2;
+      }
       const { serveStdio } = await import("./acp/stdio.ts");
       const { engineDeps } = await import("./core/engine-deps.ts");
-      await serveStdio(engineDeps());
+      await serveStdio(engineDeps(process.env, { trust: command === "--trust" }));
       return 0;
+    }
+    case "trust": {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      if (positionals.length > 1) {
+        process.stderr.write("usage: verbatim trust [DIR]\n");
+        return 2;
+      }
+      const { trustCommand } = await import("./cli/trust.ts");
+      return trustCommand(positionals[0] ?? process.cwd());
     }
     case "demo": {
       const { values } = parseArgs({ args: rest, options: { keep: { type: "boolean" } } });
@@ -71,11 +88,12 @@ async function main(argv: string[]): Promise<number> {
           session: { type: "string" },
           approve: { type: "string", default: "none" },
           json: { type: "boolean" },
+          trust: { type: "boolean" },
         },
       });
       const approve = values.approve;
       if (positionals.length !== 1 || !positionals[0] || (approve !== "all" && approve !== "edits" && approve !== "none")) {
-        process.stderr.write("usage: verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] PROMPT\n");
+        process.stderr.write("usage: verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] [--trust] PROMPT\n");
         return 2;
       }
       const { run } = await import("./cli/run.ts");
@@ -83,6 +101,7 @@ async function main(argv: string[]): Promise<number> {
         prompt: positionals[0],
         approve,
         json: values.json ?? false,
+        trust: values.trust ?? false,
         ...(values.model ? { model: values.model } : {}),
         ...(values.cwd ? { cwd: values.cwd } : {}),
         ...(values.session ? { session: values.session } : {}),

@@ -53,6 +53,7 @@ export class OpenSessions {
   /** The runtime's link to this client: publishing through `projector`, its fs and terminals, asking it for permission. */
   io(sessionId: string, client: AgentContext, projector: Projector): SessionIo {
     const sender = this.sender(client);
+    projector.context.sessionId = sessionId;
     return {
       publish: (record: StoredFact) => {
         for (const update of projector.apply(record)) sender.send(sessionId, update);

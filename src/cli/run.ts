@@ -18,6 +18,8 @@ export type RunOptions = {
   session?: string;
   approve: "all" | "edits" | "none";
   json: boolean;
+  /** Run project hooks in the workspace even if it is not in the trusted folders. */
+  trust?: boolean;
 };
 
 /** Exit codes: how the turn ended. */
@@ -40,7 +42,7 @@ const policies: Record<RunOptions["approve"], PermissionPolicy> = {
 export async function run(options: RunOptions): Promise<number> {
   const env = { ...process.env, ...(options.model ? { VERBATIM_MODEL: options.model } : {}) };
   const cwd = options.cwd ? (isAbsolute(options.cwd) ? options.cwd : resolve(options.cwd)) : process.cwd();
-  const deps = engineDeps(env);
+  const deps = engineDeps(env, { trust: options.trust ?? false });
   const { app, closeAll } = createAgentApp(deps);
   const stdout = (text: string) => process.stdout.write(text);
   const stderr = (text: string) => process.stderr.write(text);

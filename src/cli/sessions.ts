@@ -51,7 +51,7 @@ function onSession(sessionId: string, command: (store: JournalStore) => number):
 /** Prints a session's transcript exactly as a client would see it after reopening it. */
 export function showSession(sessionId: string): number {
   return onSession(sessionId, (store) => {
-    const projector = new Projector({ notices: false, replay: true });
+    const projector = new Projector({ notices: false, replay: true, sessionId });
     const transcript = new TranscriptRecorder();
     for (const record of store.read(sessionId)) for (const update of projector.apply(record)) transcript.apply(update);
     if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) transcript.apply(mark);

@@ -1,7 +1,8 @@
-/** Wires the engine from the environment: the journal, the model catalog, the tools. */
+/** Wires the engine from the environment: the journal, the model catalog, the tools, the hooks. */
 import { dataHome, journalFile } from "../journal/paths.ts";
 import { SqliteJournal } from "../journal/sqlite-store.ts";
 import { VERSION } from "../version.ts";
+import { hookSettings } from "./hooks/settings.ts";
 import { catalogFromEnv } from "./providers/catalog.ts";
 import type { EngineDeps } from "./session/session-runtime.ts";
 import { defaultTools, ToolRegistry } from "./tools/registry.ts";
@@ -9,12 +10,14 @@ import { defaultTools, ToolRegistry } from "./tools/registry.ts";
 /** The cap on model steps in one turn; past it the turn ends `max_turn_requests`. */
 export const MAX_STEPS = 50;
 
-export function engineDeps(env: Record<string, string | undefined> = process.env): EngineDeps {
+/** `trust`: project hooks run in every workspace (the `--trust` flag, for headless runs). */
+export function engineDeps(env: Record<string, string | undefined> = process.env, options: { trust?: boolean } = {}): EngineDeps {
   return {
     store: new SqliteJournal(journalFile(dataHome(env)), env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal"),
     catalog: catalogFromEnv(env),
     tools: new ToolRegistry(defaultTools()),
     agentVersion: VERSION,
     maxSteps: Number(env.VERBATIM_MAX_STEPS) > 0 ? Number(env.VERBATIM_MAX_STEPS) : MAX_STEPS,
+    hooks: hookSettings(env, { trustAll: options.trust ?? false }),
   };
 }

@@ -28,6 +28,8 @@ export type Card = {
   /** Visible lines verbatim adds (permission answers, refusals, hook outcomes). */
   notes: ToolCallContent[];
   meta: CardMeta;
+  /** Where each hook outcome's line is in `notes`, so a newer revision replaces it in place. */
+  hookLines?: Map<string, number>;
 };
 
 export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });

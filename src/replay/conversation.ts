@@ -4,7 +4,7 @@
  * would have sent live. Pure.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact } from "../journal/facts/index.ts";
+import type { Fact, FactOf } from "../journal/facts/index.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
@@ -14,11 +14,21 @@ export class ConversationFold {
   readonly messages: ModelMessage[] = [];
   readonly #stepText = new Map<string, string>();
   readonly #pairing = new Map<string, { providerCallId: string; name: string }>();
+  /** Each turn's prompt, as the model is given it (hooks may add to it, or take it back). */
+  readonly #prompts = new Map<string, Extract<ModelMessage, { role: "user" }>>();
+  /** Hook context for a call, given to the model with the call's result. */
+  readonly #callContext = new Map<string, string[]>();
 
   apply(fact: Fact): void {
     switch (fact.kind) {
-      case "prompt_received":
-        this.messages.push({ role: "user", content: fact.blocks.flatMap(userParts) });
+      case "prompt_received": {
+        const message: Extract<ModelMessage, { role: "user" }> = { role: "user", content: fact.blocks.flatMap(userParts) };
+        this.#prompts.set(fact.turnId, message);
+        this.messages.push(message);
+        return;
+      }
+      case "hook_outcome":
+        this.#hookOutcome(fact);
         return;
       case "message_chunk":
         if (fact.stream === "answer") this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
@@ -55,10 +65,39 @@ export class ConversationFold {
     }
   }
 
-  #result(toolCallId: string, text: string, isError: boolean): void {
+  /**
+   * What the model is given of a hook outcome: a blocked prompt is taken back; context goes with
+   * the call it judged (next to its result), with the turn's prompt (SessionStart,
+   * UserPromptSubmit), or as the next instruction (a Stop hook that keeps the turn going).
+   */
+  #hookOutcome(fact: FactOf<"hook_outcome">): void {
+    if (fact.status !== "settled") return;
+    const prompt = fact.turnId !== undefined ? this.#prompts.get(fact.turnId) : undefined;
+    if (fact.event === "UserPromptSubmit" && fact.decision === "block") {
+      const at = prompt ? this.messages.indexOf(prompt) : -1;
+      if (at !== -1) this.messages.splice(at, 1);
+      return;
+    }
+    const context = fact.modelContext;
+    if (!context) return;
+    if (fact.toolCallId !== undefined) {
+      if (this.#pairing.has(fact.toolCallId)) this.#callContext.set(fact.toolCallId, [...(this.#callContext.get(fact.toolCallId) ?? []), context]);
+      return;
+    }
+    if (fact.event === "Stop" || !prompt) {
+      this.messages.push({ role: "user", content: [{ type: "text", text: context }] });
+      return;
+    }
+    prompt.content.push({ type: "text", text: context });
+  }
+
+  #result(toolCallId: string, resultText: string, isError: boolean): void {
     const pair = this.#pairing.get(toolCallId);
     if (!pair) return;
     this.#pairing.delete(toolCallId);
+    const context = this.#callContext.get(toolCallId);
+    this.#callContext.delete(toolCallId);
+    const text = context ? [resultText, ...context].join("\n\n") : resultText;
     const result: ModelToolResult = { providerCallId: pair.providerCallId, name: pair.name, text, isError };
     const last = this.messages[this.messages.length - 1];
     if (last?.role === "tool_results") last.results.push(result);

@@ -6,6 +6,7 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf, StoredFact } from "../journal/facts/index.ts";
 import { contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
+import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { permissionLine, refusalLine } from "./lines.ts";
 
 export type ProjectionContext = {
@@ -13,10 +14,13 @@ export type ProjectionContext = {
   readonly notices: boolean;
   /** Projecting stored facts for `session/load` rather than live (switched off once it ends). */
   replay: boolean;
+  /** The session projected: hook outcomes from another session never attach to its cards. */
+  sessionId?: string;
 };
 
 export class Projector {
   readonly #cards = new Map<string, Card>();
+  readonly #hooks = new HookOutcomeProjection();
 
   constructor(readonly context: ProjectionContext) {}
 
@@ -97,6 +101,21 @@ export class Projector {
         });
       case "session_recovered":
         return fact.calls.flatMap((call) => this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]));
+      case "hook_outcome":
+        return this.#hooks.apply(fact, this.#cards, this.context.sessionId);
+      case "tool_input_rewritten":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.rawInput = fact.rawInput;
+          card.title = fact.title;
+          card.locations = fact.locations;
+          card.body = this.#shown(fact.content);
+          return [{
+            ...contentAndMetaUpdate(card),
+            title: card.title,
+            rawInput: card.rawInput,
+            locations: card.locations,
+          }];
+        });
     }
   }
 

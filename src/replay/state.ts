@@ -10,6 +10,8 @@ export type OpenCall = { toolCallId: string; providerCallId: string; started: bo
 export class SessionStateFold {
   cwd = "";
   additionalDirectories: string[] = [];
+  /** The session that spawned this one (a subagent's), if any. */
+  parentSessionId: string | undefined;
   systemPrompt = "";
   tools: ToolSpec[] = [];
   modeId = "";
@@ -32,6 +34,7 @@ export class SessionStateFold {
       case "session_started":
         this.cwd = fact.cwd;
         this.additionalDirectories = fact.additionalDirectories;
+        this.parentSessionId = fact.parentSessionId;
         this.systemPrompt = fact.systemPrompt;
         this.tools = fact.tools;
         this.modeId = fact.modes.currentModeId;

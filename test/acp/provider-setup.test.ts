@@ -54,9 +54,9 @@ describe("no provider configured", () => {
     const c = await connectInProcess({ ...box.env, VERBATIM_MODEL: "" });
     try {
       expect((await errorOf(c.ctx.request(acp.methods.agent.authenticate, { methodId: "config-file" }))).code).toBe(-32000);
-      mkdirSync(join(box.config, "verbatim"));
+      mkdirSync(join(box.configHome, "verbatim"));
       writeFileSync(
-        join(box.config, "verbatim", "config.json"),
+        join(box.configHome, "verbatim", "config.json"),
         JSON.stringify({ providers: { ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { "qwen3:8b": { contextWindow: 40960 } } } } }),
       );
       expect(await c.ctx.request(acp.methods.agent.authenticate, { methodId: "config-file" })).toEqual({});

@@ -19,8 +19,8 @@ function setup(env: Record<string, string>, userConfig?: unknown): { box: Sandbo
 }
 
 function writeUserConfig(box: Sandbox, config: unknown) {
-  mkdirSync(join(box.config, "verbatim"), { recursive: true });
-  writeFileSync(join(box.config, "verbatim", "config.json"), JSON.stringify(config));
+  mkdirSync(join(box.configHome, "verbatim"), { recursive: true });
+  writeFileSync(join(box.configHome, "verbatim", "config.json"), JSON.stringify(config));
 }
 
 const refs = (catalog: ReturnType<typeof catalogFromEnv>) => catalog.models().map((m) => `${m.ref.provider}/${m.ref.model}`);
@@ -126,7 +126,7 @@ describe("from a config file", () => {
   test("an invalid file configures nothing, and the hint carries the file's error", () => {
     const { box, catalog } = setup({ ANTHROPIC_API_KEY: "k" }, { providers: { anthropic: { key: "x" } } });
     expect(catalog.defaultModel()).toBeUndefined();
-    expect(catalog.setupHint).toContain(join(box.config, "verbatim", "config.json"));
+    expect(catalog.setupHint).toContain(join(box.configHome, "verbatim", "config.json"));
     expect(catalog.setupHint).toContain('unknown key "key"');
   });
 

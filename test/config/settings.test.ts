@@ -7,7 +7,7 @@ import { sandbox } from "../support/workspace.ts";
 
 function files(user?: unknown, project?: unknown): SettingsFiles {
   const box = sandbox();
-  const f = settingsFiles({ XDG_CONFIG_HOME: box.config }, box.workspace);
+  const f = settingsFiles({ XDG_CONFIG_HOME: box.configHome }, box.workspace);
   const write = (path: string, content: unknown) => {
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));

@@ -94,8 +94,8 @@ describe("usage", () => {
   test("a local model has the configured window and no cost", async () => {
     const { server, box, c } = await session(chatKit);
     await c.close();
-    mkdirSync(join(box.config, "verbatim"));
-    writeFileSync(join(box.config, "verbatim", "config.json"), JSON.stringify({ providers: { "openai-chat": { models: { "qwen3:8b": { contextWindow: 40_960 } } } } }));
+    mkdirSync(join(box.configHome, "verbatim"));
+    writeFileSync(join(box.configHome, "verbatim", "config.json"), JSON.stringify({ providers: { "openai-chat": { models: { "qwen3:8b": { contextWindow: 40_960 } } } } }));
     const again = await connectInProcess({ ...box.env, ...chatKit.env(server) });
     try {
       const { sessionId } = await newSession(again.ctx, box.workspace);
@@ -126,10 +126,10 @@ describe("secrets", () => {
   test("a key from the config file is never journaled either", async () => {
     const server = fixtureServer();
     const box = sandbox("");
-    mkdirSync(join(box.config, "verbatim"));
+    mkdirSync(join(box.configHome, "verbatim"));
     const secret = "sk-from-config-file-9f8e7d";
     writeFileSync(
-      join(box.config, "verbatim", "config.json"),
+      join(box.configHome, "verbatim", "config.json"),
       JSON.stringify({ model: "lab/qwen3:8b", providers: { lab: { type: "openai-chat", baseUrl: `${server.origin}/v1`, apiKey: secret } } }),
     );
     const c = await connectInProcess(box.env);

@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentApp, ClientCapabilities, ClientContext, Stream } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent-app.ts";
-import { spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
+import { agentCommand, spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view-client.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import type { ToolRegistry } from "../../src/core/tools/registry.ts";
@@ -37,9 +37,9 @@ async function connected(target: Stream | AgentApp, options: ClientOptions) {
   return { client, connection, ctx: connection.agent };
 }
 
-/** Connects a ViewClient to a freshly spawned verbatim process and initializes it. */
-export async function connectProcess(env: Record<string, string>, options: ClientOptions = {}): Promise<Connected> {
-  const agent = spawnAgent({ env });
+/** Connects a ViewClient to a freshly spawned verbatim process (with `args`, if given) and initializes it. */
+export async function connectProcess(env: Record<string, string>, options: ClientOptions & { args?: string[] } = {}): Promise<Connected> {
+  const agent = spawnAgent({ env, ...(options.args ? { command: [...agentCommand(), ...options.args] } : {}) });
   const { client, connection, ctx } = await connected(agent.stream, options);
   return {
     client,

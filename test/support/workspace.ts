@@ -11,8 +11,6 @@ afterAll(() => {
 
 export const README_TEXT = "# Sample\n\nLine three.\nLine four.\n";
 
-export type Sandbox = { root: string; workspace: string; home: string; config: string; env: Record<string, string> };
-
 /**
  * Provider settings from the developer's own environment, blanked so that a test never reads a
  * real key or config file (and never reaches a real provider).
@@ -26,18 +24,38 @@ export const isolatedProviderEnv = (configHome: string): Record<string, string> 
   OPENAI_BASE_URL: "",
 });
 
+export type Sandbox = {
+  root: string;
+  workspace: string;
+  /** verbatim's data home (the journal). */
+  home: string;
+  /** The user's home ($HOME: `~/.claude` lives here) and config home ($XDG_CONFIG_HOME). */
+  userHome: string;
+  configHome: string;
+  env: Record<string, string>;
+};
+
 /**
- * A workspace with a README.md, a private data home, an empty config home (`config`, the
- * XDG_CONFIG_HOME), and the env that points verbatim at them.
+ * A workspace with a README.md, a private data home, and the env that points verbatim at them.
+ * HOME and XDG_CONFIG_HOME point into the sandbox too: a test never reads (or runs hooks from)
+ * the real `~/.claude` or `~/.config`.
  */
 export function sandbox(model = "scripted/demo"): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "verbatim-test-"));
   roots.push(root);
   const workspace = join(root, "workspace");
   const home = join(root, "home");
-  const config = join(root, "config");
+  const userHome = join(root, "user");
+  const configHome = join(userHome, ".config");
   mkdirSync(workspace);
-  mkdirSync(config);
+  mkdirSync(configHome, { recursive: true });
   writeFileSync(join(workspace, "README.md"), README_TEXT);
-  return { root, workspace, home, config, env: { VERBATIM_HOME: home, VERBATIM_MODEL: model, ...isolatedProviderEnv(config) } };
+  return {
+    root,
+    workspace,
+    home,
+    userHome,
+    configHome,
+    env: { VERBATIM_HOME: home, VERBATIM_MODEL: model, HOME: userHome, ...isolatedProviderEnv(configHome) },
+  };
 }

@@ -21,8 +21,11 @@ export type Verdict =
   | { action: "ask" }
   | { action: "deny"; by: RefusedBy; reason: string; modelText: string };
 
-/** A PreToolUse hook's decision, one more input to the policy (issue 5 plugs hooks in here). */
-export type HookVerdict = { decision: "allow" | "deny" | "ask"; reason?: string };
+/**
+ * A hook's decision, one more input to the policy. `reason` is shown to the user; `modelReason`
+ * is the same reason as the model is given it (framed as hook text).
+ */
+export type HookVerdict = { decision: "allow" | "deny" | "ask"; reason?: string; modelReason?: string };
 
 export type PolicyInput = {
   tool: Tool;
@@ -48,7 +51,7 @@ export function decide({ tool, input, mode, rules, hook }: PolicyInput): Verdict
   }
   if (hook?.decision === "deny") {
     const reason = hook.reason ?? "a PreToolUse hook refused the call";
-    return { action: "deny", by: "hook", reason, modelText: `${tool.name} was blocked by a hook: ${reason}` };
+    return { action: "deny", by: "hook", reason, modelText: hookRefusalText(tool, hook.modelReason ?? reason) };
   }
   const matching = rules.filter((rule) => ruleMatches(rule, tool, input));
   if (matching.some((rule) => rule.decision === "deny")) {
@@ -65,3 +68,7 @@ export function decide({ tool, input, mode, rules, hook }: PolicyInput): Verdict
   if (mode === "acceptEdits" && tool.access === "edit") return { action: "allow" };
   return { action: "ask" };
 }
+
+/** What the model is told about a call a hook blocked. */
+export const hookRefusalText = (tool: Tool, reason: string) =>
+  `${tool.name} was blocked by a hook and did not run. The hook's reason:\n${reason}`;

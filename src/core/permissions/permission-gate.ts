@@ -8,7 +8,7 @@ import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../../journal/facts/index.ts";
 import { mintId } from "../ids.ts";
 import type { CallGate, GateDecision, GateRequest, GateSession } from "../turn/call-gate.ts";
-import { decide, type HookVerdict } from "./decide.ts";
+import { decide, hookRefusalText } from "./decide.ts";
 import { permissionOptions } from "./options.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
@@ -19,27 +19,53 @@ export type PermissionQuestion = { requestId: string; toolCallId: string; option
  */
 export type PermissionAsker = (question: PermissionQuestion, signal: AbortSignal) => Promise<PermissionOutcome>;
 
-export type PermissionGateOptions = {
-  ask: PermissionAsker;
-  /** PreToolUse hooks: a verdict that joins the policy's inputs (none until hooks are configured). */
-  preToolUse?: (request: GateRequest) => Promise<HookVerdict | undefined>;
-};
+export type PermissionGateOptions = { ask: PermissionAsker };
 
+/**
+ * The gate. With hooks, PreToolUse runs first and its verdict joins the policy's inputs; a
+ * rewrite it made is the input decided on (rules are checked again on it) and the input that
+ * runs. When the policy says to ask, PermissionRequest hooks may allow or deny first; only then
+ * is the user asked.
+ */
 export function permissionGate(options: PermissionGateOptions): CallGate {
   return async (request, session) => {
-    const hook = options.preToolUse ? await options.preToolUse(request) : undefined;
+    const hooks = session.hooks;
+    const pre = hooks ? await hooks.preToolUse(request) : undefined;
+    // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
+    if (request.signal.aborted) return cancelledBeforeRun;
+    const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
     const verdict = decide({
-      tool: request.tool,
-      input: request.input,
+      tool: effective.tool,
+      input: effective.input,
       mode: session.state.modeId,
       rules: session.state.rules,
-      ...(hook ? { hook } : {}),
+      ...(pre?.verdict ? { hook: pre.verdict } : {}),
     });
-    if (verdict.action === "allow") return { run: true, input: request.input };
+    if (verdict.action === "allow") return { run: true, input: effective.input };
     if (verdict.action === "deny") return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
-    return askUser(options.ask, request, session);
+    const hooked = hooks ? await hooks.permissionRequest(effective) : undefined;
+    if (request.signal.aborted) return cancelledBeforeRun;
+    if (hooked?.decision === "allow") return { run: true, input: effective.input };
+    if (hooked?.decision === "deny") {
+      const reason = hooked.reason ?? "a PermissionRequest hook refused the call";
+      return { run: false, by: "hook", reason, modelText: hookRefusalText(effective.tool, hooked.modelReason ?? reason) };
+    }
+    // The user is asked now: Notification hooks and the host hear of it while the question is open.
+    const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
+    try {
+      return await askUser(options.ask, effective, session);
+    } finally {
+      await prompting;
+    }
   };
 }
+
+const cancelledBeforeRun: GateDecision = {
+  run: false,
+  by: "cancel",
+  reason: "the turn was cancelled",
+  modelText: "The user cancelled the turn before this call ran; it did not run.",
+};
 
 async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;

@@ -19,7 +19,9 @@ import type { ThoughtLevel } from "../providers/types.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
-import { runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import { SessionHooks } from "../hooks/session-hooks.ts";
+import type { HookSettings } from "../hooks/settings.ts";
 import { recoveryFact } from "./recovery.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { titleFrom } from "./title.ts";
@@ -30,6 +32,8 @@ export type EngineDeps = {
   tools: ToolRegistry;
   agentVersion: string;
   maxSteps: number;
+  /** Hooks (configured in settings files) and the host's notify command; absent: no hooks. */
+  hooks?: HookSettings;
 };
 
 /** How a session reaches its client: showing facts, and the client's own capabilities. */
@@ -51,8 +55,19 @@ export class SessionRuntime {
   #leased = false;
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  readonly #hooks: SessionHooks | undefined;
 
-  private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {}
+  private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {
+    this.#hooks = deps.hooks
+      ? new SessionHooks(deps.hooks, {
+          sessionId,
+          state: this.state,
+          record: (fact) => this.record(fact),
+          preview: async (tool, input) =>
+            tool.preview ? tool.preview(input, { cwd: this.state.cwd, roots: this.#roots(), host: this.io.host }) : [],
+        })
+      : undefined;
+  }
 
   /** Starts a new session: records its first fact (system prompt, tools, modes, config). */
   static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams): SessionRuntime {
@@ -195,11 +210,13 @@ export class SessionRuntime {
     return buildConfigOptions(this.configValues(), this.deps.catalog.models());
   }
 
-  /** Cancels running work, waits for it, and gives up the session's lease. */
+  /** Cancels running work, waits for it, runs SessionEnd hooks, and gives up the session's lease. */
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     this.cancel();
     await this.settled();
+    await this.#hooks?.close();
     if (this.#leased) this.deps.store.release(this.sessionId);
     this.#leased = false;
   }
@@ -224,9 +241,28 @@ export class SessionRuntime {
     const conversation = this.#conversationFold();
     if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
     const turnId = mintId("turn");
-    this.record({ kind: "prompt_received", turnId, messageId: mintId("msg"), blocks });
+    const promptId = mintId("msg");
+    this.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
     if (this.state.title === undefined) this.record({ kind: "title_set", title: titleFrom(blocks) });
+    const outcome = await this.#turnAfterPrompt(turnId, promptId, blocks, signal, conversation);
+    this.#hooks?.endTurn({
+      ...(outcome.ok ? {} : { failed: outcome.error }),
+      lastAssistantMessage: lastAnswer({ messages: () => conversation.messages }),
+    });
+    return outcome;
+  }
+
+  async #turnAfterPrompt(turnId: string, promptId: string, blocks: ContentBlock[], signal: AbortSignal, conversation: ConversationFold): Promise<TurnOutcome> {
     const { model, thoughtLevel } = this.configValues();
+    if (this.#hooks) {
+      const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
+      const blocked = await this.#hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
+      if (blocked !== undefined || signal.aborted) {
+        const stopReason = signal.aborted ? "cancelled" : "end_turn";
+        this.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
+        return { ok: true, stopReason };
+      }
+    }
     const provider = this.deps.catalog.provider(model);
     if (!provider) {
       const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${this.deps.catalog.setupHint}`;
@@ -238,7 +274,7 @@ export class SessionRuntime {
       sessionId: this.sessionId,
       turnId,
       cwd: this.state.cwd,
-      roots: [this.state.cwd, ...this.state.additionalDirectories],
+      roots: this.#roots(),
       signal,
       record: (fact) => this.record(fact),
       messages: () => conversation.messages,
@@ -252,7 +288,12 @@ export class SessionRuntime {
       host: this.io.host,
       gate: this.io.gate ?? readOnlyGate,
       maxSteps: this.deps.maxSteps,
+      ...(this.#hooks ? { hooks: this.#hooks } : {}),
     });
+  }
+
+  #roots(): string[] {
+    return [this.state.cwd, ...this.state.additionalDirectories];
   }
 
   /** The model context; built from the journal the first time a restored session needs it. */

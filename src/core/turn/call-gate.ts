@@ -6,6 +6,7 @@
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { Tool } from "../tools/tool.ts";
+import type { TurnHooks } from "./turn-hooks.ts";
 
 export type RefusedBy = "user" | "hook" | "mode" | "cancel" | "rule";
 
@@ -15,8 +16,8 @@ export type GateDecision =
 
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal };
 
-/** What a gate may use of the session: its state (mode, rules) and the journal. */
-export type GateSession = { state: SessionStateFold; record(fact: Fact): StoredFact };
+/** What a gate may use of the session: its state (mode, rules), the journal, and its hooks. */
+export type GateSession = { state: SessionStateFold; record(fact: Fact): StoredFact; hooks?: TurnHooks };
 
 export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
 

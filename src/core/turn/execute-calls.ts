@@ -22,6 +22,11 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       refuseCancelled(ctx, toolCallId);
       continue;
     }
+    const halt = ctx.hooks?.halted();
+    if (halt !== undefined) {
+      refuseHalted(ctx, toolCallId, halt);
+      continue;
+    }
     if ("error" in p) {
       ctx.record({
         kind: "tool_call_finished",
@@ -48,8 +53,20 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       continue;
     }
     ctx.record({ kind: "tool_call_started", toolCallId });
+    const started = performance.now();
     const outcome = await run(ctx, p.tool, decision.input, toolCallId);
-    // PostToolUse hooks (issue 5) will annotate `outcome` here, before anything is recorded.
+    // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
+    if (ctx.hooks && !ctx.signal.aborted) {
+      await ctx.hooks.postToolUse({
+        toolCallId,
+        tool: p.tool,
+        input: decision.input,
+        ...(decision.input !== p.input ? { originalInput: p.input } : {}),
+        outcome,
+        durationMs: Math.round(performance.now() - started),
+        interrupted: false,
+      }, ctx.signal);
+    }
     if (outcome.plan) ctx.record({ kind: "plan_updated", entries: outcome.plan });
     for (const seen of outcome.seen ?? []) ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
     ctx.record({
@@ -127,6 +144,16 @@ export function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: st
     by: "cancel",
     reason: "the turn was cancelled",
     result: { text: "The user cancelled the turn before this call ran; it did not run.", isError: true },
+  });
+}
+
+function refuseHalted(ctx: Pick<TurnContext, "record">, toolCallId: string, stopReason: string): void {
+  ctx.record({
+    kind: "tool_call_refused",
+    toolCallId,
+    by: "hook",
+    reason: `a hook stopped the turn: ${stopReason}`,
+    result: { text: "A hook stopped the turn before this call ran; it did not run.", isError: true },
   });
 }
 

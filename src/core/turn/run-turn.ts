@@ -14,8 +14,18 @@ import { validateStep } from "./validate-step.ts";
 
 export type TurnOutcome = { ok: true; stopReason: StopReason } | { ok: false; error: string };
 
+/**
+ * Stop hooks that keep blocking the end of a turn are overridden: the turn ends at the
+ * STOP_HOOK_BLOCK_CAP-th consecutive block (Claude Code's cap). The count is per user turn and
+ * is not reset by tool calls, so a hook cannot keep a turn alive by alternating.
+ */
+export const STOP_HOOK_BLOCK_CAP = 8;
+
 export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
+  let stopBlocks = 0;
   for (let step = 0; step < ctx.maxSteps; step++) {
+    // A hook said `continue: false` (SessionStart, say): no further model step.
+    if (ctx.hooks?.halted() !== undefined) return end(ctx, "end_turn");
     const stepId = mintId("step");
     const result = await streamStep(ctx, stepId);
     const model = ctx.model;
@@ -23,13 +33,13 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
       ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: result.cancelled ? "cancelled" : "failed", ...(result.cancelled ? {} : { error: result.error }), calls: [] });
       recordUsage(ctx, stepId, result.usage);
       if (result.cancelled) return end(ctx, "cancelled");
-      return fail(ctx, `The model provider failed: ${result.error}`);
+      return await fail(ctx, `The model provider failed: ${result.error}`);
     }
     const validation = validateStep(result.calls, ctx.state.openProviderIds());
     if (!validation.ok) {
       ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: "failed", error: validation.error, calls: [] });
       recordUsage(ctx, stepId, result.usage);
-      return fail(ctx, `The model's reply was rejected: ${validation.error}`);
+      return await fail(ctx, `The model's reply was rejected: ${validation.error}`);
     }
     // A reply cut off by the token limit may hold half-written calls: none of them is accepted.
     const calls = result.stopReason === "max_tokens" ? [] : validation.calls;
@@ -46,6 +56,21 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
     recordUsage(ctx, stepId, result.usage);
     if (calls.length === 0) {
       if (ctx.signal.aborted) return end(ctx, "cancelled");
+      if (result.stopReason !== "max_tokens" && result.stopReason !== "refusal" && ctx.hooks && ctx.hooks.halted() === undefined) {
+        const overrideBlock = stopBlocks + 1 >= STOP_HOOK_BLOCK_CAP;
+        const goOn = await ctx.hooks.stop({ stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock }, ctx.signal);
+        if (ctx.signal.aborted) return end(ctx, "cancelled");
+        if (goOn) {
+          stopBlocks++;
+          if (stopBlocks < STOP_HOOK_BLOCK_CAP) continue;
+          ctx.record({
+            kind: "notice_shown",
+            messageId: mintId("msg"),
+            severity: "warning",
+            title: `A Stop hook blocked the end of the turn ${stopBlocks} times in a row; the turn ends anyway`,
+          });
+        }
+      }
       return end(ctx, result.stopReason === "max_tokens" ? "max_tokens" : result.stopReason === "refusal" ? "refusal" : "end_turn");
     }
     await executeCalls(ctx, calls);
@@ -76,8 +101,19 @@ function end(ctx: TurnContext, stopReason: StopReason): TurnOutcome {
   return { ok: true, stopReason };
 }
 
-function fail(ctx: TurnContext, error: string): TurnOutcome {
+async function fail(ctx: TurnContext, error: string): Promise<TurnOutcome> {
   ctx.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
+  await ctx.hooks?.stopFailure(error, lastAnswer(ctx));
   ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "failed", error });
   return { ok: false, error };
+}
+
+/** The answer text of the model's last step (what Stop hooks read as `last_assistant_message`). */
+export function lastAnswer(ctx: Pick<TurnContext, "messages">): string {
+  const messages = ctx.messages();
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === "assistant") return m.text;
+  }
+  return "";
 }

@@ -6,6 +6,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { Provider, ThoughtLevel } from "../providers/types.ts";
 import type { CallGate } from "./call-gate.ts";
+import type { TurnHooks } from "./turn-hooks.ts";
 
 export type TurnContext = {
   sessionId: string;
@@ -27,4 +28,6 @@ export type TurnContext = {
   host: ToolHost;
   gate: CallGate;
   maxSteps: number;
+  /** The session's hooks, when hooks are configured for this process. */
+  hooks?: TurnHooks;
 };

@@ -3,6 +3,7 @@
  * single source of the fact types.
  */
 import { z } from "zod";
+import { hookFacts } from "./hooks.ts";
 import { permissionFacts } from "./permissions.ts";
 import { sessionFacts } from "./session.ts";
 import { toolFacts } from "./tools.ts";
@@ -13,6 +14,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...turnFacts,
   ...toolFacts,
   ...permissionFacts,
+  ...hookFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -23,6 +25,7 @@ export type FactOf<K extends FactKind> = Extract<Fact, { kind: K }>;
 export type StoredFact = { seq: number; at: string; fact: Fact };
 
 export * from "./display-shapes.ts";
+export * from "./hooks.ts";
 export * from "./permissions.ts";
 export * from "./session.ts";
 export * from "./tools.ts";

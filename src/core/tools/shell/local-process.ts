@@ -4,10 +4,10 @@
  * included. Output (stdout and stderr, interleaved) is streamed to `onOutput`.
  */
 import { log } from "../../../log.ts";
+import { killGroup, signalGroup } from "../../process-group.ts";
 
 export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: "timeout" | "cancel" };
 
-const KILL_GRACE_MS = 2000;
 /** After the command exits, how long to keep reading output still in the pipe. */
 const DRAIN_MS = 250;
 
@@ -68,23 +68,6 @@ export async function runLocal(options: {
   }
 }
 
-/** SIGTERM to the whole group, then SIGKILL to whatever is left after a grace period. */
-async function killGroup(child: { pid: number; exited: Promise<number> }) {
-  signalGroup(child.pid, "SIGTERM");
-  const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(KILL_GRACE_MS).then(() => false)]);
-  if (!exited) signalGroup(child.pid, "SIGKILL");
-  // Children that outlive the leader are still in its group.
-  signalGroup(child.pid, "SIGKILL");
-}
-
 function killNow(pid: number) {
   signalGroup(pid, "SIGKILL");
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
 }

@@ -1,0 +1,44 @@
+/**
+ * What the turn loop and the permission gate ask of hooks. The engine fires each event at its
+ * place in the loop; the implementation (src/core/hooks) runs the configured handlers and
+ * journals every outcome before the engine acts on it.
+ */
+import type { HookVerdict } from "../permissions/decide.ts";
+import type { Tool, ToolOutcome } from "../tools/tool.ts";
+import type { GateRequest } from "./call-gate.ts";
+
+/** PreToolUse's verdict (if any handler gave one) and the input that runs (rewritten or not). */
+export type PreToolUseResult = { verdict?: HookVerdict; input: unknown };
+
+export type FinishedCall = {
+  toolCallId: string;
+  tool: Tool;
+  /** The input that ran. */
+  input: unknown;
+  /** The model's input, when a hook rewrote it. */
+  originalInput?: unknown;
+  outcome: ToolOutcome;
+  durationMs: number;
+  /** The call was stopped by a cancel. */
+  interrupted: boolean;
+};
+
+export interface TurnHooks {
+  preToolUse(request: GateRequest): Promise<PreToolUseResult>;
+  /** Before the user is asked: a hook may allow or deny instead. */
+  permissionRequest(request: GateRequest): Promise<HookVerdict | undefined>;
+  /** The user is being asked now (Notification hooks, the host's "needs you"). */
+  permissionPrompt(request: GateRequest): Promise<void>;
+  /** PostToolUse or PostToolUseFailure, before the result is recorded. */
+  postToolUse(call: FinishedCall, signal: AbortSignal): Promise<void>;
+  /**
+   * The model ended its turn. True when a Stop hook asks it to go on (its reason is then in the
+   * model's context); false to end the turn. With `overrideBlock` (the cap of consecutive blocks
+   * is reached) a block is recorded but not honoured: the model is not given its reason.
+   */
+  stop(check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean }, signal: AbortSignal): Promise<boolean>;
+  /** The turn failed (StopFailure; observation only). */
+  stopFailure(error: string, lastAssistantMessage: string): Promise<void>;
+  /** Why a hook stopped the turn (`continue: false`), if one did. */
+  halted(): string | undefined;
+}
