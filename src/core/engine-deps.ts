@@ -3,7 +3,8 @@ import { dataHome, journalFile } from "../journal/paths.ts";
 import { SqliteJournal } from "../journal/sqlite-store.ts";
 import { VERSION } from "../version.ts";
 import { hookSettings } from "./hooks/settings.ts";
-import { catalogFromEnv } from "./providers/catalog.ts";
+import { isTrusted } from "./hooks/trust.ts";
+import { catalogFromEnv, type ProviderCatalog } from "./providers/catalog.ts";
 import type { EngineDeps } from "./session/session-runtime.ts";
 import { defaultTools, ToolRegistry } from "./tools/registry.ts";
 
@@ -12,9 +13,20 @@ export const MAX_STEPS = 50;
 
 /** `trust`: project hooks run in every workspace (the `--trust` flag, for headless runs). */
 export function engineDeps(env: Record<string, string | undefined> = process.env, options: { trust?: boolean } = {}): EngineDeps {
+  const catalogs = new Map<string, ProviderCatalog>();
+  /** One catalog per workspace: its project config file, read as that workspace's trust allows. */
+  const catalogFor = (cwd: string) => {
+    let catalog = catalogs.get(cwd);
+    if (!catalog) {
+      catalog = catalogFromEnv(env, cwd, { trustProject: (options.trust ?? false) || isTrusted(env, cwd) });
+      catalogs.set(cwd, catalog);
+    }
+    return catalog;
+  };
   return {
     store: new SqliteJournal(journalFile(dataHome(env)), env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal"),
-    catalog: catalogFromEnv(env),
+    catalog: catalogFor(process.cwd()),
+    catalogFor,
     tools: new ToolRegistry(defaultTools()),
     agentVersion: VERSION,
     maxSteps: Number(env.VERBATIM_MAX_STEPS) > 0 ? Number(env.VERBATIM_MAX_STEPS) : MAX_STEPS,

@@ -30,7 +30,7 @@ describe("config files", () => {
   });
 
   test("no files is empty settings", () => {
-    expect(loadSettings(files())).toEqual({ ok: true, settings: {}, files: [] });
+    expect(loadSettings(files())).toEqual({ ok: true, settings: {}, files: [], warnings: [] });
   });
 
   test("a full provider list is accepted", () => {

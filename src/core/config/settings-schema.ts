@@ -104,12 +104,32 @@ export function checkProviders(providers: Record<string, ProviderSettings>, ctx:
 
 const MODEL_REF = /^[^/]+\/.+$/;
 
+const modeIds = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+const levels = ["off", "low", "medium", "high"] as const;
+const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", ");
+
 /** The sections of a config file. Add a feature's section here. */
 export const settingsSections = {
   $schema: z.string().optional(),
   /** The model new sessions use, as `<provider>/<model>`. */
   model: z.string().regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-6"' }).optional(),
+  /** The mode and thinking level new sessions start in. */
+  defaultMode: z.enum(modeIds, { error: `expected one of ${quoted(modeIds)}` }).optional(),
+  thoughtLevel: z.enum(levels, { error: `expected one of ${quoted(levels)}` }).optional(),
   providers: providersSchema.optional(),
+  /**
+   * Hooks in Claude Code's format: event name to matcher groups. src/core/hooks reads each entry
+   * on its own and reports a bad one without hiding the others, so only the outline is checked here.
+   */
+  hooks: z
+    .record(z.string(), z.array(z.unknown(), { error: "expected a list of matcher groups ({matcher, hooks})" }), {
+      error: "expected an object of hook event names to lists of matcher groups",
+    })
+    .optional(),
+  /** Folders whose project hooks and project provider settings are trusted. Read from the user file only. */
+  trustedFolders: z.array(z.string().min(1), { error: "expected a list of folder paths" }).optional(),
+  /** The host's lifecycle command (busy / needs you / done). Read from the user file only. */
+  notify: strictSection({ command: z.string().min(1, { error: "expected a command line" }) }).optional(),
 };
 
 /** One config file: every key and value checked, cross-key checks left to the merged settings. */

@@ -14,8 +14,15 @@ import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-
 export type SettingsFiles = { user: string; project: string };
 
 export type LoadedSettings =
-  | { ok: true; settings: Settings; files: string[] }
+  | { ok: true; settings: Settings; files: string[]; warnings: string[] }
   | { ok: false; error: string };
+
+/**
+ * Provider keys that decide where requests go and with which credentials. From a project file
+ * they are honoured only in a trusted workspace: a repository must not be able to send the
+ * user's key, or their prompts, to a server of its choosing.
+ */
+const UNTRUSTED_PROVIDER_KEYS = ["baseUrl", "apiKey", "apiKeyEnv", "headers"] as const;
 
 /** Where the config files are for this environment and working directory. */
 export function settingsFiles(env: Record<string, string | undefined>, cwd: string): SettingsFiles {
@@ -27,11 +34,15 @@ export function settingsFiles(env: Record<string, string | undefined>, cwd: stri
  * Reads and validates both files. A missing file is empty settings; an unreadable, malformed or
  * invalid file is an error naming the file, the key and what was expected there.
  */
-export function loadSettings(files: SettingsFiles): LoadedSettings {
+export function loadSettings(files: SettingsFiles, options: { trustProject: boolean } = { trustProject: true }): LoadedSettings {
   const user = readSettingsFile(files.user);
   if (!user.ok) return user;
   const project = readSettingsFile(files.project);
   if (!project.ok) return project;
+  const warnings: string[] = [];
+  if (project.settings && !options.trustProject) {
+    project.settings = withoutUntrustedKeys(project.settings, files.project, warnings);
+  }
   const merged = mergeSettings(user.settings ?? {}, project.settings ?? {});
   const checked = mergedSettingsSchema.safeParse(merged);
   if (!checked.success) {
@@ -46,7 +57,27 @@ export function loadSettings(files: SettingsFiles): LoadedSettings {
     ok: true,
     settings: checked.data,
     files: [user.settings ? files.user : undefined, project.settings ? files.project : undefined].filter((f) => f !== undefined),
+    warnings,
   };
+}
+
+/** A project file's settings less what only a trusted workspace may set, each dropped key reported. */
+function withoutUntrustedKeys(settings: Settings, file: string, warnings: string[]): Settings {
+  const providers: NonNullable<Settings["providers"]> = {};
+  for (const [name, provider] of Object.entries(settings.providers ?? {})) {
+    const kept = { ...provider };
+    for (const key of UNTRUSTED_PROVIDER_KEYS) {
+      if (kept[key] === undefined) continue;
+      delete kept[key];
+      warnings.push(`${file}: providers.${name}.${key} was ignored because this workspace is not trusted`);
+    }
+    providers[name] = kept;
+  }
+  for (const key of ["trustedFolders", "notify"] as const) {
+    if (settings[key] !== undefined) warnings.push(`${file}: ${key} is read from the user config only, so it was ignored`);
+  }
+  const { trustedFolders: _folders, notify: _notify, ...rest } = settings;
+  return settings.providers ? { ...rest, providers } : rest;
 }
 
 type FileResult = { ok: true; settings: Settings | undefined } | { ok: false; error: string };

@@ -14,7 +14,7 @@ import { GENERIC_HINT, resolveProviders, type ProviderSetup, type ResolvedProvid
 import { scenarios } from "./scripted/scenarios.ts";
 import { scriptedProvider } from "./scripted/scripted-provider.ts";
 import { setupMethods, type SetupMethod } from "./setup-methods.ts";
-import type { Provider } from "./types.ts";
+import type { Provider, ThoughtLevel } from "./types.ts";
 
 export interface ProviderCatalog {
   /** The models a session may choose. */
@@ -31,15 +31,29 @@ export interface ProviderCatalog {
   setupMethods(): SetupMethod[];
   /** Reads the config files again (after the user changed them). */
   reload(): void;
+  /** The mode and thinking level new sessions start in, where the config files set them. */
+  defaults(): { modeId?: string; thoughtLevel?: ThoughtLevel };
+  /** What the config files set that was not applied (shown to the user as a notice). */
+  warnings(): string[];
 }
 
 const OTHER_MODEL_HINT =
   "Configure its provider (see verbatim's README, \"Models and providers\"), or choose one of the listed models for this session.";
 
-export function catalogFromEnv(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ProviderCatalog {
+/**
+ * The catalog for sessions in `cwd`: the user's config file, then the project's
+ * (`cwd/.verbatim/config.json`). Unless the workspace is trusted, the project file cannot say
+ * where requests go or with which key (see `loadSettings`).
+ */
+export function catalogFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+  options: { trustProject: boolean } = { trustProject: false },
+): ProviderCatalog {
   const files = settingsFiles(env, cwd);
+  let loaded = loadSettings(files, options);
   const resolve = (): ProviderSetup => {
-    const loaded = loadSettings(files);
+    loaded = loadSettings(files, options);
     return loaded.ok
       ? resolveProviders(loaded.settings, env, files.user)
       : { providers: [], scripted: false, problem: `verbatim's config file is not valid, so no provider is configured. ${loaded.error}` };
@@ -78,6 +92,12 @@ export function catalogFromEnv(env: Record<string, string | undefined> = process
     },
     setupMethods: () => (setup.defaultModel ? [] : setupMethods(files.user)),
     reload: load,
+    defaults: () => {
+      if (!loaded.ok) return {};
+      const { defaultMode, thoughtLevel } = loaded.settings;
+      return { ...(defaultMode ? { modeId: defaultMode } : {}), ...(thoughtLevel ? { thoughtLevel } : {}) };
+    },
+    warnings: () => (loaded.ok ? loaded.warnings : []),
   };
 }
 

@@ -28,7 +28,10 @@ import { titleFrom } from "./title.ts";
 
 export type EngineDeps = {
   store: JournalStore;
+  /** The process's catalog (its own directory's config): what `initialize` offers. */
   catalog: ProviderCatalog;
+  /** The catalog for sessions in a workspace (that workspace's project config). */
+  catalogFor(cwd: string): ProviderCatalog;
   tools: ToolRegistry;
   agentVersion: string;
   maxSteps: number;
@@ -69,13 +72,24 @@ export class SessionRuntime {
       : undefined;
   }
 
+  /** The catalog of this session's workspace. */
+  get #catalog(): ProviderCatalog {
+    return this.deps.catalogFor(this.state.cwd);
+  }
+
   /** Starts a new session: records its first fact (system prompt, tools, modes, config). */
   static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams): SessionRuntime {
-    const model = deps.catalog.defaultModel();
-    if (!model) throw new EngineError("no_provider", deps.catalog.setupHint);
+    const catalog = deps.catalogFor(params.cwd);
+    const model = catalog.defaultModel();
+    if (!model) throw new EngineError("no_provider", catalog.setupHint);
     const sessionId = mintId("ses");
     const now = new Date().toISOString();
-    const values: ConfigValues = { modeId: "default", model, thoughtLevel: DEFAULT_THOUGHT_LEVEL };
+    const defaults = catalog.defaults();
+    const values: ConfigValues = {
+      modeId: defaults.modeId ?? "default",
+      model,
+      thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
+    };
     const runtime = new SessionRuntime(sessionId, deps, io(sessionId));
     const record = deps.store.create(
       { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now },
@@ -87,13 +101,16 @@ export class SessionRuntime {
         systemPrompt: buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10)),
         tools: deps.tools.specs(),
         modes: { currentModeId: values.modeId, availableModes: modesShown() },
-        configOptions: buildConfigOptions(values, deps.catalog.models()),
+        configOptions: buildConfigOptions(values, catalog.models()),
       },
     );
     runtime.#leased = true;
     runtime.#conversation = new ConversationFold();
     runtime.#absorb(record);
     runtime.io.publish(record);
+    for (const warning of catalog.warnings()) {
+      runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
+    }
     return runtime;
   }
 
@@ -174,7 +191,7 @@ export class SessionRuntime {
       next.modeId = value;
     } else if (configId === "model") {
       const ref = parseModelRef(value);
-      if (!ref || !this.deps.catalog.provider(ref)) {
+      if (!ref || !this.#catalog.provider(ref)) {
         throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, { configId, value });
       }
       next.model = ref;
@@ -184,7 +201,7 @@ export class SessionRuntime {
     } else {
       throw new EngineError("invalid_config", `unknown config option "${configId}"`, { configId });
     }
-    const configOptions = buildConfigOptions(next, this.deps.catalog.models());
+    const configOptions = buildConfigOptions(next, this.#catalog.models());
     this.record({
       kind: "config_changed",
       configId,
@@ -207,7 +224,7 @@ export class SessionRuntime {
 
   /** The config options as they stand, listing the models this process knows. */
   currentConfigOptions(): SessionConfigOption[] {
-    return buildConfigOptions(this.configValues(), this.deps.catalog.models());
+    return buildConfigOptions(this.configValues(), this.#catalog.models());
   }
 
   /** Cancels running work, waits for it, runs SessionEnd hooks, and gives up the session's lease. */
@@ -263,9 +280,9 @@ export class SessionRuntime {
         return { ok: true, stopReason };
       }
     }
-    const provider = this.deps.catalog.provider(model);
+    const provider = this.#catalog.provider(model);
     if (!provider) {
-      const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${this.deps.catalog.setupHint}`;
+      const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${this.#catalog.setupHint}`;
       this.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
       this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
       return { ok: false, error };
