@@ -32,6 +32,8 @@ export class Projector {
       case "turn_ended":
       case "file_seen":
       case "permission_rule_added":
+      case "access_granted":
+        // Shown by the answer's line on the card; the rule itself is state.
         return [];
       case "prompt_received":
         return fact.blocks.map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: fact.messageId }));

@@ -24,6 +24,8 @@ export class SessionStateFold {
   readonly openCalls = new Map<string, OpenCall>();
   /** Rules from "always" permission answers, oldest first. */
   readonly rules: PermissionRule[] = [];
+  /** Directories outside the session's own that the user let file tools into for the session. */
+  readonly grantedDirectories: string[] = [];
   /** Each file's content hash as the model last saw it (read or written). */
   readonly seenFiles = new Map<string, string>();
   lastSeq = 0;
@@ -69,6 +71,9 @@ export class SessionStateFold {
         return;
       case "tool_call_started":
         this.#patch(fact.toolCallId, { started: true });
+        return;
+      case "access_granted":
+        this.grantedDirectories.push(fact.directory);
         return;
       case "permission_rule_added": {
         const { kind: _kind, ...rule } = fact;

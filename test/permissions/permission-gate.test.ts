@@ -35,6 +35,7 @@ const request = (signal = new AbortController().signal) => ({
   tool: editTool as Tool,
   input: { file_path: "/w/a", old_string: "a", new_string: "b" },
   signal,
+  roots: ["/w"],
 });
 
 const answering = (s: { events: string[] }, optionId: string): PermissionAsker => async (question) => {

@@ -20,3 +20,13 @@ export function permissionOptions(tool: Tool, scope: string | undefined): Permis
     { optionId: "reject_always", name: `Always refuse ${what}`, kind: "reject_always" },
   ];
 }
+
+/** The answers offered when a call reaches outside the session's directories. */
+export function outsideOptions(directories: string[]): PermissionOption[] {
+  const where = directories.join(", ");
+  return [
+    { optionId: "allow_once", name: `Allow this once (outside the workspace: ${where})`, kind: "allow_once" },
+    { optionId: "allow_always", name: `Allow ${where} for this session`, kind: "allow_always" },
+    { optionId: "reject_once", name: "Refuse", kind: "reject_once" },
+  ];
+}

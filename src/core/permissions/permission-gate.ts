@@ -9,7 +9,8 @@ import type { PermissionOutcome } from "../../journal/facts/index.ts";
 import { mintId } from "../ids.ts";
 import type { CallGate, GateDecision, GateRequest, GateSession } from "../turn/call-gate.ts";
 import { decide, hookRefusalText } from "./decide.ts";
-import { permissionOptions } from "./options.ts";
+import { isInside, directoryOf } from "../tools/paths.ts";
+import { outsideOptions, permissionOptions } from "./options.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
 
@@ -41,11 +42,16 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       rules: session.state.rules,
       ...(pre?.verdict ? { hook: pre.verdict } : {}),
     });
-    if (verdict.action === "allow") return { run: true, input: effective.input };
     if (verdict.action === "deny") return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
+    // Paths outside the session's directories: only the user (or a mode or hook that allows
+    // everything) lets a call reach them, even a read.
+    const outside = outsideDirectories(effective);
+    const allowsAll = session.state.modeId === "bypassPermissions" || pre?.verdict?.decision === "allow";
+    const allowed = { run: true as const, input: effective.input, ...(outside.length ? { roots: outside } : {}) };
+    if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) return allowed;
     const hooked = hooks ? await hooks.permissionRequest(effective) : undefined;
     if (request.signal.aborted) return cancelledBeforeRun;
-    if (hooked?.decision === "allow") return { run: true, input: effective.input };
+    if (hooked?.decision === "allow") return allowed;
     if (hooked?.decision === "deny") {
       const reason = hooked.reason ?? "a PermissionRequest hook refused the call";
       return { run: false, by: "hook", reason, modelText: hookRefusalText(effective.tool, hooked.modelReason ?? reason) };
@@ -53,10 +59,51 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // The user is asked now: Notification hooks and the host hear of it while the question is open.
     const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
     try {
-      return await askUser(options.ask, effective, session);
+      const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective);
+      const decision = await askUser(options.ask, effective, session, question);
+      return decision.run ? allowed : decision;
     } finally {
       await prompting;
     }
+  };
+}
+
+/** The directories of the call's paths that lie outside the request's roots. */
+function outsideDirectories({ tool, input, roots }: GateRequest): string[] {
+  const paths = tool.locations(input).map((l) => l.path).filter((path) => !isInside(path, roots));
+  return [...new Set(paths.map(directoryOf))];
+}
+
+/** A question: the options offered, and what an "always" answer leaves behind. */
+type Question = {
+  options: PermissionOption[];
+  remember(chosen: PermissionOption, ids: { requestId: string; toolCallId: string }, session: GateSession): void;
+};
+
+function toolQuestion({ tool, input }: GateRequest): Question {
+  const scope = tool.ruleScope?.(input);
+  return {
+    options: permissionOptions(tool, scope),
+    remember(chosen, ids, session) {
+      if (chosen.kind !== "allow_always" && chosen.kind !== "reject_always") return;
+      session.record({
+        kind: "permission_rule_added",
+        ...ids,
+        toolName: tool.name,
+        ...(scope !== undefined ? { scope } : {}),
+        decision: chosen.kind === "allow_always" ? "allow" : "deny",
+      });
+    },
+  };
+}
+
+function outsideQuestion(directories: string[]): Question {
+  return {
+    options: outsideOptions(directories),
+    remember(chosen, ids, session) {
+      if (chosen.kind !== "allow_always") return;
+      for (const directory of directories) session.record({ kind: "access_granted", ...ids, directory });
+    },
   };
 }
 
@@ -67,10 +114,9 @@ const cancelledBeforeRun: GateDecision = {
   modelText: "The user cancelled the turn before this call ran; it did not run.",
 };
 
-async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession): Promise<GateDecision> {
+async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession, question: Question): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;
-  const scope = tool.ruleScope?.(input);
-  const options = permissionOptions(tool, scope);
+  const options = question.options;
   const requestId = mintId("perm");
   session.record({ kind: "permission_requested", requestId, toolCallId, options });
   const answer = await answerOf(ask, { requestId, toolCallId, options }, signal);
@@ -98,16 +144,7 @@ async function askUser(ask: PermissionAsker, request: GateRequest, session: Gate
       modelText: "This call did not run: the permission answer was not one of the options offered, so it was treated as a refusal.",
     };
   }
-  if (chosen.kind === "allow_always" || chosen.kind === "reject_always") {
-    session.record({
-      kind: "permission_rule_added",
-      requestId,
-      toolCallId,
-      toolName: tool.name,
-      ...(scope !== undefined ? { scope } : {}),
-      decision: chosen.kind === "allow_always" ? "allow" : "deny",
-    });
-  }
+  question.remember(chosen, { requestId, toolCallId }, session);
   if (chosen.kind === "allow_once" || chosen.kind === "allow_always") return { run: true, input };
   return {
     run: false,

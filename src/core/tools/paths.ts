@@ -2,7 +2,7 @@
  * Confinement of file paths to the session's directories. A path must be absolute, and after
  * resolving `..` and symlinks it must lie inside one of the roots.
  */
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
 export class PathError extends Error {}
@@ -27,6 +27,24 @@ function realish(path: string): string {
       current = parent;
     }
   }
+}
+
+/** Whether an absolute path lies (after `..` and symlinks) inside one of the roots. */
+export function isInside(path: string, roots: string[]): boolean {
+  if (!isAbsolute(path) || path.includes("\0")) return true; // not a confinement question: the tool refuses it
+  const real = realish(resolve(path));
+  return roots.some((root) => inside(real, realish(resolve(root))));
+}
+
+/** The directory to grant for access to `path`: itself if it is a directory, else its parent. */
+export function directoryOf(path: string): string {
+  const real = realish(resolve(path));
+  try {
+    if (statSync(real).isDirectory()) return real;
+  } catch {
+    // does not exist (yet): its parent
+  }
+  return dirname(real);
 }
 
 /** Returns the normalized path, or throws a PathError the model can act on. */

@@ -11,10 +11,12 @@ import type { TurnHooks } from "./turn-hooks.ts";
 export type RefusedBy = "user" | "hook" | "mode" | "cancel" | "rule";
 
 export type GateDecision =
-  | { run: true; input: unknown }
+  /** `roots`: directories outside the session's own that this call may use (the user allowed it). */
+  | { run: true; input: unknown; roots?: string[] }
   | { run: false; by: RefusedBy; reason: string; modelText: string };
 
-export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal };
+/** `roots`: the directories file tools may use without asking (the session's, plus any granted). */
+export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };
 
 /** What a gate may use of the session: its state (mode, rules), the journal, and its hooks. */
 export type GateSession = { state: SessionStateFold; record(fact: Fact): StoredFact; hooks?: TurnHooks };

@@ -37,7 +37,8 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       });
       continue;
     }
-    const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal }, ctx);
+    const roots = [...ctx.roots, ...ctx.state.grantedDirectories];
+    const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal, roots }, ctx);
     if (!decision.run) {
       ctx.record({
         kind: "tool_call_refused",
@@ -54,7 +55,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
     }
     ctx.record({ kind: "tool_call_started", toolCallId });
     const started = performance.now();
-    const outcome = await run(ctx, p.tool, decision.input, toolCallId);
+    const outcome = await run(ctx, p.tool, decision.input, toolCallId, [...roots, ...(decision.roots ?? [])]);
     // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
     if (ctx.hooks && !ctx.signal.aborted) {
       await ctx.hooks.postToolUse({
@@ -119,13 +120,13 @@ function recordCard(
   });
 }
 
-async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: string): Promise<ToolOutcome> {
+async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: string, roots: string[]): Promise<ToolOutcome> {
   try {
     return await tool.run(input, {
       sessionId: ctx.sessionId,
       toolCallId,
       cwd: ctx.cwd,
-      roots: ctx.roots,
+      roots,
       signal: ctx.signal,
       host: ctx.host,
       seenFiles: ctx.state.seenFiles,

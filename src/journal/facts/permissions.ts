@@ -42,4 +42,15 @@ export const permissionRuleAdded = z.object({
 });
 export type PermissionRule = Omit<z.infer<typeof permissionRuleAdded>, "kind">;
 
-export const permissionFacts = [permissionRequested, permissionAnswered, permissionRuleAdded] as const;
+/**
+ * The user allowed file tools into a directory outside the session's directories for the rest
+ * of the session (an "always" answer to an outside-access question).
+ */
+export const accessGranted = z.object({
+  kind: z.literal("access_granted"),
+  requestId: z.string(),
+  toolCallId: z.string(),
+  directory: z.string(),
+});
+
+export const permissionFacts = [permissionRequested, permissionAnswered, permissionRuleAdded, accessGranted] as const;

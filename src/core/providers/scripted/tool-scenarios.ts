@@ -22,6 +22,13 @@ const editStep = (oldText: string, newText: string, intro: string): Step => (ctx
 ];
 
 export const toolScenarios: Record<string, Scenario> = {
+  "read-path": {
+    description: "Reads the file whose absolute path is the prompt's text.",
+    prompts: [[
+      (ctx) => [...say("Reading it. "), ...call(0, "call_read", "Read", { file_path: ctx.prompt.trim() }), ...done("tool_use")],
+      reported("I read it.", "I could not read it:"),
+    ]],
+  },
   edit: {
     description: "Reads README.md and edits its third line; a second prompt edits the fourth line.",
     prompts: [
