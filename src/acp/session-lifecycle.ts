@@ -125,7 +125,11 @@ export function lifecycleHandlers(app: AgentApp, deps: EngineDeps, sessions: Ope
       await sender.flush();
     }
     projector.context.replay = false;
+    // A session already open here (idle: load refuses while a turn runs) is replaced by the one
+    // just restored; the old instance ends properly (its hooks and notifications stop).
+    const previous = sessions.get(sessionId);
     sessions.set({ runtime: restored, projector });
+    await previous?.runtime.close();
     return restored;
   }
 }

@@ -1,7 +1,9 @@
 /** The session lifecycle over ACP: new, load, resume, list, close, delete, config. */
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { command, writeHooks } from "../support/hooks.ts";
 import { connectInProcess, connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
 import { sandbox } from "../support/workspace.ts";
@@ -247,6 +249,24 @@ describe("config options", () => {
       await c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "scripted/thinking" });
       await prompt(c.ctx, sessionId, "Hi");
       expect(c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk")).toBe(true);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("reloading a session open on this connection", () => {
+  test("the instance it replaces ends properly: its SessionEnd hooks run once", async () => {
+    const box = sandbox("scripted/plain");
+    const ended = join(box.root, "ended");
+    writeHooks(box, "claude-user", { SessionEnd: [{ hooks: [command(`echo x >> ${ended}`)] }] });
+    const c = await connectInProcess(box.env);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, "Hi");
+      expect(existsSync(ended)).toBe(false);
+      await load(c.ctx, sessionId, box.workspace);
+      expect(readFileSync(ended, "utf8")).toBe("x\n");
     } finally {
       await c.close();
     }
