@@ -26,9 +26,9 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case undefined: {
+      // The engine (journal, providers, tools) loads on the first session method, not here.
       const { serveStdio } = await import("./acp/stdio.ts");
-      const { engineDeps } = await import("./core/engine-deps.ts");
-      await serveStdio(engineDeps());
+      await serveStdio();
       return 0;
     }
     case "demo": {

@@ -3,20 +3,78 @@
  * (logs, stray console output) goes to stderr.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { Readable, Writable } from "node:stream";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
 
-export async function serveStdio(deps: EngineDeps): Promise<void> {
+type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : never;
+
+/** Serves one client until it closes stdin. Without `deps`, the engine is built from the environment. */
+export async function serveStdio(deps?: EngineDeps): Promise<void> {
   protectStdout();
-  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
-  const output = Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>;
-  const { app, closeAll } = createAgentApp(deps);
-  const connection = app.connect(acp.ndJsonStream(output, input));
+  const agent = createAgentApp(deps);
+  const connection = agent.app.connect(stdioStream());
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
-  await closeAll();
-  deps.store.close();
+  await agent.closeAll();
+  agent.loadedDeps()?.store.close();
+}
+
+/**
+ * How long a written message may wait in the buffer while more writes follow: writes within one
+ * window share a system call (a replay writes thousands of updates in a row), and no message
+ * waits longer than this while the agent keeps working. A burst's tail is flushed as soon as the
+ * agent yields to the event loop.
+ */
+const FLUSH_WINDOW_MS = 0.2;
+/** Past this many buffered bytes a write waits for the pipe (the client is behind): backpressure. */
+const HIGH_WATER_BYTES = 256 * 1024;
+
+/**
+ * The ACP stream on stdin and stdout, on Bun's own streams (no `node:stream` adapters: they
+ * cost time to load and a chain of promises per message). Each outgoing message is serialized
+ * and buffered the moment the SDK hands it over, then flushed: at once when nothing was flushed
+ * in the last window, else with the next write past the window or as soon as the agent yields.
+ * A write waits only while too much is buffered for a pipe the client is not draining, and later
+ * messages queue behind it in order. Incoming lines are split and parsed by the SDK's own
+ * NDJSON reader, which also answers malformed input.
+ */
+export function stdioStream(): acp.Stream {
+  const out = new BufferedStdout(Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }));
+  const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
+  const { readable } = acp.ndJsonStream(bytes, Bun.stdin.stream());
+  const writable = new WritableStream<Message>({ write: (message) => out.write(`${JSON.stringify(message)}\n`) });
+  return { readable, writable };
+}
+
+class BufferedStdout {
+  #lastFlush = 0;
+  #buffered = 0;
+  #scheduled = false;
+
+  constructor(private readonly sink: Bun.FileSink) {}
+
+  /** Buffers `data`; resolves at once unless the pipe is full, then once it has drained. */
+  write(data: string | Uint8Array): Promise<void> | undefined {
+    void this.sink.write(data);
+    this.#buffered += typeof data === "string" ? data.length : data.byteLength;
+    const now = performance.now();
+    if (this.#buffered >= HIGH_WATER_BYTES || now - this.#lastFlush >= FLUSH_WINDOW_MS) return this.#flush(now);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        void this.#flush(performance.now());
+      });
+    }
+    return undefined;
+  }
+
+  #flush(now: number): Promise<void> | undefined {
+    this.#lastFlush = now;
+    this.#buffered = 0;
+    const flushed = this.sink.flush();
+    return typeof flushed === "number" ? undefined : flushed.then(() => undefined);
+  }
 }
 
 /** Anything written with console.log/info/debug goes to stderr, never into the protocol stream. */
