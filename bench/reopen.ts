@@ -1,16 +1,15 @@
 /**
  * Reopen at scale: `session/load` of sessions of 10 to 10,000 turns, from the request to its
  * response (every update read by the client before it), against the floor of reading and
- * parsing the same stored rows with bun:sqlite in the same run. Each load runs in a fresh
+ * parsing the same stored rows with bun:sqlite in the same run (in a fresh process too). Each load runs in a fresh
  * verbatim process, whose peak memory (VmHWM) is read from /proc, and compared with its memory
  * after `initialize`.
  */
-import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
-import { start } from "./lib/agents.ts";
+import { BUN, start } from "./lib/agents.ts";
 import { now } from "./lib/clock.ts";
 import { startFact, turnFacts } from "./lib/facts.ts";
 import { readLines, requestLine, responseId, text } from "./lib/ndjson.ts";
@@ -36,27 +35,21 @@ export type Reopen = { runs: ReopenRun[]; msPerThousandTurns: number; linearR2: 
 /** Writes a session of `turns` turns through the store API; returns its fact count. */
 export function generateSession(journal: SqliteJournal, sessionId: string, cwd: string, turns: number): number {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
-  journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   let seq = 1;
+  journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   for (let t = 0; t < turns; t++) {
-    for (const fact of turnFacts(t, cwd)) journal.append(sessionId, ++seq, fact, at);
+    const facts = turnFacts(t, cwd).map((fact) => ({ fact, at }));
+    journal.appendMany(sessionId, seq + 1, facts);
+    seq += facts.length;
   }
   return seq;
 }
 
-/** Reads and parses the session's stored rows: what any reader must do at least. */
-function floorRead(path: string, sessionId: string): { ms: number; bytes: number } {
-  const db = new Database(path, { readonly: true });
-  const t0 = now();
-  let bytes = 0;
-  for (const row of db.query<{ seq: number; kind: string; v: number; at: string; body: string }, [string]>(
-    "SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq",
-  ).iterate(sessionId)) {
-    bytes += row.body.length;
-    JSON.parse(row.body);
-  }
-  const ms = now() - t0;
-  db.close();
+/** Reads and parses the session's stored rows in a fresh process: what any reader must do at least. */
+function floorRead(entry: string, path: string, sessionId: string): { ms: number; bytes: number } {
+  const result = Bun.spawnSync([BUN, entry, path, sessionId], { stdout: "pipe", stderr: "inherit" });
+  if (result.exitCode !== 0) throw new Error(`the read floor failed for ${sessionId}`);
+  const { ms, bytes } = JSON.parse(result.stdout.toString()) as { ms: number; bytes: number };
   return { ms, bytes };
 }
 
@@ -97,7 +90,7 @@ async function loadOnce(entry: string, env: Record<string, string>, sessionId: s
   return { ms, updates, rssAfterInitialize, peak };
 }
 
-export async function reopen(entry: string, sizes = [10, 100, 500, 1_000, 10_000], runs = 3): Promise<Reopen> {
+export async function reopen(entry: string, floorEntry: string, sizes = [10, 100, 500, 1_000, 10_000], runs = 3): Promise<Reopen> {
   const home = mkdtempSync(join(tmpdir(), "verbatim-bench-reopen-"));
   const cwd = join(home, "project");
   const path = join(home, "journal.db");
@@ -110,13 +103,13 @@ export async function reopen(entry: string, sizes = [10, 100, 500, 1_000, 10_000
     const results: ReopenRun[] = [];
     for (const turns of sizes) {
       const sessionId = `ses_${turns}`;
-      floorRead(path, sessionId);
+      floorRead(floorEntry, path, sessionId);
       const loads = [];
       const floors = [];
       let bytes = 0;
       for (let i = 0; i < runs; i++) {
         loads.push(await loadOnce(entry, env, sessionId, cwd));
-        const floor = floorRead(path, sessionId);
+        const floor = floorRead(floorEntry, path, sessionId);
         floors.push(floor.ms);
         bytes = floor.bytes;
       }

@@ -1,8 +1,9 @@
 /**
  * The live-streaming floor: the smallest agent on the ACP SDK that streams a provider's chunks
  * to the client. It answers `initialize`, `session/new` and `session/prompt`, and sends each
- * chunk as an `agent_message_chunk` the moment the provider yields it: no journal, no
- * projection. Built and fed the same way as verbatim's live benchmark.
+ * chunk as an `agent_message_chunk` the moment the provider yields it, and takes the next event
+ * once the SDK has written it (so nothing piles up): no journal, no projection. Built and fed
+ * the same way as verbatim's live benchmark.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { chunkCount, stampedChunks } from "../lib/stamped-provider.ts";
@@ -17,15 +18,13 @@ acp
   }))
   .onRequest(acp.methods.agent.session.new, () => ({ sessionId: "floor" }))
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-    let last: Promise<void> = Promise.resolve();
     for await (const event of stampedChunks(chunkCount())) {
       if (event.type !== "text_delta") continue;
-      last = client.notify(acp.methods.client.session.update, {
+      await client.notify(acp.methods.client.session.update, {
         sessionId: params.sessionId,
         update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text }, messageId: "msg_floor" },
       });
     }
-    await last;
     return { stopReason: "end_turn" };
   })
   .connect(floorStdio());

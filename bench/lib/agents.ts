@@ -9,7 +9,7 @@ import { join } from "node:path";
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BUN = process.execPath;
 
-export type Build = { verbatim: string; floor: string; streamFloor: string; liveAgent: string; dir: string; dispose(): void };
+export type Build = { verbatim: string; floor: string; streamFloor: string; liveAgent: string; readFloor: string; dir: string; dispose(): void };
 
 /** Builds the shipped artifact (`bun run build`) and the floors the same way, into a temp dir. */
 export function buildAll(): Build {
@@ -24,6 +24,7 @@ export function buildAll(): Build {
     floor: bundle(join(ROOT, "bench", "floor", "initialize-only.ts"), "floor.js"),
     streamFloor: bundle(join(ROOT, "bench", "floor", "stream-only.ts"), "stream-floor.js"),
     liveAgent: bundle(join(ROOT, "bench", "agents", "live-agent.ts"), "live-agent.js"),
+    readFloor: bundle(join(ROOT, "bench", "floor", "read-parse.ts"), "read-floor.js"),
     dir,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

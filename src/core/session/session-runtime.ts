@@ -12,6 +12,7 @@ import { buildConfigOptions, type ConfigValues } from "../config/config-options.
 import { isModeId, modes } from "../config/modes.ts";
 import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
 import { isThoughtLevel } from "../config/thought-levels.ts";
+import { log } from "../../log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
@@ -20,6 +21,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
 import { runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
 import { recoveryFact } from "./recovery.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { titleFrom } from "./title.ts";
@@ -36,6 +38,8 @@ export type EngineDeps = {
 export type SessionIo = {
   /** Shows a fact that was just appended. Must not throw. */
   publish(record: StoredFact): void;
+  /** A promise to wait on while the client has not taken what was published; undefined when it keeps up. */
+  pace?(): Promise<void> | undefined;
   host: ToolHost;
   gate?: CallGate;
 };
@@ -51,6 +55,8 @@ export class SessionRuntime {
   #leased = false;
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  /** Streamed chunks are committed in groups (see `chunk-batch.ts`). */
+  readonly #chunks = new ChunkBatch((chunks) => this.#commitChunks(chunks));
 
   private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {}
 
@@ -107,13 +113,20 @@ export class SessionRuntime {
     return this.#turn !== undefined;
   }
 
-  /** Appends a fact (taking the session's lease first if this process has not), then shows it. */
+  /**
+   * Appends a fact (taking the session's lease first if this process has not), then shows it.
+   * Streamed chunks may be committed, then shown, together with the chunks that follow them
+   * (group commit); any other fact first commits the chunks before it.
+   */
   record(fact: Fact): StoredFact {
     if (!this.#leased) {
       this.deps.store.acquire(this.sessionId);
       this.#leased = true;
     }
-    const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, new Date().toISOString());
+    const at = new Date().toISOString();
+    if (fact.kind === "message_chunk") return this.#chunks.add(fact, at, this.#nextSeq + this.#chunks.size);
+    this.#chunks.flush();
+    const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, at);
     this.#absorb(record);
     this.io.publish(record);
     return record;
@@ -203,6 +216,11 @@ export class SessionRuntime {
     this.#closed = true;
     this.cancel();
     await this.settled();
+    try {
+      this.#chunks.flush();
+    } catch (error) {
+      log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
+    }
     if (this.#leased) this.deps.store.release(this.sessionId);
     this.#leased = false;
   }
@@ -228,6 +246,10 @@ export class SessionRuntime {
       roots: [this.state.cwd, ...this.state.additionalDirectories],
       signal,
       record: (fact) => this.record(fact),
+      pace: () => {
+        this.#chunks.flushIfDue();
+        return this.io.pace?.();
+      },
       messages: () => conversation.messages,
       state: this.state,
       system: this.state.systemPrompt,
@@ -250,6 +272,14 @@ export class SessionRuntime {
       this.#conversation = fold;
     }
     return this.#conversation;
+  }
+
+  #commitChunks(chunks: PendingChunk[]): void {
+    const records = this.deps.store.appendMany(this.sessionId, this.#nextSeq, chunks);
+    for (const record of records) {
+      this.#absorb(record);
+      this.io.publish(record);
+    }
   }
 
   #absorb(record: StoredFact): void {
