@@ -3,7 +3,6 @@
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
  * protocol messages). Subcommands: demo, sessions, show.
  */
-import { parseArgs } from "node:util";
 import { VERSION } from "./version.ts";
 
 const USAGE = `verbatim ${VERSION}: an ACP coding agent whose sessions reopen exactly as they were shown live
@@ -22,6 +21,9 @@ environment:
   VERBATIM_DURABILITY=strict          fsync every append
 `;
 
+// node:util costs milliseconds to load: only subcommands that parse arguments load it.
+const parseArgs = async () => (await import("node:util")).parseArgs;
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -32,17 +34,17 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "demo": {
-      const { values } = parseArgs({ args: rest, options: { keep: { type: "boolean" } } });
+      const { values } = (await parseArgs())({ args: rest, options: { keep: { type: "boolean" } } });
       const { runDemo } = await import("./cli/demo.ts");
       return runDemo({ keep: values.keep ?? false });
     }
     case "sessions": {
-      const { values } = parseArgs({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
       const { listSessions } = await import("./cli/sessions.ts");
       return listSessions({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "show": {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
       if (positionals.length !== 1 || !positionals[0]) {
         process.stderr.write("usage: verbatim show ID\n");
         return 2;

@@ -42,8 +42,50 @@ export function stdioStream(): acp.Stream {
   const out = new BufferedStdout(Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }));
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
   const { readable } = acp.ndJsonStream(bytes, Bun.stdin.stream());
-  const writable = new WritableStream<Message>({ write: (message) => out.write(`${JSON.stringify(message)}\n`) });
-  return { readable, writable };
+  return { readable, writable: new MessageWritable(out) };
+}
+
+/**
+ * The outgoing side as the SDK takes it: a WritableStream of messages whose writer serializes
+ * each message straight into the buffered stdout. The SDK takes a writer per message; the
+ * standard writer's machinery (queues, a chain of promises) cost more than the message itself.
+ */
+class MessageWritable extends WritableStream<Message> {
+  readonly #writer: MessageWriter;
+
+  constructor(out: BufferedStdout) {
+    super({ write: (message) => out.write(`${JSON.stringify(message)}\n`) });
+    this.#writer = new MessageWriter(out);
+  }
+
+  override getWriter(): WritableStreamDefaultWriter<Message> {
+    return this.#writer;
+  }
+}
+
+const settled: Promise<undefined> = Promise.resolve(undefined);
+
+/** Writes each message as one line; resolves at once unless the pipe is full. Never closes stdout. */
+class MessageWriter implements WritableStreamDefaultWriter<Message> {
+  readonly closed = new Promise<undefined>(() => {});
+  readonly desiredSize = 1;
+  readonly ready = settled;
+
+  constructor(private readonly out: BufferedStdout) {}
+
+  write(message: Message): Promise<void> {
+    return this.out.write(`${JSON.stringify(message)}\n`) ?? settled;
+  }
+
+  releaseLock(): void {}
+
+  close(): Promise<void> {
+    return settled;
+  }
+
+  abort(): Promise<void> {
+    return settled;
+  }
 }
 
 class BufferedStdout {

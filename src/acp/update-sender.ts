@@ -18,13 +18,17 @@ export class UpdateSender {
 
   send(sessionId: string, update: SessionUpdate): void {
     this.#inFlight++;
-    this.#last = this.client
-      .notify(methods.client.session.update, { sessionId, update })
-      .catch((error: unknown) => log.warn("could not send a session update", error))
-      .finally(() => {
-        this.#inFlight--;
-      });
+    this.#last = this.client.notify(methods.client.session.update, { sessionId, update }).then(this.#sent, this.#failed);
   }
+
+  readonly #sent = (): void => {
+    this.#inFlight--;
+  };
+
+  readonly #failed = (error: unknown): void => {
+    this.#inFlight--;
+    log.warn("could not send a session update", error);
+  };
 
   /** Resolves once every update sent so far has been written. */
   flush(): Promise<void> {
