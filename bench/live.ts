@@ -78,42 +78,68 @@ export async function streamOnce(entry: string, env: Record<string, string>, cwd
 export type Live = {
   chunks: number;
   runs: number;
+  /** At full speed: the provider hands over its next chunk as soon as the agent asks. */
   verbatim: StreamRun;
   floor: StreamRun;
   /** verbatim's throughput as a share of the floor's (1 = as fast). */
   throughputRatio: number;
   /** Extra microseconds per chunk over the floor, from the throughputs. */
   extraPerChunk: number;
+  /** Paced like a fast network provider: one chunk per `pauseMs`, each on its own turn of the event loop. */
+  paced: { chunks: number; pauseMs: number; verbatim: StreamRun; floor: StreamRun; extraP50: number; extraP99: number };
 };
 
-/** The median run (by throughput) of each, interleaved. */
-export async function live(build: { liveAgent: string; streamFloor: string }, env: Record<string, string>, chunks = 10_000, runs = 3): Promise<Live> {
+/** The median run (by throughput, or by p50 latency when paced) of each, interleaved. */
+export async function live(
+  build: { liveAgent: string; streamFloor: string },
+  env: Record<string, string>,
+  options: { chunks: number; runs: number; pacedChunks: number; pauseMs: number },
+): Promise<Live> {
   const cwd = mkdtempSync(join(tmpdir(), "verbatim-bench-cwd-"));
-  const runEnv = { ...env, BENCH_CHUNKS: String(chunks) };
-  const v: StreamRun[] = [];
-  const f: StreamRun[] = [];
-  try {
+  const series = async (chunks: number, pauseMs: number) => {
+    const runEnv = { ...env, BENCH_CHUNKS: String(chunks), BENCH_PAUSE_MS: String(pauseMs) };
+    const v: StreamRun[] = [];
+    const f: StreamRun[] = [];
     await streamOnce(build.liveAgent, runEnv, cwd);
     await streamOnce(build.streamFloor, runEnv, cwd);
-    for (let i = 0; i < runs; i++) {
+    for (let i = 0; i < options.runs; i++) {
       v.push(await streamOnce(build.liveAgent, runEnv, cwd));
       f.push(await streamOnce(build.streamFloor, runEnv, cwd));
     }
+    return { verbatim: v, floor: f };
+  };
+  try {
+    const full = await series(options.chunks, 0);
+    const paced = await series(options.pacedChunks, options.pauseMs);
+    const byThroughput = (rs: StreamRun[]) => pick(rs, (r) => r.perSecond);
+    const byLatency = (rs: StreamRun[]) => pick(rs, (r) => r.latencyP50);
+    const verbatim = byThroughput(full.verbatim);
+    const floor = byThroughput(full.floor);
+    const pv = byLatency(paced.verbatim);
+    const pf = byLatency(paced.floor);
+    return {
+      chunks: options.chunks,
+      runs: options.runs,
+      verbatim,
+      floor,
+      throughputRatio: verbatim.perSecond / floor.perSecond,
+      extraPerChunk: 1e6 / verbatim.perSecond - 1e6 / floor.perSecond,
+      paced: {
+        chunks: options.pacedChunks,
+        pauseMs: options.pauseMs,
+        verbatim: pv,
+        floor: pf,
+        extraP50: pv.latencyP50 - pf.latencyP50,
+        extraP99: pv.latencyP99 - pf.latencyP99,
+      },
+    };
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
-  const pick = (rs: StreamRun[]) => {
-    const m = median(rs.map((r) => r.perSecond));
-    return rs.find((r) => r.perSecond === m) as StreamRun;
-  };
-  const verbatim = pick(v);
-  const floor = pick(f);
-  return {
-    chunks,
-    runs,
-    verbatim,
-    floor,
-    throughputRatio: verbatim.perSecond / floor.perSecond,
-    extraPerChunk: 1e6 / verbatim.perSecond - 1e6 / floor.perSecond,
-  };
+}
+
+/** The run with the median of `key`. */
+function pick(runs: StreamRun[], key: (run: StreamRun) => number): StreamRun {
+  const m = median(runs.map(key));
+  return runs.find((r) => key(r) === m) as StreamRun;
 }

@@ -30,7 +30,9 @@ try {
   log("cold start");
   const cold = await coldStart(build, env, quick ? 8 : 20);
   log("live streaming");
-  const stream = await live(build, env, quick ? 5_000 : 20_000, quick ? 1 : 3);
+  const stream = await live(build, env, quick
+    ? { chunks: 5_000, runs: 1, pacedChunks: 500, pauseMs: 1 }
+    : { chunks: 20_000, runs: 3, pacedChunks: 2_000, pauseMs: 1 });
   log("append throughput");
   const appended = append(quick ? { normal: 5_000, strict: 300 } : { normal: 20_000, strict: 1_000 });
   log("reopen at scale (generating sessions)");

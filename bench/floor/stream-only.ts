@@ -6,7 +6,7 @@
  * the same way as verbatim's live benchmark.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { chunkCount, stampedChunks } from "../lib/stamped-provider.ts";
+import { chunkCount, chunkPause, stampedChunks } from "../lib/stamped-provider.ts";
 import { floorStdio } from "./stdio.ts";
 
 acp
@@ -18,7 +18,7 @@ acp
   }))
   .onRequest(acp.methods.agent.session.new, () => ({ sessionId: "floor" }))
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-    for await (const event of stampedChunks(chunkCount())) {
+    for await (const event of stampedChunks(chunkCount(), chunkPause())) {
       if (event.type !== "text_delta") continue;
       await client.notify(acp.methods.client.session.update, {
         sessionId: params.sessionId,

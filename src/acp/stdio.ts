@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
+import { PendingRequests } from "./pending-requests.ts";
 
 type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : never;
 
@@ -13,10 +14,12 @@ type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : neve
 export async function serveStdio(deps?: EngineDeps): Promise<void> {
   protectStdout();
   const agent = createAgentApp(deps);
-  const connection = agent.app.connect(stdioStream());
+  const stdio = stdioStream();
+  const connection = agent.app.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
   await agent.closeAll();
   agent.loadedDeps()?.store.close();
+  await stdio.flush();
 }
 
 /**
@@ -36,13 +39,24 @@ const HIGH_WATER_BYTES = 256 * 1024;
  * in the last window, else with the next write past the window or as soon as the agent yields.
  * A write waits only while too much is buffered for a pipe the client is not draining, and later
  * messages queue behind it in order. Incoming lines are split and parsed by the SDK's own
- * NDJSON reader, which also answers malformed input.
+ * NDJSON reader, which also answers malformed input. When stdin ends, the input ends only once
+ * every request read is answered (see `PendingRequests`).
  */
-export function stdioStream(): acp.Stream {
+export function stdioStream(): acp.Stream & { flush(): Promise<void> } {
   const out = new BufferedStdout(Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }));
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
+  const pending = new PendingRequests();
   const { readable } = acp.ndJsonStream(bytes, Bun.stdin.stream());
-  return { readable, writable: new MessageWritable(out) };
+  const tracked = readable.pipeThrough(
+    new TransformStream<Message, Message>({
+      transform(message, controller) {
+        pending.received(message);
+        controller.enqueue(message);
+      },
+      flush: () => pending.drained(),
+    }),
+  );
+  return { readable: tracked, writable: new MessageWritable(out, pending), flush: () => out.flushAll() };
 }
 
 /**
@@ -53,9 +67,14 @@ export function stdioStream(): acp.Stream {
 class MessageWritable extends WritableStream<Message> {
   readonly #writer: MessageWriter;
 
-  constructor(out: BufferedStdout) {
-    super({ write: (message) => out.write(`${JSON.stringify(message)}\n`) });
-    this.#writer = new MessageWriter(out);
+  constructor(out: BufferedStdout, pending: PendingRequests) {
+    super({
+      write: (message) => {
+        pending.sent(message);
+        return out.write(`${JSON.stringify(message)}\n`);
+      },
+    });
+    this.#writer = new MessageWriter(out, pending);
   }
 
   override getWriter(): WritableStreamDefaultWriter<Message> {
@@ -71,10 +90,12 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
   readonly desiredSize = 1;
   readonly ready = settled;
 
-  constructor(private readonly out: BufferedStdout) {}
+  constructor(private readonly out: BufferedStdout, private readonly pending: PendingRequests) {}
 
   write(message: Message): Promise<void> {
-    return this.out.write(`${JSON.stringify(message)}\n`) ?? settled;
+    const written = this.out.write(`${JSON.stringify(message)}\n`) ?? settled;
+    this.pending.sent(message);
+    return written;
   }
 
   releaseLock(): void {}
@@ -109,6 +130,11 @@ class BufferedStdout {
       });
     }
     return undefined;
+  }
+
+  /** Writes out everything buffered (before the process exits). */
+  async flushAll(): Promise<void> {
+    await this.#flush(performance.now());
   }
 
   #flush(now: number): Promise<void> | undefined {
