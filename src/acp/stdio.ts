@@ -109,17 +109,25 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
   }
 }
 
+const decoder = new TextDecoder();
+
+/**
+ * stdout with a buffer of its own: lines are kept as strings and handed to the sink joined, one
+ * write per flush (many small writes into the sink cost more than the bytes).
+ */
 class BufferedStdout {
-  #lastFlush = 0;
+  #parts: string[] = [];
   #buffered = 0;
+  #lastFlush = 0;
   #scheduled = false;
 
   constructor(private readonly sink: Bun.FileSink) {}
 
   /** Buffers `data`; resolves at once unless the pipe is full, then once it has drained. */
   write(data: string | Uint8Array): Promise<void> | undefined {
-    void this.sink.write(data);
-    this.#buffered += typeof data === "string" ? data.length : data.byteLength;
+    const text = typeof data === "string" ? data : decoder.decode(data);
+    this.#parts.push(text);
+    this.#buffered += text.length;
     const now = performance.now();
     if (this.#buffered >= HIGH_WATER_BYTES || now - this.#lastFlush >= FLUSH_WINDOW_MS) return this.#flush(now);
     if (!this.#scheduled) {
@@ -139,7 +147,11 @@ class BufferedStdout {
 
   #flush(now: number): Promise<void> | undefined {
     this.#lastFlush = now;
-    this.#buffered = 0;
+    if (this.#parts.length > 0) {
+      void this.sink.write(this.#parts.length === 1 ? (this.#parts[0] as string) : this.#parts.join(""));
+      this.#parts = [];
+      this.#buffered = 0;
+    }
     const flushed = this.sink.flush();
     return typeof flushed === "number" ? undefined : flushed.then(() => undefined);
   }
