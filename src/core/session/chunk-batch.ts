@@ -15,7 +15,7 @@ import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 /** The longest a chunk waits for its commit while the engine keeps streaming. */
 export const WINDOW_MS = 0.25;
 /** The most chunks one commit takes. */
-export const MAX_BATCH = 32;
+export const MAX_BATCH = 16;
 
 export type PendingChunk = { fact: Fact; at: string };
 
