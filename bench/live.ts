@@ -17,6 +17,7 @@ export type StreamRun = {
   perSecond: number;
   /** Microseconds from a chunk's provider event to its arrival at the client. */
   latencyP50: number;
+  latencyP90: number;
   latencyP99: number;
   /** Microseconds between consecutive chunks' provider events (the agent's cost per chunk). */
   costP50: number;
@@ -69,6 +70,7 @@ export async function streamOnce(entry: string, env: Record<string, string>, cwd
     chunks: stamps.length,
     perSecond: (stamps.length / span) * 1000,
     latencyP50: quantile(latencies, 0.5),
+    latencyP90: quantile(latencies, 0.9),
     latencyP99: quantile(latencies, 0.99),
     costP50: quantile(costs, 0.5),
     costP99: quantile(costs, 0.99),
