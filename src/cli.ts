@@ -3,7 +3,6 @@
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
  * protocol messages). Subcommands: demo, sessions, show.
  */
-import { parseArgs } from "node:util";
 import { VERSION } from "./version.ts";
 
 const USAGE = `verbatim ${VERSION}: an ACP coding agent whose sessions reopen exactly as they were shown live
@@ -36,6 +35,9 @@ environment:
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;
 
+// node:util costs milliseconds to load: only subcommands that parse arguments load it.
+const parseArgs = async () => (await import("node:util")).parseArgs;
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -45,13 +47,13 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`verbatim: unexpected arguments ${rest.join(" ")}\n\n${USAGE}`);
         return 2;
       }
+      // The engine (journal, providers, tools) loads on the first session method, not here.
       const { serveStdio } = await import("./acp/stdio.ts");
-      const { engineDeps } = await import("./core/engine-deps.ts");
-      await serveStdio(engineDeps(process.env, { trust: command === "--trust" }));
+      await serveStdio({ trust: command === "--trust" });
       return 0;
     }
     case "trust": {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
       if (positionals.length > 1) {
         process.stderr.write("usage: verbatim trust [DIR]\n");
         return 2;
@@ -60,17 +62,17 @@ async function main(argv: string[]): Promise<number> {
       return trustCommand(positionals[0] ?? process.cwd());
     }
     case "demo": {
-      const { values } = parseArgs({ args: rest, options: { keep: { type: "boolean" } } });
+      const { values } = (await parseArgs())({ args: rest, options: { keep: { type: "boolean" } } });
       const { runDemo } = await import("./cli/demo.ts");
       return runDemo({ keep: values.keep ?? false });
     }
     case "sessions": {
-      const { values } = parseArgs({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
       const { listSessions } = await import("./cli/sessions.ts");
       return listSessions({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "show": {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
       if (positionals.length !== 1 || !positionals[0]) {
         process.stderr.write("usage: verbatim show ID\n");
         return 2;
@@ -79,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
       return showSession(positionals[0]);
     }
     case "run": {
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = (await parseArgs())({
         args: rest,
         allowPositionals: true,
         options: {
@@ -109,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "export":
     case "delete": {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+      const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
       if (positionals.length !== 1 || !positionals[0]) {
         process.stderr.write(`usage: verbatim ${command} ID\n`);
         return 2;

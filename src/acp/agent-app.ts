@@ -2,17 +2,28 @@
  * The ACP agent: method handlers wired to the engine. The wire layer holds no business logic; it
  * checks what the protocol requires, calls the engine, and sends what the projection shows.
  * One app serves one connection.
+ *
+ * Only `initialize` is answered here. Every other method is forwarded to the engine, which is
+ * loaded (journal, tools, fact schemas, session handlers) the first time one of them arrives: an
+ * editor that starts the agent gets its `initialize` answer at the cost of the SDK and of reading
+ * the config files (to know whether to offer the ways to configure a provider).
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type AgentApp,
+  type AgentNotificationHandlersByMethod,
+  type AgentNotificationMethod,
+  type AgentRequestHandlersByMethod,
+  type AgentRequestMethod,
+  type ClientCapabilities,
+} from "@agentclientprotocol/sdk";
+import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { initializeResponse } from "./capabilities.ts";
+import type { Engine } from "./engine.ts";
 import { typed } from "./errors.ts";
-import { OpenSessions } from "./open-sessions.ts";
-import { promptHandlers } from "./prompt-handlers.ts";
-import { lifecycleHandlers } from "./session-lifecycle.ts";
-import { configHandlers } from "./config-handlers.ts";
-import { authHandlers } from "./auth-handlers.ts";
+import { VERSION } from "../version.ts";
 
 export type AgentDeps = EngineDeps;
 
@@ -20,27 +31,81 @@ export type Agent = {
   app: AgentApp;
   /** Cancels running turns and releases every open session (on disconnect). */
   closeAll(): Promise<void>;
+  /** The engine's dependencies once it has loaded (the given ones, or those built from the environment). */
+  loadedDeps(): EngineDeps | undefined;
 };
 
-export function createAgentApp(deps: AgentDeps): Agent {
-  const sessions = new OpenSessions();
-  const app = acp.agent({ name: "verbatim" }).onRequest(acp.methods.agent.initialize, ({ params }) =>
-    typed(() => {
+const m = acp.methods.agent;
+
+/** The requests the engine answers. A test checks this list against what the engine registers. */
+export const ENGINE_REQUESTS = [
+  m.authenticate, m.session.new, m.session.load, m.session.resume, m.session.list, m.session.close, m.session.delete,
+  m.session.prompt, m.session.setConfigOption, m.session.setMode,
+] as const satisfies readonly AgentRequestMethod[];
+
+/** The notifications the engine handles. */
+export const ENGINE_NOTIFICATIONS = [m.session.cancel] as const satisfies readonly AgentNotificationMethod[];
+
+/**
+ * Creates the app. Without `deps`, the engine builds them from the environment when it loads;
+ * `trust` trusts every workspace (the `--trust` flag, for headless runs).
+ */
+export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = {}): Agent {
+  let capabilities: ClientCapabilities = {};
+  let engine: Engine | undefined;
+  let loading: Promise<Engine> | undefined;
+  let processCatalog: ProviderCatalog | undefined = deps?.catalog;
+  const load = (): Promise<Engine> =>
+    (loading ??= import("./engine.ts").then(({ loadEngine }) => {
+      engine = loadEngine(deps, capabilities, { trust: options.trust ?? false, ...(processCatalog ? { catalog: processCatalog } : {}) });
+      return engine;
+    }));
+  /** The catalog of the directory verbatim runs in: what `initialize` offers to configure. */
+  const catalog = async (): Promise<ProviderCatalog> => {
+    if (!processCatalog) {
+      const [{ catalogFromEnv }, { isTrusted }] = await Promise.all([import("../core/providers/catalog.ts"), import("../core/hooks/trust.ts")]);
+      const cwd = process.cwd();
+      processCatalog = catalogFromEnv(process.env, cwd, { trustProject: (options.trust ?? false) || isTrusted(process.env, cwd) });
+    }
+    return processCatalog;
+  };
+
+  const app = acp.agent({ name: "verbatim" }).onRequest(m.initialize, ({ params }) =>
+    typed(async () => {
       if (!Number.isInteger(params.protocolVersion) || params.protocolVersion < 0) {
         throw RequestError.invalidParams({ protocolVersion: params.protocolVersion }, "protocolVersion must be a non-negative integer");
       }
-      sessions.clientCapabilities = params.clientCapabilities ?? {};
-      return initializeResponse(deps.agentVersion, deps.catalog.setupMethods());
+      capabilities = params.clientCapabilities ?? {};
+      if (engine) engine.sessions.clientCapabilities = capabilities;
+      return initializeResponse(deps?.agentVersion ?? VERSION, (await catalog()).setupMethods());
     }),
   );
-  authHandlers(app, deps);
-  lifecycleHandlers(app, deps, sessions);
-  promptHandlers(app, sessions);
-  configHandlers(app, sessions);
+  for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
+  for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
   return {
     app,
     closeAll: async () => {
-      await Promise.all(sessions.all().map((s) => s.runtime.close()));
+      if (engine) await Promise.all(engine.sessions.all().map((s) => s.runtime.close()));
     },
+    loadedDeps: () => engine?.deps,
   };
+}
+
+function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, load: () => Promise<Engine>): void {
+  type Context = Parameters<AgentRequestHandlersByMethod[M]>[0];
+  const forward = async (context: Context): Promise<unknown> => {
+    const handler = (await load()).handlers.request(method) as ((context: Context) => unknown) | undefined;
+    if (!handler) throw RequestError.methodNotFound(method);
+    return handler(context);
+  };
+  app.onRequest(method, forward as unknown as AgentRequestHandlersByMethod[M]);
+}
+
+function forwardNotification<M extends AgentNotificationMethod>(app: AgentApp, method: M, load: () => Promise<Engine>): void {
+  type Context = Parameters<AgentNotificationHandlersByMethod[M]>[0];
+  const forward = async (context: Context): Promise<void> => {
+    const handler = (await load()).handlers.notification(method) as ((context: Context) => unknown) | undefined;
+    await handler?.(context);
+  };
+  app.onNotification(method, forward as unknown as AgentNotificationHandlersByMethod[M]);
 }

@@ -4,11 +4,12 @@
  * config files and succeeds once a provider is configured, or answers -32000 again with what to set.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { typed } from "./errors.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
 
-export function authHandlers(app: AgentApp, deps: EngineDeps): void {
+export function authHandlers(app: HandlerRegistry, deps: EngineDeps): void {
   app.onRequest(acp.methods.agent.authenticate, ({ params }) =>
     typed(() => {
       const offered = deps.catalog.setupMethods().map((m) => m.id);

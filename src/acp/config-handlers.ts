@@ -1,11 +1,12 @@
 /** session/set_config_option and session/set_mode: changes recorded as facts, shown in place. */
 import * as acp from "@agentclientprotocol/sdk";
-import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
 import { typed, unknownSession } from "./errors.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkSessionId } from "./session-lifecycle.ts";
 
-export function configHandlers(app: AgentApp, sessions: OpenSessions): void {
+export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
   const openSession = (sessionId: string) => {
     checkSessionId(sessionId);
     const open = sessions.get(sessionId);

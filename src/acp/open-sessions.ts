@@ -12,6 +12,12 @@ import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
 import { UpdateSender } from "./update-sender.ts";
 
+/** Updates in flight past which a live turn waits for the client (see `UpdateSender.pressure`). */
+const LIVE_HIGH_WATER = 4;
+
+/** Lets the event loop run (the transport flushes what it buffered) before the turn goes on. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export type OpenSession = { runtime: SessionRuntime; projector: Projector };
 
 export class OpenSessions {
@@ -58,6 +64,7 @@ export class OpenSessions {
       publish: (record: StoredFact) => {
         for (const update of projector.apply(record)) sender.send(sessionId, update);
       },
+      pace: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, this.clientCapabilities, sessionId),
       gate: permissionGate({ ask: askClient(client, sessionId, projector) }),
     };

@@ -1,12 +1,13 @@
 /** session/prompt and session/cancel. */
 import * as acp from "@agentclientprotocol/sdk";
-import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
 import { typed, unknownSession } from "./errors.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkPromptBlocks } from "./prompt-blocks.ts";
 import { checkSessionId } from "./session-lifecycle.ts";
 
-export function promptHandlers(app: AgentApp, sessions: OpenSessions): void {
+export function promptHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.prompt, ({ params }) =>
     typed(async () => {
       checkSessionId(params.sessionId);

@@ -1,18 +1,19 @@
 /** session/new, load, resume, list, close and delete. */
 import * as acp from "@agentclientprotocol/sdk";
-import { RequestError, type AgentApp, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk";
+import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { isValidSessionId } from "../core/ids.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
 import { ChunkCoalescer } from "../replay/coalesce.ts";
 import type { Projector } from "../replay/project.ts";
 import { typed, unknownSession } from "./errors.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 
 const PAGE_SIZE = 50;
 
-export function lifecycleHandlers(app: AgentApp, deps: EngineDeps, sessions: OpenSessions): void {
+export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
     typed(() => {
       checkDirectories(params.cwd, params.additionalDirectories ?? []);

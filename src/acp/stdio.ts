@@ -3,20 +3,52 @@
  * (logs, stray console output) goes to stderr.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { Readable, Writable } from "node:stream";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
+import { PendingRequests } from "./pending-requests.ts";
+import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message } from "./stdout-writer.ts";
 
-export async function serveStdio(deps: EngineDeps): Promise<void> {
+/**
+ * Serves one client until it closes stdin. Without `deps`, the engine is built from the
+ * environment; `trust` trusts every workspace.
+ */
+export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean } = {}): Promise<void> {
   protectStdout();
-  const input = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
-  const output = Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>;
-  const { app, closeAll } = createAgentApp(deps);
-  const connection = app.connect(acp.ndJsonStream(output, input));
+  const agent = createAgentApp(options.deps, { trust: options.trust ?? false });
+  const stdio = stdioStream();
+  const connection = agent.app.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
-  await closeAll();
-  deps.store.close();
+  await agent.closeAll();
+  agent.loadedDeps()?.store.close();
+  await stdio.flush();
+}
+
+/**
+ * The ACP stream on stdin and stdout, on Bun's own streams (no `node:stream` adapters: they
+ * cost time to load and a chain of promises per message). Each outgoing message is serialized
+ * and buffered the moment the SDK hands it over, then flushed: at once when nothing was flushed
+ * in the last window, else with the next write past the window or as soon as the agent yields.
+ * A write waits only while too much is buffered for a pipe the client is not draining, and later
+ * messages queue behind it in order. Incoming lines are split and parsed by the SDK's own
+ * NDJSON reader, which also answers malformed input. When stdin ends, the input ends only once
+ * every request read is answered (see `PendingRequests`).
+ */
+export function stdioStream(): acp.Stream & { flush(): Promise<void> } {
+  const out = new BufferedStdout(Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }));
+  const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
+  const pending = new PendingRequests();
+  const { readable } = acp.ndJsonStream(bytes, Bun.stdin.stream());
+  const tracked = readable.pipeThrough(
+    new TransformStream<Message, Message>({
+      transform(message, controller) {
+        pending.received(message);
+        controller.enqueue(message);
+      },
+      flush: () => pending.drained(),
+    }),
+  );
+  return { readable: tracked, writable: new MessageWritable(out, pending), flush: () => out.flushAll() };
 }
 
 /** Anything written with console.log/info/debug goes to stderr, never into the protocol stream. */

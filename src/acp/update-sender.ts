@@ -8,7 +8,7 @@ import { methods } from "@agentclientprotocol/sdk";
 import { log } from "../log.ts";
 
 /** How many updates may be in flight before a replay waits for the client to take them. */
-const HIGH_WATER = 512;
+const REPLAY_HIGH_WATER = 512;
 
 export class UpdateSender {
   #last: Promise<void> = Promise.resolve();
@@ -18,21 +18,29 @@ export class UpdateSender {
 
   send(sessionId: string, update: SessionUpdate): void {
     this.#inFlight++;
-    this.#last = this.client
-      .notify(methods.client.session.update, { sessionId, update })
-      .catch((error: unknown) => log.warn("could not send a session update", error))
-      .finally(() => {
-        this.#inFlight--;
-      });
+    this.#last = this.client.notify(methods.client.session.update, { sessionId, update }).then(this.#sent, this.#failed);
   }
+
+  readonly #sent = (): void => {
+    this.#inFlight--;
+  };
+
+  readonly #failed = (error: unknown): void => {
+    this.#inFlight--;
+    log.warn("could not send a session update", error);
+  };
 
   /** Resolves once every update sent so far has been written. */
   flush(): Promise<void> {
     return this.#last;
   }
 
-  /** Backpressure for long replays: a promise to wait on when too many updates are queued. */
-  pressure(): Promise<void> | undefined {
-    return this.#inFlight >= HIGH_WATER ? this.#last : undefined;
+  /**
+   * Backpressure: a promise (resolved once every update sent so far is written) to wait on when
+   * at least `highWater` updates are in flight; undefined otherwise. Replays allow many in flight
+   * (throughput); a live turn few (each update reaches the client right after its event).
+   */
+  pressure(highWater = REPLAY_HIGH_WATER): Promise<void> | undefined {
+    return this.#inFlight >= highWater ? this.#last : undefined;
   }
 }

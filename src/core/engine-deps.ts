@@ -12,8 +12,11 @@ import { defaultTools, ToolRegistry } from "./tools/registry.ts";
 export const MAX_STEPS = 50;
 
 /** `trust`: project hooks run in every workspace (the `--trust` flag, for headless runs). */
-export function engineDeps(env: Record<string, string | undefined> = process.env, options: { trust?: boolean } = {}): EngineDeps {
-  const catalogs = new Map<string, ProviderCatalog>();
+export function engineDeps(
+  env: Record<string, string | undefined> = process.env,
+  options: { trust?: boolean; catalog?: ProviderCatalog } = {},
+): EngineDeps {
+  const catalogs = new Map<string, ProviderCatalog>(options.catalog ? [[process.cwd(), options.catalog]] : []);
   /** One catalog per workspace: its project config file, read as that workspace's trust allows. */
   const catalogFor = (cwd: string) => {
     let catalog = catalogs.get(cwd);

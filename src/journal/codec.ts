@@ -3,8 +3,14 @@
  * was written in; readers accept every version ever written and migrate in memory, writers
  * always write the newest. Decoding never writes.
  */
+import { z } from "zod";
 import { JournalError } from "./errors.ts";
 import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
+
+// zod compiles each object schema to code on its first parse. A process that loads a session
+// and exits (or answers a few records) pays more for compiling than it saves: interpreted
+// parsing loads a short session twice as fast and a long one as fast.
+z.config({ jitless: true });
 
 /** The newest record format. Bump it only together with a migration from the previous one. */
 export const RECORD_VERSION = 1;
@@ -18,6 +24,13 @@ type RawRecord = { kind: string; body: Record<string, unknown> };
 const migrations: Record<number, (record: RawRecord) => RawRecord> = {};
 
 export type EncodedFact = { kind: string; v: number; body: string };
+
+/**
+ * Each kind's own schema: decoding looks the record's kind up directly rather than through the
+ * union (the same schemas; a load decodes tens of thousands of records). Unknown kinds go
+ * through the union, for its error.
+ */
+const schemaByKind = new Map<string, (typeof factSchema.options)[number]>(factSchema.options.map((option) => [option.shape.kind.value, option]));
 
 export function encodeFact(fact: Fact): EncodedFact {
   const { kind, ...body } = fact;
@@ -53,7 +66,10 @@ export function decodeRecord(
     if (!migrate) throw new JournalError("corrupt_record", `no migration from record format ${v}`, where);
     raw = migrate(raw);
   }
-  const parsed = factSchema.safeParse({ ...raw.body, kind: raw.kind });
+  // The body is this decoder's own object (fresh from JSON.parse or a migration): the kind is
+  // set on it in place rather than copied, as the column holds it, not the body.
+  raw.body.kind = raw.kind;
+  const parsed = (schemaByKind.get(raw.kind) ?? factSchema).safeParse(raw.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.join(".") || "(record)";

@@ -6,7 +6,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { decodeRecord, encodeFact } from "./codec.ts";
+import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
@@ -47,19 +47,35 @@ export class SqliteJournal implements JournalStore {
   }
 
   append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact {
+    const [record] = this.appendMany(sessionId, seq, [{ fact, at }]);
+    return record as StoredFact;
+  }
+
+  appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[] {
     const w = this.#writer();
-    const e = encodeFact(fact);
+    const encoded = facts.map(({ fact }) => encodeFact(fact));
     return guard(sessionId, () =>
-      w.db.transaction(() => {
+      w.transaction(() => {
         const lease = w.selectLease.get(sessionId);
         if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
           throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
         }
-        w.insertFact.run(sessionId, seq, e.kind, e.v, at, e.body);
-        if (fact.kind === "title_set") w.touchTitle.run(at, fact.title, sessionId);
-        else w.touch.run(at, sessionId);
-        return { seq, at, fact };
-      }).immediate(),
+        const records: StoredFact[] = [];
+        let title: string | undefined;
+        for (let i = 0; i < facts.length; i++) {
+          const { fact, at } = facts[i] as { fact: Fact; at: string };
+          const e = encoded[i] as EncodedFact;
+          w.insertFact.run(sessionId, firstSeq + i, e.kind, e.v, at, e.body);
+          if (fact.kind === "title_set") title = fact.title;
+          records.push({ seq: firstSeq + i, at, fact });
+        }
+        const last = records[records.length - 1];
+        if (last) {
+          if (title !== undefined) w.touchTitle.run(last.at, title, sessionId);
+          else w.touch.run(last.at, sessionId);
+        }
+        return records;
+      }),
     );
   }
 
@@ -223,6 +239,8 @@ export class SqliteJournal implements JournalStore {
 }
 
 class Writer {
+  /** Runs `run` in an immediate transaction (the wrapper is built once: appends are hot). */
+  readonly transaction: <T>(run: () => T) => T;
   readonly insertSession: Statement;
   readonly insertFact: Statement;
   readonly touch: Statement;
@@ -230,6 +248,8 @@ class Writer {
   readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
   readonly upsertLease: Statement;
   constructor(readonly db: Database) {
+    const immediate = db.transaction((run: () => unknown) => run()).immediate;
+    this.transaction = <T>(run: () => T): T => immediate(run) as T;
     this.insertSession = db.prepare(
       "INSERT INTO sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );

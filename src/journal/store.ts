@@ -27,6 +27,11 @@ export interface JournalStore {
    * live process holds the session, `stale_write` when `seq` is not the next one.
    */
   append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact;
+  /**
+   * Appends facts at `firstSeq`, `firstSeq + 1`, ... in one transaction: all of them, or none
+   * (with the same errors as `append`).
+   */
+  appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[];
   /** Reads a session's facts in order from `fromSeq` (default 1), validated and migrated. Never writes. */
   read(sessionId: string, fromSeq?: number): Iterable<StoredFact>;
   info(sessionId: string): SessionRow | undefined;

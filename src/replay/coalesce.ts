@@ -11,32 +11,40 @@ const mergeable = (u: SessionUpdate): u is Chunk =>
   (u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk") &&
   u.content.type === "text" && u._meta === undefined && typeof u.messageId === "string";
 
+/** Nothing ready: shared, as most chunks of a long replay merge into the one before them. */
+const NOTHING: readonly SessionUpdate[] = Object.freeze([]);
+
 export class ChunkCoalescer {
   #pending: Chunk | undefined;
   #text = "";
 
   /** Feeds one update; returns the updates ready to send, in order. */
-  push(update: SessionUpdate): SessionUpdate[] {
+  push(update: SessionUpdate): readonly SessionUpdate[] {
     if (mergeable(update)) {
       const p = this.#pending;
       if (p && p.sessionUpdate === update.sessionUpdate && p.messageId === update.messageId) {
         this.#text += (update.content as { text: string }).text;
-        return [];
+        return NOTHING;
       }
-      const out = this.flush();
+      const ready = this.#take();
       this.#pending = update;
       this.#text = (update.content as { text: string }).text;
-      return out;
+      return ready ? [ready] : NOTHING;
     }
-    const out = this.flush();
-    out.push(update);
-    return out;
+    const ready = this.#take();
+    return ready ? [ready, update] : [update];
   }
 
-  flush(): SessionUpdate[] {
+  flush(): readonly SessionUpdate[] {
+    const ready = this.#take();
+    return ready ? [ready] : NOTHING;
+  }
+
+  /** The pending chunk with all the text merged into it, if any; nothing is pending after. */
+  #take(): SessionUpdate | undefined {
     const p = this.#pending;
-    if (!p) return [];
+    if (!p) return undefined;
     this.#pending = undefined;
-    return [{ ...p, content: { type: "text", text: this.#text } }];
+    return { ...p, content: { type: "text", text: this.#text } };
   }
 }

@@ -12,6 +12,7 @@ import { buildConfigOptions, type ConfigValues } from "../config/config-options.
 import { isModeId, modes } from "../config/modes.ts";
 import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
 import { isThoughtLevel } from "../config/thought-levels.ts";
+import { log } from "../../log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
@@ -22,6 +23,7 @@ import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
 import type { HookSettings } from "../hooks/settings.ts";
+import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
 import { recoveryFact } from "./recovery.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { titleFrom } from "./title.ts";
@@ -43,6 +45,8 @@ export type EngineDeps = {
 export type SessionIo = {
   /** Shows a fact that was just appended. Must not throw. */
   publish(record: StoredFact): void;
+  /** A promise to wait on while the client has not taken what was published; undefined when it keeps up. */
+  pace?(): Promise<void> | undefined;
   host: ToolHost;
   gate?: CallGate;
 };
@@ -59,6 +63,8 @@ export class SessionRuntime {
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
   readonly #hooks: SessionHooks | undefined;
+  /** Streamed chunks are committed in groups (see `chunk-batch.ts`). */
+  readonly #chunks = new ChunkBatch((chunks) => this.#commitChunks(chunks));
 
   private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {
     this.#hooks = deps.hooks
@@ -139,10 +145,17 @@ export class SessionRuntime {
     return this.#turn !== undefined;
   }
 
-  /** Appends a fact (taking the session's lease first if this process has not), then shows it. */
+  /**
+   * Appends a fact (taking the session's lease first if this process has not), then shows it.
+   * Streamed chunks may be committed, then shown, together with the chunks that follow them
+   * (group commit); any other fact first commits the chunks before it.
+   */
   record(fact: Fact): StoredFact {
     this.#ensureWriter();
-    const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, new Date().toISOString());
+    const at = new Date().toISOString();
+    if (fact.kind === "message_chunk") return this.#chunks.add(fact, at, this.#nextSeq + this.#chunks.size);
+    this.#chunks.flush();
+    const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, at);
     this.#absorb(record);
     this.io.publish(record);
     return record;
@@ -233,6 +246,11 @@ export class SessionRuntime {
     this.#closed = true;
     this.cancel();
     await this.settled();
+    try {
+      this.#chunks.flush();
+    } catch (error) {
+      log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
+    }
     await this.#hooks?.close();
     if (this.#leased) this.deps.store.release(this.sessionId);
     this.#leased = false;
@@ -294,6 +312,10 @@ export class SessionRuntime {
       roots: this.#roots(),
       signal,
       record: (fact) => this.record(fact),
+      pace: () => {
+        this.#chunks.flushIfDue();
+        return this.io.pace?.();
+      },
       messages: () => conversation.messages,
       state: this.state,
       system: this.state.systemPrompt,
@@ -321,6 +343,14 @@ export class SessionRuntime {
       this.#conversation = fold;
     }
     return this.#conversation;
+  }
+
+  #commitChunks(chunks: PendingChunk[]): void {
+    const records = this.deps.store.appendMany(this.sessionId, this.#nextSeq, chunks);
+    for (const record of records) {
+      this.#absorb(record);
+      this.io.publish(record);
+    }
   }
 
   #absorb(record: StoredFact): void {

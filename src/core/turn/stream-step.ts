@@ -60,6 +60,10 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
     cwd: ctx.cwd,
   };
   for await (const event of ctx.provider.stream(request, ctx.signal)) {
+    // A provider can stream faster than the client reads: take its next event only once the
+    // client has taken what was shown, so updates never pile up in memory.
+    const wait = ctx.pace?.();
+    if (wait) await wait;
     switch (event.type) {
       case "thinking_delta":
         if (!event.text) break;

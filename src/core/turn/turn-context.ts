@@ -16,6 +16,11 @@ export type TurnContext = {
   signal: AbortSignal;
   /** Appends a fact to the journal, then shows it. */
   record(fact: Fact): StoredFact;
+  /**
+   * Backpressure: a promise to wait on before taking the provider's next event when the client
+   * has not yet taken what was shown (undefined when it keeps up).
+   */
+  pace?(): Promise<void> | undefined;
   /** The model's context as it stands now. */
   messages(): ModelMessage[];
   state: SessionStateFold;

@@ -1,0 +1,67 @@
+/**
+ * The programs a benchmark run starts: verbatim (built and from source) and the floors, built
+ * fresh at the start of each run the way verbatim ships.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+export const BUN = process.execPath;
+
+export type Build = { verbatim: string; floor: string; streamFloor: string; liveAgent: string; readFloor: string; dir: string; dispose(): void };
+
+/** Builds the shipped artifact (`bun run build`) and the floors the same way, into a temp dir. */
+export function buildAll(): Build {
+  run([BUN, "run", "build"], ROOT);
+  const dir = mkdtempSync(join(tmpdir(), "verbatim-bench-"));
+  const bundle = (entry: string, name: string) => {
+    run([BUN, "build", entry, "--target=bun", "--bytecode", "--minify", "--outdir", dir, "--entry-naming", name], ROOT);
+    return join(dir, name);
+  };
+  return {
+    verbatim: join(ROOT, "dist", "verbatim.js"),
+    floor: bundle(join(ROOT, "bench", "floor", "initialize-only.ts"), "floor.js"),
+    streamFloor: bundle(join(ROOT, "bench", "floor", "stream-only.ts"), "stream-floor.js"),
+    liveAgent: bundle(join(ROOT, "bench", "agents", "live-agent.ts"), "live-agent.js"),
+    readFloor: bundle(join(ROOT, "bench", "floor", "read-parse.ts"), "read-floor.js"),
+    dir,
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function run(cmd: string[], cwd: string): void {
+  const result = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) {
+    throw new Error(`${cmd.join(" ")} failed:\n${result.stderr.toString()}${result.stdout.toString()}`);
+  }
+}
+
+export type Agent = {
+  proc: Bun.Subprocess<"pipe", "pipe", "inherit">;
+  send(line: string): void;
+  stop(): Promise<void>;
+};
+
+/** Starts `bun <entry>` with its stdio as pipes (stderr shown, for failures). */
+export function start(entry: string, env: Record<string, string> = {}): Agent {
+  const proc = Bun.spawn([BUN, entry], {
+    cwd: ROOT,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, ...env },
+  });
+  return {
+    proc,
+    send: (line) => {
+      proc.stdin.write(line);
+      void proc.stdin.flush();
+    },
+    stop: async () => {
+      void proc.stdin.end();
+      proc.kill();
+      await proc.exited;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The benchmark's provider: streams a given number of answer chunks, at full speed (no pauses)
+ * or paced like a network provider, each stamped with the time it was handed to the engine, so
+ * the client can tell how long the agent took to show it. Used by verbatim's live benchmark and
+ * by its floor alike.
+ */
+import type { Provider, ProviderEvent } from "../../src/core/providers/types.ts";
+import { now } from "./clock.ts";
+
+/** The chunk count a benchmark agent streams per prompt (BENCH_CHUNKS, default 10,000). */
+export const chunkCount = (env: Record<string, string | undefined> = process.env): number =>
+  Number(env.BENCH_CHUNKS) > 0 ? Number(env.BENCH_CHUNKS) : 10_000;
+
+/** Milliseconds between chunks (BENCH_PAUSE_MS; 0, the default, is full speed). */
+export const chunkPause = (env: Record<string, string | undefined> = process.env): number =>
+  Number(env.BENCH_PAUSE_MS) > 0 ? Number(env.BENCH_PAUSE_MS) : 0;
+
+/** Answer chunks of a realistic size (a word or two) whose first field is the stamp. */
+export async function* stampedChunks(count: number, pauseMs = 0): AsyncGenerator<ProviderEvent> {
+  for (let i = 0; i < count; i++) {
+    // A paced chunk arrives on its own turn of the event loop, as a network read would.
+    if (pauseMs > 0) await Bun.sleep(pauseMs);
+    yield { type: "text_delta", text: `${now().toFixed(4)} word ` };
+  }
+  yield { type: "usage", inputTokens: 10, outputTokens: count * 2 };
+  yield { type: "done", stopReason: "end_turn" };
+}
+
+export const stampedProvider = (count: number, pauseMs = 0): Provider => ({
+  id: "bench",
+  contextWindow: () => 200_000,
+  stream: () => stampedChunks(count, pauseMs),
+});

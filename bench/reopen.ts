@@ -1,0 +1,138 @@
+/**
+ * Reopen at scale: `session/load` of sessions of 10 to 10,000 turns, from the request to its
+ * response (every update read by the client before it), against the floor of reading and
+ * parsing the same stored rows with bun:sqlite in the same run (in a fresh process too). Each load runs in a fresh
+ * verbatim process, whose peak memory (VmHWM) is read from /proc, and compared with its memory
+ * after `initialize`.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SqliteJournal } from "../src/journal/sqlite-store.ts";
+import { BUN, start } from "./lib/agents.ts";
+import { now } from "./lib/clock.ts";
+import { startFact, turnFacts } from "./lib/facts.ts";
+import { readLines, requestLine, responseId, text } from "./lib/ndjson.ts";
+import { linearFit, median } from "./lib/stats.ts";
+
+export type ReopenRun = {
+  turns: number;
+  facts: number;
+  storedBytes: number;
+  /** Milliseconds from the load request to its response (median). */
+  loadMs: number;
+  /** Milliseconds to read and JSON-parse the same rows (median). */
+  floorMs: number;
+  ratio: number;
+  updates: number;
+  rssAfterInitializeMb: number;
+  peakRssMb: number;
+  peakRatio: number;
+};
+
+export type Reopen = { runs: ReopenRun[]; msPerThousandTurns: number; linearR2: number };
+
+/** Writes a session of `turns` turns through the store API; returns its fact count. */
+export function generateSession(journal: SqliteJournal, sessionId: string, cwd: string, turns: number): number {
+  const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
+  let seq = 1;
+  journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
+  for (let t = 0; t < turns; t++) {
+    const facts = turnFacts(t, cwd).map((fact) => ({ fact, at }));
+    journal.appendMany(sessionId, seq + 1, facts);
+    seq += facts.length;
+  }
+  return seq;
+}
+
+/** Reads and parses the session's stored rows in a fresh process: what any reader must do at least. */
+function floorRead(entry: string, path: string, sessionId: string): { ms: number; bytes: number } {
+  const result = Bun.spawnSync([BUN, entry, path, sessionId], { stdout: "pipe", stderr: "inherit" });
+  if (result.exitCode !== 0) throw new Error(`the read floor failed for ${sessionId}`);
+  const { ms, bytes } = JSON.parse(result.stdout.toString()) as { ms: number; bytes: number };
+  return { ms, bytes };
+}
+
+const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+};
+
+/** Loads a session in a fresh agent process. */
+async function loadOnce(entry: string, env: Record<string, string>, sessionId: string, cwd: string) {
+  const agent = start(entry, env);
+  let t0 = 0;
+  let ms = Number.NaN;
+  let updates = 0;
+  let rssAfterInitialize = Number.NaN;
+  let failure: string | undefined;
+  agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
+  await readLines(agent.proc.stdout, (line, at) => {
+    const id = responseId(line);
+    if (id === 0) {
+      rssAfterInitialize = rssMb(agent.proc.pid, "VmRSS");
+      t0 = now();
+      agent.send(requestLine(1, "session/load", { sessionId, cwd, mcpServers: [] }));
+      return false;
+    }
+    if (id === 1) {
+      ms = at - t0;
+      if (text(line).includes('"error"')) failure = text(line);
+      return true;
+    }
+    updates++;
+    return false;
+  });
+  const peak = rssMb(agent.proc.pid, "VmHWM");
+  await agent.stop();
+  if (failure || Number.isNaN(ms)) throw new Error(`session/load failed: ${failure ?? "no response"}`);
+  return { ms, updates, rssAfterInitialize, peak };
+}
+
+export async function reopen(entry: string, floorEntry: string, sizes = [10, 100, 500, 1_000, 10_000], runs = 3): Promise<Reopen> {
+  const home = mkdtempSync(join(tmpdir(), "verbatim-bench-reopen-"));
+  const cwd = join(home, "project");
+  const path = join(home, "journal.db");
+  try {
+    const journal = new SqliteJournal(path);
+    const facts = new Map<number, number>();
+    for (const turns of sizes) facts.set(turns, generateSession(journal, `ses_${turns}`, cwd, turns));
+    journal.close();
+    const env = { VERBATIM_HOME: home };
+    const results: ReopenRun[] = [];
+    for (const turns of sizes) {
+      const sessionId = `ses_${turns}`;
+      floorRead(floorEntry, path, sessionId);
+      const loads = [];
+      const floors = [];
+      let bytes = 0;
+      for (let i = 0; i < runs; i++) {
+        loads.push(await loadOnce(entry, env, sessionId, cwd));
+        const floor = floorRead(floorEntry, path, sessionId);
+        floors.push(floor.ms);
+        bytes = floor.bytes;
+      }
+      const loadMs = median(loads.map((l) => l.ms));
+      const floorMs = median(floors);
+      const rssAfterInitializeMb = median(loads.map((l) => l.rssAfterInitialize));
+      const peakRssMb = median(loads.map((l) => l.peak));
+      results.push({
+        turns,
+        facts: facts.get(turns) ?? 0,
+        storedBytes: bytes,
+        loadMs,
+        floorMs,
+        ratio: loadMs / floorMs,
+        updates: loads[0]?.updates ?? 0,
+        rssAfterInitializeMb,
+        peakRssMb,
+        peakRatio: peakRssMb / rssAfterInitializeMb,
+      });
+    }
+    const fit = linearFit(results.map((r) => r.turns), results.map((r) => r.loadMs));
+    return { runs: results, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,75 @@
+/** The benchmark's table and its targets. */
+import type { Append } from "./append.ts";
+import type { ColdStart } from "./cold-start.ts";
+import type { Live } from "./live.ts";
+import type { Reopen } from "./reopen.ts";
+
+export type Results = { coldStart: ColdStart; live: Live; append: Append; reopen: Reopen };
+
+export type Target = { what: string; target: string; value: string; met: boolean };
+
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const us = (n: number) => `${n.toFixed(0)} µs`;
+const signedUs = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(0)} µs`;
+const x = (n: number) => `${n.toFixed(2)}x`;
+const rate = (n: number) => `${Math.round(n).toLocaleString("en-US")}/s`;
+const mb = (n: number) => `${n.toFixed(1)} MB`;
+
+/** The issue's targets, checked against a run. */
+export function targets(r: Results): Target[] {
+  const out: Target[] = [
+    { what: "cold start, built, vs floor", target: "≤ 1.3x", value: x(r.coldStart.built.ratio), met: r.coldStart.built.ratio <= 1.3 },
+    { what: "cold start, source, vs floor", target: "≤ 1.3x", value: x(r.coldStart.source.ratio), met: r.coldStart.source.ratio <= 1.3 },
+    { what: "live latency p99, full speed (provider event → client)", target: "< 1 ms", value: us(r.live.verbatim.latencyP99), met: r.live.verbatim.latencyP99 < 1000 },
+    { what: "live latency p99, paced, over the floor's", target: "< 1 ms", value: signedUs(r.live.paced.extraP99), met: r.live.paced.extraP99 < 1000 },
+    { what: "live chunks per second, end to end", target: "≥ 20,000/s", value: rate(r.live.verbatim.perSecond), met: r.live.verbatim.perSecond >= 20_000 },
+  ];
+  for (const run of r.reopen.runs) {
+    out.push({ what: `reopen ${run.turns.toLocaleString("en-US")} turns vs read floor`, target: "≤ 3x", value: x(run.ratio), met: run.ratio <= 3 });
+  }
+  const at = (turns: number) => r.reopen.runs.find((run) => run.turns === turns);
+  const r500 = at(500);
+  if (r500) {
+    out.push({ what: "reopen 500 turns", target: "< 60 ms", value: ms(r500.loadMs), met: r500.loadMs < 60 });
+    out.push({ what: "peak RSS, 500 turns", target: "< 80 MB", value: mb(r500.peakRssMb), met: r500.peakRssMb < 80 });
+  }
+  const r10k = at(10_000);
+  if (r10k) out.push({ what: "reopen 10,000 turns", target: "< 1 s", value: ms(r10k.loadMs), met: r10k.loadMs < 1000 });
+  out.push({ what: "reopen grows linearly (r² of time over turns)", target: "≥ 0.99", value: r.reopen.linearR2.toFixed(3), met: r.reopen.linearR2 >= 0.99 });
+  return out;
+}
+
+function rows(header: string[], body: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+}
+
+/** The results as Markdown tables (what `bun run bench` prints and docs/performance.md shows). */
+export function table(r: Results, checks: Target[]): string {
+  const c = r.coldStart;
+  const l = r.live;
+  const a = r.append;
+  const measures = rows(["measure", "verbatim", "floor", "ratio"], [
+    [`cold start, built (median of ${c.runs})`, ms(c.built.verbatim), ms(c.built.floor), x(c.built.ratio)],
+    [`cold start, source (median of ${c.runs})`, ms(c.source.verbatim), ms(c.source.floor), x(c.source.ratio)],
+    [`live: chunks per second (${l.chunks.toLocaleString("en-US")} chunks)`, rate(l.verbatim.perSecond), rate(l.floor.perSecond), x(l.throughputRatio)],
+    ["live: latency p50, provider event → client", us(l.verbatim.latencyP50), us(l.floor.latencyP50), x(l.verbatim.latencyP50 / l.floor.latencyP50)],
+    ["live: latency p90", us(l.verbatim.latencyP90), us(l.floor.latencyP90), x(l.verbatim.latencyP90 / l.floor.latencyP90)],
+    ["live: latency p99", us(l.verbatim.latencyP99), us(l.floor.latencyP99), x(l.verbatim.latencyP99 / l.floor.latencyP99)],
+    ["live: agent's cost per chunk p50 / p99", `${us(l.verbatim.costP50)} / ${us(l.verbatim.costP99)}`, `${us(l.floor.costP50)} / ${us(l.floor.costP99)}`, ""],
+    [`live, paced (a chunk every ${l.paced.pauseMs} ms): latency p50`, us(l.paced.verbatim.latencyP50), us(l.paced.floor.latencyP50), signedUs(l.paced.extraP50)],
+    ["live, paced: latency p90", us(l.paced.verbatim.latencyP90), us(l.paced.floor.latencyP90), signedUs(l.paced.verbatim.latencyP90 - l.paced.floor.latencyP90)],
+    ["live, paced: latency p99", us(l.paced.verbatim.latencyP99), us(l.paced.floor.latencyP99), signedUs(l.paced.extraP99)],
+    [`append, default durability (${a.normal.facts.toLocaleString("en-US")} facts)`, rate(a.normal.perSecond), rate(a.normal.floorPerSecond), x(a.normal.ratio)],
+    [`append, strict durability (${a.strict.facts.toLocaleString("en-US")} facts)`, rate(a.strict.perSecond), rate(a.strict.floorPerSecond), x(a.strict.ratio)],
+  ]);
+  const reopenTable = rows(["turns", "facts", "stored", "updates sent", "load", "read floor", "ratio", "RSS after init", "peak RSS", "peak / init"],
+    r.reopen.runs.map((run) => [
+      run.turns.toLocaleString("en-US"), run.facts.toLocaleString("en-US"), mb(run.storedBytes / 1024 / 1024), run.updates.toLocaleString("en-US"),
+      ms(run.loadMs), ms(run.floorMs), x(run.ratio), mb(run.rssAfterInitializeMb), mb(run.peakRssMb), x(run.peakRatio),
+    ]));
+  const fit = `reopen: ${ms(r.reopen.msPerThousandTurns)} per 1,000 turns, r² = ${r.reopen.linearR2.toFixed(3)}`;
+  const targetTable = rows(["target", "goal", "measured", "met"], checks.map((t) => [t.what, t.target, t.value, t.met ? "yes" : "NO"]));
+  return `${measures}\n\n${reopenTable}\n${fit}\n\n${targetTable}\n`;
+}

@@ -1,0 +1,37 @@
+/**
+ * Everything past `initialize`: the journal, the providers, the tools and the session handlers.
+ * The app loads this module on the first method that needs it, so answering `initialize` costs
+ * only the SDK.
+ */
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { engineDeps } from "../core/engine-deps.ts";
+import type { EngineDeps } from "../core/session/session-runtime.ts";
+import type { ProviderCatalog } from "../core/providers/catalog.ts";
+import { authHandlers } from "./auth-handlers.ts";
+import { configHandlers } from "./config-handlers.ts";
+import { HandlerTable } from "./handler-table.ts";
+import { OpenSessions } from "./open-sessions.ts";
+import { promptHandlers } from "./prompt-handlers.ts";
+import { lifecycleHandlers } from "./session-lifecycle.ts";
+
+export type Engine = { deps: EngineDeps; sessions: OpenSessions; handlers: HandlerTable };
+
+/**
+ * Wires the session handlers to `deps` (from the environment when not given, reusing the
+ * process catalog `initialize` already built).
+ */
+export function loadEngine(
+  deps: EngineDeps | undefined,
+  clientCapabilities: ClientCapabilities,
+  options: { trust: boolean; catalog?: ProviderCatalog },
+): Engine {
+  const wired = deps ?? engineDeps(process.env, options);
+  const sessions = new OpenSessions();
+  sessions.clientCapabilities = clientCapabilities;
+  const handlers = new HandlerTable();
+  authHandlers(handlers, wired);
+  lifecycleHandlers(handlers, wired, sessions);
+  promptHandlers(handlers, sessions);
+  configHandlers(handlers, sessions);
+  return { deps: wired, sessions, handlers };
+}

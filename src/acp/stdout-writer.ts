@@ -1,0 +1,116 @@
+/**
+ * The outgoing side of the stdio transport: stdout with a buffer of its own, and the writer the
+ * SDK hands each message to.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { PendingRequests } from "./pending-requests.ts";
+
+export type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : never;
+
+/**
+ * How long a written message may wait in the buffer while more writes follow: writes within one
+ * window share a system call (a replay writes thousands of updates in a row), and no message
+ * waits longer than this while the agent keeps working. A burst's tail is flushed as soon as the
+ * agent yields to the event loop.
+ */
+const FLUSH_WINDOW_MS = 0.2;
+/** Past this many buffered bytes a write waits for the pipe (the client is behind): backpressure. */
+export const HIGH_WATER_BYTES = 256 * 1024;
+
+/**
+ * The outgoing side as the SDK takes it: a WritableStream of messages whose writer serializes
+ * each message straight into the buffered stdout. The SDK takes a writer per message; the
+ * standard writer's machinery (queues, a chain of promises) cost more than the message itself.
+ */
+export class MessageWritable extends WritableStream<Message> {
+  readonly #writer: MessageWriter;
+
+  constructor(out: BufferedStdout, pending: PendingRequests) {
+    super({
+      write: (message) => {
+        pending.sent(message);
+        return out.write(`${JSON.stringify(message)}\n`);
+      },
+    });
+    this.#writer = new MessageWriter(out, pending);
+  }
+
+  override getWriter(): WritableStreamDefaultWriter<Message> {
+    return this.#writer;
+  }
+}
+
+const settled: Promise<undefined> = Promise.resolve(undefined);
+
+/** Writes each message as one line; resolves at once unless the pipe is full. Never closes stdout. */
+class MessageWriter implements WritableStreamDefaultWriter<Message> {
+  readonly closed = new Promise<undefined>(() => {});
+  readonly desiredSize = 1;
+  readonly ready = settled;
+
+  constructor(private readonly out: BufferedStdout, private readonly pending: PendingRequests) {}
+
+  write(message: Message): Promise<void> {
+    const written = this.out.write(`${JSON.stringify(message)}\n`) ?? settled;
+    this.pending.sent(message);
+    return written;
+  }
+
+  releaseLock(): void {}
+
+  close(): Promise<void> {
+    return settled;
+  }
+
+  abort(): Promise<void> {
+    return settled;
+  }
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * stdout with a buffer of its own: lines are kept as strings and handed to the sink joined, one
+ * write per flush (many small writes into the sink cost more than the bytes).
+ */
+export class BufferedStdout {
+  #parts: string[] = [];
+  #buffered = 0;
+  #lastFlush = 0;
+  #scheduled = false;
+
+  constructor(private readonly sink: Bun.FileSink) {}
+
+  /** Buffers `data`; resolves at once unless the pipe is full, then once it has drained. */
+  write(data: string | Uint8Array): Promise<void> | undefined {
+    const text = typeof data === "string" ? data : decoder.decode(data);
+    this.#parts.push(text);
+    this.#buffered += text.length;
+    const now = performance.now();
+    if (this.#buffered >= HIGH_WATER_BYTES || now - this.#lastFlush >= FLUSH_WINDOW_MS) return this.#flush(now);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        void this.#flush(performance.now());
+      });
+    }
+    return undefined;
+  }
+
+  /** Writes out everything buffered (before the process exits). */
+  async flushAll(): Promise<void> {
+    await this.#flush(performance.now());
+  }
+
+  #flush(now: number): Promise<void> | undefined {
+    this.#lastFlush = now;
+    if (this.#parts.length > 0) {
+      void this.sink.write(this.#parts.length === 1 ? (this.#parts[0] as string) : this.#parts.join(""));
+      this.#parts = [];
+      this.#buffered = 0;
+    }
+    const flushed = this.sink.flush();
+    return typeof flushed === "number" ? undefined : flushed.then(() => undefined);
+  }
+}

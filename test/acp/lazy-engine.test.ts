@@ -1,0 +1,42 @@
+/** Answering `initialize` costs only the SDK: the engine loads with the first method that needs it. */
+import * as acp from "@agentclientprotocol/sdk";
+import { describe, expect, test } from "bun:test";
+import { createAgentApp, ENGINE_NOTIFICATIONS, ENGINE_REQUESTS } from "../../src/acp/agent-app.ts";
+import { loadEngine } from "../../src/acp/engine.ts";
+import { engineDeps } from "../../src/core/engine-deps.ts";
+import { choose, ViewClient } from "../../src/client/view-client.ts";
+import { sandbox } from "../support/workspace.ts";
+
+describe("the engine behind initialize", () => {
+  test("every method the engine handles is forwarded to it by the app, and only those", () => {
+    const box = sandbox();
+    const deps = engineDeps(box.env);
+    const { handlers } = loadEngine(deps, {}, { trust: false });
+    const registered = handlers.methods();
+    expect([...registered.requests].sort()).toEqual([...ENGINE_REQUESTS].sort());
+    expect([...registered.notifications].sort()).toEqual([...ENGINE_NOTIFICATIONS].sort());
+    deps.store.close();
+  });
+
+  test("initialize is answered without loading the engine; the first session method loads it", async () => {
+    const box = sandbox();
+    const previous = { ...process.env };
+    Object.assign(process.env, box.env);
+    try {
+      const agent = createAgentApp();
+      const connection = new ViewClient(choose("allow_once")).app().connect(agent.app);
+      await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      expect(agent.loadedDeps()).toBeUndefined();
+      await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });
+      expect(agent.loadedDeps()).toBeDefined();
+      await agent.closeAll();
+      connection.close();
+      agent.loadedDeps()?.store.close();
+    } finally {
+      for (const key of Object.keys(box.env)) {
+        if (previous[key] === undefined) delete process.env[key];
+        else process.env[key] = previous[key];
+      }
+    }
+  });
+});
