@@ -6,6 +6,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnAgent } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
@@ -32,6 +33,17 @@ function launches(): Launch[] {
 }
 
 const inCheckout = (path: string) => path.replaceAll("/path/to/verbatim", checkout);
+
+/** `npm run build`'s command (from package.json), with the output directory moved to `outdir`. */
+async function buildBundle(outdir: string): Promise<string> {
+  const pkg = JSON.parse(readFileSync(`${checkout}/package.json`, "utf8")) as { scripts: { build: string } };
+  const [tool, ...buildArgs] = pkg.scripts.build.split(" ").map((a) => (a === "dist" ? outdir : a));
+  expect(tool).toBe("bun");
+  const child = Bun.spawn([process.execPath, ...buildArgs], { cwd: checkout, stdout: "ignore", stderr: "pipe" });
+  const code = await child.exited;
+  if (code !== 0) throw new Error(`the build failed: ${await new Response(child.stderr).text()}`);
+  return join(outdir, "verbatim.js");
+}
 
 describe("README editor snippets", () => {
   test("every JSON block parses", () => {
@@ -63,10 +75,14 @@ describe("README editor snippets", () => {
     expect(acpx).toContain(`--agent "${[command, ...args].join(" ")}"`);
   });
 
-  test("the command, run from this checkout, is a verbatim that answers ACP", async () => {
+  test("the command, run from this checkout (the bundle built as the README says), is a verbatim that answers ACP", async () => {
     const { command, args } = launches()[0]!;
     const box = sandbox("scripted/plain");
-    const agent = spawnAgent({ command: [inCheckout(command), ...args.map(inCheckout)], env: box.env });
+    // `npm run build` writes dist/verbatim.js; build the same bundle into the sandbox so the test
+    // runs today's source without touching the checkout.
+    const built = await buildBundle(join(box.root, "dist"));
+    const resolve = (part: string) => (part === "/path/to/verbatim/dist/verbatim.js" ? built : inCheckout(part));
+    const agent = spawnAgent({ command: [resolve(command), ...args.map(resolve)], env: box.env });
     const client = new ViewClient();
     const connection = client.app().connect(agent.stream);
     try {
