@@ -15,7 +15,7 @@ describe("journal first, then send", () => {
       publish: (record) => {
         // Streamed chunks are committed in groups, so later facts may already be stored too.
         const stored = [...deps.store.read(sessionId, record.seq)][0];
-        if (stored?.seq !== record.seq || JSON.stringify(stored.fact) !== JSON.stringify(record.fact)) unjournaled++;
+        if (stored?.seq !== record.seq || !Bun.deepEquals(stored.fact, record.fact)) unjournaled++;
         shown.push(record);
       },
     }), { cwd: box.workspace, additionalDirectories: [] });
