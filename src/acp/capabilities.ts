@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
-  promptCapabilities: { image: false, audio: false, embeddedContext: false },
+  promptCapabilities: { image: true, audio: false, embeddedContext: true },
   mcpCapabilities: { http: false, sse: false },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
 };

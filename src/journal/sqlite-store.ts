@@ -11,7 +11,7 @@ import { JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
-import { LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
+import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
@@ -40,6 +40,7 @@ export class SqliteJournal implements JournalStore {
         );
         w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
         const e = encodeFact(first);
+        for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
         w.insertFact.run(row.sessionId, 1, e.kind, e.v, at, e.body);
         return { seq: 1, at, fact: first };
       }).immediate(),
@@ -55,6 +56,7 @@ export class SqliteJournal implements JournalStore {
         if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
           throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
         }
+        for (const [hash, data] of e.blobs) w.insertBlob.run(sessionId, hash, data);
         w.insertFact.run(sessionId, seq, e.kind, e.v, at, e.body);
         if (fact.kind === "title_set") w.touchTitle.run(at, fact.title, sessionId);
         else w.touch.run(at, sessionId);
@@ -70,6 +72,11 @@ export class SqliteJournal implements JournalStore {
       db.query<Row, [string, number]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq").iterate(sessionId, fromSeq),
     );
     let expected = fromSeq;
+    let blobQuery: Statement<{ data: string }, [string, string]> | undefined;
+    const blob = (hash: string) => {
+      blobQuery ??= db.query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?");
+      return blobQuery.get(sessionId, hash)?.data;
+    };
     for (const row of guardIter(sessionId, rows)) {
       if (row.seq !== expected) {
         throw new JournalError(
@@ -79,7 +86,7 @@ export class SqliteJournal implements JournalStore {
         );
       }
       expected++;
-      yield decodeRecord(sessionId, row);
+      yield decodeRecord(sessionId, row, (hash) => guard(sessionId, () => blob(hash)));
     }
     if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
   }
@@ -118,6 +125,7 @@ export class SqliteJournal implements JournalStore {
         if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
         w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [sessionId]);
         w.db.run("DELETE FROM facts WHERE session_id = ?", [sessionId]);
+        w.db.run("DELETE FROM blobs WHERE session_id = ?", [sessionId]);
         w.db.run("DELETE FROM deleting WHERE session_id = ?", [sessionId]);
         w.db.run("DELETE FROM leases WHERE session_id = ?", [sessionId]);
         return w.db.run("DELETE FROM sessions WHERE session_id = ?", [sessionId]).changes > 0;
@@ -203,13 +211,19 @@ export class SqliteJournal implements JournalStore {
       const db = new Database(this.path, { readwrite: true, strict: true });
       db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // Never write to a file that is not already a healthy journal: check before any DDL.
-      if (!fresh) checkLayout(db);
+      const layout = fresh ? LAYOUT_VERSION : checkLayout(db);
       db.run("PRAGMA journal_mode = WAL");
       db.run(`PRAGMA synchronous = ${this.durability === "strict" ? "FULL" : "NORMAL"}`);
       if (fresh) {
         db.transaction(() => {
           db.run(layoutSql);
           db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('layout', ?)", [String(LAYOUT_VERSION)]);
+        }).immediate();
+      } else if (layout < 2) {
+        // In-place upgrade from layout 1: the blob table is the only difference.
+        db.transaction(() => {
+          db.run(blobLayoutSql);
+          db.run("UPDATE meta SET value = ? WHERE key = 'layout'", [String(LAYOUT_VERSION)]);
         }).immediate();
       }
       return db;
@@ -225,6 +239,7 @@ export class SqliteJournal implements JournalStore {
 class Writer {
   readonly insertSession: Statement;
   readonly insertFact: Statement;
+  readonly insertBlob: Statement;
   readonly touch: Statement;
   readonly touchTitle: Statement;
   readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
@@ -234,6 +249,8 @@ class Writer {
       "INSERT INTO sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     this.insertFact = db.prepare("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)");
+    // Content-addressed: a payload already stored for the session is not stored again.
+    this.insertBlob = db.prepare("INSERT OR IGNORE INTO blobs (session_id, sha256, data) VALUES (?, ?, ?)");
     this.touch = db.prepare("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
     this.touchTitle = db.prepare("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
     this.selectLease = db.prepare("SELECT pid, start_time FROM leases WHERE session_id = ?");
@@ -243,7 +260,8 @@ class Writer {
   }
 }
 
-function checkLayout(db: Database): void {
+/** The database's layout version; throws when it is not a journal or is newer than this verbatim. */
+function checkLayout(db: Database): number {
   const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'layout'").get();
   const version = Number(row?.value);
   if (!row || !Number.isInteger(version)) {
@@ -255,6 +273,7 @@ function checkLayout(db: Database): void {
       `the journal database was written by a newer verbatim (layout ${version}; this version knows ${LAYOUT_VERSION})`,
     );
   }
+  return version;
 }
 
 function toSessionRow(row: SessionDbRow): SessionRow {

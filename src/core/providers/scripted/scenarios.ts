@@ -57,6 +57,16 @@ const longAnswer =
   "It goes on about the structure of the project, its journal, its replay, and the reasons for each choice. ".repeat(6);
 
 export const scenarios: Record<string, Scenario> = {
+  attachments: {
+    description: "Says what the prompt holds: its images and its text (attached resources arrive as text).",
+    prompts: [[(ctx) => [
+      ...say(ctx.images.length
+        ? `I see ${ctx.images.length} image${ctx.images.length === 1 ? "" : "s"}: ${ctx.images.map((i) => `${i.mimeType} (${i.bytes} bytes)`).join(", ")}. `
+        : "I see no image. "),
+      ...say(`Your message has ${ctx.prompt.length} characters of text.`),
+      ...done(),
+    ]]],
+  },
   plain: {
     description: "Answers in plain text.",
     prompts: [[() => [...say("Hello! I'm verbatim's scripted model. Every word you see here is recorded as it streams."), ...done()]]],

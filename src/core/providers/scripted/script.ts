@@ -9,6 +9,10 @@ export type ScriptContext = {
   thoughtLevel: ThoughtLevel;
   /** The text of the prompt being answered (scenarios that act on what the user asked read it). */
   prompt: string;
+  /** The images of the prompt being answered, as the model received them. */
+  images: { mimeType: string; bytes: number }[];
+  /** The names of the tools the request offers. */
+  tools: string[];
   /** The results of the previous step's tool calls, in call order. */
   results: ModelToolResult[];
   /** Which prompt of the session this is (0-based) and which step of its turn. */

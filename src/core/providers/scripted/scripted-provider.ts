@@ -23,8 +23,9 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     yield { type: "error", message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`, retryable: false };
     return;
   }
-  const { promptIndex, stepIndex, results, prompt } = position(request.messages);
-  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results, prompt };
+  const { promptIndex, stepIndex, results, prompt, images } = position(request.messages);
+  const tools = request.tools.map((t) => t.name);
+  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results, prompt, images, tools };
   const events = scriptedStep(scenario, ctx)(ctx);
   let output = 0;
   for (const event of events) {
@@ -47,15 +48,19 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
 }
 
 /** Which prompt and step a request is at, read from its messages alone. */
-function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: number; results: ModelToolResult[]; prompt: string } {
+function position(messages: ModelMessage[]): {
+  promptIndex: number; stepIndex: number; results: ModelToolResult[]; prompt: string; images: { mimeType: string; bytes: number }[];
+} {
   let prompts = 0;
   let prompt = "";
+  let images: { mimeType: string; bytes: number }[] = [];
   let steps = 0;
   let results: ModelToolResult[] = [];
   for (const m of messages) {
     if (m.role === "user") {
       prompts++;
       prompt = m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+      images = m.content.flatMap((p) => (p.type === "image" ? [{ mimeType: p.mimeType, bytes: Buffer.from(p.data, "base64").length }] : []));
       steps = 0;
       results = [];
     } else if (m.role === "assistant") {
@@ -65,7 +70,7 @@ function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: n
       results = m.results;
     }
   }
-  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt };
+  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt, images };
 }
 
 function requestChars(request: ProviderRequest): number {
