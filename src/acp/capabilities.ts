@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
   promptCapabilities: { image: true, audio: false, embeddedContext: true },
-  mcpCapabilities: { http: false, sse: false },
+  mcpCapabilities: { http: true, sse: true },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
 };
 

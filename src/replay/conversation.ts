@@ -7,6 +7,10 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact } from "../journal/facts/index.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
+/** How a compaction summary opens the next user message. */
+export const SUMMARY_PREFIX =
+  "This conversation continues from an earlier part that was summarised to fit the context window:\n<conversation-summary>\n";
+
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
 const INTERRUPTED_MODEL = { provider: "unknown", model: "unknown" };
 
@@ -14,11 +18,23 @@ export class ConversationFold {
   readonly messages: ModelMessage[] = [];
   readonly #stepText = new Map<string, string>();
   readonly #pairing = new Map<string, { providerCallId: string; name: string }>();
+  /** Where each turn's messages begin, for commands and compaction. */
+  readonly #turnStart = new Map<string, number>();
+  /** A compaction summary not yet given to the model: it opens the next user message. */
+  #summary: string | undefined;
 
   apply(fact: Fact): void {
     switch (fact.kind) {
-      case "prompt_received":
-        this.messages.push({ role: "user", content: fact.blocks.flatMap(userParts) });
+      case "prompt_received": {
+        this.#turnStart.set(fact.turnId, this.messages.length);
+        this.messages.push({ role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) });
+        return;
+      }
+      case "command_invoked":
+        this.#command(fact.turnId, fact.modelText);
+        return;
+      case "compaction_ended":
+        if (fact.outcome === "completed" && fact.summary !== undefined) this.#compact(fact.turnId, fact.summary);
         return;
       case "message_chunk":
         if (fact.stream === "answer") this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
@@ -53,6 +69,49 @@ export class ConversationFold {
       default:
         return;
     }
+  }
+
+  /** A slash command's prompt: the model is given the command's text, or nothing for `/compact`. */
+  #command(turnId: string, modelText: string | undefined): void {
+    const at = this.#turnStart.get(turnId);
+    const message = at === undefined ? undefined : this.messages[at];
+    if (at === undefined || message?.role !== "user") return;
+    if (modelText === undefined) {
+      this.messages.splice(at, 1);
+      this.#turnStart.delete(turnId);
+      return;
+    }
+    // The command's text replaces the prompt's first text block; other blocks (images) stay.
+    const parts = [...message.content];
+    const first = parts.findIndex((p) => p.type === "text");
+    if (first >= 0) parts.splice(first, 1, { type: "text", text: modelText });
+    else parts.unshift({ type: "text", text: modelText });
+    this.messages[at] = { role: "user", content: parts };
+  }
+
+  /**
+   * The model's context restarts from a summary: every message before the turn that compacted
+   * is dropped, and the summary opens the first user message that follows.
+   */
+  #compact(turnId: string, summary: string): void {
+    const at = this.#turnStart.get(turnId) ?? this.messages.length;
+    const kept = this.messages.splice(0, this.messages.length).slice(at);
+    this.#turnStart.clear();
+    this.#stepText.clear();
+    this.#summary = summary;
+    for (const message of kept) {
+      if (message.role === "user" && this.#turnStart.size === 0) this.#turnStart.set(turnId, this.messages.length);
+      this.messages.push(message.role === "user" ? { role: "user", content: this.#opening(message.content) } : message);
+    }
+  }
+
+  /** A user message's parts, opened by a pending compaction summary. */
+  #opening(parts: UserPart[]): UserPart[] {
+    const summary = this.#summary;
+    if (summary === undefined) return parts;
+    this.#summary = undefined;
+    return [{ type: "text", text: `${SUMMARY_PREFIX}${summary}
+</conversation-summary>` }, ...parts];
   }
 
   #result(toolCallId: string, text: string, isError: boolean): void {

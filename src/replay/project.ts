@@ -5,7 +5,8 @@
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf, StoredFact } from "../journal/facts/index.ts";
-import { contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
+import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
+import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { permissionLine, refusalLine } from "./lines.ts";
 
 export type ProjectionContext = {
@@ -13,10 +14,13 @@ export type ProjectionContext = {
   readonly notices: boolean;
   /** Projecting stored facts for `session/load` rather than live (switched off once it ends). */
   replay: boolean;
+  /** The client advertised `session.compaction`: compactions go out as ACP compaction updates. */
+  readonly compaction?: boolean;
 };
 
 export class Projector {
   readonly #cards = new Map<string, Card>();
+  readonly #compactions = new Map<string, CompactionShown>();
 
   constructor(readonly context: ProjectionContext) {}
 
@@ -28,7 +32,21 @@ export class Projector {
       case "turn_ended":
       case "file_seen":
       case "permission_rule_added":
+      case "mcp_tools_listed":
+      case "command_invoked":
         return [];
+      case "commands_available":
+        return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
+      case "compaction_started":
+      case "compaction_chunk":
+      case "compaction_ended":
+        return compactionUpdates(fact, this.#compactions, this.context.compaction === true);
+      case "subagent_started":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.meta = { ...card.meta, subagent: { sessionId: fact.sessionId, subagentType: fact.subagentType, description: fact.description } };
+          card.interop = { ...card.interop, subagent_session_info: { session_id: fact.sessionId } };
+          return [contentAndMetaUpdate(card)];
+        });
       case "prompt_received":
         return fact.blocks.map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: fact.messageId }));
       case "message_chunk":
@@ -114,7 +132,7 @@ export class Projector {
       rawInput: card.rawInput,
       locations: card.locations,
       content: [...card.body, ...card.notes],
-      _meta: { verbatim: { ...card.meta } },
+      _meta: cardMeta(card),
     };
   }
 

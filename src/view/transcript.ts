@@ -43,6 +43,10 @@ export function renderTranscript(view: ViewModel): string {
       if (m.role === "user") out.push(indent(text, "> "), "");
       else if (m.role === "thought") out.push(indent(text, "  ~ "), "");
       else out.push(m.meta ? `! ${text}` : text, "");
+    } else if (kind === "compaction") {
+      const c = view.compactions[id];
+      if (!c) continue;
+      out.push(`[compaction] ${c.status}${c.error ? `: ${c.error}` : ""}`, indent(c.summary.map(blockText).join(""), "    "), "");
     } else {
       const c = view.toolCalls[id];
       if (!c) continue;

@@ -4,6 +4,7 @@
  * folded, then published (shown). The runtime knows nothing about ACP wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
+import { isDeepStrictEqual } from "node:util";
 import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
@@ -20,7 +21,14 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
 import { runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import { availableCommands } from "../commands/project-commands.ts";
+import { McpHub } from "../mcp/mcp-hub.ts";
+import type { McpServerConfig } from "../mcp/server-config.ts";
+import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
+import type { SubagentKind } from "../subagents/subagent-types.ts";
+import type { Tool } from "../tools/tool.ts";
 import { recoveryFact } from "./recovery.ts";
+import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { titleFrom } from "./title.ts";
 
@@ -30,6 +38,8 @@ export type EngineDeps = {
   tools: ToolRegistry;
   agentVersion: string;
   maxSteps: number;
+  /** How long an MCP server may take to start and list its tools (default 30 s). */
+  mcpConnectTimeoutMs?: number;
 };
 
 /** How a session reaches its client: showing facts, and the client's own capabilities. */
@@ -38,9 +48,19 @@ export type SessionIo = {
   publish(record: StoredFact): void;
   host: ToolHost;
   gate?: CallGate;
+  /**
+   * The gate for a subagent's calls: its questions are the child session's (`origin`), asked
+   * about the parent's `Task` card. Without it a subagent runs read-only tools only.
+   */
+  childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
 };
 
-export type NewSessionParams = { cwd: string; additionalDirectories: string[] };
+export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
+
+/** What makes a session a subagent's child session. */
+type ChildParams = { parentSessionId: string; kind: SubagentKind; tools: ToolRegistry; values: ConfigValues };
+
+const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 const DEFAULT_THOUGHT_LEVEL: ThoughtLevel = "medium";
 
@@ -51,28 +71,63 @@ export class SessionRuntime {
   #leased = false;
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  readonly #hub: McpHub | undefined;
+  /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
+  readonly #queued: Fact[] = [];
+  /** The MCP tools offered in the current turn (as recorded before it). */
+  #mcpTools: Tool[] = [];
 
-  private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {}
+  private constructor(
+    readonly sessionId: string,
+    private readonly deps: EngineDeps,
+    readonly io: SessionIo,
+    /** The built-in tools this session offers. */
+    private readonly tools: ToolRegistry,
+    mcpServers: McpServerConfig[],
+    cwd: string,
+  ) {
+    this.#hub = mcpServers.length
+      ? new McpHub(mcpServers, {
+          cwd,
+          clientVersion: deps.agentVersion,
+          connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+          onEvent: (event) => this.#recordSoon({
+            kind: "notice_shown",
+            messageId: mintId("msg"),
+            severity: event.severity,
+            title: event.title,
+            ...(event.description ? { description: event.description } : {}),
+          }),
+        })
+      : undefined;
+  }
 
-  /** Starts a new session: records its first fact (system prompt, tools, modes, config). */
-  static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams): SessionRuntime {
-    const model = deps.catalog.defaultModel();
+  /**
+   * Starts a new session: records its first fact (system prompt, tools, modes, config). A child
+   * session (a subagent's) records its parent and takes the parent's model and mode.
+   */
+  static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams, child?: ChildParams): SessionRuntime {
+    const model = child?.values.model ?? deps.catalog.defaultModel();
     if (!model) throw new EngineError("no_provider", deps.catalog.setupHint);
     const sessionId = mintId("ses");
     const now = new Date().toISOString();
-    const values: ConfigValues = { modeId: "default", model, thoughtLevel: DEFAULT_THOUGHT_LEVEL };
-    const runtime = new SessionRuntime(sessionId, deps, io(sessionId));
+    const values: ConfigValues = child?.values ?? { modeId: "default", model, thoughtLevel: DEFAULT_THOUGHT_LEVEL };
+    const tools = child?.tools ?? deps.tools;
+    const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
+    const systemPrompt = buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10));
+    const parent = child ? { parentSessionId: child.parentSessionId } : {};
     const record = deps.store.create(
-      { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now },
+      { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now, ...parent },
       {
         kind: "session_started",
         cwd: params.cwd,
         additionalDirectories: params.additionalDirectories,
         agentVersion: deps.agentVersion,
-        systemPrompt: buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10)),
-        tools: deps.tools.specs(),
+        systemPrompt: child ? `${systemPrompt}\n\n${child.kind.systemPrompt}` : systemPrompt,
+        tools: tools.specs(),
         modes: { currentModeId: values.modeId, availableModes: modesShown() },
         configOptions: buildConfigOptions(values, deps.catalog.models()),
+        ...parent,
       },
     );
     runtime.#leased = true;
@@ -93,14 +148,28 @@ export class SessionRuntime {
     sessionId: string,
     records: Iterable<StoredFact>,
     each: (record: StoredFact) => Promise<void> | undefined = () => undefined,
+    mcpServers: McpServerConfig[] = [],
   ): Promise<SessionRuntime> {
-    const runtime = new SessionRuntime(sessionId, deps, io);
+    const first = deps.store.info(sessionId);
+    // A subagent's session never offers Task: only top-level sessions start subagents.
+    const tools = first?.parentSessionId ? deps.tools.without([TASK]) : deps.tools;
+    const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, first?.cwd ?? process.cwd());
     for (const record of records) {
       runtime.#absorb(record);
       const wait = each(record);
       if (wait) await wait;
     }
     return runtime;
+  }
+
+  /**
+   * Starts what a session does in the background once its client knows it: its MCP servers
+   * connect, and a new session records its slash commands. Idempotent. Call it after the
+   * `session/new` response, after a load or resume, or let the first prompt call it.
+   */
+  begin(): void {
+    this.#hub?.start();
+    if (this.#leased && !this.#closed) this.#syncCommands();
   }
 
   get running(): boolean {
@@ -122,6 +191,7 @@ export class SessionRuntime {
    */
   async prompt(blocks: ContentBlock[]): Promise<TurnOutcome> {
     if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
+    this.begin();
     const previous = this.#turn;
     if (previous && !previous.abort.signal.aborted) {
       throw new EngineError("turn_running", `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`, { sessionId: this.sessionId });
@@ -200,6 +270,7 @@ export class SessionRuntime {
     this.#closed = true;
     this.cancel();
     await this.settled();
+    await this.#hub?.close();
     if (this.#leased) this.deps.store.release(this.sessionId);
     this.#leased = false;
   }
@@ -217,15 +288,47 @@ export class SessionRuntime {
       this.#absorb(record);
       this.io.publish(record);
     }
+    for (const fact of this.#queued.splice(0)) this.record(fact);
+  }
+
+  /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
+  #recordSoon(fact: Fact): void {
+    if (this.#closed) return;
+    if (this.#leased) this.record(fact);
+    else this.#queued.push(fact);
+  }
+
+  /** Records the slash commands when the set found now differs from the one last recorded. */
+  #syncCommands(): void {
+    if (this.state.parentSessionId !== undefined) return;
+    const commands = availableCommands(this.state.cwd);
+    if (!isDeepStrictEqual(commands, this.state.commands)) this.record({ kind: "commands_available", commands });
+  }
+
+  /**
+   * Before a turn: waits for the MCP servers to connect (or fail), then records the MCP tools
+   * when they differ from the ones last recorded. The turn offers exactly what is recorded.
+   */
+  async #settleTools(): Promise<void> {
+    if (this.#hub) await this.#hub.ready();
+    const listing = this.#hub?.listing();
+    this.#mcpTools = this.#hub?.tools() ?? [];
+    const tools = listing?.tools ?? [];
+    if (!isDeepStrictEqual(tools, this.state.mcpTools)) {
+      this.record({ kind: "mcp_tools_listed", servers: listing?.servers ?? [], tools });
+    }
+    this.#syncCommands();
   }
 
   async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
     this.#ensureWriter();
     const conversation = this.#conversationFold();
     if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
+    await this.#settleTools();
     const turnId = mintId("turn");
     this.record({ kind: "prompt_received", turnId, messageId: mintId("msg"), blocks });
     if (this.state.title === undefined) this.record({ kind: "title_set", title: titleFrom(blocks) });
+    const invocation = recordInvocation(turnId, blocks, this.state, (fact) => this.record(fact));
     const { model, thoughtLevel } = this.configValues();
     const provider = this.deps.catalog.provider(model);
     if (!provider) {
@@ -234,6 +337,9 @@ export class SessionRuntime {
       this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
       return { ok: false, error };
     }
+    const prelude = { turnId, state: this.state, messages: conversation.messages, record: (fact: Fact) => this.record(fact), provider, model, signal };
+    if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
+    await compactIfNeeded(prelude);
     return runTurn({
       sessionId: this.sessionId,
       turnId,
@@ -244,14 +350,32 @@ export class SessionRuntime {
       messages: () => conversation.messages,
       state: this.state,
       system: this.state.systemPrompt,
-      toolSpecs: this.state.tools,
-      tools: this.deps.tools,
+      toolSpecs: this.state.modelTools(),
+      tools: this.tools.with(this.#mcpTools),
       provider,
       model: model as ModelRef,
       thoughtLevel,
       host: this.io.host,
       gate: this.io.gate ?? readOnlyGate,
       maxSteps: this.deps.maxSteps,
+      ...(this.state.parentSessionId === undefined ? { subagents: this.#subagents() } : {}),
+    });
+  }
+
+  /** Starts subagents as child sessions of this one, with this session's tools but `Task`, model and mode. */
+  #subagents() {
+    return subagentLauncher({
+      record: (fact) => this.record(fact),
+      spawn: (kind, parentToolCallId, publish): ChildSession => SessionRuntime.create(
+        this.deps,
+        (sessionId) => ({
+          publish,
+          host: this.io.host,
+          gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
+        }),
+        { cwd: this.state.cwd, additionalDirectories: this.state.additionalDirectories },
+        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#mcpTools).without([TASK]), values: this.configValues() },
+      ),
     });
   }
 
@@ -273,3 +397,5 @@ export class SessionRuntime {
 }
 
 const modesShown = () => modes.map((m) => ({ ...m }));
+
+const TASK = "Task";

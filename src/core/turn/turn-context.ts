@@ -5,6 +5,7 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { Provider, ThoughtLevel } from "../providers/types.ts";
+import type { SubagentLauncher } from "../subagents/subagent-types.ts";
 import type { CallGate } from "./call-gate.ts";
 
 export type TurnContext = {
@@ -27,4 +28,6 @@ export type TurnContext = {
   host: ToolHost;
   gate: CallGate;
   maxSteps: number;
+  /** Runs subagents for `Task` calls; absent inside a subagent. */
+  subagents?: SubagentLauncher;
 };

@@ -1,0 +1,77 @@
+/**
+ * The MCP servers of one session: connected together when the session begins, their tools
+ * offered while they run, all closed with the session. Reports go through `onEvent`.
+ */
+import type { ToolSpec } from "../../journal/facts/index.ts";
+import { ToolRegistry } from "../tools/registry.ts";
+import type { Tool } from "../tools/tool.ts";
+import { McpConnection, type McpEvent } from "./mcp-connection.ts";
+import type { McpServerConfig } from "./server-config.ts";
+
+export type McpHubOptions = {
+  cwd: string;
+  clientVersion: string;
+  connectTimeoutMs: number;
+  onEvent(event: McpEvent): void;
+};
+
+/** What the model is offered of the servers, as journaled (`mcp_tools_listed`). */
+export type McpListing = {
+  servers: { name: string; transport: McpServerConfig["transport"]; status: "connected" | "failed" | "stopped"; tools: string[] }[];
+  tools: ToolSpec[];
+};
+
+export class McpHub {
+  readonly #connections: McpConnection[];
+  #ready: Promise<void> | undefined;
+
+  constructor(configs: McpServerConfig[], private readonly options: McpHubOptions) {
+    const taken = new Set<string>();
+    this.#connections = configs.map((config) => {
+      let name = config.name.trim() || "server";
+      for (let n = 2; taken.has(name); n++) name = `${config.name}_${n}`;
+      taken.add(name);
+      return new McpConnection(name, config, options);
+    });
+  }
+
+  get size(): number {
+    return this.#connections.length;
+  }
+
+  /** Starts connecting every server (once). */
+  start(): void {
+    this.#ready ??= Promise.all(this.#connections.map((c) => c.connect())).then(() => undefined);
+  }
+
+  /** Resolves once every server has connected or failed (each is bounded by the connect timeout). */
+  async ready(): Promise<void> {
+    this.start();
+    await this.#ready;
+  }
+
+  /** The tools of the servers that are running now. */
+  tools(): Tool[] {
+    return this.#connections.flatMap((c) => c.tools());
+  }
+
+  /** The servers and the tool definitions the model is offered now. */
+  listing(): McpListing {
+    const tools = this.tools();
+    return {
+      servers: this.#connections.map((c) => ({
+        name: c.name,
+        transport: c.config.transport,
+        status: c.status === "connected" ? "connected" : c.status === "stopped" || c.status === "closed" ? "stopped" : "failed",
+        tools: c.tools().map((t) => t.name),
+      })),
+      tools: new ToolRegistry(tools).specs(),
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#connections.map((c) => c.close()));
+  }
+}
+
+export type { McpEvent };
