@@ -21,7 +21,34 @@ const editStep = (oldText: string, newText: string, intro: string): Step => (ctx
   ...done("tool_use"),
 ];
 
+/** The prompt `<tool name> <JSON arguments>`, split. */
+const namedCall = (prompt: string) => {
+  const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(prompt);
+  const name = match?.[1] ?? "";
+  let args: unknown = {};
+  try {
+    args = match?.[2]?.trim() ? JSON.parse(match[2]) : {};
+  } catch {
+    args = match?.[2] ?? "";
+  }
+  return { name, args };
+};
+
 export const toolScenarios: Record<string, Scenario> = {
+  call: {
+    description: "Calls the tool the prompt names, with the JSON arguments that follow its name, and reports the result.",
+    prompts: [[
+      (ctx) => {
+        const { name, args } = namedCall(ctx.prompt);
+        if (!ctx.tools.includes(name)) return [...say(`I have no tool named ${name}. I have: ${ctx.tools.join(", ")}.`), ...done()];
+        return [...call(0, "call_named", name, args), ...done("tool_use")];
+      },
+      (ctx) => {
+        const r = result(ctx);
+        return [...say(r && !r.isError ? `The tool answered: ${r.text}` : `The tool failed: ${r?.text ?? "no result"}`), ...done()];
+      },
+    ]],
+  },
   edit: {
     description: "Reads README.md and edits its third line; a second prompt edits the fourth line.",
     prompts: [
