@@ -67,6 +67,10 @@ export const scenarios: Record<string, Scenario> = {
       ...done(),
     ]]],
   },
+  echo: {
+    description: "Repeats what it was given as the prompt (for slash commands, the command's text).",
+    prompts: [[(ctx) => [...say(`You said: ${ctx.prompt}`), ...done()]]],
+  },
   plain: {
     description: "Answers in plain text.",
     prompts: [[() => [...say("Hello! I'm verbatim's scripted model. Every word you see here is recorded as it streams."), ...done()]]],
