@@ -67,6 +67,16 @@ export const scenarios: Record<string, Scenario> = {
       ...done(),
     ]]],
   },
+  compaction: {
+    description: "Long answers in a 1,000-token context window, so the session compacts before its third prompt.",
+    contextWindow: 1000,
+    prompts: [[(ctx) => [
+      ...say(`I see ${ctx.promptIndex + 1} prompt${ctx.promptIndex === 0 ? "" : "s"} in my context` +
+        `${ctx.prompt.includes("<conversation-summary>") ? ", this one opened by a summary of earlier turns" : ""}. `),
+      ...say("Here is a long answer that fills the context window. ".repeat(38)),
+      ...done(),
+    ]]],
+  },
   echo: {
     description: "Repeats what it was given as the prompt (for slash commands, the command's text).",
     prompts: [[(ctx) => [...say(`You said: ${ctx.prompt}`), ...done()]]],

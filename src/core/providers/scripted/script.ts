@@ -23,8 +23,11 @@ export type ScriptContext = {
 /** One model step: the events it streams. */
 export type Step = (ctx: ScriptContext) => ScriptEvent[];
 
-/** What each prompt does, step by step. Prompt k plays `prompts[k % prompts.length]`. */
-export type Scenario = { description: string; prompts: Step[][] };
+/**
+ * What each prompt does, step by step. Prompt k plays `prompts[k % prompts.length]`.
+ * `contextWindow` is the window the scenario's model reports (default 200,000 tokens).
+ */
+export type Scenario = { description: string; prompts: Step[][]; contextWindow?: number };
 
 /** Splits text into word-sized deltas, the way providers stream it. */
 function pieces(text: string): string[] {

@@ -5,13 +5,14 @@
 import type { ModelMessage, ModelToolResult } from "../../../replay/model-messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { scenarios, scriptedStep } from "./scenarios.ts";
+import { say } from "./script.ts";
 import { sleep } from "../../sleep.ts";
 
 const CONTEXT_WINDOW = 200_000;
 
 export const scriptedProvider: Provider = {
   id: "scripted",
-  contextWindow: () => CONTEXT_WINDOW,
+  contextWindow: (model) => scenarios[model]?.contextWindow ?? CONTEXT_WINDOW,
   stream,
 };
 
@@ -21,6 +22,10 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
   const scenario = scenarios[request.model];
   if (!scenario) {
     yield { type: "error", message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`, retryable: false };
+    return;
+  }
+  if (request.purpose === "compaction") {
+    yield* summarise(request);
     return;
   }
   const { promptIndex, stepIndex, results, prompt, images } = position(request.messages);
@@ -45,6 +50,20 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     yield event;
     if (event.type === "done" || event.type === "error") return;
   }
+}
+
+/** A compaction summary, deterministic: the prompts of the conversation, in order. */
+function* summarise(request: ProviderRequest): Generator<ProviderEvent> {
+  const prompts = request.messages.slice(0, -1).flatMap((m) =>
+    m.role === "user" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join("").replace(/\s+/g, " ").trim()] : []);
+  const shown = prompts.map((p) => `"${p.length > 60 ? `${p.slice(0, 59)}…` : p}"`).join("; ");
+  const focus = request.messages.at(-1);
+  const asked = focus?.role === "user" ? focus.content.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
+  const keep = /Keep in particular: (.*)$/.exec(asked)?.[1];
+  const text = `Summary: the user sent ${prompts.length} prompt${prompts.length === 1 ? "" : "s"}: ${shown}.${keep ? ` Kept in particular: ${keep}.` : ""}`;
+  for (const event of say(text)) if (event.type !== "pause") yield event;
+  yield { type: "usage", inputTokens: Math.ceil(requestChars(request) / 4), outputTokens: Math.ceil(text.length / 4) };
+  yield { type: "done", stopReason: "end_turn" };
 }
 
 /** Which prompt and step a request is at, read from its messages alone. */
