@@ -117,18 +117,31 @@ export class SqliteJournal implements JournalStore {
     return guard(undefined, () => db.query<SessionDbRow, string[]>(sql).all(...args)).map(toSessionRow);
   }
 
+  /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   delete(sessionId: string): boolean {
     const w = this.#writer();
     return guard(sessionId, () =>
       w.db.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
-        w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [sessionId]);
-        w.db.run("DELETE FROM facts WHERE session_id = ?", [sessionId]);
-        w.db.run("DELETE FROM blobs WHERE session_id = ?", [sessionId]);
-        w.db.run("DELETE FROM deleting WHERE session_id = ?", [sessionId]);
-        w.db.run("DELETE FROM leases WHERE session_id = ?", [sessionId]);
-        return w.db.run("DELETE FROM sessions WHERE session_id = ?", [sessionId]).changes > 0;
+        const doomed = [sessionId];
+        for (let i = 0; i < doomed.length; i++) {
+          const children = w.db.query<{ session_id: string }, [string]>("SELECT session_id FROM sessions WHERE parent_session_id = ?").all(doomed[i]!);
+          doomed.push(...children.map((c) => c.session_id));
+        }
+        for (const id of doomed) {
+          const lease = w.selectLease.get(id);
+          if (lease && !this.#ownsOrDead(lease)) throw busy(id, { pid: lease.pid });
+        }
+        let deleted = false;
+        for (const id of doomed) {
+          w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
+          w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
+          w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
+          w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
+          w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
+          const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
+          if (id === sessionId) deleted = gone;
+        }
+        return deleted;
       }).immediate(),
     );
   }

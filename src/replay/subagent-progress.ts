@@ -29,9 +29,9 @@ export class SubagentProgress {
         return true;
       }
       case "tool_call_started":
-        return this.#patch(fact.toolCallId, { status: "running", note: undefined });
+        return this.#patch(fact.toolCallId, { status: "running" });
       case "tool_call_finished":
-        return this.#patch(fact.toolCallId, { status: fact.status, note: undefined });
+        return this.#patch(fact.toolCallId, { status: fact.status });
       case "tool_call_refused":
         return this.#patch(fact.toolCallId, { status: "failed", note: refusalLine(fact.by, fact.reason) });
       case "permission_requested":
