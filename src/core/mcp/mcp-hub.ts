@@ -28,8 +28,9 @@ export class McpHub {
   constructor(configs: McpServerConfig[], private readonly options: McpHubOptions) {
     const taken = new Set<string>();
     this.#connections = configs.map((config) => {
-      let name = config.name.trim() || "server";
-      for (let n = 2; taken.has(name); n++) name = `${config.name}_${n}`;
+      const base = config.name.trim() || "server";
+      let name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);
       return new McpConnection(name, config, options);
     });

@@ -168,8 +168,9 @@ export class SessionRuntime {
    * `session/new` response, after a load or resume, or let the first prompt call it.
    */
   begin(): void {
+    if (this.#closed) return;
     this.#hub?.start();
-    if (this.#leased && !this.#closed) this.#syncCommands();
+    if (this.#leased) this.#syncCommands();
   }
 
   get running(): boolean {
