@@ -36,10 +36,6 @@ export class McpHub {
     });
   }
 
-  get size(): number {
-    return this.#connections.length;
-  }
-
   /** Starts connecting every server (once). */
   start(): void {
     this.#ready ??= Promise.all(this.#connections.map((c) => c.connect())).then(() => undefined);
@@ -51,22 +47,24 @@ export class McpHub {
     await this.#ready;
   }
 
-  /** The tools of the servers that are running now. */
-  tools(): Tool[] {
-    return this.#connections.flatMap((c) => c.tools());
-  }
-
-  /** The servers and the tool definitions the model is offered now. */
-  listing(): McpListing {
-    const tools = this.tools();
+  /**
+   * The tools of the servers that are running now, and the listing the model is offered of them,
+   * taken together (a server may stop at any moment).
+   */
+  snapshot(): { tools: Tool[]; listing: McpListing } {
+    const byServer = this.#connections.map((c) => ({ connection: c, status: c.status, tools: c.tools() }));
+    const tools = byServer.flatMap((s) => s.tools);
     return {
-      servers: this.#connections.map((c) => ({
-        name: c.name,
-        transport: c.config.transport,
-        status: c.status === "connected" ? "connected" : c.status === "stopped" || c.status === "closed" ? "stopped" : "failed",
-        tools: c.tools().map((t) => t.name),
-      })),
-      tools: new ToolRegistry(tools).specs(),
+      tools,
+      listing: {
+        servers: byServer.map(({ connection, status, tools }) => ({
+          name: connection.name,
+          transport: connection.config.transport,
+          status: status === "connected" ? "connected" : status === "stopped" || status === "closed" ? "stopped" : "failed",
+          tools: tools.map((t) => t.name),
+        })),
+        tools: new ToolRegistry(tools).specs(),
+      },
     };
   }
 

@@ -312,11 +312,11 @@ export class SessionRuntime {
    */
   async #settleTools(): Promise<void> {
     if (this.#hub) await this.#hub.ready();
-    const listing = this.#hub?.listing();
-    this.#mcpTools = this.#hub?.tools() ?? [];
-    const tools = listing?.tools ?? [];
+    const snapshot = this.#hub?.snapshot();
+    this.#mcpTools = snapshot?.tools ?? [];
+    const tools = snapshot?.listing.tools ?? [];
     if (!isDeepStrictEqual(tools, this.state.mcpTools)) {
-      this.record({ kind: "mcp_tools_listed", servers: listing?.servers ?? [], tools });
+      this.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
     }
     this.#syncCommands();
   }
