@@ -4,8 +4,8 @@ import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
-  promptCapabilities: { image: false, audio: false, embeddedContext: false },
-  mcpCapabilities: { http: false, sse: false },
+  promptCapabilities: { image: true, audio: false, embeddedContext: true },
+  mcpCapabilities: { http: true, sse: true },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
 };
 

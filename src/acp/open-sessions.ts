@@ -9,7 +9,7 @@ import type { StoredFact } from "../journal/facts/index.ts";
 import { Projector } from "../replay/project.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import { clientHost } from "./client-host.ts";
-import { askClient } from "./permission-asker.ts";
+import { askClient, askClientForSubagent } from "./permission-asker.ts";
 import { UpdateSender } from "./update-sender.ts";
 
 /** Updates in flight past which a live turn waits for the client (see `UpdateSender.pressure`). */
@@ -53,7 +53,8 @@ export class OpenSessions {
   }
 
   newProjector(replay: boolean): Projector {
-    return new Projector({ notices: this.clientCapabilities.session?.notices != null, replay });
+    const session = this.clientCapabilities.session;
+    return new Projector({ notices: session?.notices != null, compaction: session?.compaction != null, replay });
   }
 
   /** The runtime's link to this client: publishing through `projector`, its fs and terminals, asking it for permission. */
@@ -67,6 +68,7 @@ export class OpenSessions {
       pace: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, this.clientCapabilities, sessionId),
       gate: permissionGate({ ask: askClient(client, sessionId, projector) }),
+      childGate: (origin) => permissionGate({ ask: askClientForSubagent(client, sessionId, projector, origin) }),
     };
   }
 }

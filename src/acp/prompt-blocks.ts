@@ -20,7 +20,7 @@ export function checkPromptBlocks(blocks: ContentBlock[]): void {
     if (gate && prompt[gate]) continue;
     throw new EngineError(
       "unsupported_content",
-      `prompt block ${index} has type "${block.type}", which verbatim does not accept; send text or resource_link blocks`,
+      `prompt block ${index} has type "${block.type}", which verbatim does not accept; send text, image, resource_link or resource blocks`,
       { index, type: block.type },
     );
   }

@@ -3,12 +3,14 @@ import * as acp from "@agentclientprotocol/sdk";
 import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { isValidSessionId } from "../core/ids.ts";
+import type { McpServerConfig } from "../core/mcp/server-config.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
 import { ChunkCoalescer } from "../replay/coalesce.ts";
 import type { Projector } from "../replay/project.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
+import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 
 const PAGE_SIZE = 50;
@@ -17,13 +19,17 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
     typed(() => {
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
+      const mcpServers = mcpServerConfigs(params.mcpServers);
       const projector = sessions.newProjector(false);
       const runtime = SessionRuntime.create(
         deps,
         (sessionId) => sessions.io(sessionId, client, projector),
-        { cwd: params.cwd, additionalDirectories: params.additionalDirectories ?? [] },
+        { cwd: params.cwd, additionalDirectories: params.additionalDirectories ?? [], mcpServers },
       );
       sessions.set({ runtime, projector });
+      // The client learns the session id from the response: what the session shows next (its
+      // slash commands, its MCP servers' reports) goes out after it.
+      setTimeout(() => runtime.begin(), 0);
       return { sessionId: runtime.sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
     }),
   );
@@ -38,7 +44,12 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
           `session ${params.sessionId} has a turn running; wait for it to end (or cancel it) before loading it again`,
         );
       }
-      const runtime = await restore(params.sessionId, client, true);
+      const mcpServers = mcpServerConfigs(params.mcpServers);
+      if (open) {
+        sessions.delete(params.sessionId);
+        await open.runtime.close();
+      }
+      const runtime = await restore(params.sessionId, client, true, mcpServers);
       return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
     }),
   );
@@ -47,7 +58,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     typed(async () => {
       checkSessionId(params.sessionId);
       const open = sessions.get(params.sessionId);
-      const runtime = open ?? { runtime: await restore(params.sessionId, client, false) };
+      const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
       return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
     }),
   );
@@ -104,7 +115,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
    * the same projection the live path used) and then marks calls a dead process left open.
    * Never writes. The session continues live from the state it was restored to.
    */
-  async function restore(sessionId: string, client: AgentContext, replay: boolean): Promise<SessionRuntime> {
+  async function restore(sessionId: string, client: AgentContext, replay: boolean, mcpServers: McpServerConfig[]): Promise<SessionRuntime> {
     if (!deps.store.info(sessionId)) throw unknownSession(sessionId);
     const sender = sessions.sender(client);
     const projector: Projector = sessions.newProjector(true);
@@ -115,7 +126,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       if (!replay) return undefined;
       for (const update of updates) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
       return sender.pressure();
-    });
+    }, mcpServers);
     if (replay) {
       for (const ready of coalescer.flush()) sender.send(sessionId, ready);
       const holder = deps.store.holder(sessionId);
@@ -130,6 +141,8 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     // just restored; the old instance ends properly (its hooks and notifications stop).
     const previous = sessions.get(sessionId);
     sessions.set({ runtime: restored, projector });
+    // MCP servers connect now; what they report is recorded when the session is next written.
+    restored.begin();
     await previous?.runtime.close();
     return restored;
   }

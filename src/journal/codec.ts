@@ -4,6 +4,7 @@
  * always write the newest. Decoding never writes.
  */
 import { z } from "zod";
+import { blobRefsOf, extractBlobs, restoreBlobs } from "./blob-refs.ts";
 import { JournalError } from "./errors.ts";
 import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
 
@@ -23,7 +24,8 @@ type RawRecord = { kind: string; body: Record<string, unknown> };
  */
 const migrations: Record<number, (record: RawRecord) => RawRecord> = {};
 
-export type EncodedFact = { kind: string; v: number; body: string };
+/** A record to store: its body, and the large payloads taken out of it by hash (see blob-refs.ts). */
+export type EncodedFact = { kind: string; v: number; body: string; blobs: Map<string, string> };
 
 /**
  * Each kind's own schema: decoding looks the record's kind up directly rather than through the
@@ -34,13 +36,19 @@ const schemaByKind = new Map<string, (typeof factSchema.options)[number]>(factSc
 
 export function encodeFact(fact: Fact): EncodedFact {
   const { kind, ...body } = fact;
-  return { kind, v: RECORD_VERSION, body: JSON.stringify(body) };
+  const { body: stored, refs, blobs } = extractBlobs(body);
+  const withRefs = refs.length ? { ...stored, $blobs: refs } : stored;
+  return { kind, v: RECORD_VERSION, body: JSON.stringify(withRefs), blobs };
 }
+
+/** Finds a stored payload by content hash (undefined when the store has none). */
+export type BlobLookup = (sha256: string) => string | undefined;
 
 /** Decodes one stored row. Throws a JournalError naming the session and record on any defect. */
 export function decodeRecord(
   sessionId: string,
   row: { seq: number; kind: string; v: number; at: string; body: string },
+  blob: BlobLookup = () => undefined,
 ): StoredFact {
   const where = { sessionId, seq: row.seq, kind: row.kind };
   if (row.v > RECORD_VERSION) {
@@ -59,6 +67,13 @@ export function decodeRecord(
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}) is not an object`, where);
+  }
+  const refs = blobRefsOf(body as Record<string, unknown>);
+  if (refs) {
+    const { $blobs: _refs, ...rest } = body as Record<string, unknown>;
+    const problem = restoreBlobs(rest, refs, blob);
+    if (problem) throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}): ${problem}`, where);
+    body = rest;
   }
   let raw: RawRecord = { kind: row.kind, body: body as Record<string, unknown> };
   for (let v = row.v; v < RECORD_VERSION; v++) {

@@ -1,5 +1,25 @@
 /** The journal database layout. Append-only is enforced here, by triggers, not by convention. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
+
+/**
+ * Layout 2 adds the blob table: large payloads of facts (prompt images, embedded resources), one
+ * row per session and content hash, append-only like facts. A layout-1 database is upgraded in
+ * place by the first process that opens it for writing (it only gains this table); a process that
+ * only reads a layout-1 database needs no blob (no layout-1 record refers to one).
+ */
+export const blobLayoutSql = `
+CREATE TABLE IF NOT EXISTS blobs (
+  session_id TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  data TEXT NOT NULL,
+  UNIQUE (session_id, sha256)
+);
+CREATE TRIGGER IF NOT EXISTS blobs_no_update BEFORE UPDATE ON blobs
+BEGIN SELECT RAISE(ABORT, 'verbatim journal: blobs are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS blobs_no_delete BEFORE DELETE ON blobs
+WHEN NOT EXISTS (SELECT 1 FROM deleting WHERE session_id = OLD.session_id)
+BEGIN SELECT RAISE(ABORT, 'verbatim journal: blobs are append-only'); END;
+`;
 
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,4 +56,4 @@ BEGIN SELECT RAISE(ABORT, 'verbatim journal: facts are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS facts_in_sequence BEFORE INSERT ON facts
 WHEN NEW.seq <> COALESCE((SELECT MAX(seq) FROM facts WHERE session_id = NEW.session_id), 0) + 1
 BEGIN SELECT RAISE(ABORT, 'verbatim journal: out-of-sequence append'); END;
-`;
+${blobLayoutSql}`;

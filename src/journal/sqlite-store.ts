@@ -11,7 +11,7 @@ import { JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
-import { LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
+import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
@@ -40,6 +40,7 @@ export class SqliteJournal implements JournalStore {
         );
         w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
         const e = encodeFact(first);
+        for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
         w.insertFact.run(row.sessionId, 1, e.kind, e.v, at, e.body);
         return { seq: 1, at, fact: first };
       }).immediate(),
@@ -65,6 +66,7 @@ export class SqliteJournal implements JournalStore {
         for (let i = 0; i < facts.length; i++) {
           const { fact, at } = facts[i] as { fact: Fact; at: string };
           const e = encoded[i] as EncodedFact;
+          for (const [hash, data] of e.blobs) w.insertBlob.run(sessionId, hash, data);
           w.insertFact.run(sessionId, firstSeq + i, e.kind, e.v, at, e.body);
           if (fact.kind === "title_set") title = fact.title;
           records.push({ seq: firstSeq + i, at, fact });
@@ -86,6 +88,11 @@ export class SqliteJournal implements JournalStore {
       db.query<Row, [string, number]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq").iterate(sessionId, fromSeq),
     );
     let expected = fromSeq;
+    let blobQuery: Statement<{ data: string }, [string, string]> | undefined;
+    const blob = (hash: string) => {
+      blobQuery ??= db.query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?");
+      return blobQuery.get(sessionId, hash)?.data;
+    };
     for (const row of guardIter(sessionId, rows)) {
       if (row.seq !== expected) {
         throw new JournalError(
@@ -95,7 +102,7 @@ export class SqliteJournal implements JournalStore {
         );
       }
       expected++;
-      yield decodeRecord(sessionId, row);
+      yield decodeRecord(sessionId, row, (hash) => guard(sessionId, () => blob(hash)));
     }
     if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
   }
@@ -126,17 +133,31 @@ export class SqliteJournal implements JournalStore {
     return guard(undefined, () => db.query<SessionDbRow, string[]>(sql).all(...args)).map(toSessionRow);
   }
 
+  /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   delete(sessionId: string): boolean {
     const w = this.#writer();
     return guard(sessionId, () =>
       w.db.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
-        w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [sessionId]);
-        w.db.run("DELETE FROM facts WHERE session_id = ?", [sessionId]);
-        w.db.run("DELETE FROM deleting WHERE session_id = ?", [sessionId]);
-        w.db.run("DELETE FROM leases WHERE session_id = ?", [sessionId]);
-        return w.db.run("DELETE FROM sessions WHERE session_id = ?", [sessionId]).changes > 0;
+        const doomed = [sessionId];
+        for (let i = 0; i < doomed.length; i++) {
+          const children = w.db.query<{ session_id: string }, [string]>("SELECT session_id FROM sessions WHERE parent_session_id = ?").all(doomed[i]!);
+          doomed.push(...children.map((c) => c.session_id));
+        }
+        for (const id of doomed) {
+          const lease = w.selectLease.get(id);
+          if (lease && !this.#ownsOrDead(lease)) throw busy(id, { pid: lease.pid });
+        }
+        let deleted = false;
+        for (const id of doomed) {
+          w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
+          w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
+          w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
+          w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
+          w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
+          const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
+          if (id === sessionId) deleted = gone;
+        }
+        return deleted;
       }).immediate(),
     );
   }
@@ -219,13 +240,19 @@ export class SqliteJournal implements JournalStore {
       const db = new Database(this.path, { readwrite: true, strict: true });
       db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // Never write to a file that is not already a healthy journal: check before any DDL.
-      if (!fresh) checkLayout(db);
+      const layout = fresh ? LAYOUT_VERSION : checkLayout(db);
       db.run("PRAGMA journal_mode = WAL");
       db.run(`PRAGMA synchronous = ${this.durability === "strict" ? "FULL" : "NORMAL"}`);
       if (fresh) {
         db.transaction(() => {
           db.run(layoutSql);
           db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('layout', ?)", [String(LAYOUT_VERSION)]);
+        }).immediate();
+      } else if (layout < 2) {
+        // In-place upgrade from layout 1: the blob table is the only difference.
+        db.transaction(() => {
+          db.run(blobLayoutSql);
+          db.run("UPDATE meta SET value = ? WHERE key = 'layout'", [String(LAYOUT_VERSION)]);
         }).immediate();
       }
       return db;
@@ -243,6 +270,7 @@ class Writer {
   readonly transaction: <T>(run: () => T) => T;
   readonly insertSession: Statement;
   readonly insertFact: Statement;
+  readonly insertBlob: Statement;
   readonly touch: Statement;
   readonly touchTitle: Statement;
   readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
@@ -254,6 +282,8 @@ class Writer {
       "INSERT INTO sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     this.insertFact = db.prepare("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)");
+    // Content-addressed: a payload already stored for the session is not stored again.
+    this.insertBlob = db.prepare("INSERT OR IGNORE INTO blobs (session_id, sha256, data) VALUES (?, ?, ?)");
     this.touch = db.prepare("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
     this.touchTitle = db.prepare("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
     this.selectLease = db.prepare("SELECT pid, start_time FROM leases WHERE session_id = ?");
@@ -263,7 +293,8 @@ class Writer {
   }
 }
 
-function checkLayout(db: Database): void {
+/** The database's layout version; throws when it is not a journal or is newer than this verbatim. */
+function checkLayout(db: Database): number {
   const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'layout'").get();
   const version = Number(row?.value);
   if (!row || !Number.isInteger(version)) {
@@ -275,6 +306,7 @@ function checkLayout(db: Database): void {
       `the journal database was written by a newer verbatim (layout ${version}; this version knows ${LAYOUT_VERSION})`,
     );
   }
+  return version;
 }
 
 function toSessionRow(row: SessionDbRow): SessionRow {

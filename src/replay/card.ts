@@ -30,13 +30,15 @@ export type Card = {
   meta: CardMeta;
   /** Where each hook outcome's line is in `notes`, so a newer revision replaces it in place. */
   hookLines?: Map<string, number>;
+  /** Keys other clients read, sent at the root of `_meta` beside `verbatim` (e.g. Zed's `subagent_session_info`). */
+  interop?: Record<string, unknown>;
 };
 
 export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
 
 export const cardContent = (card: Card): ToolCallContent[] => [...card.body, ...card.notes];
 
-export const cardMeta = (card: Card) => ({ verbatim: { ...card.meta } });
+export const cardMeta = (card: Card) => ({ ...card.interop, verbatim: { ...card.meta } });
 
 export const isSettled = (card: Card) => card.status === "completed" || card.status === "failed";
 

@@ -7,6 +7,10 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf } from "../journal/facts/index.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
+/** How a compaction summary opens the next user message. */
+export const SUMMARY_PREFIX =
+  "This conversation continues from an earlier part that was summarised to fit the context window:\n<conversation-summary>\n";
+
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
 const INTERRUPTED_MODEL = { provider: "unknown", model: "unknown" };
 
@@ -18,17 +22,25 @@ export class ConversationFold {
   readonly #prompts = new Map<string, Extract<ModelMessage, { role: "user" }>>();
   /** Hook context for a call, given to the model with the call's result. */
   readonly #callContext = new Map<string, string[]>();
+  /** A compaction summary not yet given to the model: it opens the next user message. */
+  #summary: string | undefined;
 
   apply(fact: Fact): void {
     switch (fact.kind) {
       case "prompt_received": {
-        const message: Extract<ModelMessage, { role: "user" }> = { role: "user", content: fact.blocks.flatMap(userParts) };
+        const message: Extract<ModelMessage, { role: "user" }> = { role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) };
         this.#prompts.set(fact.turnId, message);
         this.messages.push(message);
         return;
       }
       case "hook_outcome":
         this.#hookOutcome(fact);
+        return;
+      case "command_invoked":
+        this.#command(fact.turnId, fact.modelText);
+        return;
+      case "compaction_ended":
+        if (fact.outcome === "completed" && fact.summary !== undefined) this.#compact(fact.turnId, fact.summary);
         return;
       case "message_chunk":
         if (fact.stream === "answer") this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
@@ -89,6 +101,48 @@ export class ConversationFold {
       return;
     }
     prompt.content.push({ type: "text", text: context });
+  }
+
+  /** A slash command's prompt: the model is given the command's text, or nothing for `/compact`. */
+  #command(turnId: string, modelText: string | undefined): void {
+    const prompt = this.#prompts.get(turnId);
+    if (!prompt) return;
+    if (modelText === undefined) {
+      const at = this.messages.indexOf(prompt);
+      if (at !== -1) this.messages.splice(at, 1);
+      this.#prompts.delete(turnId);
+      return;
+    }
+    // The command's text replaces the prompt's first text block; other blocks (images) stay.
+    const first = prompt.content.findIndex((p) => p.type === "text");
+    if (first >= 0) prompt.content.splice(first, 1, { type: "text", text: modelText });
+    else prompt.content.unshift({ type: "text", text: modelText });
+  }
+
+  /**
+   * The model's context restarts from a summary: every message before the turn that compacted
+   * is dropped, and the summary opens the first user message that follows.
+   */
+  #compact(turnId: string, summary: string): void {
+    const prompt = this.#prompts.get(turnId);
+    const found = prompt ? this.messages.indexOf(prompt) : -1;
+    const at = found === -1 ? this.messages.length : found;
+    const kept = this.messages.splice(0, this.messages.length).slice(at);
+    for (const [id, message] of this.#prompts) if (!kept.includes(message)) this.#prompts.delete(id);
+    this.#stepText.clear();
+    this.#summary = summary;
+    for (const message of kept) {
+      if (message.role === "user") message.content = this.#opening(message.content);
+      this.messages.push(message);
+    }
+  }
+
+  /** A user message's parts, opened by a pending compaction summary. */
+  #opening(parts: UserPart[]): UserPart[] {
+    const summary = this.#summary;
+    if (summary === undefined) return parts;
+    this.#summary = undefined;
+    return [{ type: "text", text: `${SUMMARY_PREFIX}${summary}\n</conversation-summary>` }, ...parts];
   }
 
   #result(toolCallId: string, resultText: string, isError: boolean): void {

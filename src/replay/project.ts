@@ -5,8 +5,9 @@
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf, StoredFact } from "../journal/facts/index.ts";
-import { contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
+import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
+import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { permissionLine, refusalLine } from "./lines.ts";
 
 export type ProjectionContext = {
@@ -16,11 +17,14 @@ export type ProjectionContext = {
   replay: boolean;
   /** The session projected: hook outcomes from another session never attach to its cards. */
   sessionId?: string;
+  /** The client advertised `session.compaction`: compactions go out as ACP compaction updates. */
+  readonly compaction?: boolean;
 };
 
 export class Projector {
   readonly #cards = new Map<string, Card>();
   readonly #hooks = new HookOutcomeProjection();
+  readonly #compactions = new Map<string, CompactionShown>();
 
   constructor(readonly context: ProjectionContext) {}
 
@@ -33,8 +37,21 @@ export class Projector {
       case "file_seen":
       case "permission_rule_added":
       case "access_granted":
-        // Shown by the answer's line on the card; the rule itself is state.
+      case "mcp_tools_listed":
+      case "command_invoked":
         return [];
+      case "commands_available":
+        return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
+      case "compaction_started":
+      case "compaction_chunk":
+      case "compaction_ended":
+        return compactionUpdates(fact, this.#compactions, this.context.compaction === true);
+      case "subagent_started":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.meta = { ...card.meta, subagent: { sessionId: fact.sessionId, subagentType: fact.subagentType, description: fact.description } };
+          card.interop = { ...card.interop, subagent_session_info: { session_id: fact.sessionId } };
+          return [contentAndMetaUpdate(card)];
+        });
       case "prompt_received":
         return fact.blocks.map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: fact.messageId }));
       case "message_chunk":
@@ -135,7 +152,7 @@ export class Projector {
       rawInput: card.rawInput,
       locations: card.locations,
       content: [...card.body, ...card.notes],
-      _meta: { verbatim: { ...card.meta } },
+      _meta: cardMeta(card),
     };
   }
 

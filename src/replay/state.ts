@@ -3,7 +3,7 @@
  * calls left open, the system prompt and tools it started with). Pure.
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
-import type { Fact, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
+import type { Command, Fact, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
@@ -14,6 +14,12 @@ export class SessionStateFold {
   parentSessionId: string | undefined;
   systemPrompt = "";
   tools: ToolSpec[] = [];
+  /** The MCP tools last recorded (offered after the built-in ones). */
+  mcpTools: ToolSpec[] = [];
+  /** The slash commands last recorded, if any were. */
+  commands: Command[] | undefined;
+  /** Tokens in context after the last model step since the last compaction, and the window. */
+  contextUsage: { used: number; size: number } | undefined;
   modeId = "";
   availableModes: SessionMode[] = [];
   configOptions: SessionConfigOption[] = [];
@@ -42,6 +48,18 @@ export class SessionStateFold {
         this.modeId = fact.modes.currentModeId;
         this.availableModes = fact.modes.availableModes;
         this.configOptions = fact.configOptions;
+        return;
+      case "mcp_tools_listed":
+        this.mcpTools = fact.tools;
+        return;
+      case "commands_available":
+        this.commands = fact.commands;
+        return;
+      case "usage_recorded":
+        this.contextUsage = { used: fact.used, size: fact.size };
+        return;
+      case "compaction_ended":
+        if (fact.outcome === "completed") this.contextUsage = undefined;
         return;
       case "config_changed":
         this.configOptions = fact.configOptions;
@@ -94,6 +112,11 @@ export class SessionStateFold {
       default:
         return;
     }
+  }
+
+  /** The tool definitions the model is given, as journaled: the built-in ones, then MCP's. */
+  modelTools(): ToolSpec[] {
+    return [...this.tools, ...this.mcpTools];
   }
 
   /** The current value of a select config option. */

@@ -110,6 +110,10 @@ export function renderTranscript(view: ViewModel, marks?: Mark[]): string {
       if (m.role === "user") out.push(indent(text, "> "), "");
       else if (m.role === "thought") out.push(indent(text, "  ~ "), "");
       else out.push(m.meta ? `! ${text}` : text, "");
+    } else if (kind === "compaction") {
+      const c = view.compactions[id];
+      if (!c) return;
+      out.push(`[compaction] ${c.status}${c.error ? `: ${c.error}` : ""}`, indent(c.summary.map(blockText).join(""), "    "), "");
     } else {
       const card = view.toolCalls[id];
       if (card) out.push(...cardLines(card));

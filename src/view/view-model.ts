@@ -34,11 +34,15 @@ export type ToolCardView = {
   meta?: Record<string, unknown>;
 };
 
+/** A context compaction as a client that advertised `session.compaction` holds it. */
+export type CompactionView = { compactionId: string; status: string; summary: ContentBlock[]; error?: string };
+
 export type ViewModel = {
-  /** Messages and tool cards in the order they first appeared: "message:<id>" or "tool:<id>". */
+  /** Messages, tool cards and compactions in the order they first appeared: "message:<id>", "tool:<id>", "compaction:<id>". */
   timeline: string[];
   messages: Record<string, MessageView>;
   toolCalls: Record<string, ToolCardView>;
+  compactions: Record<string, CompactionView>;
   plan: PlanEntry[] | null;
   modeId: string | null;
   configOptions: SessionConfigOption[] | null;
@@ -56,6 +60,7 @@ export const emptyView = (): ViewModel => ({
   timeline: [],
   messages: {},
   toolCalls: {},
+  compactions: {},
   plan: null,
   modeId: null,
   configOptions: null,
@@ -146,6 +151,18 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
     case "available_commands_update":
       view.commands = update.availableCommands;
       return view;
+    case "compaction_update": {
+      const entry = compaction(view, update.compactionId);
+      entry.status = update.status;
+      // Patch semantics: omitted leaves the value, null (or an empty summary) clears it.
+      if (update.summary !== undefined) entry.summary = update.summary ?? [];
+      if (update.error === null) delete entry.error;
+      else if (update.error !== undefined) entry.error = update.error;
+      return view;
+    }
+    case "compaction_summary_chunk":
+      appendBlock(compaction(view, update.compactionId).summary, update.content);
+      return view;
     case "notice":
       view.notices.push({ severity: update.severity, title: update.title, ...(update.description != null ? { description: update.description } : {}) });
       return view;
@@ -158,6 +175,17 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
 export function fold(updates: Iterable<SessionUpdate>, view: ViewModel = emptyView()): ViewModel {
   for (const update of updates) reduce(view, update);
   return view;
+}
+
+/** The compaction with this id; a first-seen id creates one in progress at this point of the timeline. */
+function compaction(view: ViewModel, compactionId: string): CompactionView {
+  let entry = view.compactions[compactionId];
+  if (!entry) {
+    entry = { compactionId, status: "in_progress", summary: [] };
+    view.compactions[compactionId] = entry;
+    view.timeline.push(`compaction:${compactionId}`);
+  }
+  return entry;
 }
 
 function appendBlock(content: ContentBlock[], block: ContentBlock): void {

@@ -24,7 +24,8 @@ describe("message ids", () => {
         sessionId,
         prompt: [{ type: "text", text: "Look at " }, { type: "resource_link", uri: "file:///x/a.ts", name: "a.ts" }],
       });
-      const [first, second] = c.client.notifications;
+      // The session's slash commands went out after session/new, before the turn: the turn starts with the echo.
+      const [first, second] = c.client.notifications.filter((n) => n.update.sessionUpdate !== "available_commands_update");
       expect(kinds([first!, second!])).toEqual(["user_message_chunk", "user_message_chunk"]);
       expect(first!.update).toMatchObject({ content: { type: "text", text: "Look at " } });
       expect(second!.update).toMatchObject({ content: { type: "resource_link", uri: "file:///x/a.ts", name: "a.ts" } });

@@ -3,7 +3,7 @@
  * process, fold every update into a view model, reopen the session in a fresh process with
  * `session/load`, fold again, and compare the two view models field by field.
  */
-import type { ClientContext, SessionNotification } from "@agentclientprotocol/sdk";
+import type { ClientContext, McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { comparable } from "../../src/cli/demo.ts";
 import type { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
@@ -31,13 +31,19 @@ export type ParityResult = {
 export async function parity(
   model: string,
   drive: (run: LiveRun) => Promise<void>,
-  options: ClientOptions & { box?: Sandbox; reload?: ClientOptions } = {},
+  options: ClientOptions & {
+    box?: Sandbox;
+    reload?: ClientOptions;
+    /** MCP servers given to `session/new`, and to `session/load` unless `reloadMcpServers` says otherwise. */
+    mcpServers?: McpServer[];
+    reloadMcpServers?: McpServer[];
+  } = {},
 ): Promise<ParityResult> {
   const box = options.box ?? sandbox(model);
   const live = await connectProcess(box.env, options);
   let sessionId = "";
   try {
-    sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+    sessionId = (await newSession(live.ctx, box.workspace, options.mcpServers)).sessionId;
     await drive({ ctx: live.ctx, client: live.client, sessionId, box });
   } finally {
     await live.close();
@@ -49,7 +55,7 @@ export async function parity(
     ...(options.services ? { services: options.services } : {}),
   });
   try {
-    await load(fresh.ctx, sessionId, box.workspace);
+    await load(fresh.ctx, sessionId, box.workspace, options.reloadMcpServers ?? options.mcpServers);
   } finally {
     await fresh.close();
   }

@@ -75,14 +75,14 @@ export async function connectInProcess(
   };
 }
 
-export const newSession = async (ctx: ClientContext, cwd: string) =>
-  ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+export const newSession = async (ctx: ClientContext, cwd: string, mcpServers: acp.McpServer[] = []) =>
+  ctx.request(acp.methods.agent.session.new, { cwd, mcpServers });
 
 export const prompt = (ctx: ClientContext, sessionId: string, text: string) =>
   ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
 
-export const load = (ctx: ClientContext, sessionId: string, cwd: string) =>
-  ctx.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+export const load = (ctx: ClientContext, sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []) =>
+  ctx.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
 
 /** Waits until `predicate` holds for the client's updates so far (polling; generous timeout). */
 export async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {

@@ -19,6 +19,8 @@ export type ProviderRequest = {
   thoughtLevel: ThoughtLevel;
   /** Where the session runs; only the scripted provider reads it. */
   cwd: string;
+  /** Why the engine asks: a turn's step (the default) or a compaction summary. Only the scripted provider reads it. */
+  purpose?: "turn" | "compaction";
 };
 
 export type ProviderStopReason = "end_turn" | "tool_use" | "max_tokens" | "refusal";

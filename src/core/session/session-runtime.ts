@@ -4,6 +4,7 @@
  * folded, then published (shown). The runtime knows nothing about ACP wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
+import { isDeepStrictEqual } from "node:util";
 import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
@@ -23,8 +24,15 @@ import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
 import type { HookSettings } from "../hooks/settings.ts";
+import { availableCommands } from "../commands/project-commands.ts";
+import { McpHub } from "../mcp/mcp-hub.ts";
+import type { McpServerConfig } from "../mcp/server-config.ts";
+import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
+import type { SubagentKind } from "../subagents/subagent-types.ts";
+import type { Tool } from "../tools/tool.ts";
 import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
 import { recoveryFact } from "./recovery.ts";
+import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { titleFrom } from "./title.ts";
 
@@ -39,6 +47,8 @@ export type EngineDeps = {
   maxSteps: number;
   /** Hooks (configured in settings files) and the host's notify command; absent: no hooks. */
   hooks?: HookSettings;
+  /** How long an MCP server may take to start and list its tools (default 30 s). */
+  mcpConnectTimeoutMs?: number;
 };
 
 /** How a session reaches its client: showing facts, and the client's own capabilities. */
@@ -49,9 +59,19 @@ export type SessionIo = {
   pace?(): Promise<void> | undefined;
   host: ToolHost;
   gate?: CallGate;
+  /**
+   * The gate for a subagent's calls: its questions are the child session's (`origin`), asked
+   * about the parent's `Task` card. Without it a subagent runs read-only tools only.
+   */
+  childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
 };
 
-export type NewSessionParams = { cwd: string; additionalDirectories: string[] };
+export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
+
+/** What makes a session a subagent's child session. */
+type ChildParams = { parentSessionId: string; kind: SubagentKind; tools: ToolRegistry; values: ConfigValues };
+
+const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 const DEFAULT_THOUGHT_LEVEL: ThoughtLevel = "medium";
 
@@ -62,11 +82,38 @@ export class SessionRuntime {
   #leased = false;
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  readonly #hub: McpHub | undefined;
+  /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
+  readonly #queued: Fact[] = [];
+  /** The MCP tools offered in the current turn (as recorded before it). */
+  #mcpTools: Tool[] = [];
   readonly #hooks: SessionHooks | undefined;
   /** Streamed chunks are committed in groups (see `chunk-batch.ts`). */
   readonly #chunks = new ChunkBatch((chunks) => this.#commitChunks(chunks));
 
-  private constructor(readonly sessionId: string, private readonly deps: EngineDeps, readonly io: SessionIo) {
+  private constructor(
+    readonly sessionId: string,
+    private readonly deps: EngineDeps,
+    readonly io: SessionIo,
+    /** The built-in tools this session offers. */
+    private readonly tools: ToolRegistry,
+    mcpServers: McpServerConfig[],
+    cwd: string,
+  ) {
+    this.#hub = mcpServers.length
+      ? new McpHub(mcpServers, {
+          cwd,
+          clientVersion: deps.agentVersion,
+          connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+          onEvent: (event) => this.#recordSoon({
+            kind: "notice_shown",
+            messageId: mintId("msg"),
+            severity: event.severity,
+            title: event.title,
+            ...(event.description ? { description: event.description } : {}),
+          }),
+        })
+      : undefined;
     this.#hooks = deps.hooks
       ? new SessionHooks(deps.hooks, {
           sessionId,
@@ -83,39 +130,48 @@ export class SessionRuntime {
     return this.deps.catalogFor(this.state.cwd);
   }
 
-  /** Starts a new session: records its first fact (system prompt, tools, modes, config). */
-  static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams): SessionRuntime {
+  /**
+   * Starts a new session: records its first fact (system prompt, tools, modes, config). A child
+   * session (a subagent's) records its parent and takes the parent's model and mode.
+   */
+  static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams, child?: ChildParams): SessionRuntime {
     const catalog = deps.catalogFor(params.cwd);
-    const model = catalog.defaultModel();
+    const model = child?.values.model ?? catalog.defaultModel();
     if (!model) throw new EngineError("no_provider", catalog.setupHint);
     const sessionId = mintId("ses");
     const now = new Date().toISOString();
     const defaults = catalog.defaults();
-    const values: ConfigValues = {
+    const values: ConfigValues = child?.values ?? {
       modeId: defaults.modeId ?? "default",
       model,
       thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
     };
-    const runtime = new SessionRuntime(sessionId, deps, io(sessionId));
+    const tools = child?.tools ?? deps.tools;
+    const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
+    const systemPrompt = buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10));
+    const parent = child ? { parentSessionId: child.parentSessionId } : {};
     const record = deps.store.create(
-      { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now },
+      { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now, ...parent },
       {
         kind: "session_started",
         cwd: params.cwd,
         additionalDirectories: params.additionalDirectories,
         agentVersion: deps.agentVersion,
-        systemPrompt: buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10)),
-        tools: deps.tools.specs(),
+        systemPrompt: child ? `${systemPrompt}\n\n${child.kind.systemPrompt}` : systemPrompt,
+        tools: tools.specs(),
         modes: { currentModeId: values.modeId, availableModes: modesShown() },
         configOptions: buildConfigOptions(values, catalog.models()),
+        ...parent,
       },
     );
     runtime.#leased = true;
     runtime.#conversation = new ConversationFold();
     runtime.#absorb(record);
     runtime.io.publish(record);
-    for (const warning of catalog.warnings()) {
-      runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
+    if (!child) {
+      for (const warning of catalog.warnings()) {
+        runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
+      }
     }
     return runtime;
   }
@@ -131,14 +187,29 @@ export class SessionRuntime {
     sessionId: string,
     records: Iterable<StoredFact>,
     each: (record: StoredFact) => Promise<void> | undefined = () => undefined,
+    mcpServers: McpServerConfig[] = [],
   ): Promise<SessionRuntime> {
-    const runtime = new SessionRuntime(sessionId, deps, io);
+    const first = deps.store.info(sessionId);
+    // A subagent's session never offers Task: only top-level sessions start subagents.
+    const tools = first?.parentSessionId ? deps.tools.without([TASK]) : deps.tools;
+    const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, first?.cwd ?? process.cwd());
     for (const record of records) {
       runtime.#absorb(record);
       const wait = each(record);
       if (wait) await wait;
     }
     return runtime;
+  }
+
+  /**
+   * Starts what a session does in the background once its client knows it: its MCP servers
+   * connect, and a new session records its slash commands. Idempotent. Call it after the
+   * `session/new` response, after a load or resume, or let the first prompt call it.
+   */
+  begin(): void {
+    if (this.#closed) return;
+    this.#hub?.start();
+    if (this.#leased) this.#syncCommands();
   }
 
   get running(): boolean {
@@ -167,6 +238,7 @@ export class SessionRuntime {
    */
   async prompt(blocks: ContentBlock[]): Promise<TurnOutcome> {
     if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
+    this.begin();
     const previous = this.#turn;
     if (previous && !previous.abort.signal.aborted) {
       throw new EngineError("turn_running", `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`, { sessionId: this.sessionId });
@@ -252,6 +324,7 @@ export class SessionRuntime {
       log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
     }
     await this.#hooks?.close();
+    await this.#hub?.close();
     if (this.#leased) this.deps.store.release(this.sessionId);
     this.#leased = false;
   }
@@ -269,12 +342,43 @@ export class SessionRuntime {
       this.#absorb(record);
       this.io.publish(record);
     }
+    for (const fact of this.#queued.splice(0)) this.record(fact);
+  }
+
+  /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
+  #recordSoon(fact: Fact): void {
+    if (this.#closed) return;
+    if (this.#leased) this.record(fact);
+    else this.#queued.push(fact);
+  }
+
+  /** Records the slash commands when the set found now differs from the one last recorded. */
+  #syncCommands(): void {
+    if (this.state.parentSessionId !== undefined) return;
+    const commands = availableCommands(this.state.cwd);
+    if (!isDeepStrictEqual(commands, this.state.commands)) this.record({ kind: "commands_available", commands });
+  }
+
+  /**
+   * Before a turn: waits for the MCP servers to connect (or fail), then records the MCP tools
+   * when they differ from the ones last recorded. The turn offers exactly what is recorded.
+   */
+  async #settleTools(): Promise<void> {
+    if (this.#hub) await this.#hub.ready();
+    const snapshot = this.#hub?.snapshot();
+    this.#mcpTools = snapshot?.tools ?? [];
+    const tools = snapshot?.listing.tools ?? [];
+    if (!isDeepStrictEqual(tools, this.state.mcpTools)) {
+      this.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
+    }
+    this.#syncCommands();
   }
 
   async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
     this.#ensureWriter();
     const conversation = this.#conversationFold();
     if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
+    await this.#settleTools();
     const turnId = mintId("turn");
     const promptId = mintId("msg");
     this.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
@@ -288,6 +392,7 @@ export class SessionRuntime {
   }
 
   async #turnAfterPrompt(turnId: string, promptId: string, blocks: ContentBlock[], signal: AbortSignal, conversation: ConversationFold): Promise<TurnOutcome> {
+    const invocation = recordInvocation(turnId, blocks, this.state, (fact) => this.record(fact));
     const { model, thoughtLevel } = this.configValues();
     if (this.#hooks) {
       const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
@@ -305,6 +410,9 @@ export class SessionRuntime {
       this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
       return { ok: false, error };
     }
+    const prelude = { turnId, state: this.state, messages: conversation.messages, record: (fact: Fact) => this.record(fact), provider, model, signal };
+    if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
+    await compactIfNeeded(prelude);
     return runTurn({
       sessionId: this.sessionId,
       turnId,
@@ -319,8 +427,8 @@ export class SessionRuntime {
       messages: () => conversation.messages,
       state: this.state,
       system: this.state.systemPrompt,
-      toolSpecs: this.state.tools,
-      tools: this.deps.tools,
+      toolSpecs: this.state.modelTools(),
+      tools: this.tools.with(this.#mcpTools),
       provider,
       model: model as ModelRef,
       thoughtLevel,
@@ -328,11 +436,29 @@ export class SessionRuntime {
       gate: this.io.gate ?? readOnlyGate,
       maxSteps: this.deps.maxSteps,
       ...(this.#hooks ? { hooks: this.#hooks } : {}),
+      ...(this.state.parentSessionId === undefined ? { subagents: this.#subagents() } : {}),
     });
   }
 
   #roots(): string[] {
     return [this.state.cwd, ...this.state.additionalDirectories];
+  }
+
+  /** Starts subagents as child sessions of this one, with this session's tools but `Task`, model and mode. */
+  #subagents() {
+    return subagentLauncher({
+      record: (fact) => this.record(fact),
+      spawn: (kind, parentToolCallId, publish): ChildSession => SessionRuntime.create(
+        this.deps,
+        (sessionId) => ({
+          publish,
+          host: this.io.host,
+          gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
+        }),
+        { cwd: this.state.cwd, additionalDirectories: this.state.additionalDirectories },
+        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#mcpTools).without([TASK]), values: this.configValues() },
+      ),
+    });
   }
 
   /** The model context; built from the journal the first time a restored session needs it. */
@@ -361,3 +487,5 @@ export class SessionRuntime {
 }
 
 const modesShown = () => modes.map((m) => ({ ...m }));
+
+const TASK = "Task";

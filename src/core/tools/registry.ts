@@ -6,6 +6,7 @@ import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { readTool } from "./read.ts";
+import { taskTool } from "./task.ts";
 import { todoWriteTool } from "./todo-write.ts";
 import type { Tool } from "./tool.ts";
 import { webFetchTool } from "./web-fetch.ts";
@@ -22,19 +23,34 @@ export class ToolRegistry {
     return this.#tools.get(name);
   }
 
+  /** Every tool, in the order given. */
+  all(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
+  /** A registry with these tools added after this one's (a tool of the same name replaces none). */
+  with(more: Tool[]): ToolRegistry {
+    return new ToolRegistry([...this.all(), ...more.filter((t) => !this.#tools.has(t.name))]);
+  }
+
+  /** A registry without the named tools. */
+  without(names: string[]): ToolRegistry {
+    return new ToolRegistry(this.all().filter((t) => !names.includes(t.name)));
+  }
+
   /** The definitions the model is given (journaled when a session starts). */
   specs(): ToolSpec[] {
     return [...this.#tools.values()].map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<string, unknown>,
+      inputSchema: tool.inputJsonSchema ?? (z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<string, unknown>),
     }));
   }
 }
 
 /** The built-in tools, with Claude Code's names and input shapes. */
 export function defaultTools(): Tool[] {
-  const tools = [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool];
+  const tools = [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool, taskTool];
   return tools as Tool[];
 }
 

@@ -6,6 +6,7 @@
 import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { ModelResult } from "../../journal/facts/index.ts";
+import type { SubagentLauncher } from "../subagents/subagent-types.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
 export interface ClientTerminal {
@@ -46,6 +47,8 @@ export type ToolContext = {
   seenFiles: ReadonlyMap<string, string>;
   /** Shows new card content while the call runs (recorded before it is shown). */
   progress(content: ToolCallContent[]): void;
+  /** Runs subagents (the `Task` tool); absent inside a subagent. */
+  subagents?: SubagentLauncher;
 };
 
 export type ToolOutcome = {
@@ -65,6 +68,11 @@ export interface Tool<I = unknown> {
   readonly name: string;
   readonly description: string;
   readonly input: z.ZodType<I>;
+  /**
+   * The JSON schema the model is given, when it is not derived from `input` (an MCP server's own
+   * schema; `input` then checks the call loosely).
+   */
+  readonly inputJsonSchema?: Record<string, unknown>;
   readonly kind: ToolKind;
   readonly access: ToolAccess;
   title(input: I): string;

@@ -131,6 +131,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       host: ctx.host,
       seenFiles: ctx.state.seenFiles,
       progress: (content) => ctx.record({ kind: "tool_call_progressed", toolCallId, content }),
+      ...(ctx.subagents ? { subagents: ctx.subagents } : {}),
     });
   } catch (error) {
     const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;

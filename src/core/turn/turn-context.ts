@@ -5,6 +5,7 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { Provider, ThoughtLevel } from "../providers/types.ts";
+import type { SubagentLauncher } from "../subagents/subagent-types.ts";
 import type { CallGate } from "./call-gate.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
 
@@ -35,4 +36,6 @@ export type TurnContext = {
   maxSteps: number;
   /** The session's hooks, when hooks are configured for this process. */
   hooks?: TurnHooks;
+  /** Runs subagents for `Task` calls; absent inside a subagent. */
+  subagents?: SubagentLauncher;
 };

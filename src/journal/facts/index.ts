@@ -4,9 +4,13 @@
  */
 import { z } from "zod";
 import { hookFacts } from "./hooks.ts";
+import { commandFacts } from "./commands.ts";
+import { compactionFacts } from "./compaction.ts";
+import { mcpFacts } from "./mcp.ts";
 import { permissionFacts } from "./permissions.ts";
 import { sessionFacts } from "./session.ts";
 import { toolFacts } from "./tools.ts";
+import { subagentFacts } from "./subagents.ts";
 import { turnFacts } from "./turn.ts";
 
 export const factSchema = z.discriminatedUnion("kind", [
@@ -15,6 +19,10 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...toolFacts,
   ...permissionFacts,
   ...hookFacts,
+  ...mcpFacts,
+  ...commandFacts,
+  ...compactionFacts,
+  ...subagentFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -24,8 +32,12 @@ export type FactOf<K extends FactKind> = Extract<Fact, { kind: K }>;
 /** A fact as stored: its place in the session and when it happened. */
 export type StoredFact = { seq: number; at: string; fact: Fact };
 
+export * from "./commands.ts";
+export * from "./compaction.ts";
 export * from "./display-shapes.ts";
 export * from "./hooks.ts";
+export * from "./mcp.ts";
+export * from "./subagents.ts";
 export * from "./permissions.ts";
 export * from "./session.ts";
 export * from "./tools.ts";

@@ -57,6 +57,30 @@ const longAnswer =
   "It goes on about the structure of the project, its journal, its replay, and the reasons for each choice. ".repeat(6);
 
 export const scenarios: Record<string, Scenario> = {
+  attachments: {
+    description: "Says what the prompt holds: its images and its text (attached resources arrive as text).",
+    prompts: [[(ctx) => [
+      ...say(ctx.images.length
+        ? `I see ${ctx.images.length} image${ctx.images.length === 1 ? "" : "s"}: ${ctx.images.map((i) => `${i.mimeType} (${i.bytes} bytes)`).join(", ")}. `
+        : "I see no image. "),
+      ...say(`Your message has ${ctx.prompt.length} characters of text.`),
+      ...done(),
+    ]]],
+  },
+  compaction: {
+    description: "Long answers in a 1,000-token context window, so the session compacts before its third prompt.",
+    contextWindow: 1000,
+    prompts: [[(ctx) => [
+      ...say(`I see ${ctx.promptIndex + 1} prompt${ctx.promptIndex === 0 ? "" : "s"} in my context` +
+        `${ctx.prompt.includes("<conversation-summary>") ? ", this one opened by a summary of earlier turns" : ""}. `),
+      ...say("Here is a long answer that fills the context window. ".repeat(38)),
+      ...done(),
+    ]]],
+  },
+  echo: {
+    description: "Repeats what it was given as the prompt (for slash commands, the command's text).",
+    prompts: [[(ctx) => [...say(`You said: ${ctx.prompt}`), ...done()]]],
+  },
   plain: {
     description: "Answers in plain text.",
     prompts: [[() => [...say("Hello! I'm verbatim's scripted model. Every word you see here is recorded as it streams."), ...done()]]],

@@ -9,6 +9,10 @@ export type ScriptContext = {
   thoughtLevel: ThoughtLevel;
   /** The text of the prompt being answered (scenarios that act on what the user asked read it). */
   prompt: string;
+  /** The images of the prompt being answered, as the model received them. */
+  images: { mimeType: string; bytes: number }[];
+  /** The names of the tools the request offers. */
+  tools: string[];
   /** The results of the previous step's tool calls, in call order. */
   results: ModelToolResult[];
   /** Which prompt of the session this is (0-based) and which step of its turn. */
@@ -19,8 +23,11 @@ export type ScriptContext = {
 /** One model step: the events it streams. */
 export type Step = (ctx: ScriptContext) => ScriptEvent[];
 
-/** What each prompt does, step by step. Prompt k plays `prompts[k % prompts.length]`. */
-export type Scenario = { description: string; prompts: Step[][] };
+/**
+ * What each prompt does, step by step. Prompt k plays `prompts[k % prompts.length]`.
+ * `contextWindow` is the window the scenario's model reports (default 200,000 tokens).
+ */
+export type Scenario = { description: string; prompts: Step[][]; contextWindow?: number };
 
 /** Splits text into word-sized deltas, the way providers stream it. */
 function pieces(text: string): string[] {

@@ -5,13 +5,14 @@
 import type { ModelMessage, ModelToolResult } from "../../../replay/model-messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { scenarios, scriptedStep } from "./scenarios.ts";
+import { say } from "./script.ts";
 import { sleep } from "../../sleep.ts";
 
 const CONTEXT_WINDOW = 200_000;
 
 export const scriptedProvider: Provider = {
   id: "scripted",
-  contextWindow: () => CONTEXT_WINDOW,
+  contextWindow: (model) => scenarios[model]?.contextWindow ?? CONTEXT_WINDOW,
   stream,
 };
 
@@ -23,8 +24,13 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     yield { type: "error", message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`, retryable: false };
     return;
   }
-  const { promptIndex, stepIndex, results, prompt } = position(request.messages);
-  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results, prompt };
+  if (request.purpose === "compaction") {
+    yield* summarise(request);
+    return;
+  }
+  const { promptIndex, stepIndex, results, prompt, images } = position(request.messages);
+  const tools = request.tools.map((t) => t.name);
+  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results, prompt, images, tools };
   const events = scriptedStep(scenario, ctx)(ctx);
   let output = 0;
   for (const event of events) {
@@ -46,16 +52,34 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
   }
 }
 
+/** A compaction summary, deterministic: the prompts of the conversation, in order. */
+function* summarise(request: ProviderRequest): Generator<ProviderEvent> {
+  const prompts = request.messages.slice(0, -1).flatMap((m) =>
+    m.role === "user" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join("").replace(/\s+/g, " ").trim()] : []);
+  const shown = prompts.map((p) => `"${p.length > 60 ? `${p.slice(0, 59)}…` : p}"`).join("; ");
+  const focus = request.messages.at(-1);
+  const asked = focus?.role === "user" ? focus.content.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
+  const keep = /Keep in particular: (.*)$/.exec(asked)?.[1];
+  const text = `Summary: the user sent ${prompts.length} prompt${prompts.length === 1 ? "" : "s"}: ${shown}.${keep ? ` Kept in particular: ${keep}.` : ""}`;
+  for (const event of say(text)) if (event.type !== "pause") yield event;
+  yield { type: "usage", inputTokens: Math.ceil(requestChars(request) / 4), outputTokens: Math.ceil(text.length / 4) };
+  yield { type: "done", stopReason: "end_turn" };
+}
+
 /** Which prompt and step a request is at, read from its messages alone. */
-function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: number; results: ModelToolResult[]; prompt: string } {
+function position(messages: ModelMessage[]): {
+  promptIndex: number; stepIndex: number; results: ModelToolResult[]; prompt: string; images: { mimeType: string; bytes: number }[];
+} {
   let prompts = 0;
   let prompt = "";
+  let images: { mimeType: string; bytes: number }[] = [];
   let steps = 0;
   let results: ModelToolResult[] = [];
   for (const m of messages) {
     if (m.role === "user") {
       prompts++;
       prompt = m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+      images = m.content.flatMap((p) => (p.type === "image" ? [{ mimeType: p.mimeType, bytes: Buffer.from(p.data, "base64").length }] : []));
       steps = 0;
       results = [];
     } else if (m.role === "assistant") {
@@ -65,7 +89,7 @@ function position(messages: ModelMessage[]): { promptIndex: number; stepIndex: n
       results = m.results;
     }
   }
-  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt };
+  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt, images };
 }
 
 function requestChars(request: ProviderRequest): number {

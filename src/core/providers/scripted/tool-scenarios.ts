@@ -21,12 +21,78 @@ const editStep = (oldText: string, newText: string, intro: string): Step => (ctx
   ...done("tool_use"),
 ];
 
+/** The prompt `<tool name> <JSON arguments>`, split. */
+const namedCall = (prompt: string) => {
+  const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(prompt);
+  const name = match?.[1] ?? "";
+  let args: unknown = {};
+  try {
+    args = match?.[2]?.trim() ? JSON.parse(match[2]) : {};
+  } catch {
+    args = match?.[2] ?? "";
+  }
+  return { name, args };
+};
+
+/** The subagent's side of the `subagent` scenario: it reads the README (and runs a command if asked). */
+const childSteps = (ctx: ScriptContext): Step => {
+  const readLines = (c: ScriptContext) => (result(c)?.text ?? "").split("\n").filter((l) => /^\s*\d+\t/.test(l)).length;
+  const steps: Step[] = [
+    () => [...say("Reading the README. "), ...call(0, "call_child_read", "Read", { file_path: readme(ctx) }), ...done("tool_use")],
+  ];
+  if (/command/i.test(ctx.prompt)) {
+    steps.push(
+      (c) => [...say(`It has ${readLines(c)} lines; checking with a command. `), ...call(0, "call_child_bash", "Bash", { command: "wc -l README.md", description: "Count lines" }), ...done("tool_use")],
+      (c) => {
+        const r = result(c);
+        return [...say(r && !r.isError ? `The command says: ${firstLine(r.text).trim()}` : `The command did not run: ${firstLine(r?.text ?? "no result")}`), ...done()];
+      },
+    );
+  } else {
+    steps.push((c) => [...say(`README.md has ${readLines(c)} lines.`), ...done()]);
+  }
+  return steps[ctx.stepIndex] ?? (() => [...say("That's all."), ...done()]);
+};
+
 export const toolScenarios: Record<string, Scenario> = {
   "read-path": {
     description: "Reads the file whose absolute path is the prompt's text.",
     prompts: [[
       (ctx) => [...say("Reading it. "), ...call(0, "call_read", "Read", { file_path: ctx.prompt.trim() }), ...done("tool_use")],
       reported("I read it.", "I could not read it:"),
+    ]],
+  },
+  subagent: {
+    description: "Delegates the prompt to a subagent (Task), which reads the README (and runs a command if the prompt asks), then reports.",
+    prompts: [[
+      (ctx) => {
+        if (!ctx.tools.includes("Task")) return childSteps(ctx)(ctx);
+        return [
+          ...say("I'll ask a subagent. "),
+          ...call(0, "call_task", "Task", { description: "Inspect the README", prompt: ctx.prompt, subagent_type: "general-purpose" }),
+          ...done("tool_use"),
+        ];
+      },
+      (ctx) => {
+        if (!ctx.tools.includes("Task")) return childSteps(ctx)(ctx);
+        const r = result(ctx);
+        return [...say(r && !r.isError ? `The subagent reported: ${r.text}` : `The subagent failed: ${r?.text ?? "no result"}`), ...done()];
+      },
+      (ctx) => childSteps(ctx)(ctx),
+    ]],
+  },
+  call: {
+    description: "Calls the tool the prompt names, with the JSON arguments that follow its name, and reports the result.",
+    prompts: [[
+      (ctx) => {
+        const { name, args } = namedCall(ctx.prompt);
+        if (!ctx.tools.includes(name)) return [...say(`I have no tool named ${name}. I have: ${ctx.tools.join(", ")}.`), ...done()];
+        return [...call(0, "call_named", name, args), ...done("tool_use")];
+      },
+      (ctx) => {
+        const r = result(ctx);
+        return [...say(r && !r.isError ? `The tool answered: ${r.text}` : `The tool failed: ${r?.text ?? "no result"}`), ...done()];
+      },
     ]],
   },
   edit: {

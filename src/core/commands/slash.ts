@@ -1,0 +1,24 @@
+/** Recognising a slash command in a prompt: its first block is text that starts `/<name>`. */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { compactCommand, expandCommand, projectCommands } from "./project-commands.ts";
+
+export type Invocation =
+  | { kind: "compact"; arguments: string }
+  | { kind: "prompt"; name: string; arguments: string; modelText: string };
+
+/**
+ * The command a prompt invokes, read against the project's command files as they are now, or
+ * undefined (an unknown `/word`, such as a path, is an ordinary prompt).
+ */
+export function invocationOf(blocks: ContentBlock[], cwd: string): Invocation | undefined {
+  const first = blocks[0];
+  if (first?.type !== "text") return undefined;
+  const match = /^\s*\/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text);
+  if (!match?.[1]) return undefined;
+  const name = match[1];
+  const args = (match[2] ?? "").trim();
+  if (name === compactCommand.name) return { kind: "compact", arguments: args };
+  const command = projectCommands(cwd).find((c) => c.name === name);
+  if (!command) return undefined;
+  return { kind: "prompt", name, arguments: args, modelText: expandCommand(command, args) };
+}

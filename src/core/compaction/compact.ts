@@ -1,0 +1,92 @@
+/**
+ * Compaction: a model call that summarises the conversation so far, so the model can continue
+ * from the summary instead of every earlier turn. It is recorded as it happens (started, the
+ * summary as it streams, ended); the conversation fold then starts from the summary. What the
+ * user is shown of the earlier turns does not change.
+ *
+ * Hooks: PreCompact (may block) and PostCompact belong right before `compaction_started` and
+ * right after `compaction_ended`; the trigger is `auto` or `manual`.
+ */
+import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/index.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
+import { mintId } from "../ids.ts";
+import type { Provider } from "../providers/types.ts";
+
+/** Compaction runs before a turn whose context already holds this share of the window. */
+export const COMPACT_AT = 0.8;
+
+export const COMPACTION_SYSTEM = [
+  "You summarise a conversation between a user and verbatim, a coding agent, so that the agent can",
+  "continue the work with only your summary in place of the conversation.",
+  "Keep: what the user asked for and decided, the current state of the work, files read or changed",
+  "(with paths), commands run and what they showed, open problems, and the next steps.",
+  "Answer with the summary only, as plain text. Do not call tools.",
+].join("\n");
+
+export type CompactionRun = {
+  turnId: string;
+  trigger: "auto" | "manual";
+  /** What the user asked the summary to keep (`/compact <focus>`). */
+  focus?: string;
+  /** The conversation to summarise (the model's context before the current turn). */
+  history: ModelMessage[];
+  record(fact: Fact): StoredFact;
+  provider: Provider;
+  model: ModelRef;
+  tools: ToolSpec[];
+  cwd: string;
+  signal: AbortSignal;
+};
+
+/** Whether the context recorded after the last step is close enough to the window to compact first. */
+export function needsCompaction(usage: { used: number; size: number } | undefined): boolean {
+  return usage !== undefined && usage.size > 0 && usage.used >= COMPACT_AT * usage.size;
+}
+
+/** Runs one compaction. Never throws; the outcome is recorded and returned. */
+export async function compact(run: CompactionRun): Promise<"completed" | "failed" | "cancelled"> {
+  const compactionId = mintId("cmp");
+  const { turnId, record } = run;
+  record({ kind: "compaction_started", compactionId, turnId, messageId: mintId("msg"), trigger: run.trigger });
+  const ask = run.focus
+    ? `Summarise the conversation above. Keep in particular: ${run.focus}`
+    : "Summarise the conversation above.";
+  let summary = "";
+  let failure: string | undefined;
+  try {
+    const stream = run.provider.stream({
+      model: run.model.model,
+      system: COMPACTION_SYSTEM,
+      messages: [...run.history, { role: "user", content: [{ type: "text", text: ask }] }],
+      // Tool definitions stay: a provider refuses earlier tool calls in a request that defines no tools.
+      tools: run.tools,
+      thoughtLevel: "off",
+      cwd: run.cwd,
+      purpose: "compaction",
+    }, run.signal);
+    for await (const event of stream) {
+      if (event.type === "text_delta" && event.text) {
+        summary += event.text;
+        record({ kind: "compaction_chunk", compactionId, text: event.text });
+      } else if (event.type === "error") {
+        failure = event.message;
+        break;
+      } else if (event.type === "done") {
+        break;
+      }
+    }
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+  }
+  if (run.signal.aborted) {
+    record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled" });
+    return "cancelled";
+  }
+  if (failure === undefined && summary.trim() === "") failure = "the model returned no summary";
+  if (failure !== undefined) {
+    record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure });
+    return "failed";
+  }
+  record({ kind: "compaction_ended", compactionId, turnId, outcome: "completed", summary });
+  return "completed";
+}

@@ -1,0 +1,76 @@
+/**
+ * What happens in a turn before the model is asked: a slash command in the prompt is recorded
+ * (a project command's text becomes what the model reads; `/compact` is carried out here and ends
+ * the turn), and a context near the model's window is compacted first.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+import { invocationOf, type Invocation } from "../commands/slash.ts";
+import { compact, needsCompaction } from "../compaction/compact.ts";
+import { mintId } from "../ids.ts";
+import type { Provider } from "../providers/types.ts";
+import type { TurnOutcome } from "../turn/run-turn.ts";
+
+export type Prelude = {
+  turnId: string;
+  state: SessionStateFold;
+  /** The model's context as it stands (the turn's prompt is its last message). */
+  messages: ModelMessage[];
+  record(fact: Fact): StoredFact;
+  provider: Provider;
+  model: ModelRef;
+  signal: AbortSignal;
+};
+
+/** Records the slash command a prompt invokes, if any (never inside a subagent). */
+export function recordInvocation(turnId: string, blocks: ContentBlock[], state: SessionStateFold, record: (fact: Fact) => StoredFact): Invocation | undefined {
+  if (state.parentSessionId !== undefined) return undefined;
+  const invocation = invocationOf(blocks, state.cwd);
+  if (!invocation) return undefined;
+  record({
+    kind: "command_invoked",
+    turnId,
+    name: invocation.kind === "compact" ? "compact" : invocation.name,
+    arguments: invocation.arguments,
+    ...(invocation.kind === "prompt" ? { modelText: invocation.modelText } : {}),
+  });
+  return invocation;
+}
+
+/** `/compact [focus]`: compacts the whole context and ends the turn. */
+export async function compactCommand(p: Prelude, focus: string): Promise<TurnOutcome> {
+  if (p.messages.length === 0) {
+    p.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "info", title: "There is nothing to compact yet." });
+  } else {
+    await runCompaction(p, "manual", [...p.messages], focus);
+  }
+  const stopReason = p.signal.aborted ? "cancelled" : "end_turn";
+  p.record({ kind: "turn_ended", turnId: p.turnId, outcome: "completed", stopReason });
+  return { ok: true, stopReason };
+}
+
+/**
+ * Compacts before the turn's first step when the context recorded after the last step is near
+ * the window. A failed compaction leaves the context whole: the turn goes on.
+ */
+export async function compactIfNeeded(p: Prelude): Promise<void> {
+  if (!needsCompaction(p.state.contextUsage) || p.messages.length < 2) return;
+  await runCompaction(p, "auto", p.messages.slice(0, -1));
+}
+
+function runCompaction(p: Prelude, trigger: "auto" | "manual", history: ModelMessage[], focus?: string) {
+  return compact({
+    turnId: p.turnId,
+    trigger,
+    ...(focus ? { focus } : {}),
+    history,
+    record: p.record,
+    provider: p.provider,
+    model: p.model,
+    tools: p.state.modelTools(),
+    cwd: p.state.cwd,
+    signal: p.signal,
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Running a subagent: a child session of its own (its own journal records, `parentSessionId` on
+ * its row and its first fact) that plays one turn on the subagent's prompt. Each child fact that
+ * changes what the parent's `Task` card shows is followed by a `tool_call_progressed` in the
+ * parent's journal, so the parent reopens identically without reading the child.
+ *
+ * Hooks: SubagentStart belongs right after `subagent_started`, SubagentStop right after the
+ * child's turn ends (before its result is returned); both carry the child's session id.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import { SubagentProgress } from "../../replay/subagent-progress.ts";
+import type { TurnOutcome } from "../turn/run-turn.ts";
+import { subagentKinds, type SubagentKind, type SubagentLauncher, type SubagentResult } from "./subagent-types.ts";
+
+export type ChildSession = {
+  readonly sessionId: string;
+  prompt(blocks: ContentBlock[]): Promise<TurnOutcome>;
+  cancel(): void;
+  close(): Promise<void>;
+};
+
+/** What a subagent needs of its parent session. */
+export type ParentSession = {
+  record(fact: Fact): StoredFact;
+  /** Creates the child session (recording its first fact); `publish` sees each child fact after it is journaled. */
+  spawn(kind: SubagentKind, parentToolCallId: string, publish: (record: StoredFact) => void): ChildSession;
+};
+
+export function subagentLauncher(parent: ParentSession): SubagentLauncher {
+  return {
+    kinds: () => subagentKinds,
+    async run(request): Promise<SubagentResult> {
+      const kind = subagentKinds.find((k) => k.name === request.subagentType) ?? subagentKinds[0]!;
+      const toolCallId = request.parentToolCallId;
+      const progress = new SubagentProgress();
+      const child = parent.spawn(kind, toolCallId, (record) => {
+        if (progress.apply(record.fact)) parent.record({ kind: "tool_call_progressed", toolCallId, content: progress.content() });
+      });
+      parent.record({
+        kind: "subagent_started",
+        toolCallId,
+        sessionId: child.sessionId,
+        subagentType: kind.name,
+        description: request.description,
+      });
+      const cancel = () => child.cancel();
+      request.signal.addEventListener("abort", cancel, { once: true });
+      let outcome: TurnOutcome;
+      try {
+        outcome = request.signal.aborted
+          ? { ok: true, stopReason: "cancelled" }
+          : await child.prompt([{ type: "text", text: request.prompt }]);
+      } catch (error) {
+        outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      } finally {
+        request.signal.removeEventListener("abort", cancel);
+        await child.close();
+      }
+      const base = { sessionId: child.sessionId, content: progress.content() };
+      if (!outcome.ok) return { ...base, ok: false, text: `The subagent failed: ${outcome.error}` };
+      if (outcome.stopReason === "cancelled") return { ...base, ok: false, text: "The subagent was cancelled before it finished." };
+      const answer = progress.answer().trim();
+      const cut = outcome.stopReason === "end_turn" ? "" : ` (it stopped early: ${outcome.stopReason})`;
+      return { ...base, ok: true, text: answer ? `${answer}${cut}` : `The subagent finished without a report${cut}.` };
+    },
+  };
+}

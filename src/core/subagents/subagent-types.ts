@@ -1,0 +1,43 @@
+/**
+ * What the `Task` tool needs from the engine: running a subagent in a child session. The session
+ * runtime provides it to the calls of a top-level session (a subagent cannot start another).
+ */
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+
+export type SubagentKind = { name: string; description: string; systemPrompt: string };
+
+export type SubagentRequest = {
+  /** The parent's `Task` call, whose card shows the subagent's progress. */
+  parentToolCallId: string;
+  subagentType: string;
+  description: string;
+  prompt: string;
+  signal: AbortSignal;
+};
+
+export type SubagentResult = {
+  sessionId: string;
+  ok: boolean;
+  /** The subagent's final answer (or why it has none): what the parent's model is told. */
+  text: string;
+  /** The card's content when the subagent ended. */
+  content: ToolCallContent[];
+};
+
+export interface SubagentLauncher {
+  kinds(): SubagentKind[];
+  /** Runs a subagent to the end of its turn. Never throws. */
+  run(request: SubagentRequest): Promise<SubagentResult>;
+}
+
+export const subagentKinds: SubagentKind[] = [
+  {
+    name: "general-purpose",
+    description: "Researches questions, searches and reads code, and carries out multi-step tasks on its own.",
+    systemPrompt: [
+      "You are a subagent of verbatim: the main agent gave you one task. Work on it on your own with",
+      "the tools you have; the user cannot answer questions. When you are done, reply with a concise",
+      "final report: it is the only thing the main agent will see of your work.",
+    ].join("\n"),
+  },
+];

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * Compaction: older turns summarised for the model by a model call, so a long session fits its
+ * context window. What the user is shown of the conversation does not change; the summary is
+ * shown as it streams (`messageId` is the message that shows it to clients without compaction
+ * updates).
+ */
+export const compactionStarted = z.object({
+  kind: z.literal("compaction_started"),
+  compactionId: z.string(),
+  turnId: z.string(),
+  messageId: z.string(),
+  trigger: z.enum(["auto", "manual"]),
+});
+
+export const compactionChunk = z.object({
+  kind: z.literal("compaction_chunk"),
+  compactionId: z.string(),
+  text: z.string(),
+});
+
+/**
+ * The compaction ended. When completed, the model's context restarts from `summary`: every turn
+ * before `turnId` is replaced by it (the turn itself, if it is a model turn, is kept).
+ */
+export const compactionEnded = z.object({
+  kind: z.literal("compaction_ended"),
+  compactionId: z.string(),
+  turnId: z.string(),
+  outcome: z.enum(["completed", "failed", "cancelled"]),
+  summary: z.string().optional(),
+  error: z.string().optional(),
+});
+
+export const compactionFacts = [compactionStarted, compactionChunk, compactionEnded] as const;
