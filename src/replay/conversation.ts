@@ -80,7 +80,8 @@ export class ConversationFold {
   /**
    * What the model is given of a hook outcome: a blocked prompt is taken back; context goes with
    * the call it judged (next to its result), with the turn's prompt (SessionStart,
-   * UserPromptSubmit), or as the next instruction (a Stop hook that keeps the turn going).
+   * UserPromptSubmit, SubagentStart), or as the next instruction (a Stop or SubagentStop hook
+   * that keeps the turn going).
    */
   #hookOutcome(fact: FactOf<"hook_outcome">): void {
     if (fact.status !== "settled") return;
@@ -96,7 +97,7 @@ export class ConversationFold {
       if (this.#pairing.has(fact.toolCallId)) this.#callContext.set(fact.toolCallId, [...(this.#callContext.get(fact.toolCallId) ?? []), context]);
       return;
     }
-    if (fact.event === "Stop" || !prompt) {
+    if (fact.event === "Stop" || fact.event === "SubagentStop" || !prompt) {
       this.messages.push({ role: "user", content: [{ type: "text", text: context }] });
       return;
     }

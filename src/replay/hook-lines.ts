@@ -11,6 +11,7 @@ const verdictWords: Record<string, Record<string, string>> = {
   PermissionRequest: { allow: "allowed the call", deny: "denied the call", none: "no decision" },
   UserPromptSubmit: { block: "blocked the prompt", none: "done" },
   Stop: { block: "asked the model to continue", none: "done" },
+  SubagentStop: { block: "asked the subagent to continue", none: "done" },
 };
 
 export function hookOutcomeLine(outcome: Outcome): string {

@@ -10,8 +10,9 @@ export type OpenCall = { toolCallId: string; providerCallId: string; started: bo
 export class SessionStateFold {
   cwd = "";
   additionalDirectories: string[] = [];
-  /** The session that spawned this one (a subagent's), if any. */
+  /** The session that spawned this one (a subagent's), if any, and the subagent's type. */
   parentSessionId: string | undefined;
+  subagentType: string | undefined;
   systemPrompt = "";
   tools: ToolSpec[] = [];
   /** The MCP tools last recorded (offered after the built-in ones). */
@@ -43,6 +44,7 @@ export class SessionStateFold {
         this.cwd = fact.cwd;
         this.additionalDirectories = fact.additionalDirectories;
         this.parentSessionId = fact.parentSessionId;
+        this.subagentType = fact.subagentType;
         this.systemPrompt = fact.systemPrompt;
         this.tools = fact.tools;
         this.modeId = fact.modes.currentModeId;

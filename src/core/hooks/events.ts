@@ -1,7 +1,7 @@
 /**
  * The hook events verbatim fires, with Claude Code's names. Each entry says what a matcher is
- * tested against and whether the event can block. Adding an event (SubagentStart/SubagentStop
- * when subagents exist) is one entry here plus the place in the engine that fires it.
+ * tested against and whether the event can block. Adding an event is one entry here plus the
+ * place in the engine that fires it.
  */
 
 export type HookEventSpec = {
@@ -31,6 +31,10 @@ export const hookEvents = {
   StopFailure: { matcherField: "error", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
   Notification: { matcherField: "notification_type", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
   SessionEnd: { matcherField: "reason", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: SESSION_END_TIMEOUT_SEC },
+  /** Inside a subagent, in place of SessionStart and UserPromptSubmit: context goes to the subagent. */
+  SubagentStart: { matcherField: "agent_type", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
+  /** Inside a subagent, in place of Stop: a block keeps the subagent going. */
+  SubagentStop: { matcherField: "agent_type", blocking: true, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
 } as const satisfies Record<string, HookEventSpec>;
 
 export type HookEventName = keyof typeof hookEvents;
@@ -43,7 +47,7 @@ export const isHookEvent = (name: string): name is HookEventName => Object.hasOw
  */
 export const knownButNotFired = new Set([
   "Setup", "InstructionsLoaded", "UserPromptExpansion", "PermissionDenied", "PostToolBatch", "MessageDisplay",
-  "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "TeammateIdle", "ConfigChange", "CwdChanged",
+  "TaskCreated", "TaskCompleted", "TeammateIdle", "ConfigChange", "CwdChanged",
   "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact", "Elicitation",
   "ElicitationResult",
 ]);

@@ -90,7 +90,8 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
       }
       break;
     }
-    case "Stop": {
+    case "Stop":
+    case "SubagentStop": {
       if (halted) break;
       const blocks = results.flatMap((r) => blockReason(r));
       for (const r of results) {
@@ -100,7 +101,7 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
       }
       if (contexts.length > 0) {
         decision = "block";
-        reason = blocks.length > 0 ? blocks.join("; ") : "a Stop hook added context";
+        reason = blocks.length > 0 ? blocks.join("; ") : `a ${event} hook added context`;
       }
       break;
     }
@@ -114,6 +115,9 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
       break;
     case "SessionStart":
       for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext ?? r.plainText);
+      break;
+    case "SubagentStart":
+      for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext);
       break;
     case "Notification":
     case "StopFailure":

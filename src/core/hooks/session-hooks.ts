@@ -66,6 +66,12 @@ export class SessionHooks implements TurnHooks {
   async beginTurn(turn: { turnId: string; promptId: string; prompt: string; model: string }, signal: AbortSignal): Promise<string | undefined> {
     this.#turn = { turnId: turn.turnId, promptId: turn.promptId };
     this.#reload();
+    const agent = this.#agent();
+    if (agent) {
+      // A subagent's turn: SubagentStart, in place of SessionStart and UserPromptSubmit.
+      await this.#fire("SubagentStart", agent.agent_type, {}, { signal });
+      return undefined;
+    }
     this.#notify("UserPromptSubmit", { prompt: turn.prompt });
     if (!this.#started) {
       this.#started = true;
@@ -156,7 +162,10 @@ export class SessionHooks implements TurnHooks {
   }
 
   async stop(check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean }, signal: AbortSignal): Promise<boolean> {
-    const fired = await this.#fire("Stop", undefined, { stop_hook_active: check.stopHookActive, last_assistant_message: check.lastAssistantMessage }, {
+    const agent = this.#agent();
+    const event = agent ? "SubagentStop" : "Stop";
+    const fields = { stop_hook_active: check.stopHookActive, last_assistant_message: check.lastAssistantMessage, ...(agent ? { agent_transcript_path: null } : {}) };
+    const fired = await this.#fire(event, agent?.agent_type, fields, {
       signal,
       // Past the cap a block is recorded as it was given, but the turn ends: the model is not given the reason.
       adjust: (r) => (check.overrideBlock && r.decision === "block" ? { ...r, contexts: [], reason: `${r.reason ?? "blocked"} (overridden: too many blocks in a row)` } : r),
@@ -172,9 +181,12 @@ export class SessionHooks implements TurnHooks {
     return this.#turn?.halt;
   }
 
-  /** The session closes: SessionEnd (if the session started in this process), then the host's notifications stop. */
+  /**
+   * The session closes: SessionEnd (if the session started in this process; a subagent's
+   * session ends with SubagentStop instead), then the host's notifications stop.
+   */
   async close(reason = "other"): Promise<void> {
-    if (this.#started) await this.#fire("SessionEnd", reason, { reason });
+    if (this.#started && !this.#agent()) await this.#fire("SessionEnd", reason, { reason });
     await this.#notifier?.close();
   }
 
@@ -236,7 +248,15 @@ export class SessionHooks implements TurnHooks {
       cwd: this.host.state.cwd,
       permission_mode: this.host.state.modeId,
       ...(this.#turn ? { turn_id: this.#turn.turnId, prompt_id: this.#turn.promptId } : {}),
+      ...this.#agent(),
     };
+  }
+
+  /** Inside a subagent: its id (the child session's) and type, as every hook payload carries them. */
+  #agent(): { agent_id: string; agent_type: string } | undefined {
+    const { parentSessionId, subagentType } = this.host.state;
+    if (parentSessionId === undefined) return undefined;
+    return { agent_id: this.host.sessionId, agent_type: subagentType ?? "general-purpose" };
   }
 
   /** Reads the configuration again; shows what does not run as configured, when that changed. */

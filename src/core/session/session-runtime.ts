@@ -162,6 +162,7 @@ export class SessionRuntime {
         modes: { currentModeId: values.modeId, availableModes: modesShown() },
         configOptions: buildConfigOptions(values, catalog.models()),
         ...parent,
+        ...(child ? { subagentType: child.kind.name } : {}),
       },
     );
     runtime.#leased = true;

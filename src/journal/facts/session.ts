@@ -24,6 +24,8 @@ export const sessionStarted = z.object({
   configOptions: z.array(configOption),
   /** Which session spawned this one (subagents), if any. */
   parentSessionId: z.string().optional(),
+  /** For a subagent's session: its type (e.g. "general-purpose"). */
+  subagentType: z.string().optional(),
 });
 
 export const titleSet = z.object({
