@@ -4,76 +4,35 @@
  * folded, then published (shown). The runtime knows nothing about ACP wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
-import { isDeepStrictEqual } from "node:util";
 import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
-import type { JournalStore } from "../../journal/store.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
-import { isModeId, modes } from "../config/modes.ts";
-import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
-import { isThoughtLevel } from "../config/thought-levels.ts";
+import { changedConfig, configValuesOf, DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
+import { modes } from "../config/modes.ts";
+import { formatModelRef } from "../config/model-ref.ts";
 import { log } from "../../log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
-import type { ThoughtLevel } from "../providers/types.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
-import type { ToolHost } from "../tools/tool.ts";
-import { readOnlyGate, type CallGate } from "../turn/call-gate.ts";
+import { readOnlyGate } from "../turn/call-gate.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
-import type { HookSettings } from "../hooks/settings.ts";
-import { availableCommands } from "../commands/project-commands.ts";
-import { McpHub } from "../mcp/mcp-hub.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
-import type { SubagentKind } from "../subagents/subagent-types.ts";
-import type { Tool } from "../tools/tool.ts";
 import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
+import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
 
-export type EngineDeps = {
-  store: JournalStore;
-  /** The process's catalog (its own directory's config): what `initialize` offers. */
-  catalog: ProviderCatalog;
-  /** The catalog for sessions in a workspace (that workspace's project config). */
-  catalogFor(cwd: string): ProviderCatalog;
-  tools: ToolRegistry;
-  agentVersion: string;
-  maxSteps: number;
-  /** Hooks (configured in settings files) and the host's notify command; absent: no hooks. */
-  hooks?: HookSettings;
-  /** How long an MCP server may take to start and list its tools (default 30 s). */
-  mcpConnectTimeoutMs?: number;
-};
-
-/** How a session reaches its client: showing facts, and the client's own capabilities. */
-export type SessionIo = {
-  /** Shows a fact that was just appended. Must not throw. */
-  publish(record: StoredFact): void;
-  /** A promise to wait on while the client has not taken what was published; undefined when it keeps up. */
-  pace?(): Promise<void> | undefined;
-  host: ToolHost;
-  gate?: CallGate;
-  /**
-   * The gate for a subagent's calls: its questions are the child session's (`origin`), asked
-   * about the parent's `Task` card. Without it a subagent runs read-only tools only.
-   */
-  childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
-};
-
-export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
-
-/** What makes a session a subagent's child session. */
-type ChildParams = { parentSessionId: string; kind: SubagentKind; tools: ToolRegistry; values: ConfigValues };
+export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
 const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
-const DEFAULT_THOUGHT_LEVEL: ThoughtLevel = "medium";
 
 export class SessionRuntime {
   readonly state = new SessionStateFold();
@@ -82,11 +41,9 @@ export class SessionRuntime {
   #leased = false;
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
-  readonly #hub: McpHub | undefined;
+  readonly #tooling: SessionTooling;
   /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
   readonly #queued: Fact[] = [];
-  /** The MCP tools offered in the current turn (as recorded before it). */
-  #mcpTools: Tool[] = [];
   readonly #hooks: SessionHooks | undefined;
   /** Streamed chunks are committed in groups (see `chunk-batch.ts`). */
   readonly #chunks = new ChunkBatch((chunks) => this.#commitChunks(chunks));
@@ -100,20 +57,11 @@ export class SessionRuntime {
     mcpServers: McpServerConfig[],
     cwd: string,
   ) {
-    this.#hub = mcpServers.length
-      ? new McpHub(mcpServers, {
-          cwd,
-          clientVersion: deps.agentVersion,
-          connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
-          onEvent: (event) => this.#recordSoon({
-            kind: "notice_shown",
-            messageId: mintId("msg"),
-            severity: event.severity,
-            title: event.title,
-            ...(event.description ? { description: event.description } : {}),
-          }),
-        })
-      : undefined;
+    this.#tooling = new SessionTooling(
+      { state: this.state, record: (fact) => this.record(fact), recordSoon: (fact) => this.#recordSoon(fact) },
+      mcpServers,
+      { cwd, clientVersion: deps.agentVersion, connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS },
+    );
     this.#hooks = deps.hooks
       ? new SessionHooks(deps.hooks, {
           sessionId,
@@ -209,8 +157,8 @@ export class SessionRuntime {
    */
   begin(): void {
     if (this.#closed) return;
-    this.#hub?.start();
-    if (this.#leased) this.#syncCommands();
+    this.#tooling.start();
+    if (this.#leased) this.#tooling.syncCommands();
   }
 
   get running(): boolean {
@@ -270,23 +218,7 @@ export class SessionRuntime {
 
   /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */
   setConfig(configId: string, value: string): SessionConfigOption[] {
-    const current = this.configValues();
-    const next: ConfigValues = { ...current };
-    if (configId === "mode") {
-      if (!isModeId(value)) throw new EngineError("invalid_config", `unknown mode "${value}"`, { configId, value });
-      next.modeId = value;
-    } else if (configId === "model") {
-      const ref = parseModelRef(value);
-      if (!ref || !this.#catalog.provider(ref)) {
-        throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, { configId, value });
-      }
-      next.model = ref;
-    } else if (configId === "thought_level") {
-      if (!isThoughtLevel(value)) throw new EngineError("invalid_config", `unknown thought level "${value}"`, { configId, value });
-      next.thoughtLevel = value;
-    } else {
-      throw new EngineError("invalid_config", `unknown config option "${configId}"`, { configId });
-    }
+    const next = changedConfig(this.configValues(), configId, value, this.#catalog);
     const configOptions = buildConfigOptions(next, this.#catalog.models());
     this.record({
       kind: "config_changed",
@@ -299,13 +231,7 @@ export class SessionRuntime {
   }
 
   configValues(): ConfigValues {
-    const model = parseModelRef(this.state.configValue("model") ?? "");
-    const level = this.state.configValue("thought_level") ?? DEFAULT_THOUGHT_LEVEL;
-    return {
-      modeId: this.state.modeId,
-      model: model ?? { provider: "unknown", model: "unknown" },
-      thoughtLevel: isThoughtLevel(level) ? level : DEFAULT_THOUGHT_LEVEL,
-    };
+    return configValuesOf(this.state);
   }
 
   /** The config options as they stand, listing the models this process knows. */
@@ -325,7 +251,7 @@ export class SessionRuntime {
       log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
     }
     await this.#hooks?.close();
-    await this.#hub?.close();
+    await this.#tooling.close();
     if (this.#leased) this.deps.store.release(this.sessionId);
     this.#leased = false;
   }
@@ -353,33 +279,11 @@ export class SessionRuntime {
     else this.#queued.push(fact);
   }
 
-  /** Records the slash commands when the set found now differs from the one last recorded. */
-  #syncCommands(): void {
-    if (this.state.parentSessionId !== undefined) return;
-    const commands = availableCommands(this.state.cwd);
-    if (!isDeepStrictEqual(commands, this.state.commands)) this.record({ kind: "commands_available", commands });
-  }
-
-  /**
-   * Before a turn: waits for the MCP servers to connect (or fail), then records the MCP tools
-   * when they differ from the ones last recorded. The turn offers exactly what is recorded.
-   */
-  async #settleTools(): Promise<void> {
-    if (this.#hub) await this.#hub.ready();
-    const snapshot = this.#hub?.snapshot();
-    this.#mcpTools = snapshot?.tools ?? [];
-    const tools = snapshot?.listing.tools ?? [];
-    if (!isDeepStrictEqual(tools, this.state.mcpTools)) {
-      this.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
-    }
-    this.#syncCommands();
-  }
-
   async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
     this.#ensureWriter();
     const conversation = this.#conversationFold();
     if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
-    await this.#settleTools();
+    await this.#tooling.settle();
     const turnId = mintId("turn");
     const promptId = mintId("msg");
     this.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
@@ -429,7 +333,7 @@ export class SessionRuntime {
       state: this.state,
       system: this.state.systemPrompt,
       toolSpecs: this.state.modelTools(),
-      tools: this.tools.with(this.#mcpTools),
+      tools: this.tools.with(this.#tooling.mcpTools),
       provider,
       model: model as ModelRef,
       thoughtLevel,
@@ -457,7 +361,7 @@ export class SessionRuntime {
           gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
         }),
         { cwd: this.state.cwd, additionalDirectories: this.state.additionalDirectories },
-        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#mcpTools).without([TASK]), values: this.configValues() },
+        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without([TASK]), values: this.configValues() },
       ),
     });
   }

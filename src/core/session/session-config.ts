@@ -1,0 +1,46 @@
+/**
+ * A session's config values (mode, model, thought level): read from its folded state, and
+ * changed by name with the checks a client's request needs. Pure; the runtime records the change.
+ */
+import type { SessionStateFold } from "../../replay/state.ts";
+import type { ConfigValues } from "../config/config-options.ts";
+import { isModeId } from "../config/modes.ts";
+import { parseModelRef } from "../config/model-ref.ts";
+import { isThoughtLevel } from "../config/thought-levels.ts";
+import { EngineError } from "../errors.ts";
+import type { ProviderCatalog } from "../providers/catalog.ts";
+import type { ThoughtLevel } from "../providers/types.ts";
+
+export const DEFAULT_THOUGHT_LEVEL: ThoughtLevel = "medium";
+
+/** The values as the session's facts last set them. */
+export function configValuesOf(state: SessionStateFold): ConfigValues {
+  const model = parseModelRef(state.configValue("model") ?? "");
+  const level = state.configValue("thought_level") ?? DEFAULT_THOUGHT_LEVEL;
+  return {
+    modeId: state.modeId,
+    model: model ?? { provider: "unknown", model: "unknown" },
+    thoughtLevel: isThoughtLevel(level) ? level : DEFAULT_THOUGHT_LEVEL,
+  };
+}
+
+/** `current` with one option changed. Throws `invalid_config` for an unknown option or value. */
+export function changedConfig(current: ConfigValues, configId: string, value: string, catalog: ProviderCatalog): ConfigValues {
+  switch (configId) {
+    case "mode":
+      if (!isModeId(value)) throw new EngineError("invalid_config", `unknown mode "${value}"`, { configId, value });
+      return { ...current, modeId: value };
+    case "model": {
+      const ref = parseModelRef(value);
+      if (!ref || !catalog.provider(ref)) {
+        throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, { configId, value });
+      }
+      return { ...current, model: ref };
+    }
+    case "thought_level":
+      if (!isThoughtLevel(value)) throw new EngineError("invalid_config", `unknown thought level "${value}"`, { configId, value });
+      return { ...current, thoughtLevel: value };
+    default:
+      throw new EngineError("invalid_config", `unknown config option "${configId}"`, { configId });
+  }
+}

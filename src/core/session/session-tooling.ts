@@ -1,0 +1,81 @@
+/**
+ * What a session offers beyond its built-in tools, kept in step with the journal: the tools of
+ * its MCP servers and its slash commands. Each set is recorded (as the model and the client are
+ * to see it) whenever it differs from the one last recorded; a turn offers exactly what is.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+import { availableCommands } from "../commands/project-commands.ts";
+import { mintId } from "../ids.ts";
+import { McpHub } from "../mcp/mcp-hub.ts";
+import type { McpServerConfig } from "../mcp/server-config.ts";
+import type { Tool } from "../tools/tool.ts";
+
+export type ToolingHost = {
+  state: SessionStateFold;
+  record(fact: Fact): StoredFact;
+  /** Records a fact as soon as this process writes the session (a load never writes). */
+  recordSoon(fact: Fact): void;
+};
+
+export class SessionTooling {
+  readonly #hub: McpHub | undefined;
+  #mcpTools: Tool[] = [];
+
+  constructor(
+    private readonly host: ToolingHost,
+    servers: McpServerConfig[],
+    options: { cwd: string; clientVersion: string; connectTimeoutMs: number },
+  ) {
+    this.#hub = servers.length
+      ? new McpHub(servers, {
+          ...options,
+          onEvent: (event) => host.recordSoon({
+            kind: "notice_shown",
+            messageId: mintId("msg"),
+            severity: event.severity,
+            title: event.title,
+            ...(event.description ? { description: event.description } : {}),
+          }),
+        })
+      : undefined;
+  }
+
+  /** Starts connecting the MCP servers (in the background). Idempotent. */
+  start(): void {
+    this.#hub?.start();
+  }
+
+  /** The MCP tools the current turn offers (as recorded before it). */
+  get mcpTools(): Tool[] {
+    return this.#mcpTools;
+  }
+
+  /** Records the slash commands when the set found now differs from the one last recorded. */
+  syncCommands(): void {
+    const { state } = this.host;
+    if (state.parentSessionId !== undefined) return;
+    const commands = availableCommands(state.cwd);
+    if (!isDeepStrictEqual(commands, state.commands)) this.host.record({ kind: "commands_available", commands });
+  }
+
+  /**
+   * Before a turn: waits for the MCP servers to connect (or fail), then records the MCP tools
+   * and the slash commands where they changed.
+   */
+  async settle(): Promise<void> {
+    if (this.#hub) await this.#hub.ready();
+    const snapshot = this.#hub?.snapshot();
+    this.#mcpTools = snapshot?.tools ?? [];
+    const tools = snapshot?.listing.tools ?? [];
+    if (!isDeepStrictEqual(tools, this.host.state.mcpTools)) {
+      this.host.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
+    }
+    this.syncCommands();
+  }
+
+  async close(): Promise<void> {
+    await this.#hub?.close();
+  }
+}

@@ -1,0 +1,46 @@
+/** What a session runtime is built from, and how it reaches its client. */
+import type { StoredFact } from "../../journal/facts/index.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import type { ConfigValues } from "../config/config-options.ts";
+import type { HookSettings } from "../hooks/settings.ts";
+import type { McpServerConfig } from "../mcp/server-config.ts";
+import type { ProviderCatalog } from "../providers/catalog.ts";
+import type { SubagentKind } from "../subagents/subagent-types.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolHost } from "../tools/tool.ts";
+import type { CallGate } from "../turn/call-gate.ts";
+
+export type EngineDeps = {
+  store: JournalStore;
+  /** The process's catalog (its own directory's config): what `initialize` offers. */
+  catalog: ProviderCatalog;
+  /** The catalog for sessions in a workspace (that workspace's project config). */
+  catalogFor(cwd: string): ProviderCatalog;
+  tools: ToolRegistry;
+  agentVersion: string;
+  maxSteps: number;
+  /** Hooks (configured in settings files) and the host's notify command; absent: no hooks. */
+  hooks?: HookSettings;
+  /** How long an MCP server may take to start and list its tools (default 30 s). */
+  mcpConnectTimeoutMs?: number;
+};
+
+/** How a session reaches its client: showing facts, and the client's own capabilities. */
+export type SessionIo = {
+  /** Shows a fact that was just appended. Must not throw. */
+  publish(record: StoredFact): void;
+  /** A promise to wait on while the client has not taken what was published; undefined when it keeps up. */
+  pace?(): Promise<void> | undefined;
+  host: ToolHost;
+  gate?: CallGate;
+  /**
+   * The gate for a subagent's calls: its questions are the child session's (`origin`), asked
+   * about the parent's `Task` card. Without it a subagent runs read-only tools only.
+   */
+  childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
+};
+
+export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
+
+/** What makes a session a subagent's child session. */
+export type ChildParams = { parentSessionId: string; kind: SubagentKind; tools: ToolRegistry; values: ConfigValues };
