@@ -35,31 +35,38 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   );
 
   app.onRequest(acp.methods.agent.session.load, ({ params, client }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      if (open?.runtime.running) {
-        throw RequestError.invalidRequest(
-          { reason: "turn_running", sessionId: params.sessionId },
-          `session ${params.sessionId} has a turn running; wait for it to end (or cancel it) before loading it again`,
-        );
-      }
-      const mcpServers = mcpServerConfigs(params.mcpServers);
-      if (open) {
-        sessions.delete(params.sessionId);
-        await open.runtime.close();
-      }
-      const runtime = await restore(params.sessionId, client, true, mcpServers);
-      return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+      return sessions.lifecycle.run(params.sessionId, () => loadSession(params, client));
     }),
   );
 
+  /** Replays a session in full (again, if it is open here and idle), then serves it from this connection. */
+  async function loadSession(params: acp.LoadSessionRequest, client: AgentContext) {
+    const open = sessions.get(params.sessionId);
+    if (open?.runtime.running) {
+      throw RequestError.invalidRequest(
+        { reason: "turn_running", sessionId: params.sessionId },
+        `session ${params.sessionId} has a turn running; wait for it to end (or cancel it) before loading it again`,
+      );
+    }
+    const mcpServers = mcpServerConfigs(params.mcpServers);
+    if (open) {
+      sessions.delete(params.sessionId);
+      await open.runtime.close();
+    }
+    const runtime = await restore(params.sessionId, client, true, mcpServers);
+    return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+  }
+
   app.onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
-      return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
+      return sessions.lifecycle.run(params.sessionId, async () => {
+        const open = sessions.get(params.sessionId);
+        const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
+        return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
+      });
     }),
   );
 
@@ -84,29 +91,33 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   );
 
   app.onRequest(acp.methods.agent.session.close, ({ params }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      if (!open) {
-        if (!deps.store.info(params.sessionId)) throw unknownSession(params.sessionId);
+      return sessions.lifecycle.run(params.sessionId, async () => {
+        const open = sessions.get(params.sessionId);
+        if (!open) {
+          if (!deps.store.info(params.sessionId)) throw unknownSession(params.sessionId);
+          return {};
+        }
+        sessions.delete(params.sessionId);
+        await open.runtime.close();
         return {};
-      }
-      sessions.delete(params.sessionId);
-      await open.runtime.close();
-      return {};
+      });
     }),
   );
 
   app.onRequest(acp.methods.agent.session.delete, ({ params }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      if (open) {
-        sessions.delete(params.sessionId);
-        await open.runtime.close();
-      }
-      if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
-      return {};
+      return sessions.lifecycle.run(params.sessionId, async () => {
+        const open = sessions.get(params.sessionId);
+        if (open) {
+          sessions.delete(params.sessionId);
+          await open.runtime.close();
+        }
+        if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
+        return {};
+      });
     }),
   );
 

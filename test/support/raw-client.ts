@@ -31,6 +31,8 @@ export type RawAgent = {
   exited: Promise<number>;
   /** True while the process runs. */
   alive(): boolean;
+  /** Closes the agent's stdin (the client is done); the agent should then exit on its own. */
+  endInput(): void;
   close(): Promise<number>;
 };
 
@@ -129,6 +131,9 @@ export function rawAgent(env: Record<string, string>): RawAgent {
       void send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
       return response(id);
     },
+    endInput: () => {
+      void child.stdin.end();
+    },
     close: async () => {
       void child.stdin.end();
       child.kill();
@@ -140,6 +145,6 @@ export function rawAgent(env: Record<string, string>): RawAgent {
 /** A raw agent that has answered `initialize`. */
 export async function initializedRawAgent(env: Record<string, string>, clientCapabilities: unknown = {}): Promise<RawAgent> {
   const agent = rawAgent(env);
-  await agent.request("initialize", { protocolVersion: 1, clientCapabilities });
+  await agent.request("initialize", { protocolVersion: 1, clientCapabilities }, "setup-initialize");
   return agent;
 }
