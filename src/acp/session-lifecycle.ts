@@ -37,6 +37,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   app.onRequest(acp.methods.agent.session.load, ({ params, client }) =>
     typed(() => {
       checkSessionId(params.sessionId);
+      checkDirectories(params.cwd, params.additionalDirectories ?? []);
       return sessions.lifecycle.run(params.sessionId, () => loadSession(params, client));
     }),
   );
@@ -62,6 +63,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   app.onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
     typed(() => {
       checkSessionId(params.sessionId);
+      checkDirectories(params.cwd, params.additionalDirectories ?? []);
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
         const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
@@ -72,7 +74,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
 
   app.onRequest(acp.methods.agent.session.list, ({ params }) =>
     typed(() => {
-      if (params.cwd != null && !isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, "cwd must be an absolute path");
+      if (params.cwd != null) checkDirectories(params.cwd, []);
       const after = params.cursor ? decodeCursor(params.cursor) : undefined;
       const rows = deps.store.list({ ...(params.cwd != null ? { cwd: params.cwd } : {}), limit: PAGE_SIZE + 1, ...(after ? { after } : {}) });
       const page = rows.slice(0, PAGE_SIZE);
@@ -172,10 +174,17 @@ function checkSessionId(sessionId: string): void {
   }
 }
 
+/** Longer than any path the system can open (Linux's PATH_MAX): refused rather than stored. */
+const MAX_PATH_LENGTH = 4096;
+
+/** `cwd` and `additionalDirectories` must be absolute paths, without NUL bytes, of a usable length. */
 function checkDirectories(cwd: string, additional: string[]): void {
   for (const dir of [cwd, ...additional]) {
     if (!isAbsolute(dir) || dir.includes("\0")) {
       throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directories must be absolute paths, got "${dir.slice(0, 200)}"`);
+    }
+    if (dir.length > MAX_PATH_LENGTH) {
+      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`);
     }
   }
 }
