@@ -30,6 +30,7 @@ environment:
   OPENAI_API_KEY, OPENAI_BASE_URL     (OPENAI_BASE_URL=http://127.0.0.1:11434/v1 for Ollama)
   VERBATIM_HOME                       where the journal lives (default $XDG_DATA_HOME/verbatim)
   VERBATIM_DURABILITY=strict          fsync every append
+  VERBATIM_MAX_MESSAGE_BYTES          the largest message a client may send (default 32 MiB)
   VERBATIM_NOTIFY_COMMAND             a command told of busy / needs you / done (JSON on stdin)
 
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)

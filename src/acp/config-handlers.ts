@@ -7,8 +7,9 @@ import type { OpenSessions } from "./open-sessions.ts";
 import { checkSessionId } from "./session-lifecycle.ts";
 
 export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
-  const openSession = (sessionId: string) => {
+  const openSession = async (sessionId: string) => {
     checkSessionId(sessionId);
+    await sessions.lifecycle.settled(sessionId);
     const open = sessions.get(sessionId);
     if (!open) throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
     return open;
@@ -16,7 +17,7 @@ export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
 
   app.onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
     typed(async () => {
-      const open = openSession(params.sessionId);
+      const open = await openSession(params.sessionId);
       if (typeof params.value !== "string") {
         throw RequestError.invalidParams({ configId: params.configId }, `config option "${params.configId}" takes a string value`);
       }
@@ -28,7 +29,7 @@ export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
 
   app.onRequest(acp.methods.agent.session.setMode, ({ params }) =>
     typed(async () => {
-      const open = openSession(params.sessionId);
+      const open = await openSession(params.sessionId);
       open.runtime.setConfig("mode", params.modeId);
       await sessions.flush();
       return {};

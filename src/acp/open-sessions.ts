@@ -10,6 +10,7 @@ import { Projector } from "../replay/project.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient, askClientForSubagent } from "./permission-asker.ts";
+import { SessionQueue } from "./session-queue.ts";
 import { UpdateSender } from "./update-sender.ts";
 
 /** Updates in flight past which a live turn waits for the client (see `UpdateSender.pressure`). */
@@ -24,6 +25,8 @@ export class OpenSessions {
   readonly #open = new Map<string, OpenSession>();
   #sender: UpdateSender | undefined;
   clientCapabilities: ClientCapabilities = {};
+  /** Loads, resumes, closes and deletes of one session run one at a time; other requests wait for them. */
+  readonly lifecycle = new SessionQueue();
 
   /** The connection's one update sender (every handler's client context is the same connection). */
   sender(client: AgentContext): UpdateSender {

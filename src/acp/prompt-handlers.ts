@@ -11,6 +11,8 @@ export function promptHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
   app.onRequest(acp.methods.agent.session.prompt, ({ params }) =>
     typed(async () => {
       checkSessionId(params.sessionId);
+      // A load or resume of this session in progress opens it: wait for it rather than refuse.
+      await sessions.lifecycle.settled(params.sessionId);
       const open = sessions.get(params.sessionId);
       if (!open) throw unknownSession(params.sessionId, "is not open on this connection; call session/load or session/resume first");
       checkPromptBlocks(params.prompt);

@@ -35,37 +35,46 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   );
 
   app.onRequest(acp.methods.agent.session.load, ({ params, client }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      if (open?.runtime.running) {
-        throw RequestError.invalidRequest(
-          { reason: "turn_running", sessionId: params.sessionId },
-          `session ${params.sessionId} has a turn running; wait for it to end (or cancel it) before loading it again`,
-        );
-      }
-      const mcpServers = mcpServerConfigs(params.mcpServers);
-      if (open) {
-        sessions.delete(params.sessionId);
-        await open.runtime.close();
-      }
-      const runtime = await restore(params.sessionId, client, true, mcpServers);
-      return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+      checkDirectories(params.cwd, params.additionalDirectories ?? []);
+      return sessions.lifecycle.run(params.sessionId, () => loadSession(params, client));
     }),
   );
 
+  /** Replays a session in full (again, if it is open here and idle), then serves it from this connection. */
+  async function loadSession(params: acp.LoadSessionRequest, client: AgentContext) {
+    const open = sessions.get(params.sessionId);
+    if (open?.runtime.running) {
+      throw RequestError.invalidRequest(
+        { reason: "turn_running", sessionId: params.sessionId },
+        `session ${params.sessionId} has a turn running; wait for it to end (or cancel it) before loading it again`,
+      );
+    }
+    const mcpServers = mcpServerConfigs(params.mcpServers);
+    if (open) {
+      sessions.delete(params.sessionId);
+      await open.runtime.close();
+    }
+    const runtime = await restore(params.sessionId, client, true, mcpServers);
+    return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+  }
+
   app.onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
-      return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
+      checkDirectories(params.cwd, params.additionalDirectories ?? []);
+      return sessions.lifecycle.run(params.sessionId, async () => {
+        const open = sessions.get(params.sessionId);
+        const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
+        return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
+      });
     }),
   );
 
   app.onRequest(acp.methods.agent.session.list, ({ params }) =>
     typed(() => {
-      if (params.cwd != null && !isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, "cwd must be an absolute path");
+      if (params.cwd != null) checkDirectories(params.cwd, []);
       const after = params.cursor ? decodeCursor(params.cursor) : undefined;
       const rows = deps.store.list({ ...(params.cwd != null ? { cwd: params.cwd } : {}), limit: PAGE_SIZE + 1, ...(after ? { after } : {}) });
       const page = rows.slice(0, PAGE_SIZE);
@@ -84,29 +93,33 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   );
 
   app.onRequest(acp.methods.agent.session.close, ({ params }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      if (!open) {
-        if (!deps.store.info(params.sessionId)) throw unknownSession(params.sessionId);
+      return sessions.lifecycle.run(params.sessionId, async () => {
+        const open = sessions.get(params.sessionId);
+        if (!open) {
+          if (!deps.store.info(params.sessionId)) throw unknownSession(params.sessionId);
+          return {};
+        }
+        sessions.delete(params.sessionId);
+        await open.runtime.close();
         return {};
-      }
-      sessions.delete(params.sessionId);
-      await open.runtime.close();
-      return {};
+      });
     }),
   );
 
   app.onRequest(acp.methods.agent.session.delete, ({ params }) =>
-    typed(async () => {
+    typed(() => {
       checkSessionId(params.sessionId);
-      const open = sessions.get(params.sessionId);
-      if (open) {
-        sessions.delete(params.sessionId);
-        await open.runtime.close();
-      }
-      if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
-      return {};
+      return sessions.lifecycle.run(params.sessionId, async () => {
+        const open = sessions.get(params.sessionId);
+        if (open) {
+          sessions.delete(params.sessionId);
+          await open.runtime.close();
+        }
+        if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
+        return {};
+      });
     }),
   );
 
@@ -161,10 +174,17 @@ function checkSessionId(sessionId: string): void {
   }
 }
 
+/** Longer than any path the system can open (Linux's PATH_MAX): refused rather than stored. */
+const MAX_PATH_LENGTH = 4096;
+
+/** `cwd` and `additionalDirectories` must be absolute paths, without NUL bytes, of a usable length. */
 function checkDirectories(cwd: string, additional: string[]): void {
   for (const dir of [cwd, ...additional]) {
     if (!isAbsolute(dir) || dir.includes("\0")) {
       throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directories must be absolute paths, got "${dir.slice(0, 200)}"`);
+    }
+    if (dir.length > MAX_PATH_LENGTH) {
+      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`);
     }
   }
 }

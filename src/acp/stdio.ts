@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
+import { guardLineLength, maxMessageBytes } from "./line-guard.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message } from "./stdout-writer.ts";
 
@@ -30,15 +31,18 @@ export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean }
  * and buffered the moment the SDK hands it over, then flushed: at once when nothing was flushed
  * in the last window, else with the next write past the window or as soon as the agent yields.
  * A write waits only while too much is buffered for a pipe the client is not draining, and later
- * messages queue behind it in order. Incoming lines are split and parsed by the SDK's own
- * NDJSON reader, which also answers malformed input. When stdin ends, the input ends only once
+ * messages queue behind it in order. Incoming lines pass a length guard (an oversized line is
+ * answered, not fatal: see line-guard.ts), then are split and parsed by the SDK's own NDJSON
+ * reader, which also answers malformed input. When stdin ends, the input ends only once
  * every request read is answered (see `PendingRequests`).
  */
 export function stdioStream(): acp.Stream & { flush(): Promise<void> } {
   const out = new BufferedStdout(Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }));
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
   const pending = new PendingRequests();
-  const { readable } = acp.ndJsonStream(bytes, Bun.stdin.stream());
+  const limit = maxMessageBytes();
+  const input = guardLineLength(Bun.stdin.stream(), limit, (answer) => out.write(`${JSON.stringify(answer)}\n`));
+  const { readable } = acp.ndJsonStream(bytes, input, { maxMessageBytes: limit });
   const tracked = readable.pipeThrough(
     new TransformStream<Message, Message>({
       transform(message, controller) {

@@ -84,25 +84,32 @@ export class SqliteJournal implements JournalStore {
   *read(sessionId: string, fromSeq = 1): Generator<StoredFact> {
     const db = this.#reader();
     if (!db) throw sessionNotFound(sessionId);
-    const rows = guard(sessionId, () =>
-      db.query<Row, [string, number]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq").iterate(sessionId, fromSeq),
+    // A statement of its own (not the query cache): a replay may wait for its client part of the
+    // way, while another read of the same query runs; a shared statement would be reset under it.
+    const statement = guard(sessionId, () =>
+      db.prepare<Row, [string, number]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq"),
     );
+    const rows = guard(sessionId, () => statement.iterate(sessionId, fromSeq));
     let expected = fromSeq;
     let blobQuery: Statement<{ data: string }, [string, string]> | undefined;
     const blob = (hash: string) => {
       blobQuery ??= db.query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?");
       return blobQuery.get(sessionId, hash)?.data;
     };
-    for (const row of guardIter(sessionId, rows)) {
-      if (row.seq !== expected) {
-        throw new JournalError(
-          "missing_record",
-          `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
-          { sessionId, seq: expected },
-        );
+    try {
+      for (const row of guardIter(sessionId, rows)) {
+        if (row.seq !== expected) {
+          throw new JournalError(
+            "missing_record",
+            `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
+            { sessionId, seq: expected },
+          );
+        }
+        expected++;
+        yield decodeRecord(sessionId, row, (hash) => guard(sessionId, () => blob(hash)));
       }
-      expected++;
-      yield decodeRecord(sessionId, row, (hash) => guard(sessionId, () => blob(hash)));
+    } finally {
+      statement.finalize();
     }
     if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
   }
