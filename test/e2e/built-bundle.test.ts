@@ -1,31 +1,28 @@
 /**
- * The built bundle keeps the provider and MCP SDKs out of itself (they load when first needed,
- * from the checkout's node_modules): run from inside the checkout, as the README says, it streams
- * through every provider adapter and starts MCP servers.
+ * The built bundle keeps the provider SDKs and the MCP SDK out of itself, each in its own bundle
+ * under `vendor/`, loaded when first needed. Built away from the checkout (no node_modules to
+ * fall back on), it streams through every provider adapter and starts MCP servers.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
 import { cards, texts } from "../parity/harness.ts";
-import { buildBundle, CHECKOUT } from "../support/build.ts";
+import { buildBundle } from "../support/build.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { stdioServer } from "../support/mcp/configs.ts";
 import { kits, modelRef } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
-// Inside the checkout (under node_modules/.cache, never in dist/), so that the bundle resolves the
-// SDKs it leaves out from the checkout's node_modules, as the shipped dist/verbatim.js does.
-const cacheDir = join(CHECKOUT, "node_modules", ".cache");
 let outdir = "";
 let bundle = "";
 
 beforeAll(async () => {
-  mkdirSync(cacheDir, { recursive: true });
-  outdir = mkdtempSync(join(cacheDir, "verbatim-bundle-test-"));
-  bundle = await buildBundle(outdir);
+  outdir = mkdtempSync(join(tmpdir(), "verbatim-bundle-test-"));
+  bundle = await buildBundle(join(outdir, "dist"));
 });
 afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
@@ -49,6 +46,18 @@ async function promptBundle(box: Sandbox, env: Record<string, string>, text: str
 }
 
 describe("the built bundle", () => {
+  test("holds none of the SDKs: each is a bundle of its own under vendor/, loaded from there", async () => {
+    const text = (name: string) => Bun.file(join(outdir, "dist", name)).text();
+    const main = await text("verbatim.js");
+    // Strings only each SDK's own code holds: its request headers, its error messages.
+    const marks = { "anthropic-sdk.js": "anthropic-version", "openai-sdk.js": "OpenAI-Organization", "mcp-sdk.js": "MCP error" };
+    for (const [name, mark] of Object.entries(marks)) {
+      expect(main).toContain(`./vendor/${name}`);
+      expect(main).not.toContain(mark);
+      expect(await text(`vendor/${name}`)).toContain(mark);
+    }
+  });
+
   for (const kit of kits) {
     test(`streams an answer through the ${kit.kind} adapter`, async () => {
       const server = fixtureServer();

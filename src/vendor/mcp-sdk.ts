@@ -1,7 +1,7 @@
 /**
  * The parts of the official MCP SDK a connection uses. Loaded by the first connection of a
  * session that has MCP servers: the SDK costs tens of milliseconds to load, and most sessions
- * have none.
+ * have none. The build (`scripts/build.ts`) bundles this module apart.
  */
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
