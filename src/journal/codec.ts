@@ -44,7 +44,7 @@ const schemaByKind = new Map<string, KindSchema>(factSchema.options.map((option)
  * but generating it costs a millisecond or two. A kind seen a few times in a session is parsed by
  * the runtime; a kind seen this often is compiled, and its later records parse fast.
  */
-export const COMPILE_AFTER = 64;
+export const COMPILE_AFTER = 256;
 
 /** Runtime parses skip zod's per-object code generation, which costs more than it saves for a few parses. */
 const INTERPRETED = { jitless: true } as const;
