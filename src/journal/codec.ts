@@ -9,9 +9,10 @@ import { blobRefsOf, extractBlobs, restoreBlobs } from "./blob-refs.ts";
 import { JournalError } from "./errors.ts";
 import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
 
-// The schemas built after this point (tool inputs, hook outputs, ...) parse a few values each:
-// zod's code generation on their first parse would cost more than it saves. The fact schemas are
-// built before it (their module is imported above) and get their own policy (`FactDecoder`).
+// zod reads this when a schema is built. The schemas built after this point (tool inputs, hook
+// outputs, ...) parse a few values each: code generation on their first parse would cost more
+// than it saves. The fact schemas are built before it (their module is imported above) and are
+// parsed by `parseFact`'s policy.
 z.config({ jitless: true });
 
 /** The newest record format. Bump it only together with a migration from the previous one. */
