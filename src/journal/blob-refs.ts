@@ -5,7 +5,7 @@
  * reading puts the payload back before the record is validated, so every reader above the store
  * sees the fact exactly as it was recorded.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../sha256.ts";
 
 /** Where in a record's body a payload was taken out, and its content hash. */
 export type BlobRef = { path: (string | number)[]; sha256: string };
@@ -17,7 +17,7 @@ const MIN_TEXT_BLOB = 1024;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export const sha256 = (data: string): string => createHash("sha256").update(data).digest("hex");
+export const sha256 = sha256Hex;
 
 /** The payload field of a content block worth storing apart, if any. */
 function payloadField(node: Record<string, unknown>): { holder: Record<string, unknown>; key: string; path: string[] } | undefined {

@@ -4,13 +4,15 @@
  * always write the newest. Decoding never writes.
  */
 import { z } from "zod";
+import { compile } from "zod/v4/core";
 import { blobRefsOf, extractBlobs, restoreBlobs } from "./blob-refs.ts";
 import { JournalError } from "./errors.ts";
 import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
 
-// zod compiles each object schema to code on its first parse. A process that loads a session
-// and exits (or answers a few records) pays more for compiling than it saves: interpreted
-// parsing loads a short session twice as fast and a long one as fast.
+// zod reads this when a schema is built. The schemas built after this point (tool inputs, hook
+// outputs, ...) parse a few values each: code generation on their first parse would cost more
+// than it saves. The fact schemas are built before it (their module is imported above) and are
+// parsed by `parseFact`'s policy.
 z.config({ jitless: true });
 
 /** The newest record format. Bump it only together with a migration from the previous one. */
@@ -27,12 +29,46 @@ const migrations: Record<number, (record: RawRecord) => RawRecord> = {};
 /** A record to store: its body, and the large payloads taken out of it by hash (see blob-refs.ts). */
 export type EncodedFact = { kind: string; v: number; body: string; blobs: Map<string, string> };
 
+type KindSchema = (typeof factSchema.options)[number];
+
 /**
  * Each kind's own schema: decoding looks the record's kind up directly rather than through the
  * union (the same schemas; a load decodes tens of thousands of records). Unknown kinds go
  * through the union, for its error.
  */
-const schemaByKind = new Map<string, (typeof factSchema.options)[number]>(factSchema.options.map((option) => [option.shape.kind.value, option]));
+const schemaByKind = new Map<string, KindSchema>(factSchema.options.map((option) => [option.shape.kind.value, option]));
+
+/**
+ * How many records of a kind are decoded before its schema is compiled. zod's runtime parser
+ * costs microseconds a record in a fresh process; its compiled parser (`compile`, zod's own: the
+ * same result, and the runtime parser for anything its fast path declines) a fraction of that,
+ * but generating it costs a millisecond or two. A kind seen a few times in a session is parsed by
+ * the runtime; a kind seen this often is compiled, and its later records parse fast.
+ */
+export const COMPILE_AFTER = 256;
+
+/** Runtime parses skip zod's per-object code generation, which costs more than it saves for a few parses. */
+const INTERPRETED = { jitless: true } as const;
+
+type KindDecoder = { schema: KindSchema; seen: number; compiled: boolean };
+const decoders = new Map<string, KindDecoder>();
+
+/** Validates a record body against its kind's schema (the union's, for an unknown kind). */
+function parseFact(kind: string, body: Record<string, unknown>) {
+  let decoder = decoders.get(kind);
+  if (!decoder) {
+    const schema = schemaByKind.get(kind);
+    if (!schema) return factSchema.safeParse(body, INTERPRETED);
+    decoder = { schema, seen: 0, compiled: false };
+    decoders.set(kind, decoder);
+  }
+  if (!decoder.compiled && ++decoder.seen >= COMPILE_AFTER) {
+    decoder.schema = compile(decoder.schema);
+    decoder.compiled = true;
+  }
+  // A compiled schema tries its fast path first; whatever it declines is parsed by the runtime, interpreted.
+  return decoder.schema.safeParse(body, INTERPRETED);
+}
 
 export function encodeFact(fact: Fact): EncodedFact {
   const { kind, ...body } = fact;
@@ -84,7 +120,7 @@ export function decodeRecord(
   // The body is this decoder's own object (fresh from JSON.parse or a migration): the kind is
   // set on it in place rather than copied, as the column holds it, not the body.
   raw.body.kind = raw.kind;
-  const parsed = (schemaByKind.get(raw.kind) ?? factSchema).safeParse(raw.body);
+  const parsed = parseFact(raw.kind, raw.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.join(".") || "(record)";

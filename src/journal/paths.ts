@@ -1,10 +1,10 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { homeDir } from "../home-dir.ts";
 
 /** Where verbatim keeps its data (the journal): $VERBATIM_HOME, else $XDG_DATA_HOME/verbatim. */
 export function dataHome(env: Record<string, string | undefined> = process.env): string {
   if (env.VERBATIM_HOME) return env.VERBATIM_HOME;
-  const xdg = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
+  const xdg = env.XDG_DATA_HOME || join(homeDir(env), ".local", "share");
   return join(xdg, "verbatim");
 }
 

@@ -7,12 +7,11 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { spawnAgent } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
+import { buildBundle, CHECKOUT as checkout } from "../support/build.ts";
 import { sandbox } from "../support/workspace.ts";
 
-const checkout = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const readme = readFileSync(`${checkout}/README.md`, "utf8");
 
 /** The fenced code blocks of a Markdown text with the given info string, in order. */
@@ -33,17 +32,6 @@ function launches(): Launch[] {
 }
 
 const inCheckout = (path: string) => path.replaceAll("/path/to/verbatim", checkout);
-
-/** `npm run build`'s command (from package.json), with the output directory moved to `outdir`. */
-async function buildBundle(outdir: string): Promise<string> {
-  const pkg = JSON.parse(readFileSync(`${checkout}/package.json`, "utf8")) as { scripts: { build: string } };
-  const [tool, ...buildArgs] = pkg.scripts.build.split(" ").map((a) => (a === "dist" ? outdir : a));
-  expect(tool).toBe("bun");
-  const child = Bun.spawn([process.execPath, ...buildArgs], { cwd: checkout, stdout: "ignore", stderr: "pipe" });
-  const code = await child.exited;
-  if (code !== 0) throw new Error(`the build failed: ${await new Response(child.stderr).text()}`);
-  return join(outdir, "verbatim.js");
-}
 
 describe("README editor snippets", () => {
   test("every JSON block parses", () => {

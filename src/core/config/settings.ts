@@ -6,9 +6,9 @@
  * applied by each section's reader (e.g. the provider catalog), not here.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
+import { homeDir } from "../../home-dir.ts";
 import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
 
 export type SettingsFiles = { user: string; project: string };
@@ -26,7 +26,7 @@ const UNTRUSTED_PROVIDER_KEYS = ["baseUrl", "apiKey", "apiKeyEnv", "headers"] as
 
 /** Where the config files are for this environment and working directory. */
 export function settingsFiles(env: Record<string, string | undefined>, cwd: string): SettingsFiles {
-  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  const configHome = env.XDG_CONFIG_HOME || join(homeDir(env), ".config");
   return { user: join(configHome, "verbatim", "config.json"), project: join(cwd, ".verbatim", "config.json") };
 }
 

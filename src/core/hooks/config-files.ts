@@ -7,13 +7,13 @@
  * `~/.claude` and `~/.config` are never touched by them.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { homeDir } from "../../home-dir.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
 
 export type Env = Record<string, string | undefined>;
 
-const home = (env: Env) => env.HOME || homedir();
+const home = (env: Env) => homeDir(env);
 
 /** `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
 export const verbatimConfigDir = (env: Env) => join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "verbatim");

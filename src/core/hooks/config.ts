@@ -5,8 +5,8 @@
  * are held back unless the workspace is trusted. Everything not run is reported, never dropped
  * in silence: unsupported handler types, unknown events, bad matchers, untrusted sources.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
+import { sha256Hex } from "../../sha256.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
 import { hookSourceFiles, readJsonObject, type Env } from "./config-files.ts";
 import { hookEvents, isHookEvent, knownButNotFired, type HookEventName } from "./events.ts";
@@ -182,7 +182,7 @@ function commandHandler(
  */
 function hookIdOf(source: HookSource, event: string, position: [number, number], entry: HandlerEntry): string {
   const normalized = { type: entry.type, command: entry.command, args: entry.args ?? null, timeout: entry.timeout ?? null, onFailure: entry.onFailure ?? null };
-  const digest = createHash("sha256").update(JSON.stringify([source.kind, source.path, event, position, normalized])).digest("hex");
+  const digest = sha256Hex(JSON.stringify([source.kind, source.path, event, position, normalized]));
   return `hk_${digest.slice(0, 16)}`;
 }
 

@@ -4,15 +4,14 @@
  * that fails to start or stops is reported once through `onEvent`, with its secrets masked; the
  * session goes on without it.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError, type CallToolResult, type Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../tools/tool.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { redact, type McpServerConfig } from "./server-config.ts";
+
+type McpSdk = typeof import("../../vendor/mcp-sdk.ts");
 
 export type McpStatus = "connecting" | "connected" | "failed" | "stopped" | "closed";
 
@@ -33,6 +32,7 @@ const STDERR_TAIL = 2000;
 export class McpConnection {
   status: McpStatus = "connecting";
   #client: Client | undefined;
+  #sdk: McpSdk | undefined;
   #defs: McpToolDef[] = [];
   #stderr = "";
 
@@ -47,7 +47,19 @@ export class McpConnection {
 
   /** Connects and lists the tools. Never throws: a failure is reported and leaves the server `failed`. */
   async connect(): Promise<void> {
-    const client = new Client(
+    let sdk: McpSdk;
+    try {
+      sdk = await import("../../vendor/mcp-sdk.ts");
+    } catch (error) {
+      if (this.status !== "connecting") return;
+      this.status = "failed";
+      this.#report("error", `The MCP server "${this.name}" could not start; the session goes on without it`, describe(error));
+      return;
+    }
+    // Closed while the SDK loaded: nothing to start.
+    if (this.status !== "connecting") return;
+    this.#sdk = sdk;
+    const client = new sdk.Client(
       { name: "verbatim", version: this.options.clientVersion },
       {
         listChanged: {
@@ -61,7 +73,7 @@ export class McpConnection {
     );
     this.#client = client;
     try {
-      const transport = this.#transport();
+      const transport = this.#transport(sdk);
       client.onclose = () => this.#stopped("it closed the connection");
       await withTimeout(client.connect(transport, { timeout: this.options.connectTimeoutMs }), this.options.connectTimeoutMs, "connecting");
       this.#defs = await this.#listTools(client);
@@ -103,16 +115,16 @@ export class McpConnection {
     } catch (error) {
       // A protocol error is the server's answer; anything else (a refused connection, a dead
       // process) means the server is gone.
-      if (!(error instanceof McpError) && !signal.aborted) this.#stopped(describe(error));
+      if (!(this.#sdk && error instanceof this.#sdk.McpError) && !signal.aborted) this.#stopped(describe(error));
       throw new Error(redact(describe(error), this.config));
     }
   }
 
-  #transport(): Transport {
+  #transport(sdk: McpSdk): Transport {
     const c = this.config;
     if (c.transport === "stdio") {
-      const env = { ...getDefaultEnvironment(), ...Object.fromEntries(c.env.map((e) => [e.name, e.value])) };
-      const transport = new StdioClientTransport({ command: c.command, args: c.args, env, cwd: this.options.cwd, stderr: "pipe" });
+      const env = { ...sdk.getDefaultEnvironment(), ...Object.fromEntries(c.env.map((e) => [e.name, e.value])) };
+      const transport = new sdk.StdioClientTransport({ command: c.command, args: c.args, env, cwd: this.options.cwd, stderr: "pipe" });
       transport.stderr?.on("data", (chunk: Buffer) => {
         this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
       });
@@ -121,8 +133,8 @@ export class McpConnection {
     const headers = Object.fromEntries(c.headers.map((h) => [h.name, h.value]));
     const url = new URL(c.url);
     return c.transport === "http"
-      ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
-      : new SSEClientTransport(url, { requestInit: { headers } });
+      ? new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers } })
+      : new sdk.SSEClientTransport(url, { requestInit: { headers } });
   }
 
   #stopped(reason: string): void {

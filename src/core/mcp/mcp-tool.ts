@@ -5,8 +5,8 @@
  */
 import type { ContentBlock as AcpBlock, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { CallToolResult, ContentBlock as McpBlock, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js";
-import { createHash } from "node:crypto";
 import { z } from "zod";
+import { sha256Hex } from "../../sha256.ts";
 import { failed, type Tool, type ToolOutcome } from "../tools/tool.ts";
 
 /** Calls a tool on the server; rejects when the server cannot answer. */
@@ -21,7 +21,7 @@ const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 export function mcpToolName(server: string, tool: string): string {
   const name = `mcp__${clean(server)}__${clean(tool)}`;
   if (name.length <= MAX_NAME) return name;
-  const hash = createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, 8);
+  const hash = sha256Hex(`${server}\0${tool}`).slice(0, 8);
   return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
 }
 

@@ -7,9 +7,7 @@
 import type { ModelRef } from "../../journal/facts/index.ts";
 import type { ModelChoice } from "../config/config-options.ts";
 import { loadSettings, settingsFiles } from "../config/settings.ts";
-import { anthropicProvider } from "./anthropic/provider.ts";
-import { openaiChatProvider } from "./openai-chat/provider.ts";
-import { openaiResponsesProvider } from "./openai-responses/provider.ts";
+import { lazyProvider } from "./lazy-provider.ts";
 import { GENERIC_HINT, resolveProviders, type ProviderSetup, type ResolvedProvider } from "./provider-config.ts";
 import { scenarios } from "./scripted/scenarios.ts";
 import { scriptedProvider } from "./scripted/scripted-provider.ts";
@@ -68,7 +66,8 @@ export function catalogFromEnv(
   const adapter = (p: ResolvedProvider) => {
     let a = adapters.get(p.id);
     if (!a) {
-      a = createAdapter(p);
+      // The adapter and its SDK load when the provider first streams.
+      a = lazyProvider(p);
       adapters.set(p.id, a);
     }
     return a;
@@ -99,15 +98,4 @@ export function catalogFromEnv(
     },
     warnings: () => (loaded.ok ? loaded.warnings : []),
   };
-}
-
-function createAdapter(p: ResolvedProvider): Provider {
-  switch (p.kind) {
-    case "anthropic":
-      return anthropicProvider(p);
-    case "openai":
-      return openaiResponsesProvider(p);
-    case "openai-chat":
-      return openaiChatProvider(p);
-  }
 }

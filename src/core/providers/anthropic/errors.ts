@@ -1,5 +1,5 @@
 /** What an Anthropic SDK failure means for the turn: cancelled, transient, or final. */
-import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { APIConnectionError, APIError, APIUserAbortError } from "../../../vendor/anthropic-sdk.ts";
 import { errorText, isNetworkError, type Failure } from "../retry-policy.ts";
 
 export function anthropicFailure(error: unknown): Failure {

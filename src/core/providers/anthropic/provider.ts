@@ -2,11 +2,11 @@
  * The Anthropic Messages adapter, through the official SDK. The SDK's own retries are off
  * (`maxRetries: 0`): the turn loop retries with a visible notice.
  */
-import Anthropic from "@anthropic-ai/sdk";
-import { stepCost } from "../pricing.ts";
+import { modelFacts } from "../model-facts.ts";
 import type { ResolvedProvider } from "../provider-config.ts";
 import { guardStream } from "../stream-guard.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
+import { Anthropic } from "../../../vendor/anthropic-sdk.ts";
 import { anthropicFailure } from "./errors.ts";
 import { buildRequest } from "./request.ts";
 import { parseStream } from "./stream.ts";
@@ -32,8 +32,7 @@ export function anthropicProvider(config: ResolvedProvider): Provider {
   }
   return {
     id: config.id,
-    contextWindow: (model) => config.model(model).contextWindow,
-    cost: (model, usage) => stepCost(config.model(model).price, usage),
+    ...modelFacts(config),
     stream: (request, signal) => guardStream(() => run(request, signal), anthropicFailure, signal),
   };
 }

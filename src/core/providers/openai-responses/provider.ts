@@ -5,7 +5,7 @@
 import type OpenAI from "openai";
 import { openaiClient } from "../openai/client.ts";
 import { openaiFailure } from "../openai/errors.ts";
-import { stepCost } from "../pricing.ts";
+import { modelFacts } from "../model-facts.ts";
 import type { ResolvedProvider } from "../provider-config.ts";
 import { guardStream } from "../stream-guard.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
@@ -22,8 +22,7 @@ export function openaiResponsesProvider(config: ResolvedProvider): Provider {
   }
   return {
     id: config.id,
-    contextWindow: (model) => config.model(model).contextWindow,
-    cost: (model, usage) => stepCost(config.model(model).price, usage),
+    ...modelFacts(config),
     stream: (request, signal) => guardStream(() => run(request, signal), openaiFailure("OpenAI"), signal),
   };
 }

@@ -1,5 +1,5 @@
 /** What an OpenAI SDK failure means for the turn: cancelled, transient, or final. */
-import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { APIConnectionError, APIError, APIUserAbortError } from "../../../vendor/openai-sdk.ts";
 import { errorText, isNetworkError, type Failure } from "../retry-policy.ts";
 
 export function openaiFailure(label: string) {

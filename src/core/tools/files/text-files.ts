@@ -2,15 +2,15 @@
  * Reading and writing text files for tools: through the client's editor (`fs/*`) when it offers
  * that, so unsaved buffers are seen, and the local disk otherwise. Paths are already confined.
  */
-import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { sha256Hex } from "../../../sha256.ts";
 import type { ToolHost } from "../tool.ts";
 
 export class FileProblem extends Error {}
 
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+export const sha256 = sha256Hex;
 
 /** True when a file exists on disk at `path` (the client's fs has no existence check). */
 export function fileExists(path: string): boolean {

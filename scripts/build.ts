@@ -1,0 +1,57 @@
+/**
+ * `npm run build`: the shipped artifact, `dist/verbatim.js`, a minified bytecode bundle, and next
+ * to it `dist/vendor/`: the provider SDKs and the MCP SDK, each its own bytecode bundle.
+ *
+ * A bytecode bundle costs at start for every byte it holds, run or not: with the SDKs inside,
+ * starting verbatim took tens of milliseconds longer. They are needed only when a session first
+ * streams from a provider or starts an MCP server, so the main bundle loads each from `vendor/`
+ * then (still bytecode, so that first use stays quick). `dist/` is self-contained.
+ *
+ * usage: bun scripts/build.ts [OUTDIR]   (default: dist)
+ */
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+const outdir = resolve(ROOT, process.argv[2] ?? "dist");
+
+/**
+ * What the main bundle leaves out: the modules of `src/vendor/` (each gathers the parts of one SDK
+ * that verbatim uses; the code imports an SDK only through them), each replaced by its bundle.
+ */
+const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
+  filter: new RegExp(`/vendor/${name}\\.ts$`),
+  entry: `src/vendor/${name}.ts`,
+  name: `${name}.js`,
+}));
+
+const common = { target: "bun", format: "cjs", bytecode: true, minify: true } as const;
+
+async function build(config: Parameters<typeof Bun.build>[0]): Promise<void> {
+  const result = await Bun.build(config);
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    throw new Error(`building ${config.entrypoints.join(", ")} failed`);
+  }
+}
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  ...common,
+  entrypoints: [join(ROOT, "src/cli.ts")],
+  outdir,
+  naming: "verbatim.js",
+  plugins: [
+    {
+      name: "vendored",
+      setup(builder) {
+        for (const v of VENDORED) {
+          builder.onResolve({ filter: v.filter }, () => ({ path: `./vendor/${v.name}`, external: true }));
+        }
+      },
+    },
+  ],
+});
+for (const v of VENDORED) {
+  await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
+}
