@@ -1,20 +1,9 @@
 /** Appending several facts in one transaction: all of them or none, with the same guards as one append. */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { JournalError } from "../../src/journal/errors.ts";
-import { chunk, createSession, tempJournal } from "../support/journal.ts";
+import { chunk, createSession, journalError, tempJournal } from "../support/journal.ts";
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
-
-const journalError = (run: () => unknown): JournalError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof JournalError) return error;
-    throw error;
-  }
-  throw new Error("expected a JournalError");
-};
 
 describe("appending several facts at once", () => {
   test("they take consecutive places and read back in order", () => {

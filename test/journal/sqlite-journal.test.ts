@@ -2,21 +2,10 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import { JournalError } from "../../src/journal/errors.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
-import { chunk, createSession, tempJournal } from "../support/journal.ts";
+import { chunk, createSession, journalError, tempJournal } from "../support/journal.ts";
 
 const now = () => new Date().toISOString();
-
-const journalError = (run: () => unknown): JournalError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof JournalError) return error;
-    throw error;
-  }
-  throw new Error("expected a JournalError");
-};
 
 describe("the SQLite journal", () => {
   test("reads back every appended fact in order, validated", () => {

@@ -6,21 +6,10 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { JournalError } from "../../src/journal/errors.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { connectProcess, errorOf, load, newSession, prompt } from "../support/acp-session.ts";
-import { chunk, createSession } from "../support/journal.ts";
+import { chunk, createSession, journalError } from "../support/journal.ts";
 import { sandbox } from "../support/workspace.ts";
-
-const failureOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof JournalError) return error;
-    throw error;
-  }
-  throw new Error("expected a journal error");
-};
 
 /** Folds the WAL into the main file, as a clean shutdown does, so damage to the file is damage to the data. */
 function checkpoint(path: string): void {
@@ -43,7 +32,7 @@ describe("a damaged journal", () => {
     db.run("DELETE FROM facts WHERE session_id = ? AND seq = 3", [id]);
     db.close();
     const reader = new SqliteJournal(path);
-    const error = failureOf(() => [...reader.read(id)]);
+    const error = journalError(() => [...reader.read(id)]);
     reader.close();
     expect(error.code).toBe("missing_record");
     expect(error.message).toContain(id);

@@ -1,6 +1,7 @@
 /** A fresh SQLite journal in a temporary directory, and facts to fill it with. */
 import { join } from "node:path";
 import { buildConfigOptions } from "../../src/core/config/config-options.ts";
+import { JournalError } from "../../src/journal/errors.ts";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import type { Durability } from "../../src/journal/store.ts";
@@ -35,4 +36,15 @@ export function createSession(journal: SqliteJournal, sessionId = "ses_test", cw
   const at = new Date().toISOString();
   journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   return sessionId;
+}
+
+/** The JournalError `run` throws (the test fails if it throws nothing, or something else). */
+export function journalError(run: () => unknown): JournalError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof JournalError) return error;
+    throw error;
+  }
+  throw new Error("expected a JournalError");
 }

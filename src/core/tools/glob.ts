@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { z } from "zod";
-import { confine, PathError } from "./paths.ts";
+import { confinedOr } from "./paths.ts";
 import { mtimes, rootOf, walkFiles } from "./search/walk.ts";
 import { failed, fenced, textContent, type Tool } from "./tool.ts";
 
@@ -26,13 +26,9 @@ export const globTool: Tool<Input> = {
   title: (i) => `Find ${i.pattern}${i.path ? ` in ${i.path}` : ""}`,
   locations: (i) => (i.path ? [{ path: i.path }] : []),
   async run(i, ctx) {
-    let base: string;
-    try {
-      base = confine(i.path ?? ctx.cwd, ctx.roots);
-    } catch (error) {
-      if (error instanceof PathError) return failed(error.message);
-      throw error;
-    }
+    const confined = confinedOr(i.path ?? ctx.cwd, ctx.roots, failed);
+    if ("refused" in confined) return confined.refused;
+    const base = confined.path;
     if (!isDirectory(base)) return failed(`${base} is not a directory. Give a directory as path.`);
     let pattern = i.pattern;
     if (isAbsolute(pattern)) {

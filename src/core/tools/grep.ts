@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
 import { capText } from "./shell/output-buffer.ts";
-import { confine, PathError } from "./paths.ts";
+import { confinedOr, isInside } from "./paths.ts";
 import { fileTypes } from "./search/file-types.ts";
 import { mtimes, rootOf, walkFiles, type WalkEntry } from "./search/walk.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext } from "./tool.ts";
@@ -49,13 +49,9 @@ export const grepTool: Tool<Input> = {
   title: (i) => `Search for ${JSON.stringify(i.pattern)}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` (${i.glob})` : ""}`,
   locations: (i) => (i.path ? [{ path: i.path }] : []),
   async run(i, ctx) {
-    let base: string;
-    try {
-      base = confine(i.path ?? ctx.cwd, ctx.roots);
-    } catch (error) {
-      if (error instanceof PathError) return failed(error.message);
-      throw error;
-    }
+    const confined = confinedOr(i.path ?? ctx.cwd, ctx.roots, failed);
+    if ("refused" in confined) return confined.refused;
+    const base = confined.path;
     let regex: RegExp;
     try {
       regex = new RegExp(i.pattern, `${i["-i"] ? "i" : ""}${i.multiline ? "gms" : ""}`);
@@ -115,12 +111,7 @@ async function candidatesFor(base: string, i: Input, ctx: ToolContext): Promise<
     if (!include(f.rel) || !typed(f.rel)) return false;
     if (!f.symlink) return true;
     // A link is searched only when it leads to a file inside the session's directories.
-    try {
-      confine(f.path, ctx.roots);
-      return true;
-    } catch {
-      return false;
-    }
+    return isInside(f.path, ctx.roots);
   });
   return { files, truncated: walked.truncated };
 }
