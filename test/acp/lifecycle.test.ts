@@ -222,6 +222,7 @@ describe("config options", () => {
       expect((await errorOf(set("colour", "blue"))).code).toBe(-32602);
       expect((await errorOf(set("mode", "yolo"))).code).toBe(-32602);
       expect((await errorOf(set("model", "nowhere/model"))).code).toBe(-32602);
+      expect((await errorOf(set("model", "scripted/not-a-scenario"))).code).toBe(-32602);
       expect((await errorOf(set("thought_level", "extreme"))).code).toBe(-32602);
     } finally {
       await c.close();

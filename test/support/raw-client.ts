@@ -128,7 +128,8 @@ export function rawAgent(env: Record<string, string>): RawAgent {
     exited,
     alive: () => running,
     request: (method, params, id = nextId++) => {
-      void send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+      // A write to an agent that exited fails; the wait for the response then says so, with its stderr.
+      send(JSON.stringify({ jsonrpc: "2.0", id, method, params })).catch(() => undefined);
       return response(id);
     },
     endInput: () => {

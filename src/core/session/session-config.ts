@@ -5,7 +5,7 @@
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ConfigValues } from "../config/config-options.ts";
 import { isModeId } from "../config/modes.ts";
-import { parseModelRef } from "../config/model-ref.ts";
+import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
 import { isThoughtLevel } from "../config/thought-levels.ts";
 import { EngineError } from "../errors.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
@@ -31,8 +31,11 @@ export function changedConfig(current: ConfigValues, configId: string, value: st
       if (!isModeId(value)) throw new EngineError("invalid_config", `unknown mode "${value}"`, { configId, value });
       return { ...current, modeId: value };
     case "model": {
+      // Only a listed model (or the one the session already has): a value a client made up would
+      // fail only at the next turn.
       const ref = parseModelRef(value);
-      if (!ref || !catalog.provider(ref)) {
+      const listed = value === formatModelRef(current.model) || catalog.models().some((m) => formatModelRef(m.ref) === value);
+      if (!ref || !listed || !catalog.provider(ref)) {
         throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, { configId, value });
       }
       return { ...current, model: ref };
