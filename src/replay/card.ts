@@ -2,7 +2,7 @@
  * A tool card as the client holds it, and the updates that change it. Clients replace `content`
  * and `_meta` whole, so every update that touches either carries the whole accumulated value.
  */
-import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../journal/facts/index.ts";
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 
@@ -18,7 +18,7 @@ export type CardMeta = {
 export type Card = {
   toolCallId: string;
   title: string;
-  kind: string;
+  kind: ToolKind;
   rawInput: unknown;
   locations: { path: string; line?: number | null }[];
   status: "pending" | "in_progress" | "completed" | "failed";

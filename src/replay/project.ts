@@ -4,7 +4,7 @@
  * Pure: no I/O, no clock (times come from the records), no tool code.
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
-import type { Fact, FactOf, StoredFact } from "../journal/facts/index.ts";
+import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
@@ -147,7 +147,7 @@ export class Projector {
       sessionUpdate: "tool_call_update",
       toolCallId: card.toolCallId,
       title: card.title,
-      kind: card.kind as "other",
+      kind: card.kind,
       status: card.status,
       rawInput: card.rawInput,
       locations: card.locations,
@@ -231,5 +231,3 @@ export class Projector {
     return card ? change(card) : [];
   }
 }
-
-export type { Fact };
