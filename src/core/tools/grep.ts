@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
+import { fsAsync } from "./fs-async.ts";
 import { capText } from "./shell/output-buffer.ts";
 import { confinedOr, isInside } from "./paths.ts";
 import { fileTypes } from "./search/file-types.ts";
@@ -134,6 +134,7 @@ async function searchFile(path: string, regex: RegExp, multiline: boolean): Prom
   let bytes: Buffer;
   try {
     if (statSync(path).size > MAX_FILE_BYTES) return undefined;
+    const { readFile } = await fsAsync();
     bytes = await readFile(path);
   } catch {
     return undefined;
