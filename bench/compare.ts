@@ -9,6 +9,9 @@
  *           --runs N                        (default 15; live: N / 3)
  *           --sizes 10,100,1000             (reopen sessions, in turns; default 10,100,1000)
  *           --chunks N                      (live chunks; default 20,000)
+ *
+ * Keep BASE inside the checkout (bench/.build/ is ignored): a program started from a crowded
+ * directory such as a shared /tmp starts slower (see lib/agents.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
