@@ -200,6 +200,14 @@ export class SqliteJournal implements JournalStore {
     return { pid: lease.pid };
   }
 
+  warm(): void {
+    try {
+      this.#reader();
+    } catch {
+      // Left for the first read, which opens the database again and reports what is wrong.
+    }
+  }
+
   /** True once this process opened the journal for writing (loading alone never does). */
   get writing(): boolean {
     return this.#rw !== undefined;
