@@ -2,6 +2,8 @@
  * Serving ACP over this process's stdio. stdout carries only protocol messages; anything else
  * (logs, stray console output) goes to stderr.
  */
+// First: the SDK builds its schemas when it loads.
+import "../zod-jitless.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
