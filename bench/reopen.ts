@@ -46,7 +46,7 @@ export function generateSession(journal: SqliteJournal, sessionId: string, cwd: 
 }
 
 /** Reads and parses the session's stored rows in a fresh process: what any reader must do at least. */
-function floorRead(entry: string, path: string, sessionId: string): { ms: number; bytes: number } {
+export function floorRead(entry: string, path: string, sessionId: string): { ms: number; bytes: number } {
   const result = Bun.spawnSync([BUN, entry, path, sessionId], { stdout: "pipe", stderr: "inherit" });
   if (result.exitCode !== 0) throw new Error(`the read floor failed for ${sessionId}`);
   const { ms, bytes } = JSON.parse(result.stdout.toString()) as { ms: number; bytes: number };
@@ -60,7 +60,7 @@ const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
 };
 
 /** Loads a session in a fresh agent process. */
-async function loadOnce(entry: string, env: Record<string, string>, sessionId: string, cwd: string) {
+export async function loadOnce(entry: string, env: Record<string, string>, sessionId: string, cwd: string) {
   const agent = start(entry, env);
   let t0 = 0;
   let ms = Number.NaN;

@@ -2,19 +2,26 @@
  * The programs a benchmark run starts: verbatim (built and from source) and the floors, built
  * fresh at the start of each run the way verbatim ships.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const BUN = process.execPath;
+/** Where the floors of a run are built (ignored by git). */
+const BUILD_DIR = join(ROOT, "bench", ".build");
 
 export type Build = { verbatim: string; floor: string; streamFloor: string; liveAgent: string; readFloor: string; dir: string; dispose(): void };
 
-/** Builds the shipped artifact (`bun run build`) and the floors the same way, into a temp dir. */
+/**
+ * Builds the shipped artifact (`bun run build`) and the floors the same way, into a fresh
+ * directory in the checkout, next to `dist/`: Bun lists the directories above a program it starts,
+ * and a crowded one (a shared /tmp holds thousands of entries) costs milliseconds a start, which
+ * would slow the floors and not verbatim.
+ */
 export function buildAll(): Build {
   run([BUN, "run", "build"], ROOT);
-  const dir = mkdtempSync(join(tmpdir(), "verbatim-bench-"));
+  mkdirSync(BUILD_DIR, { recursive: true });
+  const dir = mkdtempSync(join(BUILD_DIR, "run-"));
   const bundle = (entry: string, name: string) => {
     run([BUN, "build", entry, "--target=bun", "--bytecode", "--minify", "--outdir", dir, "--entry-naming", name], ROOT);
     return join(dir, name);

@@ -31,6 +31,12 @@ export type Agent = {
   app: AgentApp;
   /** Cancels running turns and releases every open session (on disconnect). */
   closeAll(): Promise<void>;
+  /**
+   * Starts loading the engine in the background, and then opens the journal for reading: what
+   * the first session method would do first (call it once `initialize` is answered). Writes
+   * nothing and sends nothing; a failure is left for the first method that needs the engine.
+   */
+  preload(): void;
   /** The engine's dependencies once it has loaded (the given ones, or those built from the environment). */
   loadedDeps(): EngineDeps | undefined;
 };
@@ -55,6 +61,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   let engine: Engine | undefined;
   let loading: Promise<Engine> | undefined;
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
+  let closed = false;
   const load = (): Promise<Engine> =>
     (loading ??= import("./engine.ts").then(({ loadEngine }) => {
       engine = loadEngine(deps, capabilities, { trust: options.trust ?? false, ...(processCatalog ? { catalog: processCatalog } : {}) });
@@ -85,7 +92,17 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   return {
     app,
     closeAll: async () => {
+      closed = true;
       if (engine) await Promise.all(engine.sessions.all().map((s) => s.runtime.close()));
+    },
+    preload: () => {
+      if (closed) return;
+      load().then(
+        (loaded) => {
+          if (!closed) loaded.deps.store.warm();
+        },
+        () => undefined,
+      );
     },
     loadedDeps: () => engine?.deps,
   };

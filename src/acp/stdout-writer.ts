@@ -3,7 +3,6 @@
  * SDK hands each message to.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { PendingRequests } from "./pending-requests.ts";
 
 export type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : never;
 
@@ -17,6 +16,12 @@ const FLUSH_WINDOW_MS = 0.2;
 /** Past this many buffered bytes a write waits for the pipe (the client is behind): backpressure. */
 export const HIGH_WATER_BYTES = 256 * 1024;
 
+/** What the buffer writes to: stdout's sink (Bun's FileSink), or a test's. */
+export type Sink = Pick<Bun.FileSink, "write" | "flush">;
+
+/** Told of every message as it is written (see `PendingRequests`). */
+export type SentObserver = { sent(message: Message): void };
+
 /**
  * The outgoing side as the SDK takes it: a WritableStream of messages whose writer serializes
  * each message straight into the buffered stdout. The SDK takes a writer per message; the
@@ -25,7 +30,7 @@ export const HIGH_WATER_BYTES = 256 * 1024;
 export class MessageWritable extends WritableStream<Message> {
   readonly #writer: MessageWriter;
 
-  constructor(out: BufferedStdout, pending: PendingRequests) {
+  constructor(out: BufferedStdout, pending: SentObserver) {
     super({
       write: (message) => {
         pending.sent(message);
@@ -48,7 +53,7 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
   readonly desiredSize = 1;
   readonly ready = settled;
 
-  constructor(private readonly out: BufferedStdout, private readonly pending: PendingRequests) {}
+  constructor(private readonly out: BufferedStdout, private readonly pending: SentObserver) {}
 
   write(message: Message): Promise<void> {
     const written = this.out.write(`${JSON.stringify(message)}\n`) ?? settled;
@@ -78,8 +83,10 @@ export class BufferedStdout {
   #buffered = 0;
   #lastFlush = 0;
   #scheduled = false;
+  /** The sink's flush still under way (a pipe the client had not drained), if any. */
+  #draining: Promise<void> | undefined;
 
-  constructor(private readonly sink: Bun.FileSink) {}
+  constructor(private readonly sink: Sink) {}
 
   /** Buffers `data`; resolves at once unless the pipe is full, then once it has drained. */
   write(data: string | Uint8Array): Promise<void> | undefined {
@@ -103,6 +110,18 @@ export class BufferedStdout {
     await this.#flush(performance.now());
   }
 
+  /**
+   * Calls `callback` on a later turn of the event loop, once everything written so far has been
+   * handed to the pipe (for work that must not hold up what was written).
+   */
+  afterWrite(callback: () => void): void {
+    setImmediate(() => {
+      const written = this.#parts.length > 0 ? this.#flush(performance.now()) : this.#draining;
+      if (written) void written.then(callback, callback);
+      else callback();
+    });
+  }
+
   #flush(now: number): Promise<void> | undefined {
     this.#lastFlush = now;
     if (this.#parts.length > 0) {
@@ -111,6 +130,11 @@ export class BufferedStdout {
       this.#buffered = 0;
     }
     const flushed = this.sink.flush();
-    return typeof flushed === "number" ? undefined : flushed.then(() => undefined);
+    if (typeof flushed === "number") return undefined;
+    const draining = flushed.then(() => {
+      if (this.#draining === draining) this.#draining = undefined;
+    });
+    this.#draining = draining;
+    return draining;
   }
 }

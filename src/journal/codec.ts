@@ -3,17 +3,11 @@
  * was written in; readers accept every version ever written and migrate in memory, writers
  * always write the newest. Decoding never writes.
  */
-import { z } from "zod";
+import "../zod-jitless.ts";
 import { compile } from "zod/v4/core";
 import { blobRefsOf, extractBlobs, restoreBlobs } from "./blob-refs.ts";
 import { JournalError } from "./errors.ts";
 import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
-
-// zod reads this when a schema is built. The schemas built after this point (tool inputs, hook
-// outputs, ...) parse a few values each: code generation on their first parse would cost more
-// than it saves. The fact schemas are built before it (their module is imported above) and are
-// parsed by `parseFact`'s policy.
-z.config({ jitless: true });
 
 /** The newest record format. Bump it only together with a migration from the previous one. */
 export const RECORD_VERSION = 1;

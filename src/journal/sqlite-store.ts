@@ -13,6 +13,7 @@ import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
+import { BUSY_PAGES, IDLE_MS, IDLE_PAGES, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
@@ -27,12 +28,17 @@ export class SqliteJournal implements JournalStore {
   #ro: Database | undefined;
   readonly #owner: ProcessIdentity = currentProcess();
 
-  constructor(readonly path: string, private readonly durability: Durability = "normal") {}
+  /** `checkpoints`: when the WAL is checkpointed while this process writes (see wal-checkpointer.ts). */
+  constructor(
+    readonly path: string,
+    private readonly durability: Durability = "normal",
+    private readonly options: { checkpoints?: Partial<CheckpointPolicy> } = {},
+  ) {}
 
   create(row: SessionRow, first: Fact): StoredFact {
     const w = this.#writer();
     const at = row.createdAt;
-    return guard(row.sessionId, () =>
+    const created = guard(row.sessionId, () =>
       w.db.transaction(() => {
         w.insertSession.run(
           row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), row.title ?? null,
@@ -45,6 +51,8 @@ export class SqliteJournal implements JournalStore {
         return { seq: 1, at, fact: first };
       }).immediate(),
     );
+    w.checkpoints.committed(0);
+    return created;
   }
 
   append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact {
@@ -55,7 +63,7 @@ export class SqliteJournal implements JournalStore {
   appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[] {
     const w = this.#writer();
     const encoded = facts.map(({ fact }) => encodeFact(fact));
-    return guard(sessionId, () =>
+    const records = guard(sessionId, () =>
       w.transaction(() => {
         const lease = w.selectLease.get(sessionId);
         if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
@@ -79,6 +87,10 @@ export class SqliteJournal implements JournalStore {
         return records;
       }),
     );
+    let bytes = 0;
+    for (const e of encoded) bytes += e.body.length;
+    w.checkpoints.committed(bytes);
+    return records;
   }
 
   *read(sessionId: string, fromSeq = 1): Generator<StoredFact> {
@@ -200,6 +212,14 @@ export class SqliteJournal implements JournalStore {
     return { pid: lease.pid };
   }
 
+  warm(): void {
+    try {
+      this.#reader();
+    } catch {
+      // Left for the first read, which opens the database again and reports what is wrong.
+    }
+  }
+
   /** True once this process opened the journal for writing (loading alone never does). */
   get writing(): boolean {
     return this.#rw !== undefined;
@@ -213,6 +233,7 @@ export class SqliteJournal implements JournalStore {
   }
 
   close(): void {
+    this.#rw?.checkpoints.close();
     this.#rw?.db.close();
     this.#ro?.close();
     this.#rw = undefined;
@@ -250,6 +271,8 @@ export class SqliteJournal implements JournalStore {
       const layout = fresh ? LAYOUT_VERSION : checkLayout(db);
       db.run("PRAGMA journal_mode = WAL");
       db.run(`PRAGMA synchronous = ${this.durability === "strict" ? "FULL" : "NORMAL"}`);
+      // Checkpoints run when the writer is idle, on a worker thread, never on this connection (see wal-checkpointer.ts).
+      db.run("PRAGMA wal_autocheckpoint = 0");
       if (fresh) {
         db.transaction(() => {
           db.run(layoutSql);
@@ -267,7 +290,8 @@ export class SqliteJournal implements JournalStore {
     for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
     this.#ro?.close();
     this.#ro = undefined;
-    this.#rw = new Writer(db);
+    const policy = { idleMs: IDLE_MS, idlePages: IDLE_PAGES, busyPages: BUSY_PAGES, ...this.options.checkpoints };
+    this.#rw = new Writer(db, new WalCheckpointer(this.path, policy));
     return this.#rw;
   }
 }
@@ -282,7 +306,7 @@ class Writer {
   readonly touchTitle: Statement;
   readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
   readonly upsertLease: Statement;
-  constructor(readonly db: Database) {
+  constructor(readonly db: Database, readonly checkpoints: WalCheckpointer) {
     const immediate = db.transaction((run: () => unknown) => run()).immediate;
     this.transaction = <T>(run: () => T): T => immediate(run) as T;
     this.insertSession = db.prepare(

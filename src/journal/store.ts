@@ -43,5 +43,10 @@ export interface JournalStore {
   release(sessionId: string): void;
   /** The live process holding the session's lease, if any. */
   holder(sessionId: string): { pid: number } | undefined;
+  /**
+   * Gets ready to read (opens the journal, if there is one, for reading) so that the first read
+   * does not wait for it. Never writes, never throws: a problem is reported by the read that meets it.
+   */
+  warm(): void;
   close(): void;
 }

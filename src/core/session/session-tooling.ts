@@ -2,8 +2,8 @@
  * What a session offers beyond its built-in tools, kept in step with the journal: the tools of
  * its MCP servers and its slash commands. Each set is recorded (as the model and the client are
  * to see it) whenever it differs from the one last recorded; a turn offers exactly what is.
+ * (Compared with Bun's deep equality: node:util costs the engine milliseconds to load.)
  */
-import { isDeepStrictEqual } from "node:util";
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
@@ -57,7 +57,7 @@ export class SessionTooling {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
     const commands = availableCommands(state.cwd);
-    if (!isDeepStrictEqual(commands, state.commands)) this.host.record({ kind: "commands_available", commands });
+    if (!Bun.deepEquals(commands, state.commands, true)) this.host.record({ kind: "commands_available", commands });
   }
 
   /**
@@ -69,7 +69,7 @@ export class SessionTooling {
     const snapshot = this.#hub?.snapshot();
     this.#mcpTools = snapshot?.tools ?? [];
     const tools = snapshot?.listing.tools ?? [];
-    if (!isDeepStrictEqual(tools, this.host.state.mcpTools)) {
+    if (!Bun.deepEquals(tools, this.host.state.mcpTools, true)) {
       this.host.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
     }
     this.syncCommands();

@@ -4,11 +4,13 @@ import { OutputBuffer } from "./shell/output-buffer.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
 import { fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
-const input = z.object({
-  command: z.string().min(1).describe("The command to run (bash)"),
-  timeout: z.number().int().positive().optional().describe("A timeout in milliseconds (default 120000, at most 600000)"),
-  description: z.string().optional().describe("What the command does, in a few words"),
-});
+const input = z.lazy(() =>
+  z.object({
+    command: z.string().min(1).describe("The command to run (bash)"),
+    timeout: z.number().int().positive().optional().describe("A timeout in milliseconds (default 120000, at most 600000)"),
+    description: z.string().optional().describe("What the command does, in a few words"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;

@@ -4,12 +4,14 @@ import { FileProblem, readText, sha256, staleness, writeText } from "./files/tex
 import { confine, PathError } from "./paths.ts";
 import { failed, type Tool } from "./tool.ts";
 
-const input = z.object({
-  file_path: z.string().describe("The absolute path of the file to change"),
-  old_string: z.string().describe("The exact text to replace"),
-  new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
-  replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),
-});
+const input = z.lazy(() =>
+  z.object({
+    file_path: z.string().describe("The absolute path of the file to change"),
+    old_string: z.string().describe("The exact text to replace"),
+    new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
+    replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 type Applied = { ok: true; text: string; count: number; at: number } | { ok: false; message: string };

@@ -5,10 +5,12 @@ import { confinedOr } from "./paths.ts";
 import { mtimes, rootOf, walkFiles } from "./search/walk.ts";
 import { failed, fenced, textContent, type Tool } from "./tool.ts";
 
-const input = z.object({
-  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.test.js"'),
-  path: z.string().optional().describe("The absolute path of the directory to search in (defaults to the working directory)"),
-});
+const input = z.lazy(() =>
+  z.object({
+    pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.test.js"'),
+    path: z.string().optional().describe("The absolute path of the directory to search in (defaults to the working directory)"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 /** The most paths one Glob returns. */

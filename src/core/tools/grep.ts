@@ -1,30 +1,32 @@
 import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
+import { fsAsync } from "./fs-async.ts";
 import { capText } from "./shell/output-buffer.ts";
 import { confinedOr, isInside } from "./paths.ts";
 import { fileTypes } from "./search/file-types.ts";
 import { mtimes, rootOf, walkFiles, type WalkEntry } from "./search/walk.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext } from "./tool.ts";
 
-const count = z.number().int().min(0);
-const input = z.object({
-  pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
-  path: z.string().optional().describe("The absolute path of a file or directory to search in (defaults to the working directory)"),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"'),
-  type: z.string().optional().describe('Only search files of this type, e.g. "js", "py", "rust"'),
-  output_mode: z.enum(["content", "files_with_matches", "count"]).optional()
-    .describe('"content" shows matching lines, "files_with_matches" (default) lists files, "count" counts matching lines per file'),
-  "-i": z.boolean().optional().describe("Case insensitive search"),
-  "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
-  "-A": count.optional().describe("Lines to show after each match (content mode)"),
-  "-B": count.optional().describe("Lines to show before each match (content mode)"),
-  "-C": count.optional().describe("Lines to show before and after each match (content mode)"),
-  context: count.optional().describe("Same as -C"),
-  head_limit: count.optional().describe("Return only the first N lines or entries (default 250; 0 for no limit)"),
-  offset: count.optional().describe("Skip the first N lines or entries"),
-  multiline: z.boolean().optional().describe("Let the pattern span lines (. matches newlines)"),
+const input = z.lazy(() => {
+  const count = z.number().int().min(0);
+  return z.object({
+    pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
+    path: z.string().optional().describe("The absolute path of a file or directory to search in (defaults to the working directory)"),
+    glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"'),
+    type: z.string().optional().describe('Only search files of this type, e.g. "js", "py", "rust"'),
+    output_mode: z.enum(["content", "files_with_matches", "count"]).optional()
+      .describe('"content" shows matching lines, "files_with_matches" (default) lists files, "count" counts matching lines per file'),
+    "-i": z.boolean().optional().describe("Case insensitive search"),
+    "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
+    "-A": count.optional().describe("Lines to show after each match (content mode)"),
+    "-B": count.optional().describe("Lines to show before each match (content mode)"),
+    "-C": count.optional().describe("Lines to show before and after each match (content mode)"),
+    context: count.optional().describe("Same as -C"),
+    head_limit: count.optional().describe("Return only the first N lines or entries (default 250; 0 for no limit)"),
+    offset: count.optional().describe("Skip the first N lines or entries"),
+    multiline: z.boolean().optional().describe("Let the pattern span lines (. matches newlines)"),
+  });
 });
 type Input = z.infer<typeof input>;
 
@@ -134,6 +136,7 @@ async function searchFile(path: string, regex: RegExp, multiline: boolean): Prom
   let bytes: Buffer;
   try {
     if (statSync(path).size > MAX_FILE_BYTES) return undefined;
+    const { readFile } = await fsAsync();
     bytes = await readFile(path);
   } catch {
     return undefined;

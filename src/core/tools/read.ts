@@ -3,11 +3,13 @@ import { FileProblem, readText, sha256 } from "./files/text-files.ts";
 import { confine, PathError } from "./paths.ts";
 import { failed, fenced, textContent, type Tool } from "./tool.ts";
 
-const input = z.object({
-  file_path: z.string().describe("The absolute path of the file to read"),
-  offset: z.number().int().positive().optional().describe("The line number to start reading from (1-based)"),
-  limit: z.number().int().positive().optional().describe("The number of lines to read"),
-});
+const input = z.lazy(() =>
+  z.object({
+    file_path: z.string().describe("The absolute path of the file to read"),
+    offset: z.number().int().positive().optional().describe("The line number to start reading from (1-based)"),
+    limit: z.number().int().positive().optional().describe("The number of lines to read"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 export const READ_MAX_LINES = 2000;

@@ -2,11 +2,13 @@ import { z } from "zod";
 import { subagentKinds } from "../subagents/subagent-types.ts";
 import { failed, type Tool } from "./tool.ts";
 
-const input = z.object({
-  description: z.string().min(1).describe("A short (3-5 word) description of the task"),
-  prompt: z.string().min(1).describe("The task for the subagent to perform, with all the context it needs"),
-  subagent_type: z.string().min(1).describe("The type of subagent to use for this task"),
-});
+const input = z.lazy(() =>
+  z.object({
+    description: z.string().min(1).describe("A short (3-5 word) description of the task"),
+    prompt: z.string().min(1).describe("The task for the subagent to perform, with all the context it needs"),
+    subagent_type: z.string().min(1).describe("The type of subagent to use for this task"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 /**

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import type { Tool } from "./tool.ts";
 
-const todo = z.object({
-  content: z.string().min(1).describe("What needs to be done, imperative form"),
-  status: z.enum(["pending", "in_progress", "completed"]),
-  activeForm: z.string().min(1).describe("The present-continuous form shown while it is in progress"),
+const input = z.lazy(() => {
+  const todo = z.object({
+    content: z.string().min(1).describe("What needs to be done, imperative form"),
+    status: z.enum(["pending", "in_progress", "completed"]),
+    activeForm: z.string().min(1).describe("The present-continuous form shown while it is in progress"),
+  });
+  return z.object({ todos: z.array(todo).describe("The complete, updated todo list") });
 });
-const input = z.object({ todos: z.array(todo).describe("The complete, updated todo list") });
 type Input = z.infer<typeof input>;
 
 /** Keeps the session's plan: every call sends the whole list, shown as an ACP `plan`. */

@@ -67,6 +67,10 @@ export type ToolOutcome = {
 export interface Tool<I = unknown> {
   readonly name: string;
   readonly description: string;
+  /**
+   * The input schema. The built-in tools build theirs on first use (`z.lazy`): building a schema
+   * costs time when its module loads, and loading the engine (for a session load, say) runs no tool.
+   */
   readonly input: z.ZodType<I>;
   /**
    * The JSON schema the model is given, when it is not derived from `input` (an MCP server's own

@@ -3,10 +3,12 @@ import { capText } from "./shell/output-buffer.ts";
 import { failed, textContent, type Tool } from "./tool.ts";
 import { htmlToText } from "./web/html-to-text.ts";
 
-const input = z.object({
-  url: z.string().describe("The URL to fetch (http or https)"),
-  prompt: z.string().describe("What to look for in the page"),
-});
+const input = z.lazy(() =>
+  z.object({
+    url: z.string().describe("The URL to fetch (http or https)"),
+    prompt: z.string().describe("What to look for in the page"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 /** The most bytes downloaded, and the most text returned to the model. */

@@ -4,10 +4,12 @@ import { fileExists, FileProblem, readText, sha256, staleness, writeText } from 
 import { confine, PathError } from "./paths.ts";
 import { failed, type Tool } from "./tool.ts";
 
-const input = z.object({
-  file_path: z.string().describe("The absolute path of the file to write (it is created or overwritten)"),
-  content: z.string().describe("The whole content of the file"),
-});
+const input = z.lazy(() =>
+  z.object({
+    file_path: z.string().describe("The absolute path of the file to write (it is created or overwritten)"),
+    content: z.string().describe("The whole content of the file"),
+  }),
+);
 type Input = z.infer<typeof input>;
 
 const diff = (path: string, oldText: string | null, newText: string): ToolCallContent => ({ type: "diff", path, oldText, newText });

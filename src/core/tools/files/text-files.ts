@@ -3,9 +3,9 @@
  * that, so unsaved buffers are seen, and the local disk otherwise. Paths are already confined.
  */
 import { existsSync, statSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { sha256Hex } from "../../../sha256.ts";
+import { fsAsync } from "../fs-async.ts";
 import type { ToolHost } from "../tool.ts";
 
 export class FileProblem extends Error {}
@@ -22,7 +22,9 @@ export async function readText(host: ToolHost, path: string): Promise<string> {
   if (!existsSync(path)) throw new FileProblem(`File does not exist: ${path}`);
   if (statSync(path).isDirectory()) throw new FileProblem(`${path} is a directory, not a file. Use a file path (Glob lists files).`);
   try {
-    return host.readTextFile ? await host.readTextFile(path) : await readFile(path, "utf8");
+    if (host.readTextFile) return await host.readTextFile(path);
+    const { readFile } = await fsAsync();
+    return await readFile(path, "utf8");
   } catch (error) {
     throw new FileProblem(`Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -31,6 +33,7 @@ export async function readText(host: ToolHost, path: string): Promise<string> {
 /** Writes a whole file, creating its parent directories on disk when they are missing. */
 export async function writeText(host: ToolHost, path: string, content: string): Promise<void> {
   try {
+    const { mkdir, writeFile } = await fsAsync();
     await mkdir(dirname(path), { recursive: true });
     if (host.writeTextFile) await host.writeTextFile(path, content);
     else await writeFile(path, content, "utf8");

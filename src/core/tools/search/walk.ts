@@ -5,8 +5,8 @@
  * not lead a search out of the session's directories).
  */
 import { existsSync, readFileSync, type Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { fsAsync } from "../fs-async.ts";
 import { ignoredBy, parseIgnore, type IgnoreRule } from "./gitignore.ts";
 
 /** A file found: its absolute path, its path relative to the searched directory, and whether it is a link. */
@@ -53,6 +53,7 @@ export async function walkFiles(top: string, dir: string, signal?: AbortSignal):
   let visited = 0;
   let truncated = false;
   const start = toPosix(relative(top, dir));
+  const { readdir } = await fsAsync();
 
   async function visit(abs: string, fromTop: string, rules: IgnoreRule[]): Promise<void> {
     if (truncated || signal?.aborted) return;
@@ -103,6 +104,7 @@ export function rootOf(path: string, roots: string[]): string {
 /** Modification times, for sorting results newest first; missing files sort last. */
 export async function mtimes(paths: string[]): Promise<Map<string, number>> {
   const times = new Map<string, number>();
+  const { stat } = await fsAsync();
   await Promise.all(paths.map(async (p) => {
     try {
       times.set(p, (await stat(p)).mtimeMs);

@@ -1,0 +1,99 @@
+/**
+ * Once `initialize` is answered, the stdio server loads the engine in the background and opens
+ * the journal for reading (the first session method would wait for both). The answer is written
+ * before any of it starts, nothing else is sent, and nothing is written to the journal.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { serveStdio } from "../../src/acp/stdio.ts";
+import { engineDeps } from "../../src/core/engine-deps.ts";
+import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
+import { connectInProcess, newSession, prompt, until } from "../support/acp-session.ts";
+import { dumpDatabase } from "../support/db-dump.ts";
+import { fakeEnds } from "../support/fake-ends.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+const INITIALIZE = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } };
+
+/** A journal that notes what the client had been sent when it was warmed. */
+class WatchedJournal extends SqliteJournal {
+  sentWhenWarmed: string | undefined;
+  constructor(path: string, private readonly sent: () => string) {
+    super(path);
+  }
+  override warm(): void {
+    this.sentWhenWarmed = this.sent();
+    super.warm();
+  }
+}
+
+/** Serves fake stdio ends with the sandbox's engine, its journal watched. */
+function serve(box: Sandbox) {
+  const ends = fakeEnds();
+  const store = new WatchedJournal(join(box.home, "journal.db"), () => ends.output.text);
+  const served = serveStdio({ deps: { ...engineDeps(box.env), store }, ends });
+  return { ends, store, served };
+}
+
+async function recordedSession(box: Sandbox): Promise<void> {
+  const live = await connectInProcess(box.env);
+  const { sessionId } = await newSession(live.ctx, box.workspace);
+  await prompt(live.ctx, sessionId, "Hello");
+  await live.close();
+}
+
+describe("preloading the engine after initialize", () => {
+  test("the journal is opened for reading only after the initialize answer was written, and nothing else is sent", async () => {
+    const box = sandbox("scripted/plain");
+    await recordedSession(box);
+    const { ends, store, served } = serve(box);
+    ends.send(INITIALIZE);
+    await until(() => store.sentWhenWarmed !== undefined, "the preload");
+    const [answer, ...rest] = ends.output.messages();
+    expect(answer?.id).toBe(0);
+    expect(answer?.result).toBeDefined();
+    expect(rest).toEqual([]);
+    expect(store.sentWhenWarmed).toBe(ends.output.text);
+    ends.end();
+    await served;
+  });
+
+  test("the preload waits until the pipe has taken the answer", async () => {
+    const box = sandbox("scripted/plain");
+    const { ends, store, served } = serve(box);
+    ends.output.holdNextFlush();
+    ends.send(INITIALIZE);
+    await until(() => ends.output.messages().length === 1, "the answer");
+    await Bun.sleep(50);
+    expect(store.sentWhenWarmed).toBeUndefined();
+    ends.output.release();
+    await until(() => store.sentWhenWarmed !== undefined, "the preload");
+    ends.end();
+    await served;
+  });
+
+  test("the preload writes nothing to the journal", async () => {
+    const box = sandbox("scripted/plain");
+    await recordedSession(box);
+    const path = join(box.home, "journal.db");
+    const before = dumpDatabase(path);
+    const { ends, store, served } = serve(box);
+    ends.send(INITIALIZE);
+    await until(() => store.sentWhenWarmed !== undefined, "the preload");
+    expect(store.writing).toBe(false);
+    ends.end();
+    await served;
+    expect(dumpDatabase(path)).toEqual(before);
+  });
+
+  test("without a journal, the preload creates none", async () => {
+    const box = sandbox("scripted/plain");
+    const { ends, store, served } = serve(box);
+    ends.send(INITIALIZE);
+    await until(() => store.sentWhenWarmed !== undefined, "the preload");
+    ends.end();
+    await served;
+    expect(existsSync(join(box.home, "journal.db"))).toBe(false);
+  });
+});

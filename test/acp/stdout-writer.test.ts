@@ -1,0 +1,36 @@
+/** The buffered stdout: what is written reaches the pipe in order, and `afterWrite` waits for it. */
+import { describe, expect, test } from "bun:test";
+import { BufferedStdout } from "../../src/acp/stdout-writer.ts";
+import { until } from "../support/acp-session.ts";
+import { FakeSink } from "../support/fake-ends.ts";
+
+describe("the buffered stdout", () => {
+  test("afterWrite calls back on a later turn, once everything written before it is in the pipe", async () => {
+    const sink = new FakeSink();
+    const out = new BufferedStdout(sink);
+    out.write("first\n");
+    out.write("second\n");
+    let seen: string | undefined;
+    out.afterWrite(() => {
+      seen = sink.text;
+    });
+    expect(seen).toBeUndefined();
+    await until(() => seen !== undefined, "the callback");
+    expect(seen).toBe("first\nsecond\n");
+  });
+
+  test("afterWrite waits while the pipe has not taken what was written", async () => {
+    const sink = new FakeSink();
+    sink.holdNextFlush();
+    const out = new BufferedStdout(sink);
+    void out.write("first\n");
+    let called = false;
+    out.afterWrite(() => {
+      called = true;
+    });
+    await Bun.sleep(30);
+    expect(called).toBe(false);
+    sink.release();
+    await until(() => called, "the callback");
+  });
+});
