@@ -112,9 +112,10 @@ export function rawAgent(env: Record<string, string>): RawAgent {
     child.stdin.write(bytes);
     await child.stdin.flush();
   };
-  const send = (line: string) => {
+  // async: a write to an agent that exited rejects (EPIPE) rather than throwing at the caller.
+  const send = async (line: string) => {
     child.stdin.write(line.endsWith("\n") ? line : `${line}\n`);
-    return Promise.resolve(child.stdin.flush()).then(() => undefined);
+    await child.stdin.flush();
   };
   return {
     messages,
