@@ -20,8 +20,7 @@ import { timeToInitialize } from "./cold-start.ts";
 import { buildAll, type Build } from "./lib/agents.ts";
 import { median, quantile } from "./lib/stats.ts";
 import { streamOnce, type StreamRun } from "./live.ts";
-import { floorRead, generateSession, loadOnce } from "./reopen.ts";
-import { SqliteJournal } from "../src/journal/sqlite-store.ts";
+import { floorRead, loadOnce, writeSessions } from "./reopen.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -72,9 +71,7 @@ try {
   if (only.has("reopen")) {
     const cwd = join(home, "project");
     const path = join(home, "journal.db");
-    const journal = new SqliteJournal(path);
-    for (const turns of sizes) generateSession(journal, `ses_${turns}`, cwd, turns);
-    journal.close();
+    writeSessions(path, cwd, sizes);
     for (const turns of sizes) {
       log(`reopen ${turns} turns`);
       const id = `ses_${turns}`;

@@ -5,13 +5,14 @@
  * verbatim process, whose peak memory (VmHWM) is read from /proc, and compared with its memory
  * after `initialize`.
  */
+import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
 import { BUN, start } from "./lib/agents.ts";
 import { now } from "./lib/clock.ts";
-import { startFact, turnFacts } from "./lib/facts.ts";
+import { STREAMED_TURN, startFact, turnFacts, type TurnShape } from "./lib/facts.ts";
 import { readLines, requestLine, responseId, text } from "./lib/ndjson.ts";
 import { linearFit, median } from "./lib/stats.ts";
 
@@ -21,8 +22,10 @@ export type ReopenRun = {
   storedBytes: number;
   /** Milliseconds from the load request to its response (median). */
   loadMs: number;
-  /** Milliseconds to read and JSON-parse the same rows (median). */
+  /** Milliseconds to load SQLite, open the journal, read and JSON-parse the same rows (median). */
   floorMs: number;
+  /** Of `floorMs`, loading SQLite and opening the journal (median). */
+  floorOpenMs: number;
   ratio: number;
   updates: number;
   rssAfterInitializeMb: number;
@@ -30,27 +33,46 @@ export type ReopenRun = {
   peakRatio: number;
 };
 
-export type Reopen = { runs: ReopenRun[]; msPerThousandTurns: number; linearR2: number };
+export type Reopen = { shape: TurnShape; runs: ReopenRun[]; msPerThousandTurns: number; linearR2: number };
 
 /** Writes a session of `turns` turns through the store API; returns its fact count. */
-export function generateSession(journal: SqliteJournal, sessionId: string, cwd: string, turns: number): number {
+export function generateSession(journal: SqliteJournal, sessionId: string, cwd: string, turns: number, shape: TurnShape = STREAMED_TURN): number {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
   let seq = 1;
   journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   for (let t = 0; t < turns; t++) {
-    const facts = turnFacts(t, cwd).map((fact) => ({ fact, at }));
+    const facts = turnFacts(t, cwd, shape).map((fact) => ({ fact, at }));
     journal.appendMany(sessionId, seq + 1, facts);
     seq += facts.length;
   }
   return seq;
 }
 
+/**
+ * Writes a session of each size (ids `ses_<turns>`) into the journal at `path`, and returns once
+ * the journal is closed and its write-ahead log folded into the database file (the checkpointer's
+ * thread would otherwise go on folding it while the loads are measured): the state of a session
+ * reopened later. Returns each session's fact count.
+ */
+export function writeSessions(path: string, cwd: string, sizes: number[], shape: TurnShape = STREAMED_TURN): Map<number, number> {
+  const journal = new SqliteJournal(path);
+  const facts = new Map<number, number>();
+  for (const turns of sizes) facts.set(turns, generateSession(journal, `ses_${turns}`, cwd, turns, shape));
+  journal.close();
+  // Folds what the checkpointer's thread has not folded yet, waiting for a checkpoint under way.
+  const db = new Database(path);
+  db.run("PRAGMA busy_timeout = 120000");
+  db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
+  db.close();
+  return facts;
+}
+
 /** Reads and parses the session's stored rows in a fresh process: what any reader must do at least. */
-export function floorRead(entry: string, path: string, sessionId: string): { ms: number; bytes: number } {
+export function floorRead(entry: string, path: string, sessionId: string): { ms: number; openMs: number; bytes: number } {
   const result = Bun.spawnSync([BUN, entry, path, sessionId], { stdout: "pipe", stderr: "inherit" });
   if (result.exitCode !== 0) throw new Error(`the read floor failed for ${sessionId}`);
-  const { ms, bytes } = JSON.parse(result.stdout.toString()) as { ms: number; bytes: number };
-  return { ms, bytes };
+  const { ms, openMs, bytes } = JSON.parse(result.stdout.toString()) as { ms: number; openMs: number; bytes: number };
+  return { ms, openMs, bytes };
 }
 
 const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
@@ -90,15 +112,18 @@ export async function loadOnce(entry: string, env: Record<string, string>, sessi
   return { ms, updates, rssAfterInitialize, peak };
 }
 
-export async function reopen(entry: string, floorEntry: string, sizes = [10, 100, 500, 1_000, 10_000], runs = 3): Promise<Reopen> {
+export async function reopen(
+  entry: string,
+  floorEntry: string,
+  sizes = [10, 100, 500, 1_000, 10_000],
+  runs = 3,
+  shape: TurnShape = STREAMED_TURN,
+): Promise<Reopen> {
   const home = mkdtempSync(join(tmpdir(), "verbatim-bench-reopen-"));
   const cwd = join(home, "project");
   const path = join(home, "journal.db");
   try {
-    const journal = new SqliteJournal(path);
-    const facts = new Map<number, number>();
-    for (const turns of sizes) facts.set(turns, generateSession(journal, `ses_${turns}`, cwd, turns));
-    journal.close();
+    const facts = writeSessions(path, cwd, sizes, shape);
     const env = { VERBATIM_HOME: home };
     const results: ReopenRun[] = [];
     for (const turns of sizes) {
@@ -106,11 +131,13 @@ export async function reopen(entry: string, floorEntry: string, sizes = [10, 100
       floorRead(floorEntry, path, sessionId);
       const loads = [];
       const floors = [];
+      const opens = [];
       let bytes = 0;
       for (let i = 0; i < runs; i++) {
         loads.push(await loadOnce(entry, env, sessionId, cwd));
         const floor = floorRead(floorEntry, path, sessionId);
         floors.push(floor.ms);
+        opens.push(floor.openMs);
         bytes = floor.bytes;
       }
       const loadMs = median(loads.map((l) => l.ms));
@@ -123,6 +150,7 @@ export async function reopen(entry: string, floorEntry: string, sizes = [10, 100
         storedBytes: bytes,
         loadMs,
         floorMs,
+        floorOpenMs: median(opens),
         ratio: loadMs / floorMs,
         updates: loads[0]?.updates ?? 0,
         rssAfterInitializeMb,
@@ -131,7 +159,7 @@ export async function reopen(entry: string, floorEntry: string, sizes = [10, 100
       });
     }
     const fit = linearFit(results.map((r) => r.turns), results.map((r) => r.loadMs));
-    return { runs: results, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 };
+    return { shape, runs: results, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { append } from "./append.ts";
 import { coldStart } from "./cold-start.ts";
 import { buildAll, ROOT } from "./lib/agents.ts";
-import { TURN_SHAPE } from "./lib/facts.ts";
+import { WHOLE_TURN } from "./lib/facts.ts";
 import { live } from "./live.ts";
 import { reopen } from "./reopen.ts";
 import { targets, table } from "./report.ts";
@@ -36,16 +36,19 @@ try {
   log("append throughput");
   const appended = append(quick ? { normal: 5_000, strict: 300 } : { normal: 20_000, strict: 1_000 });
   log("reopen at scale (generating sessions)");
-  const reopened = await reopen(build.verbatim, build.readFloor, quick ? [10, 100, 500, 1_000] : [10, 100, 500, 1_000, 10_000], quick ? 1 : 3);
+  const sizes = quick ? [10, 100, 500, 1_000] : [10, 100, 500, 1_000, 10_000];
+  const reopened = await reopen(build.verbatim, build.readFloor, sizes, quick ? 1 : 3);
+  log("reopen at scale, whole turns (generating sessions)");
+  const reopenedWhole = await reopen(build.verbatim, build.readFloor, sizes, quick ? 1 : 3, WHOLE_TURN);
   const results = {
     started,
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", loadAverageAtStart: load, bun: Bun.version, platform: process.platform },
     quick,
-    turnShape: TURN_SHAPE,
     coldStart: cold,
     live: stream,
     append: appended,
     reopen: reopened,
+    reopenWhole: reopenedWhole,
   };
   const checks = targets(results);
   await Bun.write(join(ROOT, "bench", "results.json"), `${JSON.stringify({ ...results, targets: checks }, null, 2)}\n`);

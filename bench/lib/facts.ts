@@ -20,28 +20,37 @@ export const startFact = (cwd: string): Fact => ({
 });
 
 /** How a benchmark turn is made: chunk counts per stream, and the tool output's size. */
-export const TURN_SHAPE = { thinkingChunks: 20, answerChunks: 20, afterChunks: 20, outputLines: 40 } as const;
+export type TurnShape = { thinkingChunks: number; answerChunks: number; afterChunks: number; outputLines: number };
+
+/** A turn as a streaming provider delivers it: thinking and answers in chunks of a word or two. */
+export const STREAMED_TURN: TurnShape = { thinkingChunks: 20, answerChunks: 20, afterChunks: 20, outputLines: 40 };
+
+/**
+ * The least a turn with thinking, an answer and a tool call can be: each text in one chunk (as a
+ * provider that does not stream, or a very short answer, delivers it); the same tool call.
+ */
+export const WHOLE_TURN: TurnShape = { thinkingChunks: 1, answerChunks: 1, afterChunks: 1, outputLines: 40 };
 
 const WORDS = ["the", "journal", "records", "every", "fact", "as", "it", "happens,", "and", "replay", "shows", "it", "again."];
 const word = (i: number) => `${WORDS[i % WORDS.length]} `;
 
 /** The facts of turn `t` of a session in `cwd`, in order. */
-export function turnFacts(t: number, cwd: string): Fact[] {
+export function turnFacts(t: number, cwd: string, shape: TurnShape = STREAMED_TURN): Fact[] {
   const turnId = `turn_${t}`;
   const step1 = `step_${t}_1`;
   const step2 = `step_${t}_2`;
   const model = { provider: "anthropic", model: "claude-sonnet-4-5" };
   const callId = `call_${t}`;
   const path = `${cwd}/src/module-${t % 50}.ts`;
-  const output = Array.from({ length: TURN_SHAPE.outputLines }, (_, i) => `${String(i + 1).padStart(6)}\texport const value${i} = compute(${i}, "text");`).join("\n");
+  const output = Array.from({ length: shape.outputLines }, (_, i) => `${String(i + 1).padStart(6)}\texport const value${i} = compute(${i}, "text");`).join("\n");
   const facts: Fact[] = [
     { kind: "prompt_received", turnId, messageId: `msg_${t}_u`, blocks: [{ type: "text", text: `Please look at module ${t % 50} and explain what it does.` }] },
   ];
   if (t === 0) facts.push({ kind: "title_set", title: "Please look at module 0 and explain what it does." });
-  for (let i = 0; i < TURN_SHAPE.thinkingChunks; i++) {
+  for (let i = 0; i < shape.thinkingChunks; i++) {
     facts.push({ kind: "message_chunk", stepId: step1, messageId: `msg_${t}_th`, stream: "thought", text: word(i) });
   }
-  for (let i = 0; i < TURN_SHAPE.answerChunks; i++) {
+  for (let i = 0; i < shape.answerChunks; i++) {
     facts.push({ kind: "message_chunk", stepId: step1, messageId: `msg_${t}_a1`, stream: "answer", text: word(i + 3) });
   }
   facts.push(
@@ -57,7 +66,7 @@ export function turnFacts(t: number, cwd: string): Fact[] {
       result: { text: output, isError: false },
     },
   );
-  for (let i = 0; i < TURN_SHAPE.afterChunks; i++) {
+  for (let i = 0; i < shape.afterChunks; i++) {
     facts.push({ kind: "message_chunk", stepId: step2, messageId: `msg_${t}_a2`, stream: "answer", text: word(i + 7) });
   }
   facts.push(

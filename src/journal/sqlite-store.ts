@@ -13,7 +13,7 @@ import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
-import { BUSY_PAGES, IDLE_MS, IDLE_PAGES, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
+import { BUSY_PAGES, IDLE_MS, IDLE_PAGES, WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
@@ -273,6 +273,8 @@ export class SqliteJournal implements JournalStore {
       db.run(`PRAGMA synchronous = ${this.durability === "strict" ? "FULL" : "NORMAL"}`);
       // Checkpoints run when the writer is idle, on a worker thread, never on this connection (see wal-checkpointer.ts).
       db.run("PRAGMA wal_autocheckpoint = 0");
+      // A log that grew through a long stream is cut back to this when it restarts after a checkpoint.
+      db.run(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
       if (fresh) {
         db.transaction(() => {
           db.run(layoutSql);
@@ -296,6 +298,12 @@ export class SqliteJournal implements JournalStore {
   }
 }
 
+/**
+ * The writing connection and its statements. They come from `db.query`, whose statements
+ * `close()` finalizes: a statement from `db.prepare` left unfinalized keeps the connection open
+ * after `close()`, and with it the write-ahead log, which the last connection to close folds
+ * into the database file.
+ */
 class Writer {
   /** Runs `run` in an immediate transaction (the wrapper is built once: appends are hot). */
   readonly transaction: <T>(run: () => T) => T;
@@ -309,16 +317,16 @@ class Writer {
   constructor(readonly db: Database, readonly checkpoints: WalCheckpointer) {
     const immediate = db.transaction((run: () => unknown) => run()).immediate;
     this.transaction = <T>(run: () => T): T => immediate(run) as T;
-    this.insertSession = db.prepare(
+    this.insertSession = db.query(
       "INSERT INTO sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    this.insertFact = db.prepare("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)");
+    this.insertFact = db.query("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)");
     // Content-addressed: a payload already stored for the session is not stored again.
-    this.insertBlob = db.prepare("INSERT OR IGNORE INTO blobs (session_id, sha256, data) VALUES (?, ?, ?)");
-    this.touch = db.prepare("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
-    this.touchTitle = db.prepare("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
-    this.selectLease = db.prepare("SELECT pid, start_time FROM leases WHERE session_id = ?");
-    this.upsertLease = db.prepare(
+    this.insertBlob = db.query("INSERT OR IGNORE INTO blobs (session_id, sha256, data) VALUES (?, ?, ?)");
+    this.touch = db.query("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
+    this.touchTitle = db.query("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
+    this.selectLease = db.query("SELECT pid, start_time FROM leases WHERE session_id = ?");
+    this.upsertLease = db.query(
       "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
     );
   }

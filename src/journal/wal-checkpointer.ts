@@ -22,6 +22,13 @@ export const IDLE_MS = 200;
 export const IDLE_PAGES = 100;
 /** Pages committed without an idle moment after which a checkpoint runs anyway (about 40 MB). */
 export const BUSY_PAGES = 10_000;
+/**
+ * The size the log file is cut back to when it restarts. A checkpoint beside a stream that never
+ * pauses cannot catch up with it (a passive checkpoint copies what was committed when it began),
+ * so the log grows until the writer is idle; once checkpointed, the next commit restarts it, and
+ * SQLite truncates the file to this.
+ */
+export const WAL_SIZE_LIMIT = 32 * 1024 * 1024;
 
 /**
  * About how many pages a commit of `bytes` bytes of records adds to the WAL (measured: 2.4 for
