@@ -67,13 +67,11 @@ export class Projector {
           ...(fact.modeId !== undefined ? [{ sessionUpdate: "current_mode_update" as const, currentModeId: fact.modeId }] : []),
           { sessionUpdate: "config_option_update", configOptions: fact.configOptions },
         ];
-      case "usage_recorded":
-        return [{
-          sessionUpdate: "usage_update",
-          used: fact.used,
-          size: fact.size,
-          ...(fact.cost ? { cost: fact.cost } : {}),
-        }];
+      case "usage_recorded": {
+        // Older records kept only the step's cost, and that is what they showed.
+        const cost = fact.sessionCost ?? fact.cost;
+        return [{ sessionUpdate: "usage_update", used: fact.used, size: fact.size, ...(cost ? { cost } : {}) }];
+      }
       case "notice_shown":
         return this.#notice(fact);
       case "plan_updated":

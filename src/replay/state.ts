@@ -4,6 +4,7 @@
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Command, Fact, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
+import { addCost, type Money } from "./session-cost.ts";
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
@@ -21,6 +22,8 @@ export class SessionStateFold {
   commands: Command[] | undefined;
   /** Tokens in context after the last model step since the last compaction, and the window. */
   contextUsage: { used: number; size: number } | undefined;
+  /** The session's cost so far (every priced step and compaction), if any was priced. */
+  sessionCost: Money | undefined;
   modeId = "";
   availableModes: SessionMode[] = [];
   configOptions: SessionConfigOption[] = [];
@@ -59,9 +62,11 @@ export class SessionStateFold {
         return;
       case "usage_recorded":
         this.contextUsage = { used: fact.used, size: fact.size };
+        this.sessionCost = fact.sessionCost ?? addCost(this.sessionCost, fact.cost);
         return;
       case "compaction_ended":
         if (fact.outcome === "completed") this.contextUsage = undefined;
+        this.sessionCost = addCost(this.sessionCost, fact.cost);
         return;
       case "config_changed":
         this.configOptions = fact.configOptions;

@@ -77,7 +77,7 @@ describe("a session reopened where its provider is not configured", () => {
 });
 
 describe("usage", () => {
-  test("carries the model's context window and, where the price is known, the step's cost", async () => {
+  test("carries the model's context window and, where the price is known, the cost", async () => {
     const { server, c, sessionId } = await session(anthropicKit);
     try {
       server.enqueue({ sse: anthropicKit.text("ok") });
@@ -86,6 +86,43 @@ describe("usage", () => {
       expect(updates(c.client.notifications, "usage_update")).toEqual([
         { sessionUpdate: "usage_update", used: 160, size: 1_000_000, cost: { amount: 0.00096, currency: "USD" } },
       ]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("the cost shown is the session's so far (ACP's is cumulative), and a reopen shows the same", async () => {
+    const { server, box, c, sessionId } = await session(anthropicKit);
+    server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text("two") });
+    await prompt(c.ctx, sessionId, "Hi");
+    await prompt(c.ctx, sessionId, "Again");
+    const live = updates(c.client.notifications, "usage_update");
+    await c.close();
+    expect(live.map((u) => u.sessionUpdate === "usage_update" && u.cost)).toEqual([
+      { amount: 0.00096, currency: "USD" },
+      { amount: 0.00192, currency: "USD" },
+    ]);
+    const reopened = await connectInProcess({ ...box.env, ...anthropicKit.env(server) });
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      expect(updates(reopened.client.notifications, "usage_update")).toEqual(live);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  test("a compaction's cost is part of the session's, shown with the next step's usage", async () => {
+    const { server, c, sessionId } = await session(anthropicKit);
+    try {
+      server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text("The summary.") }, { sse: anthropicKit.text("two") });
+      await prompt(c.ctx, sessionId, "Hi");
+      await prompt(c.ctx, sessionId, "/compact");
+      await prompt(c.ctx, sessionId, "Again");
+      expect(server.requests.length).toBe(3);
+      // Three calls of 120 input and 40 output tokens: the step, the compaction, the step.
+      expect(updates(c.client.notifications, "usage_update").at(-1)).toEqual(
+        { sessionUpdate: "usage_update", used: 160, size: 1_000_000, cost: { amount: 0.00288, currency: "USD" } },
+      );
     } finally {
       await c.close();
     }

@@ -3,6 +3,7 @@ import type { Fact, StoredFact } from "../../src/journal/facts/index.ts";
 import { ChunkCoalescer } from "../../src/replay/coalesce.ts";
 import { conversation } from "../../src/replay/conversation.ts";
 import { Projector } from "../../src/replay/project.ts";
+import { SessionStateFold } from "../../src/replay/state.ts";
 import { fold } from "../../src/view/view-model.ts";
 
 let seq = 0;
@@ -152,5 +153,32 @@ describe("the model's context", () => {
       { kind: "prompt_received", turnId: "t2", messageId: "m3", blocks: [{ type: "text", text: "Continue" }] },
     ];
     expect(conversation(facts).map((m) => (m.role === "assistant" ? `assistant: ${m.text}` : m.role))).toEqual(["user", "assistant: Half an ans", "user"]);
+  });
+});
+
+describe("usage and cost", () => {
+  const usage = (extra: Partial<Extract<Fact, { kind: "usage_recorded" }>>): Fact => ({
+    kind: "usage_recorded", stepId: "step_1", inputTokens: 100, outputTokens: 10, used: 110, size: 1000, ...extra,
+  });
+  const usd = (amount: number) => ({ amount, currency: "USD" });
+
+  test("a usage update shows the session's cost so far, as recorded", () => {
+    const [update] = live().apply(rec(usage({ cost: usd(0.001), sessionCost: usd(0.003) })));
+    expect(update).toEqual({ sessionUpdate: "usage_update", used: 110, size: 1000, cost: usd(0.003) });
+  });
+
+  test("a record from before the session's cost was kept shows the step's cost, as it did then", () => {
+    const [update] = live().apply(rec(usage({ cost: usd(0.001) })));
+    expect(update).toEqual({ sessionUpdate: "usage_update", used: 110, size: 1000, cost: usd(0.001) });
+  });
+
+  test("the state adds up every priced step and compaction, older records included", () => {
+    const state = new SessionStateFold();
+    state.apply(usage({ cost: usd(0.001) }), 1);
+    state.apply(usage({ cost: usd(0.002) }), 2);
+    state.apply({ kind: "compaction_ended", compactionId: "cmp_1", turnId: "turn_2", outcome: "completed", summary: "s", cost: usd(0.0005) }, 3);
+    expect(state.sessionCost).toEqual(usd(0.0035));
+    state.apply(usage({ cost: usd(0.001), sessionCost: usd(0.0045) }), 4);
+    expect(state.sessionCost).toEqual(usd(0.0045));
   });
 });

@@ -10,6 +10,7 @@
 import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import { mintId } from "../ids.ts";
+import type { TokenCounts } from "../providers/pricing.ts";
 import type { Provider } from "../providers/types.ts";
 
 /** Compaction runs before a turn whose context already holds this share of the window. */
@@ -53,6 +54,7 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
     : "Summarise the conversation above.";
   let summary = "";
   let failure: string | undefined;
+  let usage: TokenCounts | undefined;
   try {
     const stream = run.provider.stream({
       model: run.model.model,
@@ -68,6 +70,9 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
       if (event.type === "text_delta" && event.text) {
         summary += event.text;
         record({ kind: "compaction_chunk", compactionId, text: event.text });
+      } else if (event.type === "usage") {
+        const { type: _type, ...counts } = event;
+        usage = counts;
       } else if (event.type === "error") {
         failure = event.message;
         break;
@@ -78,15 +83,18 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   }
+  // What the call cost is the session's whatever came of it.
+  const cost = usage ? run.provider.cost?.(run.model.model, usage) : undefined;
+  const spent = { ...(usage ? { usage } : {}), ...(cost ? { cost } : {}) };
   if (run.signal.aborted) {
-    record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled" });
+    record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent });
     return "cancelled";
   }
   if (failure === undefined && summary.trim() === "") failure = "the model returned no summary";
   if (failure !== undefined) {
-    record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure });
+    record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure, ...spent });
     return "failed";
   }
-  record({ kind: "compaction_ended", compactionId, turnId, outcome: "completed", summary });
+  record({ kind: "compaction_ended", compactionId, turnId, outcome: "completed", summary, ...spent });
   return "completed";
 }

@@ -6,6 +6,7 @@
  * (`turn_ended` with the error, after a visible notice) and returned.
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
+import { addCost } from "../../replay/session-cost.ts";
 import { mintId } from "../ids.ts";
 import { executeCalls } from "./execute-calls.ts";
 import { streamStep } from "./stream-step.ts";
@@ -82,6 +83,7 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
 function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined) {
   if (!usage) return;
   const cost = ctx.provider.cost?.(ctx.model.model, usage);
+  const sessionCost = addCost(ctx.state.sessionCost, cost);
   const used = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
   ctx.record({
     kind: "usage_recorded",
@@ -93,6 +95,7 @@ function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: num
     used,
     size: ctx.provider.contextWindow(ctx.model.model),
     ...(cost ? { cost } : {}),
+    ...(sessionCost ? { sessionCost } : {}),
   });
 }
 

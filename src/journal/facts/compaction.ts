@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { money } from "./turn.ts";
 
 /**
  * Compaction: older turns summarised for the model by a model call, so a long session fits its
@@ -31,6 +32,14 @@ export const compactionEnded = z.object({
   outcome: z.enum(["completed", "failed", "cancelled"]),
   summary: z.string().optional(),
   error: z.string().optional(),
+  /** The compaction call's tokens, as its provider reported them, and their cost where the price is known. */
+  usage: z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number().optional(),
+    cacheWriteTokens: z.number().optional(),
+  }).optional(),
+  cost: money.optional(),
 });
 
 export const compactionFacts = [compactionStarted, compactionChunk, compactionEnded] as const;

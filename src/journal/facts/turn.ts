@@ -45,6 +45,9 @@ export const stepEnded = z.object({
   continuity: z.unknown().optional(),
 });
 
+/** An amount of money, as a provider's price gives it. */
+export const money = z.object({ amount: z.number(), currency: z.string() });
+
 export const usageRecorded = z.object({
   kind: z.literal("usage_recorded"),
   stepId: z.string(),
@@ -55,7 +58,13 @@ export const usageRecorded = z.object({
   /** Tokens in context after the step, and the model's window, as shown. */
   used: z.number(),
   size: z.number(),
-  cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
+  /** This step's cost, where the model's price is known. */
+  cost: money.optional(),
+  /**
+   * The session's cost so far, this step's included: what the update showed (`usage_update.cost`
+   * is cumulative). Absent in records written before it was kept, which showed `cost`.
+   */
+  sessionCost: money.optional(),
 });
 
 /** Something the user should know that is not part of the conversation (retries, redactions). */
