@@ -13,7 +13,7 @@ import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
-import { BUSY_PAGES, IDLE_MS, IDLE_PAGES, WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
+import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
@@ -292,8 +292,7 @@ export class SqliteJournal implements JournalStore {
     for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
     this.#ro?.close();
     this.#ro = undefined;
-    const policy = { idleMs: IDLE_MS, idlePages: IDLE_PAGES, busyPages: BUSY_PAGES, ...this.options.checkpoints };
-    this.#rw = new Writer(db, new WalCheckpointer(this.path, policy));
+    this.#rw = new Writer(db, new WalCheckpointer(this.path, this.options.checkpoints));
     return this.#rw;
   }
 }

@@ -47,7 +47,12 @@ export class WalCheckpointer {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #asked = false;
 
-  constructor(private readonly path: string, private readonly policy: CheckpointPolicy = DEFAULT_POLICY) {}
+  private readonly policy: CheckpointPolicy;
+
+  /** `policy`: what differs from the default (tests set their own thresholds). */
+  constructor(private readonly path: string, policy: Partial<CheckpointPolicy> = {}) {
+    this.policy = { ...DEFAULT_POLICY, ...policy };
+  }
 
   /** Notes a commit of about `bytes` bytes of records. */
   committed(bytes: number): void {
