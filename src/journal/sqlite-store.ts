@@ -12,6 +12,7 @@ import type { Fact, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
+import { busy, guard, guardIter } from "./sqlite-errors.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
@@ -357,53 +358,4 @@ function toSessionRow(row: SessionDbRow): SessionRow {
     updatedAt: row.updated_at,
     ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
   };
-}
-
-const busy = (sessionId: string, holder?: { pid: number }) =>
-  new JournalError(
-    "busy",
-    `session ${sessionId} is open for writing in another verbatim process${holder ? ` (pid ${holder.pid})` : ""}; ` +
-      "close it there first, or load it read-only",
-    { sessionId, ...(holder ? { pid: holder.pid } : {}) },
-  );
-
-/** Turns SQLite failures into JournalErrors that name the session. */
-function guard<T>(sessionId: string | undefined, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw translate(sessionId, error);
-  }
-}
-
-function* guardIter<T>(sessionId: string, rows: Iterable<T>): Generator<T> {
-  const it = rows[Symbol.iterator]();
-  for (;;) {
-    let next: IteratorResult<T>;
-    try {
-      next = it.next();
-    } catch (error) {
-      throw translate(sessionId, error);
-    }
-    if (next.done) return;
-    yield next.value;
-  }
-}
-
-function translate(sessionId: string | undefined, error: unknown): unknown {
-  if (error instanceof JournalError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: string }).code ?? "";
-  const where = sessionId ? `session ${sessionId}: ` : "";
-  const details = sessionId ? { sessionId } : {};
-  if (message.includes("out-of-sequence") || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
-    return new JournalError("stale_write", `${where}another writer appended first; nothing was written`, details);
-  }
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-    return new JournalError("busy", `${where}the journal is locked by another process`, details);
-  }
-  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT") || /not a database|malformed/.test(message)) {
-    return new JournalError("corrupt_database", `${where}the journal database is damaged (${message}); nothing was written`, details);
-  }
-  return error;
 }
