@@ -22,7 +22,7 @@ export class SessionStateFold {
   commands: Command[] | undefined;
   /** Tokens in context after the last model step since the last compaction, and the window. */
   contextUsage: { used: number; size: number } | undefined;
-  /** The session's cost so far (every priced step and compaction), if any was priced. */
+  /** The session's cost so far (every priced step, compaction and subagent), if any was priced. */
   sessionCost: Money | undefined;
   modeId = "";
   availableModes: SessionMode[] = [];
@@ -109,6 +109,9 @@ export class SessionStateFold {
         this.seenFiles.set(fact.path, fact.sha256);
         return;
       case "tool_call_finished":
+        this.openCalls.delete(fact.toolCallId);
+        this.sessionCost = addCost(this.sessionCost, fact.cost);
+        return;
       case "tool_call_refused":
         this.openCalls.delete(fact.toolCallId);
         return;

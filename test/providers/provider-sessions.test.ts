@@ -128,6 +128,22 @@ describe("usage", () => {
     }
   });
 
+  test("a subagent's cost is part of its parent's, shown with the parent's next step's usage", async () => {
+    const { server, c, sessionId } = await session(anthropicKit);
+    try {
+      const task = { id: "toolu_task_1", name: "Task", input: { description: "Look around", prompt: "List the files.", subagent_type: "general-purpose" } };
+      server.enqueue({ sse: anthropicKit.calls([task]) }, { sse: anthropicKit.text("The report.") }, { sse: anthropicKit.text("Done.") });
+      expect((await prompt(c.ctx, sessionId, "Delegate")).stopReason).toBe("end_turn");
+      expect(server.requests.length).toBe(3);
+      // The parent's two steps and the subagent's one, each 120 input and 40 output tokens.
+      expect(updates(c.client.notifications.filter((n) => n.sessionId === sessionId), "usage_update").at(-1)).toEqual(
+        { sessionUpdate: "usage_update", used: 160, size: 1_000_000, cost: { amount: 0.00288, currency: "USD" } },
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
   test("a local model has the configured window and no cost", async () => {
     const { server, box, c } = await session(chatKit);
     await c.close();

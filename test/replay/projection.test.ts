@@ -172,13 +172,14 @@ describe("usage and cost", () => {
     expect(update).toEqual({ sessionUpdate: "usage_update", used: 110, size: 1000, cost: usd(0.001) });
   });
 
-  test("the state adds up every priced step and compaction, older records included", () => {
+  test("the state adds up every priced step, compaction and subagent, older records included", () => {
     const state = new SessionStateFold();
     state.apply(usage({ cost: usd(0.001) }), 1);
     state.apply(usage({ cost: usd(0.002) }), 2);
     state.apply({ kind: "compaction_ended", compactionId: "cmp_1", turnId: "turn_2", outcome: "completed", summary: "s", cost: usd(0.0005) }, 3);
-    expect(state.sessionCost).toEqual(usd(0.0035));
-    state.apply(usage({ cost: usd(0.001), sessionCost: usd(0.0045) }), 4);
-    expect(state.sessionCost).toEqual(usd(0.0045));
+    state.apply({ kind: "tool_call_finished", toolCallId: "call_t", status: "completed", content: [], result: { text: "r", isError: false }, cost: usd(0.0002) }, 4);
+    expect(state.sessionCost).toEqual(usd(0.0037));
+    state.apply(usage({ cost: usd(0.001), sessionCost: usd(0.0047) }), 5);
+    expect(state.sessionCost).toEqual(usd(0.0047));
   });
 });

@@ -9,12 +9,15 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { Money } from "../../replay/session-cost.ts";
 import { SubagentProgress } from "../../replay/subagent-progress.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 import { subagentKinds, type SubagentKind, type SubagentLauncher, type SubagentResult } from "./subagent-types.ts";
 
 export type ChildSession = {
   readonly sessionId: string;
+  /** The child's state as folded so far (its cost, once its turn has ended). */
+  readonly state: { readonly sessionCost: Money | undefined };
   prompt(blocks: ContentBlock[]): Promise<TurnOutcome>;
   cancel(): void;
   close(): Promise<void>;
@@ -57,7 +60,8 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
         request.signal.removeEventListener("abort", cancel);
         await child.close();
       }
-      const base = { sessionId: child.sessionId, content: progress.content() };
+      const cost = child.state.sessionCost;
+      const base = { sessionId: child.sessionId, content: progress.content(), ...(cost ? { cost } : {}) };
       if (!outcome.ok) return { ...base, ok: false, text: `The subagent failed: ${outcome.error}` };
       if (outcome.stopReason === "cancelled") return { ...base, ok: false, text: "The subagent was cancelled before it finished." };
       const answer = progress.answer().trim();

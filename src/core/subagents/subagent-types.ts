@@ -3,6 +3,7 @@
  * runtime provides it to the calls of a top-level session (a subagent cannot start another).
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { Money } from "../../replay/session-cost.ts";
 
 export type SubagentKind = { name: string; description: string; systemPrompt: string };
 
@@ -22,6 +23,8 @@ export type SubagentResult = {
   text: string;
   /** The card's content when the subagent ended. */
   content: ToolCallContent[];
+  /** The child session's cost, where its model calls were priced. */
+  cost?: Money;
 };
 
 export interface SubagentLauncher {

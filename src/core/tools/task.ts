@@ -51,6 +51,7 @@ export const taskTool: Tool<Input> = {
       content: result.content,
       rawOutput: { sessionId: result.sessionId },
       result: { text: result.text, isError: !result.ok },
+      ...(result.cost ? { cost: result.cost } : {}),
     };
   },
 };

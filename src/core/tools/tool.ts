@@ -6,6 +6,7 @@
 import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { ModelResult } from "../../journal/facts/index.ts";
+import type { Money } from "../../replay/session-cost.ts";
 import type { SubagentLauncher } from "../subagents/subagent-types.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
@@ -62,6 +63,8 @@ export type ToolOutcome = {
   plan?: PlanEntry[];
   /** Files whose content the model now knows (by hash), for the "changed since read" check. */
   seen?: { path: string; sha256: string }[];
+  /** What the call's own model calls cost (a subagent's session), counted in this session's cost. */
+  cost?: Money;
 };
 
 export interface Tool<I = unknown> {

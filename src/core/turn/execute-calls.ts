@@ -77,6 +77,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       content: outcome.content,
       ...(outcome.rawOutput !== undefined ? { rawOutput: outcome.rawOutput } : {}),
       result: outcome.result,
+      ...(outcome.cost ? { cost: outcome.cost } : {}),
     });
   }
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { money } from "./turn.ts";
+import { money } from "./display-shapes.ts";
 
 /**
  * Compaction: older turns summarised for the model by a model call, so a long session fits its

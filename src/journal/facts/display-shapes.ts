@@ -61,3 +61,6 @@ export const sessionMode = z.object({
 
 /** Any JSON value; used for tool input and output as they were given. */
 export const json = z.unknown();
+
+/** An amount of money, as shown in a `usage_update` (a model's price gives it). */
+export const money = z.object({ amount: z.number(), currency: z.string() });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { json, planEntry, toolCallContent, toolCallLocation, toolKind } from "./display-shapes.ts";
+import { json, money, planEntry, toolCallContent, toolCallLocation, toolKind } from "./display-shapes.ts";
 
 /** A tool call card as first shown: recorded so reload never calls tool code. */
 export const toolCallAnnounced = z.object({
@@ -37,6 +37,8 @@ export const toolCallFinished = z.object({
   content: z.array(toolCallContent),
   rawOutput: json.optional(),
   result: modelResult,
+  /** What running the call cost, where it made priced model calls of its own (a subagent's session). */
+  cost: money.optional(),
 });
 
 /** A call that never ran: refused by the user, a hook or the mode, or cancelled first. */

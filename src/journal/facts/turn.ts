@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contentBlock } from "./display-shapes.ts";
+import { contentBlock, money } from "./display-shapes.ts";
 import { modelRef } from "./session.ts";
 
 /** The user's prompt, exactly as received, with its engine-minted message id. */
@@ -44,9 +44,6 @@ export const stepEnded = z.object({
   calls: z.array(acceptedCall),
   continuity: z.unknown().optional(),
 });
-
-/** An amount of money, as a provider's price gives it. */
-export const money = z.object({ amount: z.number(), currency: z.string() });
 
 export const usageRecorded = z.object({
   kind: z.literal("usage_recorded"),
