@@ -64,6 +64,9 @@ export class ConversationFold {
       case "tool_call_refused":
         this.#result(fact.toolCallId, fact.result.text, fact.result.isError);
         return;
+      case "turn_ended":
+        if (fact.retracted) this.#forget(fact.turnId);
+        return;
       case "session_recovered":
         // A step the dead process was still streaming: the model is shown what the user saw.
         for (const [stepId, text] of this.#stepText) {
@@ -102,6 +105,14 @@ export class ConversationFold {
       return;
     }
     prompt.content.push({ type: "text", text: context });
+  }
+
+  /** A retracted turn (a refusal): its prompt and everything after it leave the model's context. */
+  #forget(turnId: string): void {
+    const prompt = this.#prompts.get(turnId);
+    const at = prompt ? this.messages.indexOf(prompt) : -1;
+    if (at !== -1) this.messages.splice(at);
+    this.#prompts.delete(turnId);
   }
 
   /** A slash command's prompt: the model is given the command's text, or nothing for `/compact`. */

@@ -3,6 +3,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { connectInProcess, connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { conversation } from "../../src/replay/conversation.ts";
+import { storedFacts } from "../support/golden-journals.ts";
 import { sandbox } from "../support/workspace.ts";
 import { cards, texts } from "../parity/harness.ts";
 
@@ -207,6 +209,22 @@ describe("stop reasons and failures", () => {
       const error = await errorOf(prompt(c.ctx, sessionId, "Read twice"));
       expect(error.message).toContain("same id");
       expect(cards(c.client.view(sessionId))).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("a refusal", () => {
+  test("ends the turn refusal and takes the turn back: the journal says so, and the model's context drops it", async () => {
+    const box = sandbox("scripted/refusal");
+    const c = await connectInProcess(box.env);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      expect((await prompt(c.ctx, sessionId, "Something it will not do")).stopReason).toBe("refusal");
+      const facts = storedFacts(box.home, sessionId);
+      expect(facts.find((f) => f.kind === "turn_ended")).toMatchObject({ stopReason: "refusal", retracted: true });
+      expect(conversation(facts)).toEqual([]);
     } finally {
       await c.close();
     }

@@ -84,3 +84,26 @@ describe("compaction in the model's context", () => {
     expect(messages).toEqual(conversation(facts));
   });
 });
+
+describe("a refusal in the model's context", () => {
+  const refused = (turnId: string, retracted: boolean): Fact[] => [
+    prompt(turnId, "Something it will not do"),
+    { kind: "message_chunk", stepId: `step_${turnId}`, messageId: `ans_${turnId}`, stream: "answer", text: "I can't help with that." },
+    { kind: "step_ended", turnId, stepId: `step_${turnId}`, model, outcome: "completed", stopReason: "refusal", calls: [] },
+    { kind: "turn_ended", turnId, outcome: "completed", stopReason: "refusal", ...(retracted ? { retracted: true as const } : {}) },
+  ];
+
+  test("a retracted turn leaves the context: its prompt and everything after it (ACP's refusal)", () => {
+    const messages = conversation([prompt("t1", "Read the README"), ...answer("t1", "It describes the project."), ...refused("t2", true), prompt("t3", "Go on")]);
+    expect(messages.map((m) => (m.role === "user" ? m.content : m.role === "assistant" ? m.text : m.results))).toEqual([
+      [{ type: "text", text: "Read the README" }],
+      "It describes the project.",
+      [{ type: "text", text: "Go on" }],
+    ]);
+  });
+
+  test("a refusal recorded before retraction was kept stays in the context, as it did", () => {
+    const messages = conversation([...refused("t1", false), prompt("t2", "Go on")]);
+    expect(messages.length).toBe(3);
+  });
+});

@@ -100,7 +100,7 @@ function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: num
 }
 
 function end(ctx: TurnContext, stopReason: StopReason): TurnOutcome {
-  ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "completed", stopReason });
+  ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "completed", stopReason, ...(stopReason === "refusal" ? { retracted: true } : {}) });
   return { ok: true, stopReason };
 }
 

@@ -79,6 +79,13 @@ export const turnEnded = z.object({
   outcome: z.enum(["completed", "failed"]),
   stopReason: z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]).optional(),
   error: z.string().optional(),
+  /**
+   * The turn is taken back: its prompt and everything after it leave the model's context and a
+   * reload does not show them (ACP's `refusal`: "the user prompt and everything that comes after
+   * it won't be included in the next prompt", and clients remove it). Absent in records written
+   * before it was kept: those turns stay, as they did.
+   */
+  retracted: z.literal(true).optional(),
 });
 
 /**
