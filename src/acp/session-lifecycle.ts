@@ -6,6 +6,7 @@ import { isValidSessionId } from "../core/ids.ts";
 import type { McpServerConfig } from "../core/mcp/server-config.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
 import { ChunkCoalescer } from "../replay/coalesce.ts";
+import { RetractedTurns } from "../replay/retracted-turns.ts";
 import type { Projector } from "../replay/project.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
@@ -133,14 +134,16 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     const sender = sessions.sender(client);
     const projector: Projector = sessions.newProjector(true);
     const coalescer = new ChunkCoalescer();
+    const turns = new RetractedTurns();
     const io = sessions.io(sessionId, client, projector);
     const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.read(sessionId), (record) => {
       const updates = projector.apply(record);
       if (!replay) return undefined;
-      for (const update of updates) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
+      for (const update of turns.push(record.fact, updates)) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
       return sender.pressure();
     }, mcpServers);
     if (replay) {
+      for (const update of turns.flush()) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
       for (const ready of coalescer.flush()) sender.send(sessionId, ready);
       const holder = deps.store.holder(sessionId);
       // Open calls are marked interrupted only when no live process (other than this one) holds the session.

@@ -49,6 +49,7 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
       for (const [i, text] of ["Give me an overview of this project.", "Are there any notes I should read?"].entries()) {
         const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+        live.promptEnded(sessionId, stopReason);
         out(`turn ${i + 1} ended: ${stopReason}`);
         if (i === 0) {
           await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: "plan" });

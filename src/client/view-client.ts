@@ -4,8 +4,8 @@
  * use it; it speaks through the SDK's own client, which validates every message it receives.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { ClientApp, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from "@agentclientprotocol/sdk";
-import { emptyView, reduce, type ViewModel } from "../view/view-model.ts";
+import type { ClientApp, RequestPermissionRequest, RequestPermissionResponse, SessionNotification, StopReason } from "@agentclientprotocol/sdk";
+import { emptyView, reduce, retractLastPrompt, type ViewModel } from "../view/view-model.ts";
 
 export type PermissionPolicy = (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
 
@@ -38,6 +38,11 @@ export class ViewClient {
 
   app(): ClientApp {
     return this.extend(this.#app());
+  }
+
+  /** Tells the client how a prompt ended: a refusal takes the prompt and what followed it out of the view. */
+  promptEnded(sessionId: string, stopReason: StopReason): void {
+    if (stopReason === "refusal") retractLastPrompt(this.view(sessionId));
   }
 
   #app(): ClientApp {

@@ -172,6 +172,24 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
   }
 }
 
+/**
+ * What a client does when a prompt ends `refusal` (ACP: "the user prompt and everything that
+ * comes after it won't be included in the next prompt, so this should be reflected in the UI"):
+ * the last user message and every entry after it (messages, tool cards, compactions) leave the
+ * timeline. Session state (plan, mode, config, title, usage, commands) stays.
+ */
+export function retractLastPrompt(view: ViewModel): ViewModel {
+  const at = view.timeline.findLastIndex((entry) => entry.startsWith("message:") && view.messages[entry.slice(8)]?.role === "user");
+  if (at === -1) return view;
+  for (const entry of view.timeline.splice(at)) {
+    const [kind, id] = [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)];
+    if (kind === "message") delete view.messages[id];
+    else if (kind === "tool") delete view.toolCalls[id];
+    else if (kind === "compaction") delete view.compactions[id];
+  }
+  return view;
+}
+
 export function fold(updates: Iterable<SessionUpdate>, view: ViewModel = emptyView()): ViewModel {
   for (const update of updates) reduce(view, update);
   return view;

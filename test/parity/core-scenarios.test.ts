@@ -103,3 +103,25 @@ describe("a reopened session shows exactly what was shown live", () => {
     expect(r.differences).toEqual([]);
   });
 });
+
+describe("a refusal", () => {
+  const setModel = (ctx: Parameters<typeof prompt>[0], sessionId: string, value: string) =>
+    ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value });
+
+  test("is taken out of the view when it ends, as ACP says, and a reopen does not bring it back", async () => {
+    const r = await parity("scripted/plain", async ({ ctx, client, sessionId }) => {
+      await prompt(ctx, sessionId, "Hello");
+      await setModel(ctx, sessionId, "scripted/refusal");
+      // Shown as it streams: the client cannot know before the prompt ends.
+      const shownLive = client.notifications.length;
+      expect((await prompt(ctx, sessionId, "Something it will not do")).stopReason).toBe("refusal");
+      expect(client.notifications.slice(shownLive).some((n) => n.update.sessionUpdate === "agent_message_chunk")).toBe(true);
+      await setModel(ctx, sessionId, "scripted/plain");
+      await prompt(ctx, sessionId, "Carry on");
+    });
+    expect(texts(r.live, "user")).toEqual(["Hello", "Carry on"]);
+    expect(texts(r.reloaded, "user")).toEqual(["Hello", "Carry on"]);
+    expect(JSON.stringify(r.reloaded)).not.toContain("can't help");
+    expect(r.differences).toEqual([]);
+  });
+});

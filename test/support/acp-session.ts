@@ -34,7 +34,27 @@ async function connected(target: Stream | AgentApp, options: ClientOptions) {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: capabilitiesOf(options),
   });
-  return { client, connection, ctx: connection.agent };
+  return { client, connection, ctx: tellingPromptEnds(connection.agent, client) };
+}
+
+/**
+ * The agent context, with each `session/prompt` answer also given to the client (as an editor
+ * handles a prompt's end: a refusal takes the prompt out of the view).
+ */
+function tellingPromptEnds(agent: ClientContext, client: ViewClient): ClientContext {
+  return new Proxy(agent, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (prop !== "request" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+      return async (method: string, params: unknown, ...rest: unknown[]) => {
+        const result: unknown = await value.call(target, method, params, ...rest);
+        if (method === acp.methods.agent.session.prompt) {
+          client.promptEnded((params as { sessionId: string }).sessionId, (result as { stopReason: acp.StopReason }).stopReason);
+        }
+        return result;
+      };
+    },
+  });
 }
 
 /** Connects a ViewClient to a freshly spawned verbatim process (with `args`, if given) and initializes it. */
