@@ -205,3 +205,16 @@ describe("plans", () => {
     expect(r.differences).toEqual([]);
   });
 });
+
+describe("locations", () => {
+  test("a relative path the model gave is not shown as a location (ACP's are absolute); the call fails saying why", async () => {
+    const r = await parity("scripted/call", async ({ ctx, sessionId }) => {
+      await prompt(ctx, sessionId, 'Read {"file_path":"README.md"}');
+    });
+    const [card] = cards(r.live);
+    expect(card).toMatchObject({ name: "Read", status: "failed" });
+    expect(card?.locations ?? []).toEqual([]);
+    expect(textOf(card?.content)).toContain("absolute");
+    expect(r.differences).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@
  * reason; a cancel refuses every call not yet run.
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
 import type { AcceptedCall } from "../../journal/facts/index.ts";
 import { parseInput } from "../tools/registry.ts";
 import type { Tool, ToolOutcome } from "../tools/tool.ts";
@@ -98,7 +99,8 @@ async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared>
   recordCard(ctx, call, {
     title: tool.title(parsed.input),
     kind: tool.kind,
-    locations: tool.locations(parsed.input),
+    // ACP locations are absolute paths; a relative one (which the tool will refuse) is not shown.
+    locations: tool.locations(parsed.input).filter((l) => isAbsolute(l.path)),
     content: preview,
   });
   return { call, tool, input: parsed.input };
