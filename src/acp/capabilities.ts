@@ -6,7 +6,7 @@ export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
   promptCapabilities: { image: true, audio: false, embeddedContext: true },
   mcpCapabilities: { http: true, sse: true },
-  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
 };
 
 /** `authMethods`: the ways to configure a model provider, offered only while none is configured. */

@@ -58,6 +58,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       await open.runtime.close();
     }
     const runtime = await restore(params.sessionId, client, true, mcpServers);
+    activate(runtime, params);
     return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
   }
 
@@ -68,6 +69,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
         const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
+        activate(runtime.runtime, params);
         return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
       });
     }),
@@ -162,6 +164,15 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     await previous?.runtime.close();
     return restored;
   }
+}
+
+/**
+ * ACP: a load's or resume's `additionalDirectories` is the session's complete list of extra roots
+ * from now on (none when omitted), when the request's `cwd` is the session's. A request from
+ * another directory keeps the session's own roots, as it keeps its `cwd`.
+ */
+function activate(runtime: SessionRuntime, params: { cwd: string; additionalDirectories?: string[] | null }): void {
+  if (params.cwd === runtime.state.cwd) runtime.activateDirectories(params.additionalDirectories ?? []);
 }
 
 function modeState(runtime: SessionRuntime): SessionModeState {

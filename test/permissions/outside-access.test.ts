@@ -101,3 +101,63 @@ describe("access outside the workspace", () => {
     }
   });
 });
+
+describe("additional directories (ACP sessionCapabilities.additionalDirectories)", () => {
+  const withExtraRoot = async (box: Sandbox, path: string) => {
+    const c = await connectInProcess(box.env, { policy: choose("reject_once") });
+    const extra = join(box.root, "elsewhere");
+    const { sessionId } = await c.ctx.request(acp.methods.agent.session.new, { cwd: box.workspace, additionalDirectories: [extra], mcpServers: [] });
+    await prompt(c.ctx, sessionId, path);
+    return { c, sessionId, extra };
+  };
+  const loadWith = async (box: Sandbox, sessionId: string, additionalDirectories?: string[]) => {
+    const c = await connectInProcess(box.env, { policy: choose("reject_once") });
+    await c.ctx.request(acp.methods.agent.session.load, { sessionId, cwd: box.workspace, mcpServers: [], ...(additionalDirectories ? { additionalDirectories } : {}) });
+    return c;
+  };
+
+  test("are advertised in initialize", async () => {
+    const box = sandbox("scripted/plain");
+    const c = await connectInProcess(box.env);
+    try {
+      const init = await c.ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+      expect(init.agentCapabilities?.sessionCapabilities?.additionalDirectories).toEqual({});
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("given to session/new, a file there is read without asking", async () => {
+    const box = sandbox("scripted/read-path");
+    const path = outsideFile(box);
+    const { c, sessionId } = await withExtraRoot(box, path);
+    try {
+      expect(c.client.permissionRequests).toEqual([]);
+      expect(JSON.stringify(cards(c.client.view(sessionId))[0]?.content)).toContain("outside content");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a load that names them again keeps them; one that omits them leaves them out (a read there asks first)", async () => {
+    const box = sandbox("scripted/read-path");
+    const path = outsideFile(box);
+    const first = await withExtraRoot(box, path);
+    await first.c.close();
+    const again = await loadWith(box, first.sessionId, [first.extra]);
+    try {
+      await prompt(again.ctx, first.sessionId, path);
+      expect(again.client.permissionRequests).toEqual([]);
+    } finally {
+      await again.close();
+    }
+    const without = await loadWith(box, first.sessionId);
+    try {
+      await prompt(without.ctx, first.sessionId, path);
+      expect(without.client.permissionRequests.length).toBe(1);
+      expect(cards(without.client.view(first.sessionId)).at(-1)?.status).toBe("failed");
+    } finally {
+      await without.close();
+    }
+  });
+});

@@ -36,6 +36,7 @@ const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 export class SessionRuntime {
   readonly state = new SessionStateFold();
+  #additionalDirectories: string[] | undefined;
   #conversation: ConversationFold | undefined;
   #nextSeq = 1;
   #leased = false;
@@ -346,7 +347,21 @@ export class SessionRuntime {
   }
 
   #roots(): string[] {
-    return [this.state.cwd, ...this.state.additionalDirectories];
+    return [this.state.cwd, ...this.additionalDirectories];
+  }
+
+  /** The extra roots file tools may use: those recorded at the start, unless a load or resume gave others. */
+  get additionalDirectories(): string[] {
+    return this.#additionalDirectories ?? this.state.additionalDirectories;
+  }
+
+  /**
+   * The additional roots the client activated on `session/load` or `session/resume` (ACP: the
+   * complete list, none when omitted). They hold for this process; the journal keeps the list the
+   * session started with, which a later load replaces again.
+   */
+  activateDirectories(directories: string[]): void {
+    this.#additionalDirectories = directories;
   }
 
   /** Starts subagents as child sessions of this one, with this session's tools but `Task`, model and mode. */
@@ -360,7 +375,7 @@ export class SessionRuntime {
           host: this.io.host,
           gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
         }),
-        { cwd: this.state.cwd, additionalDirectories: this.state.additionalDirectories },
+        { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
         { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without([TASK]), values: this.configValues() },
       ),
     });
