@@ -8,6 +8,7 @@
  * options:  --only cold,reopen,live,paced   (default: all)
  *           --runs N                        (default 15; live: N / 3)
  *           --sizes 10,100,1000             (reopen sessions, in turns; default 10,100,1000)
+ *           --turns streamed|whole          (the reopened sessions' turns; default streamed)
  *           --chunks N                      (live chunks; default 20,000)
  *
  * Keep BASE inside the checkout (bench/.build/ is ignored): a program started from a crowded
@@ -20,6 +21,7 @@ import { timeToInitialize } from "./cold-start.ts";
 import { buildAll, type Build } from "./lib/agents.ts";
 import { median, quantile } from "./lib/stats.ts";
 import { streamOnce, type StreamRun } from "./live.ts";
+import { STREAMED_TURN, WHOLE_TURN } from "./lib/facts.ts";
 import { floorRead, loadOnce, writeSessions } from "./reopen.ts";
 
 const args = process.argv.slice(2);
@@ -33,6 +35,7 @@ const only = new Set((option("only") ?? "cold,reopen,live,paced").split(","));
 const runs = Number(option("runs") ?? 15);
 const sizes = (option("sizes") ?? "10,100,1000").split(",").map(Number);
 const chunks = Number(option("chunks") ?? 20_000);
+const shape = option("turns") === "whole" ? WHOLE_TURN : STREAMED_TURN;
 const log = (message: string) => process.stderr.write(`compare: ${message}\n`);
 
 /** Builds BASE with its own build script and bench (its dist/ is its own). */
@@ -71,7 +74,7 @@ try {
   if (only.has("reopen")) {
     const cwd = join(home, "project");
     const path = join(home, "journal.db");
-    writeSessions(path, cwd, sizes);
+    writeSessions(path, cwd, sizes, shape);
     for (const turns of sizes) {
       log(`reopen ${turns} turns`);
       const id = `ses_${turns}`;
