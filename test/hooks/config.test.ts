@@ -4,7 +4,7 @@
  * that does not run is dropped in silence.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { commandText, loadHookConfig, selectHandlers } from "../../src/core/hooks/config.ts";
 import { command, settingsPath, writeHooks } from "../support/hooks.ts";
 import { sandbox } from "../support/workspace.ts";
@@ -26,6 +26,22 @@ describe("hook configuration", () => {
     expect(config.handlers.map((h) => h.displayOrder)).toEqual([0, 1, 2, 3, 4]);
     expect(config.handlers.map((h) => h.source.kind)).toEqual(["user", "user", "project", "project", "local"]);
     expect(config.problems).toEqual([]);
+  });
+
+  test("\"disableAllHooks\": true turns every hook off; the highest source that sets it decides (local over project over user)", () => {
+    const box = sandbox();
+    writeHooks(box, "claude-user", { Stop: [{ hooks: [command("echo user")] }] });
+    writeHooks(box, "claude-project", { Stop: [{ hooks: [command("echo project")] }] });
+    const setting = (place: Parameters<typeof settingsPath>[1], value: boolean) => {
+      const path = settingsPath(box, place);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), disableAllHooks: value }));
+    };
+    setting("claude-user", true);
+    expect(load(box).handlers).toEqual([]);
+    setting("claude-project", false);
+    expect(load(box).handlers.map((h) => h.command)).toEqual(["echo user", "echo project"]);
+    // Held back in an untrusted workspace, the project file decides nothing: the user's setting holds.
+    expect(load(box, false).handlers).toEqual([]);
   });
 
   test("the same handler in two settings files runs once, in its first place", () => {

@@ -59,11 +59,17 @@ const groupSchema = z.object({ matcher: z.string().optional(), hooks: z.array(z.
 
 export type LoadOptions = { env: Env; cwd: string; trusted: boolean };
 
-/** Reads every source and returns the handlers to run, those held back, and every problem. */
+/**
+ * Reads every source and returns the handlers to run, those held back, and every problem.
+ * `"disableAllHooks": true` turns every hook off, with Claude Code's precedence: the last source
+ * that applies (local over project over user) and sets it decides; a project or local file held
+ * back in an untrusted workspace decides nothing.
+ */
 export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
   const config: HookConfig = { handlers: [], untrusted: [], problems: [] };
   const seen = new Set<string>();
   let order = 0;
+  let disabled = false;
   for (const source of hookSourceFiles(env, cwd)) {
     const file = readJsonObject(source.path);
     if (file.state === "missing") continue;
@@ -73,6 +79,7 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
       problems.push({ severity: "error", text: `${source.path} is not valid JSON (${file.error}); its hooks were not loaded` });
       continue;
     }
+    if (!held && typeof file.value.disableAllHooks === "boolean") disabled = file.value.disableAllHooks;
     for (const handler of handlersOf(source, file.value.hooks, problems)) {
       const key = dedupKey(handler);
       if (seen.has(key)) continue;
@@ -81,7 +88,7 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
       (held ? config.untrusted : config.handlers).push(handler);
     }
   }
-  return config;
+  return disabled ? { handlers: [], untrusted: [], problems: config.problems } : config;
 }
 
 function handlersOf(source: HookSource, hooks: unknown, problems: ConfigProblem[]): CommandHandler[] {
