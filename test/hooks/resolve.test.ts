@@ -93,6 +93,11 @@ describe("one handler: exit codes and output", () => {
     expect(texts).toContain("hookSpecificOutput.additionalContext");
   });
 
+  test("a Claude Code field verbatim does not apply (e.g. a redacted tool output) is reported as having no effect", () => {
+    const r = resolve("PostToolUse", [run(0, exited(0, json({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedMCPToolOutput: "[redacted]" } })), "PostToolUse")]);
+    expect(r.runs[0]?.entries).toContainEqual({ kind: "warning", text: "verbatim does not apply hookSpecificOutput.updatedMCPToolOutput; it had no effect" });
+  });
+
   test("a timeout decides nothing, unless the handler is set to block on failure", () => {
     const timedOut: CommandResult = { ...exited(0), exitCode: null, signal: "SIGTERM", stopped: "timeout" };
     expect(resolve("PreToolUse", [run(0, timedOut)]).decision).toBe("none");

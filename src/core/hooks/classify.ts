@@ -74,6 +74,7 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
     if (parsed.ok) {
       output = parsed.output;
       for (const dropped of parsed.dropped) entries.push({ kind: "warning", text: cap(`ignored a field of the wrong type: ${dropped}`) });
+      for (const field of parsed.unapplied) entries.push({ kind: "warning", text: `verbatim does not apply ${field}; it had no effect` });
     } else if (result.exitCode === 0) {
       return failure("failed", parsed.error);
     } else {

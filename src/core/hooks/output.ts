@@ -37,8 +37,26 @@ export const hookOutputSchema = z.object({
 export type HookOutput = z.infer<typeof hookOutputSchema>;
 
 export type ParsedOutput =
-  | { ok: true; output: HookOutput; dropped: string[] }
+  | { ok: true; output: HookOutput; dropped: string[]; unapplied: string[] }
   | { ok: false; error: string };
+
+/**
+ * Fields Claude Code applies that verbatim does not: a hook that sets one (e.g. to redact a tool's
+ * output before the model sees it) must hear that it had no effect rather than be ignored.
+ */
+const UNAPPLIED = {
+  top: ["sessionTitle", "suppressOriginalPrompt"],
+  specific: ["updatedToolOutput", "updatedMCPToolOutput", "sessionTitle", "suppressOriginalPrompt", "initialUserMessage", "watchPaths", "reloadSkills", "classifierContext"],
+} as const;
+
+function unappliedFields(value: Record<string, unknown>): string[] {
+  const found: string[] = UNAPPLIED.top.filter((key) => value[key] !== undefined);
+  const specific = value.hookSpecificOutput;
+  if (isObject(specific)) {
+    for (const key of UNAPPLIED.specific) if (specific[key] !== undefined) found.push(`hookSpecificOutput.${key}`);
+  }
+  return found;
+}
 
 /** Parses stdout that starts with `{`. */
 export function parseHookOutput(stdout: string): ParsedOutput {
@@ -52,11 +70,12 @@ export function parseHookOutput(stdout: string): ParsedOutput {
     return { ok: false, error: "its output is JSON but not an object" };
   }
   const candidate: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  const unapplied = unappliedFields(candidate);
   const dropped: string[] = [];
   // Each pass drops the fields zod rejected; a field is dropped at most once, so this ends.
   for (;;) {
     const parsed = hookOutputSchema.safeParse(candidate);
-    if (parsed.success) return { ok: true, output: parsed.data, dropped };
+    if (parsed.success) return { ok: true, output: parsed.data, dropped, unapplied };
     let removed = false;
     for (const issue of parsed.error.issues) {
       const [top, inner] = issue.path;
