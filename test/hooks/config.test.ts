@@ -124,6 +124,15 @@ describe("hook configuration", () => {
     expect(selectHandlers(config, "UserPromptSubmit", undefined).map((h) => h.command)).toEqual(["prompt"]);
   });
 
+  test("a matcher written with Claude Code's name for a tool (Agent for Task) selects it, once", () => {
+    const box = sandbox();
+    writeHooks(box, "claude-user", {
+      PreToolUse: [{ matcher: "Agent", hooks: [command("agent")] }, { matcher: "Task|Agent", hooks: [command("both")] }, { matcher: "Bash", hooks: [command("bash")] }],
+    });
+    const config = load(box);
+    expect(selectHandlers(config, "PreToolUse", "Task").map((h) => h.command)).toEqual(["agent", "both"]);
+  });
+
   test("exec form keeps the program and its arguments apart", () => {
     const box = sandbox();
     writeHooks(box, "claude-user", { Stop: [{ hooks: [command("/usr/bin/env", { args: ["printf", "%s", "a b"] })] }] });

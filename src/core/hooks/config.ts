@@ -199,8 +199,16 @@ const dedupKey = (h: CommandHandler) =>
 
 /** The handlers configured for `event` whose matcher selects `value` (all, for events without matchers). */
 export function selectHandlers(config: Pick<HookConfig, "handlers">, event: HookEventName, value: string | undefined): CommandHandler[] {
-  return config.handlers.filter((h) => h.event === event && (value === undefined || h.matches(value)));
+  const aliases = value === undefined ? [] : (MATCHER_ALIASES[value] ?? []);
+  return config.handlers.filter((h) => h.event === event && (value === undefined || h.matches(value) || aliases.some((a) => h.matches(a))));
 }
+
+/**
+ * Claude Code's names for verbatim's tools where they differ, so that matchers written for it
+ * select the same calls (hooks.md §12.2: "use Claude's names for equivalents", with aliases where
+ * a tool differs). The payload still carries verbatim's name. Each handler is selected once.
+ */
+const MATCHER_ALIASES: Record<string, readonly string[]> = { Task: ["Agent"] };
 
 /** The command as shown: shell form as written, exec form as the program and its arguments. */
 export const commandText = (h: Pick<CommandHandler, "command" | "args">) => (h.args ? [h.command, ...h.args].join(" ") : h.command);
