@@ -53,7 +53,8 @@ export async function runHandlers(
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
       });
-      return classify(handler, hookRunId, result);
+      // A capped handler's timeout is reported as the one it ran under.
+      return classify(timeoutSec === handler.timeoutSec ? handler : { ...handler, timeoutSec }, hookRunId, result);
     } finally {
       release();
     }

@@ -24,7 +24,7 @@ import { LifecycleNotifier } from "./notify/lifecycle-notifier.ts";
 import { payloadOf, type CommonFields } from "./payload.ts";
 import { resolve, type Resolution } from "./resolve.ts";
 import { runHandlers } from "./run-handlers.ts";
-import type { HookSettings } from "./settings.ts";
+import { SESSION_END_CAP_SEC, type HookSettings } from "./settings.ts";
 import { isTrusted } from "./trust.ts";
 
 /** What the hooks use of their session. */
@@ -45,6 +45,8 @@ type FireOptions = {
   signal?: AbortSignal;
   /** Adjusts the resolution before it is recorded (PreToolUse checks a rewrite first). */
   adjust?: (resolution: Resolution) => Resolution;
+  /** No handler runs longer than this, whatever its own timeout. */
+  maxTimeoutSec?: number;
 };
 
 const emptyConfig: HookConfig = { handlers: [], untrusted: [], problems: [] };
@@ -186,7 +188,9 @@ export class SessionHooks implements TurnHooks {
    * session ends with SubagentStop instead), then the host's notifications stop.
    */
   async close(reason = "other"): Promise<void> {
-    if (this.#started && !this.#agent()) await this.#fire("SessionEnd", reason, { reason });
+    if (this.#started && !this.#agent()) {
+      await this.#fire("SessionEnd", reason, { reason }, { maxTimeoutSec: this.settings.sessionEndCapSec ?? SESSION_END_CAP_SEC });
+    }
     await this.#notifier?.close();
   }
 
@@ -218,6 +222,7 @@ export class SessionHooks implements TurnHooks {
       sessionId: this.host.sessionId,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.settings.graceMs !== undefined ? { graceMs: this.settings.graceMs } : {}),
+      ...(options.maxTimeoutSec !== undefined ? { maxTimeoutSec: options.maxTimeoutSec } : {}),
     });
     const resolved = resolve(event, results);
     const resolution = options.adjust ? options.adjust(resolved) : resolved;

@@ -13,7 +13,12 @@ export type HookSettings = {
   notifyCommand?: string;
   /** SIGTERM-to-SIGKILL grace for hooks stopped on timeout or cancel (default 2 s). */
   graceMs?: number;
+  /** The longest SessionEnd hooks may hold up a session's close, whatever their own timeouts (default 60 s). */
+  sessionEndCapSec?: number;
 };
+
+/** Claude Code's cap on SessionEnd hooks (hooks.md §5: a budget raised to the highest timeout, at most 60 s). */
+export const SESSION_END_CAP_SEC = 60;
 
 export function hookSettings(env: Env, options: { trustAll?: boolean } = {}): HookSettings {
   const merged = env === process.env ? env : { ...process.env, ...env };
