@@ -7,6 +7,7 @@ import type { McpServerConfig } from "../core/mcp/server-config.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
 import { ChunkCoalescer } from "../replay/coalesce.ts";
 import { RetractedTurns } from "../replay/retracted-turns.ts";
+import { removeEnvFile } from "../core/hooks/env-file.ts";
 import type { Projector } from "../replay/project.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
@@ -121,6 +122,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
           await open.runtime.close();
         }
         if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
+        removeEnvFile(deps.hooks?.env ?? process.env, params.sessionId);
         return {};
       });
     }),

@@ -6,6 +6,7 @@ import { JournalError } from "../journal/errors.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
+import { removeEnvFile } from "../core/hooks/env-file.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -75,6 +76,7 @@ export function deleteSession(sessionId: string): number {
       process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
       return 1;
     }
+    removeEnvFile(process.env, sessionId);
     out(`deleted ${sessionId}`);
     return 0;
   });

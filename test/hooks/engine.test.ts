@@ -5,7 +5,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import type { Fact } from "../../src/journal/facts/index.ts";
@@ -328,6 +328,29 @@ describe("prompts and the end of a turn", () => {
     writeHooks(box, "claude-user", { SessionEnd: [{ hooks: [command(`cat > ${payload}`)] }] });
     await session(box, ["hello"]);
     expect(JSON.parse(readFileSync(payload, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", reason: "other" });
+  });
+});
+
+describe("CLAUDE_ENV_FILE", () => {
+  test("what SessionStart hooks export is set for the session's Bash commands; the file is private, the line that sources it is not journaled, and it goes with the session", async () => {
+    const box = sandbox("scripted/command");
+    writeHooks(box, "claude-user", { SessionStart: [{ hooks: [command(`echo 'export GREETING=hello-from-a-hook' >> "$CLAUDE_ENV_FILE"`)] }] });
+    const { sessionId, view, facts } = await session(box, ['echo "greeting: $GREETING"']);
+    const [card] = cards(view);
+    expect(textOf(card?.content)).toContain("greeting: hello-from-a-hook");
+    // The card and the journal keep the model's command, not the line that sources the file.
+    expect(card?.rawInput).toMatchObject({ command: 'echo "greeting: $GREETING"' });
+    const file = join(box.home, "env", `${sessionId}.sh`);
+    expect(JSON.stringify(facts)).not.toContain(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Deleting the session deletes what its hooks exported.
+    const again = await connectInProcess(box.env);
+    try {
+      await again.ctx.request(acp.methods.agent.session.delete, { sessionId });
+    } finally {
+      await again.close();
+    }
+    expect(existsSync(file)).toBe(false);
   });
 });
 

@@ -22,6 +22,8 @@ export type RunOptions = {
   graceMs?: number;
   /** Caps every handler's timeout (SessionEnd's budget), in seconds. */
   maxTimeoutSec?: number;
+  /** Variables for this event only (SessionStart's `CLAUDE_ENV_FILE`). */
+  extraEnv?: Record<string, string>;
 };
 
 export async function runHandlers(
@@ -78,5 +80,5 @@ function hookEnv(options: RunOptions): Record<string, string> {
   env.CLAUDE_PROJECT_DIR = options.cwd;
   env.VERBATIM_PROJECT_DIR = options.cwd;
   env.VERBATIM_SESSION_ID = options.sessionId;
-  return env;
+  return { ...env, ...options.extraEnv };
 }

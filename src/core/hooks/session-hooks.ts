@@ -24,6 +24,7 @@ import { LifecycleNotifier } from "./notify/lifecycle-notifier.ts";
 import { payloadOf, type CommonFields } from "./payload.ts";
 import { resolve, type Resolution } from "./resolve.ts";
 import { runHandlers } from "./run-handlers.ts";
+import { envFileHasContent, envFilePath, prepareEnvFile } from "./env-file.ts";
 import { SESSION_END_CAP_SEC, type HookSettings } from "./settings.ts";
 import { isTrusted } from "./trust.ts";
 
@@ -47,6 +48,8 @@ type FireOptions = {
   adjust?: (resolution: Resolution) => Resolution;
   /** No handler runs longer than this, whatever its own timeout. */
   maxTimeoutSec?: number;
+  /** Variables for this event's handlers only. */
+  extraEnv?: Record<string, string>;
 };
 
 const emptyConfig: HookConfig = { handlers: [], untrusted: [], problems: [] };
@@ -56,6 +59,7 @@ export class SessionHooks implements TurnHooks {
   #noticesShown = "[]";
   #turn: Turn | undefined;
   #started = false;
+  #envFile: string | undefined;
   #notifier: LifecycleNotifier | undefined;
 
   constructor(private readonly settings: HookSettings, private readonly host: SessionHooksHost) {}
@@ -78,7 +82,7 @@ export class SessionHooks implements TurnHooks {
     if (!this.#started) {
       this.#started = true;
       const source = this.host.state.prompts > 1 ? "resume" : "startup";
-      await this.#fire("SessionStart", source, { source, model: turn.model }, { signal });
+      await this.#fire("SessionStart", source, { source, model: turn.model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFilePrepared() } });
     }
     const fired = await this.#fire("UserPromptSubmit", undefined, { prompt: turn.prompt }, { signal });
     return fired?.resolution.decision === "block" ? (fired.resolution.reason ?? "blocked by a UserPromptSubmit hook") : undefined;
@@ -183,6 +187,17 @@ export class SessionHooks implements TurnHooks {
     return this.#turn?.halt;
   }
 
+  envFile(): string | undefined {
+    return this.#envFile && envFileHasContent(this.#envFile) ? this.#envFile : undefined;
+  }
+
+  /** The session's env file, created private (and empty) before SessionStart hooks get its path. */
+  #envFilePrepared(): string {
+    this.#envFile ??= envFilePath(this.settings.env, this.host.sessionId);
+    prepareEnvFile(this.#envFile);
+    return this.#envFile;
+  }
+
   /**
    * The session closes: SessionEnd (if the session started in this process; a subagent's
    * session ends with SubagentStop instead), then the host's notifications stop.
@@ -223,6 +238,7 @@ export class SessionHooks implements TurnHooks {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.settings.graceMs !== undefined ? { graceMs: this.settings.graceMs } : {}),
       ...(options.maxTimeoutSec !== undefined ? { maxTimeoutSec: options.maxTimeoutSec } : {}),
+      ...(options.extraEnv ? { extraEnv: options.extraEnv } : {}),
     });
     const resolved = resolve(event, results);
     const resolution = options.adjust ? options.adjust(resolved) : resolved;

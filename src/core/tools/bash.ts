@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sourceLine } from "../hooks/env-file.ts";
 import { runLocal, type CommandEnd } from "./shell/local-process.ts";
 import { OutputBuffer } from "./shell/output-buffer.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
@@ -42,13 +43,15 @@ export const bashTool: Tool<Input> = {
   ruleScope: (i) => i.command,
   async run(i, ctx) {
     const timeoutMs = Math.min(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+    // What SessionStart hooks exported (CLAUDE_ENV_FILE) is in effect for every command; the card and journal keep the model's command.
+    const command = ctx.envFile ? `${sourceLine(ctx.envFile)}${i.command}` : i.command;
     const buffer = new OutputBuffer(BASH_MAX_OUTPUT);
     let end: CommandEnd;
     try {
       if (ctx.host.createTerminal) {
         const ran = await runInTerminal({
           host: { createTerminal: ctx.host.createTerminal },
-          command: i.command,
+          command,
           cwd: ctx.cwd,
           timeoutMs,
           outputByteLimit: TERMINAL_OUTPUT_BYTES,
@@ -59,7 +62,7 @@ export const bashTool: Tool<Input> = {
         buffer.append(ran.output);
         end = ran;
       } else {
-        end = await runWithProgress(i.command, timeoutMs, ctx, buffer);
+        end = await runWithProgress(command, timeoutMs, ctx, buffer);
       }
     } catch (error) {
       const message = `The command could not be started: ${error instanceof Error ? error.message : String(error)}`;

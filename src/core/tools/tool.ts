@@ -50,6 +50,8 @@ export type ToolContext = {
   progress(content: ToolCallContent[]): void;
   /** Runs subagents (the `Task` tool); absent inside a subagent. */
   subagents?: SubagentLauncher;
+  /** A file of variables SessionStart hooks set (`CLAUDE_ENV_FILE`), which Bash sources first. */
+  envFile?: string;
 };
 
 export type ToolOutcome = {

@@ -124,6 +124,7 @@ function recordCard(
 }
 
 async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: string, roots: string[]): Promise<ToolOutcome> {
+  const envFile = ctx.hooks?.envFile();
   try {
     return await tool.run(input, {
       sessionId: ctx.sessionId,
@@ -135,6 +136,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       seenFiles: ctx.state.seenFiles,
       progress: (content) => ctx.record({ kind: "tool_call_progressed", toolCallId, content }),
       ...(ctx.subagents ? { subagents: ctx.subagents } : {}),
+      ...(envFile ? { envFile } : {}),
     });
   } catch (error) {
     const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;

@@ -41,4 +41,6 @@ export interface TurnHooks {
   stopFailure(error: string, lastAssistantMessage: string): Promise<void>;
   /** Why a hook stopped the turn (`continue: false`), if one did. */
   halted(): string | undefined;
+  /** The file SessionStart hooks wrote variables to (`CLAUDE_ENV_FILE`), for Bash to source; undefined when empty. */
+  envFile(): string | undefined;
 }
