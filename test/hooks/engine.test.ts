@@ -331,6 +331,21 @@ describe("prompts and the end of a turn", () => {
   });
 });
 
+describe("SessionStart after a compaction", () => {
+  test("runs with source compact, and what it prints is in the model's context with the turn's prompt", async () => {
+    const box = sandbox("scripted/compaction");
+    const payload = join(box.root, "start.json");
+    writeHooks(box, "claude-user", { SessionStart: [{ matcher: "compact", hooks: [command(`cat > ${payload}; echo 'Remember the codename: ORCHID'`)] }] });
+    const { facts } = await session(box, ["First", "Second", "Third"]);
+    expect(facts.some((f) => f.kind === "compaction_ended" && f.outcome === "completed")).toBe(true);
+    expect(JSON.parse(readFileSync(payload, "utf8"))).toMatchObject({ hook_event_name: "SessionStart", source: "compact" });
+    const messages = conversation(facts);
+    const last = messages.findLast((m) => m.role === "user");
+    expect(JSON.stringify(last)).toContain("Third");
+    expect(JSON.stringify(last)).toContain("Remember the codename: ORCHID");
+  });
+});
+
 describe("CLAUDE_ENV_FILE", () => {
   test("what SessionStart hooks export is set for the session's Bash commands; the file is private, the line that sources it is not journaled, and it goes with the session", async () => {
     const box = sandbox("scripted/command");

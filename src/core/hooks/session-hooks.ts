@@ -60,6 +60,8 @@ export class SessionHooks implements TurnHooks {
   #turn: Turn | undefined;
   #started = false;
   #envFile: string | undefined;
+  /** The model of the turn under way, as hooks are told it. */
+  #model = "";
   #notifier: LifecycleNotifier | undefined;
 
   constructor(private readonly settings: HookSettings, private readonly host: SessionHooksHost) {}
@@ -79,13 +81,26 @@ export class SessionHooks implements TurnHooks {
       return undefined;
     }
     this.#notify("UserPromptSubmit", { prompt: turn.prompt });
+    this.#model = turn.model;
     if (!this.#started) {
       this.#started = true;
-      const source = this.host.state.prompts > 1 ? "resume" : "startup";
-      await this.#fire("SessionStart", source, { source, model: turn.model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFilePrepared() } });
+      await this.#sessionStart(this.host.state.prompts > 1 ? "resume" : "startup", signal);
     }
     const fired = await this.#fire("UserPromptSubmit", undefined, { prompt: turn.prompt }, { signal });
     return fired?.resolution.decision === "block" ? (fired.resolution.reason ?? "blocked by a UserPromptSubmit hook") : undefined;
+  }
+
+  /**
+   * A compaction completed: SessionStart runs again with `source: "compact"` (Claude Code's), so
+   * hooks can give back context the summary may have lost; it goes with the turn's prompt.
+   */
+  async compacted(signal: AbortSignal): Promise<void> {
+    if (this.#agent()) return;
+    await this.#sessionStart("compact", signal);
+  }
+
+  #sessionStart(source: "startup" | "resume" | "compact", signal: AbortSignal) {
+    return this.#fire("SessionStart", source, { source, model: this.#model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFilePrepared() } });
   }
 
   /** The turn has ended (recorded): the host is told the session is done. */

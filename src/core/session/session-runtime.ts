@@ -316,7 +316,11 @@ export class SessionRuntime {
       this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
       return { ok: false, error };
     }
-    const prelude = { turnId, state: this.state, messages: conversation.messages, record: (fact: Fact) => this.record(fact), provider, model, signal };
+    const hooks = this.#hooks;
+    const prelude = {
+      turnId, state: this.state, messages: conversation.messages, record: (fact: Fact) => this.record(fact), provider, model, signal,
+      ...(hooks ? { afterCompaction: (s: AbortSignal) => hooks.compacted(s) } : {}),
+    };
     if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
     await compactIfNeeded(prelude);
     return runTurn({

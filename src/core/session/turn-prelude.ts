@@ -22,6 +22,8 @@ export type Prelude = {
   provider: Provider;
   model: ModelRef;
   signal: AbortSignal;
+  /** Runs once a compaction completed (SessionStart hooks with `source: "compact"`, to give back context). */
+  afterCompaction?(signal: AbortSignal): Promise<void>;
 };
 
 /** Records the slash command a prompt invokes, if any (never inside a subagent). */
@@ -60,8 +62,8 @@ export async function compactIfNeeded(p: Prelude): Promise<void> {
   await runCompaction(p, "auto", p.messages.slice(0, -1));
 }
 
-function runCompaction(p: Prelude, trigger: "auto" | "manual", history: ModelMessage[], focus?: string) {
-  return compact({
+async function runCompaction(p: Prelude, trigger: "auto" | "manual", history: ModelMessage[], focus?: string): Promise<void> {
+  const outcome = await compact({
     turnId: p.turnId,
     trigger,
     ...(focus ? { focus } : {}),
@@ -73,4 +75,5 @@ function runCompaction(p: Prelude, trigger: "auto" | "manual", history: ModelMes
     cwd: p.state.cwd,
     signal: p.signal,
   });
+  if (outcome === "completed" && !p.signal.aborted) await p.afterCompaction?.(p.signal);
 }
