@@ -9,7 +9,6 @@ import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
 import { changedConfig, configValuesOf, DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
-import { modes } from "../config/modes.ts";
 import { formatModelRef } from "../config/model-ref.ts";
 import { log } from "../../log.ts";
 import { EngineError } from "../errors.ts";
@@ -25,7 +24,7 @@ import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
-import { buildSystemPrompt } from "./system-prompt.ts";
+import { sessionStartedFact } from "./session-started.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
 
@@ -97,22 +96,12 @@ export class SessionRuntime {
     };
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
-    const systemPrompt = buildSystemPrompt(params.cwd, params.additionalDirectories, now.slice(0, 10));
-    const parent = child ? { parentSessionId: child.parentSessionId } : {};
     const record = deps.store.create(
-      { sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now, ...parent },
       {
-        kind: "session_started",
-        cwd: params.cwd,
-        additionalDirectories: params.additionalDirectories,
-        agentVersion: deps.agentVersion,
-        systemPrompt: child ? `${systemPrompt}\n\n${child.kind.systemPrompt}` : systemPrompt,
-        tools: tools.specs(),
-        modes: { currentModeId: values.modeId, availableModes: modesShown() },
-        configOptions: buildConfigOptions(values, catalog.models()),
-        ...parent,
-        ...(child ? { subagentType: child.kind.name } : {}),
+        sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now,
+        ...(child ? { parentSessionId: child.parentSessionId } : {}),
       },
+      sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) }),
     );
     runtime.#leased = true;
     runtime.#conversation = new ConversationFold();
@@ -410,6 +399,5 @@ export class SessionRuntime {
   }
 }
 
-const modesShown = () => modes.map((m) => ({ ...m }));
 
 const TASK = "Task";
