@@ -331,6 +331,15 @@ describe("prompts and the end of a turn", () => {
   });
 });
 
+describe("CLAUDE_ENV_FILE, without SessionStart hooks", () => {
+  test("no env file is made for a session whose hooks do not include SessionStart", async () => {
+    const box = sandbox("scripted/plain");
+    writeHooks(box, "claude-user", { Stop: [{ hooks: [command("true")] }] });
+    const { sessionId } = await session(box, ["hello"]);
+    expect(existsSync(join(box.home, "env", `${sessionId}.sh`))).toBe(false);
+  });
+});
+
 describe("SessionStart after a compaction", () => {
   test("runs with source compact, and what it prints is in the model's context with the turn's prompt", async () => {
     const box = sandbox("scripted/compaction");

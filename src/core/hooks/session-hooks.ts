@@ -99,8 +99,10 @@ export class SessionHooks implements TurnHooks {
     await this.#sessionStart("compact", signal);
   }
 
-  #sessionStart(source: "startup" | "resume" | "compact", signal: AbortSignal) {
-    return this.#fire("SessionStart", source, { source, model: this.#model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFilePrepared() } });
+  async #sessionStart(source: "startup" | "resume" | "compact", signal: AbortSignal): Promise<void> {
+    // The env file is made only for hooks that will run: a session without them leaves none behind.
+    if (selectHandlers(this.#config, "SessionStart", source).length === 0) return;
+    await this.#fire("SessionStart", source, { source, model: this.#model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFilePrepared() } });
   }
 
   /** The turn has ended (recorded): the host is told the session is done. */
