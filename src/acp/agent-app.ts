@@ -8,7 +8,7 @@
  * editor that starts the agent gets its `initialize` answer at the cost of the SDK and of reading
  * the config files (to know whether to offer the ways to configure a provider).
  */
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
   RequestError,
   type AgentApp,
@@ -17,7 +17,8 @@ import {
   type AgentRequestHandlersByMethod,
   type AgentRequestMethod,
   type ClientCapabilities,
-} from "@agentclientprotocol/sdk";
+  type Stream,
+} from "@agentclientprotocol/sdk/unstable";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { initializeResponse } from "./capabilities.ts";
@@ -26,6 +27,8 @@ import { typed } from "./errors.ts";
 import { VERSION } from "../version.ts";
 
 export type AgentDeps = EngineDeps;
+
+type AnyMessage = Stream["readable"] extends ReadableStream<infer M> ? M : never;
 
 export type Agent = {
   app: AgentApp;
@@ -39,6 +42,12 @@ export type Agent = {
   preload(): void;
   /** The engine's dependencies once it has loaded (the given ones, or those built from the environment). */
   loadedDeps(): EngineDeps | undefined;
+  /**
+   * Serves one in-process client: connects the app to a pair of memory streams and returns the
+   * client's end. The agent speaks the unstable entry point (for `session/fork`); a client app of
+   * either entry point connects to this stream, as it would to a spawned agent's.
+   */
+  inMemory(): Stream;
 };
 
 const m = acp.methods.agent;
@@ -105,6 +114,12 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
       );
     },
     loadedDeps: () => engine?.deps,
+    inMemory: () => {
+      const toAgent = new TransformStream<AnyMessage, AnyMessage>();
+      const toClient = new TransformStream<AnyMessage, AnyMessage>();
+      app.connect({ readable: toAgent.readable, writable: toClient.writable });
+      return { readable: toClient.readable, writable: toAgent.writable };
+    },
   };
 }
 

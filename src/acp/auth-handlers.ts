@@ -3,8 +3,8 @@
  * `initialize` offers the ways to configure one as auth methods; choosing one re-reads the
  * config files and succeeds once a provider is configured, or answers -32000 again with what to set.
  */
-import * as acp from "@agentclientprotocol/sdk";
-import { RequestError } from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";

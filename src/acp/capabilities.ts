@@ -1,6 +1,6 @@
 /** What verbatim tells a client in `initialize`: only what it implements. */
-import type { AgentCapabilities, AuthMethod, InitializeResponse } from "@agentclientprotocol/sdk";
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import type { AgentCapabilities, AuthMethod, InitializeResponse } from "@agentclientprotocol/sdk/unstable";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
 
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,

@@ -2,8 +2,8 @@
  * The client's own file access and terminals, offered to tools only when the client advertised
  * them (`fs.readTextFile`, `fs.writeTextFile`, `terminal`): never called otherwise.
  */
-import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
-import { methods } from "@agentclientprotocol/sdk";
+import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
+import { methods } from "@agentclientprotocol/sdk/unstable";
 import type { ClientTerminal, ToolHost } from "../core/tools/tool.ts";
 
 export function clientHost(client: AgentContext, capabilities: ClientCapabilities, sessionId: string): ToolHost {

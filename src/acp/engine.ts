@@ -3,7 +3,7 @@
  * The app loads this module on the first method that needs it, so answering `initialize` costs
  * only the SDK.
  */
-import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
 import { engineDeps } from "../core/engine-deps.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";

@@ -2,7 +2,7 @@
  * Turning engine and journal conditions into the SDK's typed protocol errors. Everything a client
  * can cause gets a precise code and a message that says what to do; nothing leaves as a bare Error.
  */
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { EngineError } from "../core/errors.ts";
 import { JournalError } from "../journal/errors.ts";
 

@@ -8,7 +8,7 @@ import type {
   AgentNotificationMethod,
   AgentRequestHandlersByMethod,
   AgentRequestMethod,
-} from "@agentclientprotocol/sdk";
+} from "@agentclientprotocol/sdk/unstable";
 
 /** Where handler modules register their handlers. */
 export interface HandlerRegistry {

@@ -9,7 +9,7 @@
  * Lines within the limit reach the SDK unchanged, each chunk passed on whole when it ends at a
  * line boundary (the common case costs one scan for newlines).
  */
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { log } from "../log.ts";
 import { sniffEnvelope } from "./envelope-sniff.ts";
 

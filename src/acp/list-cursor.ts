@@ -1,5 +1,5 @@
 /** Opaque `session/list` cursors: the position after the last session of a page. */
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 
 export type Position = { updatedAt: string; sessionId: string };
 

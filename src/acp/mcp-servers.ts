@@ -1,6 +1,6 @@
 /** ACP `mcpServers` as the engine takes them. Stdio servers have no `type`; HTTP and SSE say theirs. */
-import type { McpServer } from "@agentclientprotocol/sdk";
-import { RequestError } from "@agentclientprotocol/sdk";
+import type { McpServer } from "@agentclientprotocol/sdk/unstable";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type { McpServerConfig } from "../core/mcp/server-config.ts";
 
 export function mcpServerConfigs(servers: McpServer[] | null | undefined): McpServerConfig[] {

@@ -3,7 +3,7 @@
  * Live, a fact is projected and sent right after it is appended; the projector is the same one
  * a load replays through, so both show the same updates.
  */
-import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
 import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { Projector } from "../replay/project.ts";

@@ -4,8 +4,8 @@
  * reload, which shows that update, shows the question as it was asked. A cancelled turn sends
  * `$/cancel_request` for the open question.
  */
-import type { AgentContext } from "@agentclientprotocol/sdk";
-import { methods } from "@agentclientprotocol/sdk";
+import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
+import { methods } from "@agentclientprotocol/sdk/unstable";
 import type { PermissionAsker } from "../core/permissions/permission-gate.ts";
 import type { Projector } from "../replay/project.ts";
 

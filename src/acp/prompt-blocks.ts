@@ -1,5 +1,5 @@
 /** Checks a prompt's content blocks against what verbatim advertised, before anything is recorded. */
-import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ContentBlock } from "@agentclientprotocol/sdk/unstable";
 import { EngineError } from "../core/errors.ts";
 import { agentCapabilities } from "./capabilities.ts";
 

@@ -1,6 +1,6 @@
 /** session/new, load, resume, list, close and delete. */
-import * as acp from "@agentclientprotocol/sdk";
-import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
 import { isAbsolute } from "node:path";
 import { isValidSessionId } from "../core/ids.ts";
 import type { McpServerConfig } from "../core/mcp/server-config.ts";

@@ -4,7 +4,7 @@
  */
 // First: the SDK builds its schemas when it loads.
 import "../zod-jitless.ts";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";

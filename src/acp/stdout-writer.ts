@@ -2,7 +2,7 @@
  * The outgoing side of the stdio transport: stdout with a buffer of its own, and the writer the
  * SDK hands each message to.
  */
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 
 export type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : never;
 

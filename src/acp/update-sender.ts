@@ -3,8 +3,8 @@
  * last send means every earlier update was written: responses wait on `flush()` so no update
  * of a turn or a replay arrives after its response.
  */
-import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
-import { methods } from "@agentclientprotocol/sdk";
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import { methods } from "@agentclientprotocol/sdk/unstable";
 import { log } from "../log.ts";
 
 /** How many updates may be in flight before a replay waits for the client to take them. */

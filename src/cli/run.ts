@@ -43,7 +43,7 @@ export async function run(options: RunOptions): Promise<number> {
   const env = { ...process.env, ...(options.model ? { VERBATIM_MODEL: options.model } : {}) };
   const cwd = options.cwd ? (isAbsolute(options.cwd) ? options.cwd : resolve(options.cwd)) : process.cwd();
   const deps = engineDeps(env, { trust: options.trust ?? false });
-  const { app, closeAll } = createAgentApp(deps);
+  const { inMemory, closeAll } = createAgentApp(deps);
   const stdout = (text: string) => process.stdout.write(text);
   const stderr = (text: string) => process.stderr.write(text);
   // With --json, stdout carries only JSON lines; progress still goes to stderr.
@@ -59,7 +59,7 @@ export async function run(options: RunOptions): Promise<number> {
     printer.print(n.update);
   };
   const ticker = setInterval(() => printer.tick(), 1000);
-  const connection = client.app().connect(app);
+  const connection = client.app().connect(inMemory());
   const agent = connection.agent;
   let sessionId = options.session ?? "";
   const onSigint = () => {

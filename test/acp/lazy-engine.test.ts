@@ -24,7 +24,7 @@ describe("the engine behind initialize", () => {
     Object.assign(process.env, box.env);
     try {
       const agent = createAgentApp();
-      const connection = new ViewClient(choose("allow_once")).app().connect(agent.app);
+      const connection = new ViewClient(choose("allow_once")).app().connect(agent.inMemory());
       await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       expect(agent.loadedDeps()).toBeUndefined();
       await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });

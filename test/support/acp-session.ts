@@ -3,7 +3,7 @@
  * in process. Every update is folded into a view model by the shared ViewClient.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { AgentApp, ClientCapabilities, ClientContext, Stream } from "@agentclientprotocol/sdk";
+import type { ClientCapabilities, ClientContext, Stream } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent-app.ts";
 import { agentCommand, spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view-client.ts";
@@ -27,9 +27,9 @@ const viewClient = (options: ClientOptions) => new ViewClient(options.policy ?? 
 const capabilitiesOf = (options: ClientOptions) => options.capabilities ?? options.services?.capabilities() ?? defaultCapabilities;
 
 /** A ViewClient connected to `target` (a stream or an agent app), initialized. */
-async function connected(target: Stream | AgentApp, options: ClientOptions) {
+async function connected(target: Stream, options: ClientOptions) {
   const client = viewClient(options);
-  const connection = client.app().connect(target as Stream);
+  const connection = client.app().connect(target);
   await connection.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: capabilitiesOf(options),
@@ -82,8 +82,8 @@ export async function connectInProcess(
   options: ClientOptions & { tools?: ToolRegistry } = {},
 ): Promise<Connected> {
   const deps = { ...engineDeps(env), ...(options.tools ? { tools: options.tools } : {}) };
-  const { app, closeAll } = createAgentApp(deps);
-  const { client, connection, ctx } = await connected(app, options);
+  const { inMemory, closeAll } = createAgentApp(deps);
+  const { client, connection, ctx } = await connected(inMemory(), options);
   return {
     client,
     ctx,

@@ -21,7 +21,7 @@ if (import.meta.main) {
   const mcpServers = JSON.parse(process.argv[2] ?? "[]") as acp.McpServer[];
   const cwd = process.argv[3] ?? process.cwd();
   const agent = createAgentApp();
-  const connection = new ViewClient(choose("allow_once")).app().connect(agent.app);
+  const connection = new ViewClient(choose("allow_once")).app().connect(agent.inMemory());
   const steps: Record<string, string[]> = {};
   await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
   steps.initialize = loaded();
