@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
- * protocol messages). Subcommands: demo, sessions, show.
+ * protocol messages). Subcommands: demo, sessions, show, run, export, fork, delete, trust.
  */
 import { VERSION } from "./version.ts";
 
@@ -20,6 +20,7 @@ usage:
                                 (0 end_turn, 1 error, 3 refusal, 4 max_tokens, 5 max_turn_requests,
                                 130 cancelled)
   verbatim export ID            the session's journal as JSON lines, one fact a line
+  verbatim fork ID              copy a session as it stands into a new one; prints the new id
   verbatim delete ID            delete a session
   verbatim --version
 
@@ -111,14 +112,16 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case "export":
+    case "fork":
     case "delete": {
       const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
       if (positionals.length !== 1 || !positionals[0]) {
         process.stderr.write(`usage: verbatim ${command} ID\n`);
         return 2;
       }
-      const { exportSession, deleteSession } = await import("./cli/sessions.ts");
-      return command === "export" ? exportSession(positionals[0]) : deleteSession(positionals[0]);
+      const { exportSession, forkCommand, deleteSession } = await import("./cli/sessions.ts");
+      const act = { export: exportSession, fork: forkCommand, delete: deleteSession }[command];
+      return act(positionals[0]);
     }
     case "--version":
     case "-v":

@@ -54,7 +54,7 @@ const m = acp.methods.agent;
 
 /** The requests the engine answers. A test checks this list against what the engine registers. */
 export const ENGINE_REQUESTS = [
-  m.authenticate, m.session.new, m.session.load, m.session.resume, m.session.list, m.session.close, m.session.delete,
+  m.authenticate, m.session.new, m.session.load, m.session.resume, m.session.list, m.session.fork, m.session.close, m.session.delete,
   m.session.prompt, m.session.setConfigOption, m.session.setMode,
 ] as const satisfies readonly AgentRequestMethod[];
 

@@ -6,7 +6,8 @@ export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
   promptCapabilities: { image: true, audio: false, embeddedContext: true },
   mcpCapabilities: { http: true, sse: true },
-  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
+  // `fork` is unstable (SDK 2.4.0's `SessionForkCapabilities`, from its unstable entry point): `{}` offers `session/fork`.
+  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} },
 };
 
 /** `authMethods`: the ways to configure a model provider, offered only while none is configured. */

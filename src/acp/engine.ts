@@ -9,6 +9,7 @@ import type { EngineDeps } from "../core/session/session-runtime.ts";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import { authHandlers } from "./auth-handlers.ts";
 import { configHandlers } from "./config-handlers.ts";
+import { forkHandlers } from "./fork-handler.ts";
 import { HandlerTable } from "./handler-table.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
@@ -31,6 +32,7 @@ export function loadEngine(
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   lifecycleHandlers(handlers, wired, sessions);
+  forkHandlers(handlers, wired, sessions);
   promptHandlers(handlers, sessions);
   configHandlers(handlers, sessions);
   return { deps: wired, sessions, handlers };

@@ -27,6 +27,7 @@ export function toRequestError(error: unknown): unknown {
         return RequestError.authRequired(data, error.message);
       case "invalid_config":
       case "unsupported_content":
+      case "not_forkable":
         return RequestError.invalidParams(data, error.message);
       case "turn_running":
       case "closed":

@@ -90,6 +90,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
           ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
           ...(row.title !== undefined ? { title: row.title } : {}),
           updatedAt: row.updatedAt,
+          ...(row.forkOf ? { _meta: { verbatim: { forkOf: row.forkOf } } } : {}),
         })),
         ...(rows.length > PAGE_SIZE && last ? { nextCursor: encodeCursor(last) } : {}),
       };
@@ -205,4 +206,4 @@ function checkDirectories(cwd: string, additional: string[]): void {
   }
 }
 
-export { checkSessionId };
+export { activate, checkDirectories, checkSessionId, modeState };

@@ -1,4 +1,4 @@
-/** `verbatim sessions` and `verbatim show`: reading the journal from the command line. */
+/** `verbatim sessions`, `show`, `export`, `fork` and `delete`: the journal from the command line. */
 import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
@@ -7,6 +7,8 @@ import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
 import { removeEnvFile } from "../core/hooks/env-file.ts";
+import { EngineError } from "../core/errors.ts";
+import { forkSession } from "../core/session/fork.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -22,7 +24,10 @@ export function listSessions(args: { cwd?: string; json?: boolean }): number {
     out("no sessions");
     return 0;
   }
-  for (const row of rows) out(`${row.sessionId}  ${row.updatedAt}  ${row.title ?? "(untitled)"}  ${row.cwd}`);
+  for (const row of rows) {
+    const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";
+    out(`${row.sessionId}  ${row.updatedAt}  ${row.title ?? "(untitled)"}  ${row.cwd}${fork}`);
+  }
   return 0;
 }
 
@@ -52,12 +57,28 @@ function onSession(sessionId: string, command: (store: JournalStore) => number):
 /** Prints a session's transcript exactly as a client would see it after reopening it. */
 export function showSession(sessionId: string): number {
   return onSession(sessionId, (store) => {
+    const forkOf = store.info(sessionId)?.forkOf;
+    if (forkOf) out(`fork of ${forkOf.sessionId} (its first ${forkOf.seq} records)\n`);
     const projector = new Projector({ notices: false, replay: true, sessionId });
     const transcript = new TranscriptRecorder();
     for (const record of store.read(sessionId)) for (const update of projector.apply(record)) transcript.apply(update);
     if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) transcript.apply(mark);
     out(transcript.render());
     return 0;
+  });
+}
+
+/** Forks a session at its end and prints the new session's id. */
+export function forkCommand(sessionId: string): number {
+  return onSession(sessionId, (store) => {
+    try {
+      out(forkSession(store, sessionId, false).sessionId);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      process.stderr.write(`verbatim: ${error.message}\n`);
+      return 1;
+    }
   });
 }
 

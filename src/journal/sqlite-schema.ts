@@ -21,6 +21,13 @@ WHEN NOT EXISTS (SELECT 1 FROM deleting WHERE session_id = OLD.session_id)
 BEGIN SELECT RAISE(ABORT, 'verbatim journal: blobs are append-only'); END;
 `;
 
+/**
+ * A fork's origin (JSON: the source session and its last record copied). Added to an older
+ * database of the same layout by the first process that opens it for writing: a verbatim that
+ * does not know the column reads and writes the table as before, so the layout is unchanged.
+ */
+export const forkColumnSql = "ALTER TABLE sessions ADD COLUMN forked_from TEXT";
+
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
@@ -30,7 +37,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   title TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
-  parent_session_id TEXT
+  parent_session_id TEXT,
+  forked_from TEXT
 );
 CREATE INDEX IF NOT EXISTS sessions_by_update ON sessions (updated_at DESC, session_id DESC);
 CREATE TABLE IF NOT EXISTS facts (

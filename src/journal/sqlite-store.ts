@@ -11,7 +11,7 @@ import { JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
-import { blobLayoutSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
+import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import { busy, guard, guardIter } from "./sqlite-errors.ts";
 import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
@@ -20,6 +20,8 @@ type Row = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
   session_id: string; cwd: string; additional_directories: string; title: string | null;
   created_at: string; updated_at: string; parent_session_id: string | null;
+  /** Absent from a database no writer of this version has opened yet. */
+  forked_from?: string | null;
 };
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -54,6 +56,33 @@ export class SqliteJournal implements JournalStore {
     );
     w.checkpoints.committed(0);
     return created;
+  }
+
+  fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): StoredFact {
+    const w = this.#writer();
+    const from = row.forkOf;
+    const at = row.updatedAt;
+    const forked = guard(row.sessionId, () =>
+      w.db.transaction(() => {
+        w.insertSession.run(
+          row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), row.title ?? null,
+          row.createdAt, row.updatedAt, row.parentSessionId ?? null,
+        );
+        w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [JSON.stringify(from), row.sessionId]);
+        const copied = w.db.run(
+          "INSERT INTO facts (session_id, seq, kind, v, at, body) SELECT ?, seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq <= ? ORDER BY seq",
+          [row.sessionId, from.sessionId, from.seq],
+        ).changes;
+        if (copied !== from.seq) throw sessionNotFound(from.sessionId);
+        w.db.run("INSERT INTO blobs (session_id, sha256, data) SELECT ?, sha256, data FROM blobs WHERE session_id = ?", [row.sessionId, from.sessionId]);
+        const e = encodeFact(last);
+        for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
+        w.insertFact.run(row.sessionId, from.seq + 1, e.kind, e.v, at, e.body);
+        return { seq: from.seq + 1, at, fact: last };
+      }).immediate(),
+    );
+    w.checkpoints.committed(0);
+    return forked;
   }
 
   append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact {
@@ -288,6 +317,8 @@ export class SqliteJournal implements JournalStore {
           db.run("UPDATE meta SET value = ? WHERE key = 'layout'", [String(LAYOUT_VERSION)]);
         }).immediate();
       }
+      const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
+      if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
       return db;
     });
     for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
@@ -357,5 +388,6 @@ function toSessionRow(row: SessionDbRow): SessionRow {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
+    ...(row.forked_from ? { forkOf: JSON.parse(row.forked_from) as { sessionId: string; seq: number } } : {}),
   };
 }

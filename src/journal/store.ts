@@ -11,7 +11,10 @@ export type SessionRow = {
   title?: string;
   createdAt: string;
   updatedAt: string;
+  /** A subagent's session: the session whose Task call started it (hidden from lists, deleted with it). */
   parentSessionId?: string;
+  /** A fork: the session it was forked from and that session's last record then. Nothing else follows from it. */
+  forkOf?: { sessionId: string; seq: number };
 };
 
 export type ListQuery = { cwd?: string; limit: number; after?: { updatedAt: string; sessionId: string } };
@@ -32,6 +35,13 @@ export interface JournalStore {
    * (with the same errors as `append`).
    */
   appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[];
+  /**
+   * Records `row` as a new session (`row.forkOf` names the source and its last record to copy)
+   * whose journal is a copy of the source's records 1..`forkOf.seq` (same times, same facts, their
+   * payloads too) followed by `last`, all in one transaction. Takes no lease: the fork is written
+   * like a loaded session, once its lease is taken.
+   */
+  fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): StoredFact;
   /** Reads a session's facts in order from `fromSeq` (default 1), validated and migrated. Never writes. */
   read(sessionId: string, fromSeq?: number): Iterable<StoredFact>;
   info(sessionId: string): SessionRow | undefined;

@@ -39,6 +39,7 @@ export class Projector {
       case "access_granted":
       case "mcp_tools_listed":
       case "command_invoked":
+      case "session_forked":
         return [];
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];

@@ -14,6 +14,8 @@ export class SessionStateFold {
   /** The session that spawned this one (a subagent's), if any, and the subagent's type. */
   parentSessionId: string | undefined;
   subagentType: string | undefined;
+  /** The session this one was forked from, and how many of its records it began with (the last fork, for a fork of a fork). */
+  forkOf: { sessionId: string; seq: number } | undefined;
   systemPrompt = "";
   tools: ToolSpec[] = [];
   /** The MCP tools last recorded (offered after the built-in ones). */
@@ -74,6 +76,9 @@ export class SessionStateFold {
         return;
       case "title_set":
         this.title = fact.title;
+        return;
+      case "session_forked":
+        this.forkOf = { sessionId: fact.fromSessionId, seq: fact.fromSeq };
         return;
       case "prompt_received":
         this.prompts++;

@@ -4,6 +4,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import type { ClientCapabilities, ClientContext, Stream } from "@agentclientprotocol/sdk";
+import type { ForkSessionRequest, ForkSessionResponse } from "@agentclientprotocol/sdk/unstable";
 import { createAgentApp } from "../../src/acp/agent-app.ts";
 import { agentCommand, spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view-client.ts";
@@ -121,4 +122,13 @@ export async function errorOf(request: Promise<unknown>): Promise<{ code: number
     return error as { code: number; message: string; data?: unknown };
   }
   throw new Error("expected the request to fail");
+}
+
+/**
+ * `session/fork`, an unstable method: the stable client sends it as it sends any method; its
+ * request and response types are the SDK's unstable entry point's.
+ */
+export function fork(ctx: ClientContext, params: ForkSessionRequest): Promise<ForkSessionResponse> {
+  const send = ctx.request.bind(ctx) as unknown as (method: string, params: ForkSessionRequest) => Promise<ForkSessionResponse>;
+  return send("session/fork", params);
 }

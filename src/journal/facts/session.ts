@@ -45,4 +45,15 @@ export const configChanged = z.object({
   modeId: z.string().optional(),
 });
 
-export const sessionFacts = [sessionStarted, titleSet, configChanged] as const;
+/**
+ * This session was forked from another: the records before this one are a copy of that
+ * session's records 1..`fromSeq`, exactly as they were (a subagent's child session is marked by
+ * `parentSessionId` instead, and is a different thing). Shows nothing; the model never sees it.
+ */
+export const sessionForked = z.object({
+  kind: z.literal("session_forked"),
+  fromSessionId: z.string(),
+  fromSeq: z.number().int().positive(),
+});
+
+export const sessionFacts = [sessionStarted, titleSet, configChanged, sessionForked] as const;

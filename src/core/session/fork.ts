@@ -1,0 +1,49 @@
+/**
+ * Forking a session: a new session whose journal begins as an exact copy of the source's records
+ * up to its end, so it replays the same view (same message ids, cards, answers, plans) and gives
+ * the model the same context. From then on each lives on its own.
+ */
+import type { JournalStore } from "../../journal/store.ts";
+import { sessionNotFound } from "../../journal/errors.ts";
+import { SessionStateFold } from "../../replay/state.ts";
+import { EngineError } from "../errors.ts";
+import { mintId } from "../ids.ts";
+
+export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: number } };
+
+/**
+ * Forks `sourceId` at its last record. Refused while a turn runs on it: `runningHere` when this
+ * process runs it, or when its last turn is open and another live process holds the session (a
+ * turn a dead process left open is forked as it stands, its calls interrupted in both).
+ * A subagent's session is part of its parent's and is not forked on its own.
+ */
+export function forkSession(store: JournalStore, sourceId: string, runningHere: boolean): Forked {
+  const source = store.info(sourceId);
+  if (!source) throw sessionNotFound(sourceId);
+  if (source.parentSessionId !== undefined) {
+    throw new EngineError("not_forkable", `session ${sourceId} is a subagent's session (of ${source.parentSessionId}); fork that session instead`, {
+      sessionId: sourceId,
+      parentSessionId: source.parentSessionId,
+    });
+  }
+  const state = new SessionStateFold();
+  for (const { fact, seq } of store.read(sourceId)) state.apply(fact, seq);
+  const holder = store.holder(sourceId);
+  const elsewhere = state.lastTurn?.ended === false && holder !== undefined && holder.pid !== process.pid;
+  if (runningHere || elsewhere) {
+    throw new EngineError("turn_running", `session ${sourceId} has a turn running; wait for it to end (or cancel it) before forking it`, {
+      sessionId: sourceId,
+    });
+  }
+  const sessionId = mintId("ses");
+  const now = new Date().toISOString();
+  const forkOf = { sessionId: sourceId, seq: state.lastSeq };
+  store.fork(
+    {
+      sessionId, cwd: source.cwd, additionalDirectories: source.additionalDirectories, createdAt: now, updatedAt: now, forkOf,
+      ...(source.title !== undefined ? { title: source.title } : {}),
+    },
+    { kind: "session_forked", fromSessionId: sourceId, fromSeq: state.lastSeq },
+  );
+  return { sessionId, forkOf };
+}

@@ -1,0 +1,82 @@
+/**
+ * Forks from the command line and on the wire: `verbatim fork ID` prints the new id, and
+ * `sessions`, `show` and `session/list` say which session a fork came from.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import * as acp from "@agentclientprotocol/sdk";
+import { connectProcess, newSession, prompt } from "../support/acp-session.ts";
+import { runCli } from "../support/cli-process.ts";
+import { rawAgent } from "../support/raw-client.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+let box: Sandbox;
+let parent: string;
+let forked: string;
+
+beforeAll(async () => {
+  box = sandbox("scripted/demo");
+  const c = await connectProcess(box.env);
+  try {
+    parent = (await newSession(c.ctx, box.workspace)).sessionId;
+    await prompt(c.ctx, parent, "Read the README");
+  } finally {
+    await c.close();
+  }
+  const result = await runCli(["fork", parent], box.env);
+  expect(result.code).toBe(0);
+  forked = result.stdout.trim();
+});
+
+describe("verbatim fork", () => {
+  test("prints the new session's id, and nothing else", () => {
+    expect(forked).toMatch(/^ses_[0-9a-z]+$/);
+    expect(forked).not.toBe(parent);
+  });
+
+  test("sessions lists the fork, saying whose fork it is", async () => {
+    const { stdout } = await runCli(["sessions"], box.env);
+    const line = stdout.split("\n").find((l) => l.startsWith(forked));
+    expect(line).toEndWith(`(fork of ${parent})`);
+    expect(stdout.split("\n").find((l) => l.startsWith(parent))).not.toContain("fork of");
+    const json = (await runCli(["sessions", "--json"], box.env)).stdout.trim().split("\n").map((l) => JSON.parse(l) as { sessionId: string; forkOf?: unknown });
+    expect(json.find((row) => row.sessionId === forked)?.forkOf).toEqual({ sessionId: parent, seq: expect.any(Number) });
+  });
+
+  test("show says whose fork it is, then draws the parent's transcript", async () => {
+    const ofParent = (await runCli(["show", parent], box.env)).stdout;
+    const ofFork = (await runCli(["show", forked], box.env)).stdout;
+    const [header, blank, ...rest] = ofFork.split("\n");
+    expect(header).toMatch(new RegExp(`^fork of ${parent} \\(its first \\d+ records\\)$`));
+    expect(blank).toBe("");
+    expect(rest.join("\n")).toBe(ofParent);
+  });
+
+  test("an unknown session is an error in the user's words", async () => {
+    const result = await runCli(["fork", "ses_nothing"], box.env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("verbatim: session ses_nothing is not in the journal\n");
+  });
+});
+
+describe("session/fork on the wire", () => {
+  test("initialize advertises sessionCapabilities.fork", async () => {
+    const agent = rawAgent(box.env);
+    try {
+      const init = await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+      expect((init.result as { agentCapabilities: { sessionCapabilities: Record<string, unknown> } }).agentCapabilities.sessionCapabilities.fork).toEqual({});
+    } finally {
+      await agent.close();
+    }
+  });
+
+  test("session/list names a fork's origin under _meta.verbatim", async () => {
+    const c = await connectProcess(box.env);
+    try {
+      const { sessions } = await c.ctx.request(acp.methods.agent.session.list, {});
+      expect(sessions.find((s) => s.sessionId === forked)?._meta).toEqual({ verbatim: { forkOf: { sessionId: parent, seq: expect.any(Number) } } });
+      expect(sessions.find((s) => s.sessionId === parent)?._meta).toBeUndefined();
+    } finally {
+      await c.close();
+    }
+  });
+});
