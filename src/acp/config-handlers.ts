@@ -21,7 +21,7 @@ export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
       if (typeof params.value !== "string") {
         throw RequestError.invalidParams({ configId: params.configId }, `config option "${params.configId}" takes a string value`);
       }
-      const configOptions = open.runtime.setConfig(params.configId, params.value);
+      const configOptions = await open.runtime.setConfig(params.configId, params.value);
       await sessions.flush();
       return { configOptions };
     }),
@@ -30,7 +30,7 @@ export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
   app.onRequest(acp.methods.agent.session.setMode, ({ params }) =>
     typed(async () => {
       const open = await openSession(params.sessionId);
-      open.runtime.setConfig("mode", params.modeId);
+      await open.runtime.setConfig("mode", params.modeId);
       await sessions.flush();
       return {};
     }),

@@ -24,7 +24,7 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
       // One at a time with the source's loads, closes and deletes: the copy is of a settled journal.
       return sessions.lifecycle.run(params.sessionId, async () => {
         const running = sessions.get(params.sessionId)?.runtime.running ?? false;
-        const { sessionId } = forkSession(deps.store, params.sessionId, running);
+        const { sessionId } = await forkSession(deps.store, params.sessionId, running);
         const runtime = await open(sessionId, client, mcpServers);
         activate(runtime, params);
         return { sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
@@ -36,7 +36,7 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
   async function open(sessionId: string, client: AgentContext, mcpServers: McpServerConfig[]): Promise<SessionRuntime> {
     const projector = sessions.newProjector(true);
     const io = sessions.io(sessionId, client, projector);
-    const runtime = await SessionRuntime.restore(deps, io, sessionId, deps.store.read(sessionId), (record) => {
+    const runtime = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
       projector.apply(record);
       return undefined;
     }, mcpServers);

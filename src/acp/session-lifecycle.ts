@@ -19,11 +19,11 @@ const PAGE_SIZE = 50;
 
 export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
-    typed(() => {
+    typed(async () => {
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       const mcpServers = mcpServerConfigs(params.mcpServers);
       const projector = sessions.newProjector(false);
-      const runtime = SessionRuntime.create(
+      const runtime = await SessionRuntime.create(
         deps,
         (sessionId) => sessions.io(sessionId, client, projector),
         { cwd: params.cwd, additionalDirectories: params.additionalDirectories ?? [], mcpServers },
@@ -77,10 +77,10 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   );
 
   app.onRequest(acp.methods.agent.session.list, ({ params }) =>
-    typed(() => {
+    typed(async () => {
       if (params.cwd != null) checkDirectories(params.cwd, []);
       const after = params.cursor ? decodeCursor(params.cursor) : undefined;
-      const rows = deps.store.list({ ...(params.cwd != null ? { cwd: params.cwd } : {}), limit: PAGE_SIZE + 1, ...(after ? { after } : {}) });
+      const rows = await deps.store.list({ ...(params.cwd != null ? { cwd: params.cwd } : {}), limit: PAGE_SIZE + 1, ...(after ? { after } : {}) });
       const page = rows.slice(0, PAGE_SIZE);
       const last = page[page.length - 1];
       return {
@@ -103,7 +103,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
         if (!open) {
-          if (!deps.store.info(params.sessionId)) throw unknownSession(params.sessionId);
+          if (!(await deps.store.info(params.sessionId))) throw unknownSession(params.sessionId);
           return {};
         }
         sessions.delete(params.sessionId);
@@ -122,7 +122,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
           sessions.delete(params.sessionId);
           await open.runtime.close();
         }
-        if (!deps.store.delete(params.sessionId)) throw unknownSession(params.sessionId);
+        if (!(await deps.store.delete(params.sessionId))) throw unknownSession(params.sessionId);
         removeEnvFile(deps.hooks?.env ?? process.env, params.sessionId);
         return {};
       });
@@ -135,13 +135,13 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
    * Never writes. The session continues live from the state it was restored to.
    */
   async function restore(sessionId: string, client: AgentContext, replay: boolean, mcpServers: McpServerConfig[]): Promise<SessionRuntime> {
-    if (!deps.store.info(sessionId)) throw unknownSession(sessionId);
+    if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
     const sender = sessions.sender(client);
     const projector: Projector = sessions.newProjector(true);
     const coalescer = new ChunkCoalescer();
     const turns = new RetractedTurns();
     const io = sessions.io(sessionId, client, projector);
-    const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.read(sessionId), (record) => {
+    const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
       const updates = projector.apply(record);
       if (!replay) return undefined;
       for (const update of turns.push(record.fact, updates)) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
@@ -150,7 +150,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     if (replay) {
       for (const update of turns.flush()) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
       for (const ready of coalescer.flush()) sender.send(sessionId, ready);
-      const holder = deps.store.holder(sessionId);
+      const holder = await deps.store.holder(sessionId);
       // Open calls are marked interrupted only when no live process (other than this one) holds the session.
       if (!holder || holder.pid === process.pid) {
         for (const mark of projector.interruptionMarks()) sender.send(sessionId, mark);

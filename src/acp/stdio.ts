@@ -32,7 +32,7 @@ export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean; 
   const connection = agent.app.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
   await agent.closeAll();
-  agent.loadedDeps()?.store.close();
+  await agent.loadedDeps()?.store.close();
   await stdio.flush();
 }
 

@@ -91,7 +91,7 @@ export async function run(options: RunOptions): Promise<number> {
     process.off("SIGINT", onSigint);
     await closeAll();
     connection.close();
-    deps.store.close();
+    await deps.store.close();
   }
 }
 

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import { JournalError } from "../journal/errors.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
 import { removeEnvFile } from "../core/hooks/env-file.ts";
@@ -12,10 +12,21 @@ import { forkSession } from "../core/session/fork.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
-export function listSessions(args: { cwd?: string; json?: boolean }): number {
+export async function listSessions(args: { cwd?: string; json?: boolean }): Promise<number> {
   const { store } = engineDeps();
   const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : undefined;
-  const rows = store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
+  let rows: SessionRow[];
+  try {
+    rows = await store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
+  } catch (error) {
+    if (error instanceof JournalError) {
+      process.stderr.write(`verbatim: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
   if (args.json) {
     for (const row of rows) out(JSON.stringify(row));
     return 0;
@@ -35,14 +46,14 @@ export function listSessions(args: { cwd?: string; json?: boolean }): number {
  * Runs a command on one stored session: checks the id, opens the journal, and turns journal
  * errors into a message and exit code 1.
  */
-function onSession(sessionId: string, command: (store: JournalStore) => number): number {
+async function onSession(sessionId: string, command: (store: JournalStore) => Promise<number>): Promise<number> {
   if (!isValidSessionId(sessionId)) {
     process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
     return 2;
   }
   const { store } = engineDeps();
   try {
-    return command(store);
+    return await command(store);
   } catch (error) {
     if (error instanceof JournalError) {
       process.stderr.write(`verbatim: ${error.message}\n`);
@@ -50,29 +61,31 @@ function onSession(sessionId: string, command: (store: JournalStore) => number):
     }
     throw error;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** Prints a session's transcript exactly as a client would see it after reopening it. */
-export function showSession(sessionId: string): number {
-  return onSession(sessionId, (store) => {
-    const forkOf = store.info(sessionId)?.forkOf;
+export function showSession(sessionId: string): Promise<number> {
+  return onSession(sessionId, async (store) => {
+    const forkOf = (await store.info(sessionId))?.forkOf;
     if (forkOf) out(`fork of ${forkOf.sessionId} (its first ${forkOf.seq} records)\n`);
     const projector = new Projector({ notices: false, replay: true, sessionId });
     const transcript = new TranscriptRecorder();
-    for (const record of store.read(sessionId)) for (const update of projector.apply(record)) transcript.apply(update);
-    if (!store.holder(sessionId)) for (const mark of projector.interruptionMarks()) transcript.apply(mark);
+    for await (const page of store.readPages(sessionId)) {
+      for (const record of page) for (const update of projector.apply(record)) transcript.apply(update);
+    }
+    if (!(await store.holder(sessionId))) for (const mark of projector.interruptionMarks()) transcript.apply(mark);
     out(transcript.render());
     return 0;
   });
 }
 
 /** Forks a session at its end and prints the new session's id. */
-export function forkCommand(sessionId: string): number {
-  return onSession(sessionId, (store) => {
+export function forkCommand(sessionId: string): Promise<number> {
+  return onSession(sessionId, async (store) => {
     try {
-      out(forkSession(store, sessionId, false).sessionId);
+      out((await forkSession(store, sessionId, false)).sessionId);
       return 0;
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
@@ -83,17 +96,19 @@ export function forkCommand(sessionId: string): number {
 }
 
 /** Prints a session's journal as JSON lines, one fact a line (no secrets are ever journaled). */
-export function exportSession(sessionId: string): number {
-  return onSession(sessionId, (store) => {
-    for (const { seq, at, fact } of store.read(sessionId)) out(JSON.stringify({ seq, at, ...fact }));
+export function exportSession(sessionId: string): Promise<number> {
+  return onSession(sessionId, async (store) => {
+    for await (const page of store.readPages(sessionId)) {
+      for (const { seq, at, fact } of page) out(JSON.stringify({ seq, at, ...fact }));
+    }
     return 0;
   });
 }
 
 /** Deletes a session and its journal, unless another live process holds it. */
-export function deleteSession(sessionId: string): number {
-  return onSession(sessionId, (store) => {
-    if (!store.delete(sessionId)) {
+export function deleteSession(sessionId: string): Promise<number> {
+  return onSession(sessionId, async (store) => {
+    if (!(await store.delete(sessionId))) {
       process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
       return 1;
     }

@@ -13,7 +13,7 @@ import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
 import { busy, guard, guardIter } from "./sqlite-errors.ts";
-import type { Durability, JournalStore, ListQuery, SessionRow } from "./store.ts";
+import type { Durability, JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
@@ -25,6 +25,8 @@ type SessionDbRow = {
 };
 
 const BUSY_TIMEOUT_MS = 5000;
+/** Records per page of a read: enough to pay for a page's await, few enough to hold. */
+const PAGE_SIZE = 256;
 
 export class SqliteJournal implements JournalStore {
   #rw: Writer | undefined;
@@ -38,7 +40,7 @@ export class SqliteJournal implements JournalStore {
     private readonly options: { checkpoints?: Partial<CheckpointPolicy> } = {},
   ) {}
 
-  create(row: SessionRow, first: Fact): StoredFact {
+  async create(row: SessionRow, first: Fact): Promise<StoredFact> {
     const w = this.#writer();
     const at = row.createdAt;
     const created = guard(row.sessionId, () =>
@@ -58,7 +60,7 @@ export class SqliteJournal implements JournalStore {
     return created;
   }
 
-  fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): StoredFact {
+  async fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact> {
     const w = this.#writer();
     const from = row.forkOf;
     const at = row.updatedAt;
@@ -85,12 +87,16 @@ export class SqliteJournal implements JournalStore {
     return forked;
   }
 
-  append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact {
-    const [record] = this.appendMany(sessionId, seq, [{ fact, at }]);
+  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
+    const [record] = this.#appendMany(sessionId, seq, [{ fact, at }]);
     return record as StoredFact;
   }
 
-  appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[] {
+  async appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): Promise<StoredFact[]> {
+    return this.#appendMany(sessionId, firstSeq, facts);
+  }
+
+  #appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[] {
     const w = this.#writer();
     const encoded = facts.map(({ fact }) => encodeFact(fact));
     const records = guard(sessionId, () =>
@@ -123,6 +129,19 @@ export class SqliteJournal implements JournalStore {
     return records;
   }
 
+  async *readPages(sessionId: string, fromSeq = 1): AsyncGenerator<readonly StoredFact[]> {
+    let page: StoredFact[] = [];
+    for (const record of this.read(sessionId, fromSeq)) {
+      page.push(record);
+      if (page.length === PAGE_SIZE) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+
+  /** `readPages` one record at a time, synchronously (SQLite reads in this thread). */
   *read(sessionId: string, fromSeq = 1): Generator<StoredFact> {
     const db = this.#reader();
     if (!db) throw sessionNotFound(sessionId);
@@ -156,7 +175,7 @@ export class SqliteJournal implements JournalStore {
     if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
   }
 
-  info(sessionId: string): SessionRow | undefined {
+  async info(sessionId: string): Promise<SessionRow | undefined> {
     const db = this.#reader();
     if (!db) return undefined;
     const row = guard(sessionId, () =>
@@ -165,7 +184,7 @@ export class SqliteJournal implements JournalStore {
     return row ? toSessionRow(row) : undefined;
   }
 
-  list(query: ListQuery): SessionRow[] {
+  async list(query: ListQuery): Promise<SessionRow[]> {
     const db = this.#reader();
     if (!db) return [];
     const where: string[] = ["parent_session_id IS NULL"];
@@ -183,7 +202,7 @@ export class SqliteJournal implements JournalStore {
   }
 
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
-  delete(sessionId: string): boolean {
+  async delete(sessionId: string): Promise<boolean> {
     const w = this.#writer();
     return guard(sessionId, () =>
       w.db.transaction(() => {
@@ -211,7 +230,7 @@ export class SqliteJournal implements JournalStore {
     );
   }
 
-  acquire(sessionId: string): void {
+  async acquire(sessionId: string): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () =>
       w.db.transaction(() => {
@@ -222,7 +241,7 @@ export class SqliteJournal implements JournalStore {
     );
   }
 
-  release(sessionId: string): void {
+  async release(sessionId: string): Promise<void> {
     if (!this.#rw) return;
     const w = this.#rw;
     guard(sessionId, () =>
@@ -232,7 +251,7 @@ export class SqliteJournal implements JournalStore {
     );
   }
 
-  holder(sessionId: string): { pid: number } | undefined {
+  async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     const db = this.#reader();
     if (!db) return undefined;
     const lease = guard(sessionId, () =>
@@ -262,7 +281,12 @@ export class SqliteJournal implements JournalStore {
     return db.query<Row, [string]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq").all(sessionId);
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** `close`, synchronously (for exit handlers). */
+  closeNow(): void {
     this.#rw?.checkpoints.close();
     this.#rw?.db.close();
     this.#ro?.close();

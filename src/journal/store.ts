@@ -1,6 +1,7 @@
 /**
- * The journal's storage interface. SQLite implements it locally; a server database could hold
- * the same records for a team sharing sessions across machines.
+ * The journal's storage interface. SQLite implements it locally; PostgreSQL holds the same
+ * records on a server for a team sharing sessions across machines. Every method is asynchronous
+ * (a server answers over a connection): a promise that resolves means the work is committed.
  */
 import type { Fact, StoredFact } from "./facts/index.ts";
 
@@ -22,41 +23,60 @@ export type ListQuery = { cwd?: string; limit: number; after?: { updatedAt: stri
 /** Durability: `normal` survives any process kill; `strict` also fsyncs each append. */
 export type Durability = "normal" | "strict";
 
+/** The process holding a session's lease: its pid, and the machine it runs on where the store spans machines. */
+export type LeaseHolder = { pid: number; host?: string };
+
 export interface JournalStore {
   /** Records a new session with its first fact and takes its lease. */
-  create(row: SessionRow, first: Fact): StoredFact;
+  create(row: SessionRow, first: Fact): Promise<StoredFact>;
   /**
-   * Appends one fact at `seq` (the expected next sequence number). Throws `busy` when another
-   * live process holds the session, `stale_write` when `seq` is not the next one.
+   * Appends one fact at `seq` (the expected next sequence number). Rejects with `busy` when
+   * another live process holds the session, `stale_write` when `seq` is not the next one.
    */
-  append(sessionId: string, seq: number, fact: Fact, at: string): StoredFact;
+  append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact>;
   /**
    * Appends facts at `firstSeq`, `firstSeq + 1`, ... in one transaction: all of them, or none
    * (with the same errors as `append`).
    */
-  appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[];
+  appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): Promise<StoredFact[]>;
   /**
    * Records `row` as a new session (`row.forkOf` names the source and its last record to copy)
    * whose journal is a copy of the source's records 1..`forkOf.seq` (same times, same facts, their
    * payloads too) followed by `last`, all in one transaction. Takes no lease: the fork is written
    * like a loaded session, once its lease is taken.
    */
-  fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): StoredFact;
-  /** Reads a session's facts in order from `fromSeq` (default 1), validated and migrated. Never writes. */
-  read(sessionId: string, fromSeq?: number): Iterable<StoredFact>;
-  info(sessionId: string): SessionRow | undefined;
-  list(query: ListQuery): SessionRow[];
+  fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact>;
+  /**
+   * Reads a session's facts in order from `fromSeq` (default 1), validated and migrated, in pages
+   * (memory holds one page at a time, however long the session). Never writes. Rejects with
+   * `not_found` for a session with no records.
+   */
+  readPages(sessionId: string, fromSeq?: number): AsyncIterable<readonly StoredFact[]>;
+  info(sessionId: string): Promise<SessionRow | undefined>;
+  list(query: ListQuery): Promise<SessionRow[]>;
   /** Deletes a session and all its facts: the one exception to append-only. */
-  delete(sessionId: string): boolean;
-  /** Takes the session's lease for this process, or throws `busy` while a live owner holds it. */
-  acquire(sessionId: string): void;
-  release(sessionId: string): void;
+  delete(sessionId: string): Promise<boolean>;
+  /** Takes the session's lease for this process, or rejects with `busy` while a live owner holds it. */
+  acquire(sessionId: string): Promise<void>;
+  release(sessionId: string): Promise<void>;
   /** The live process holding the session's lease, if any. */
-  holder(sessionId: string): { pid: number } | undefined;
+  holder(sessionId: string): Promise<LeaseHolder | undefined>;
   /**
    * Gets ready to read (opens the journal, if there is one, for reading) so that the first read
    * does not wait for it. Never writes, never throws: a problem is reported by the read that meets it.
    */
   warm(): void;
-  close(): void;
+  close(): Promise<void>;
+}
+
+/** Every record of a session from `fromSeq`, one at a time (for callers that do not care about pages). */
+export async function* readRecords(store: JournalStore, sessionId: string, fromSeq = 1): AsyncGenerator<StoredFact> {
+  for await (const page of store.readPages(sessionId, fromSeq)) yield* page;
+}
+
+/** Every record of a session, in memory: for short sessions and tests. */
+export async function readAll(store: JournalStore, sessionId: string, fromSeq = 1): Promise<StoredFact[]> {
+  const all: StoredFact[] = [];
+  for await (const page of store.readPages(sessionId, fromSeq)) all.push(...page);
+  return all;
 }

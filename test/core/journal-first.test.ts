@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { SessionRuntime } from "../../src/core/session/session-runtime.ts";
 import type { StoredFact } from "../../src/journal/facts/index.ts";
+import type { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { sandbox } from "../support/workspace.ts";
 
 describe("journal first, then send", () => {
@@ -10,11 +11,11 @@ describe("journal first, then send", () => {
     const deps = engineDeps(box.env);
     const shown: StoredFact[] = [];
     let unjournaled = 0;
-    const runtime = SessionRuntime.create(deps, (sessionId) => ({
+    const runtime = await SessionRuntime.create(deps, (sessionId) => ({
       host: {},
       publish: (record) => {
         // Streamed chunks are committed in groups, so later facts may already be stored too.
-        const stored = [...deps.store.read(sessionId, record.seq)][0];
+        const stored = [...(deps.store as SqliteJournal).read(sessionId, record.seq)][0];
         if (stored?.seq !== record.seq || !Bun.deepEquals(stored.fact, record.fact)) unjournaled++;
         shown.push(record);
       },
@@ -24,6 +25,6 @@ describe("journal first, then send", () => {
     expect(shown.length).toBeGreaterThan(20);
     expect(unjournaled).toBe(0);
     await runtime.close();
-    deps.store.close();
+    await deps.store.close();
   });
 });

@@ -3,7 +3,7 @@
  * their own timeouts; the cap is a setting so that this test need not wait a minute.
  */
 import { describe, expect, test } from "bun:test";
-import type { Fact, StoredFact } from "../../src/journal/facts/index.ts";
+import type { Fact } from "../../src/journal/facts/index.ts";
 import { SessionHooks } from "../../src/core/hooks/session-hooks.ts";
 import { hookSettings } from "../../src/core/hooks/settings.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
@@ -20,9 +20,8 @@ describe("SessionEnd", () => {
     const hooks = new SessionHooks({ ...hookSettings(box.env), sessionEndCapSec: 1, graceMs: 200 }, {
       sessionId: "ses_end",
       state,
-      record: (fact): StoredFact => {
+      record: async (fact) => {
         facts.push(fact);
-        return { seq: facts.length, at: new Date().toISOString(), fact };
       },
       preview: async () => [],
     });

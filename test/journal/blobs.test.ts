@@ -57,7 +57,7 @@ describe("blobs", () => {
     expect([...journal.read(id)].map((r) => r.fact)).toEqual([expect.anything(), prompt("turn_1"), prompt("turn_2")]);
   });
 
-  test("blobs are append-only in the database, and deleting the session removes them", () => {
+  test("blobs are append-only in the database, and deleting the session removes them", async () => {
     const { journal, path } = tempJournal();
     const id = createSession(journal);
     const other = createSession(journal, "ses_other");
@@ -69,7 +69,7 @@ describe("blobs", () => {
     expect(() => db.run("DELETE FROM blobs WHERE session_id = ?", [id])).toThrow(/append-only/);
     db.close();
     const again = new SqliteJournal(path);
-    expect(again.delete(id)).toBe(true);
+    expect(await again.delete(id)).toBe(true);
     expect(rows(path, `SELECT COUNT(*) AS n FROM blobs WHERE session_id = '${id}'`)[0]?.n).toBe(0);
     expect([...again.read(other)][1]?.fact).toEqual(prompt("turn_1"));
     again.close();

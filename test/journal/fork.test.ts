@@ -15,36 +15,36 @@ const image: Fact = {
 };
 
 describe("forking in the journal", () => {
-  test("copies every record (times, facts, payloads) and then records where the fork came from", () => {
+  test("copies every record (times, facts, payloads) and then records where the fork came from", async () => {
     const { journal } = tempJournal();
     const parent = createSession(journal);
     journal.append(parent, 2, image, "2026-01-01T00:00:02.000Z");
     journal.append(parent, 3, chunk("hello"), "2026-01-01T00:00:03.000Z");
-    const { sessionId, forkOf } = forkSession(journal, parent, false);
+    const { sessionId, forkOf } = await forkSession(journal, parent, false);
     expect(forkOf).toEqual({ sessionId: parent, seq: 3 });
     const copied = [...journal.read(sessionId)];
     expect(copied.slice(0, 3)).toEqual([...journal.read(parent)]);
     expect(copied[3]?.fact).toEqual({ kind: "session_forked", fromSessionId: parent, fromSeq: 3 });
-    expect(journal.info(sessionId)).toMatchObject({ forkOf, cwd: "/work" });
-    expect(journal.info(sessionId)?.parentSessionId).toBeUndefined();
+    expect(await journal.info(sessionId)).toMatchObject({ forkOf, cwd: "/work" });
+    expect((await journal.info(sessionId))?.parentSessionId).toBeUndefined();
     // A fork is a session of its own: listed, and not deleted with its source.
-    expect(journal.list({ limit: 10 }).map((r) => r.sessionId).sort()).toEqual([parent, sessionId].sort());
-    journal.delete(parent);
+    expect((await journal.list({ limit: 10 })).map((r) => r.sessionId).sort()).toEqual([parent, sessionId].sort());
+    await journal.delete(parent);
     expect([...journal.read(sessionId)].length).toBe(4);
     journal.close();
   });
 
-  test("a subagent's session is not forked on its own", () => {
+  test("a subagent's session is not forked on its own", async () => {
     const { journal } = tempJournal();
     const parent = createSession(journal);
     const at = new Date().toISOString();
     journal.create({ sessionId: "ses_child", cwd: "/work", additionalDirectories: [], createdAt: at, updatedAt: at, parentSessionId: parent }, startFact());
-    expect(() => forkSession(journal, "ses_child", false)).toThrow(EngineError);
-    expect(journal.list({ limit: 10 }).map((r) => r.sessionId)).toEqual([parent]);
+    await expect(forkSession(journal, "ses_child", false)).rejects.toThrow(EngineError);
+    expect((await journal.list({ limit: 10 })).map((r) => r.sessionId)).toEqual([parent]);
     journal.close();
   });
 
-  test("a database from before forks gains the origin column when first written, and keeps its sessions", () => {
+  test("a database from before forks gains the origin column when first written, and keeps its sessions", async () => {
     const { journal, path } = tempJournal();
     const parent = createSession(journal);
     journal.close();
@@ -52,9 +52,9 @@ describe("forking in the journal", () => {
     db.run("ALTER TABLE sessions DROP COLUMN forked_from");
     db.close();
     const reopened = new SqliteJournal(path);
-    expect(reopened.info(parent)?.forkOf).toBeUndefined();
-    const { sessionId } = forkSession(reopened, parent, false);
-    expect(reopened.info(sessionId)?.forkOf).toEqual({ sessionId: parent, seq: 1 });
+    expect((await reopened.info(parent))?.forkOf).toBeUndefined();
+    const { sessionId } = await forkSession(reopened, parent, false);
+    expect((await reopened.info(sessionId))?.forkOf).toEqual({ sessionId: parent, seq: 1 });
     reopened.close();
   });
 });

@@ -8,7 +8,7 @@ import { chunk, createSession, journalError, tempJournal } from "../support/jour
 const now = () => new Date().toISOString();
 
 describe("the SQLite journal", () => {
-  test("reads back every appended fact in order, validated", () => {
+  test("reads back every appended fact in order, validated", async () => {
     const { journal } = tempJournal();
     const id = createSession(journal);
     journal.append(id, 2, chunk("Hello "), now());
@@ -19,16 +19,16 @@ describe("the SQLite journal", () => {
     expect(facts[2]?.fact).toEqual(chunk("world"));
   });
 
-  test("refuses an append at a sequence number that is not the next one", () => {
+  test("refuses an append at a sequence number that is not the next one", async () => {
     const { journal } = tempJournal();
     const id = createSession(journal);
-    expect(journalError(() => journal.append(id, 3, chunk("skips 2"), now())).code).toBe("stale_write");
+    expect((await journalError(() => journal.append(id, 3, chunk("skips 2"), now()))).code).toBe("stale_write");
     journal.append(id, 2, chunk("ok"), now());
-    expect(journalError(() => journal.append(id, 2, chunk("again at 2"), now())).code).toBe("stale_write");
+    expect((await journalError(() => journal.append(id, 2, chunk("again at 2"), now()))).code).toBe("stale_write");
     expect([...journal.read(id)].length).toBe(2);
   });
 
-  test("rejects UPDATE and DELETE on facts in the database itself", () => {
+  test("rejects UPDATE and DELETE on facts in the database itself", async () => {
     const { journal, path } = tempJournal();
     const id = createSession(journal);
     journal.close();
@@ -38,25 +38,25 @@ describe("the SQLite journal", () => {
     db.close();
   });
 
-  test("deleting a session is the one explicit exception", () => {
+  test("deleting a session is the one explicit exception", async () => {
     const { journal } = tempJournal();
     const id = createSession(journal);
     const other = createSession(journal, "ses_other");
-    expect(journal.delete(id)).toBe(true);
-    expect(journal.info(id)).toBeUndefined();
-    expect(journalError(() => [...journal.read(id)]).code).toBe("not_found");
+    expect(await journal.delete(id)).toBe(true);
+    expect(await journal.info(id)).toBeUndefined();
+    expect((await journalError(() => [...journal.read(id)])).code).toBe("not_found");
     expect([...journal.read(other)].length).toBe(1);
-    expect(journal.delete(id)).toBe(false);
+    expect(await journal.delete(id)).toBe(false);
   });
 
-  test("creates its directory and files private to the user", () => {
+  test("creates its directory and files private to the user", async () => {
     const { journal, path } = tempJournal();
     createSession(journal);
     expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
     for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  test("a process that only reads opens the database read-only", () => {
+  test("a process that only reads opens the database read-only", async () => {
     const { journal, path } = tempJournal();
     const id = createSession(journal);
     journal.close();
@@ -67,10 +67,10 @@ describe("the SQLite journal", () => {
     reader.close();
   });
 
-  test("reading a session that does not exist is a not_found error, and creates no file", () => {
+  test("reading a session that does not exist is a not_found error, and creates no file", async () => {
     const { path } = tempJournal();
     const reader = new SqliteJournal(path);
-    expect(journalError(() => [...reader.read("ses_nope")]).code).toBe("not_found");
+    expect((await journalError(() => [...reader.read("ses_nope")])).code).toBe("not_found");
     expect(() => statSync(path)).toThrow();
   });
 
@@ -80,21 +80,21 @@ describe("the SQLite journal", () => {
       createSession(journal, `ses_${i}`, i % 2 ? "/odd" : "/even");
       await Bun.sleep(2);
     }
-    expect(journal.list({ limit: 10 }).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
-    expect(journal.list({ limit: 10, cwd: "/odd" }).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
-    const first = journal.list({ limit: 2 });
+    expect((await journal.list({ limit: 10 })).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
+    expect((await journal.list({ limit: 10, cwd: "/odd" })).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
+    const first = await journal.list({ limit: 2 });
     const last = first[first.length - 1]!;
-    expect(journal.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } }).map((r) => r.sessionId)).toEqual(["ses_2", "ses_1"]);
+    expect((await journal.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } })).map((r) => r.sessionId)).toEqual(["ses_2", "ses_1"]);
   });
 
-  test("a title fact updates the session's listed title", () => {
+  test("a title fact updates the session's listed title", async () => {
     const { journal } = tempJournal();
     const id = createSession(journal);
     journal.append(id, 2, { kind: "title_set", title: "Fix the parser" }, now());
-    expect(journal.info(id)?.title).toBe("Fix the parser");
+    expect((await journal.info(id))?.title).toBe("Fix the parser");
   });
 
-  test("strict durability works the same way", () => {
+  test("strict durability works the same way", async () => {
     const { journal } = tempJournal("strict");
     const id = createSession(journal);
     journal.append(id, 2, chunk("durable"), now());
@@ -112,17 +112,17 @@ describe("one writer per session", () => {
       const db = new Database(path);
       db.run("UPDATE leases SET pid = ?, start_time = '' WHERE session_id = ?", [child.pid, id]);
       db.close();
-      const error = journalError(() => journal.append(id, 2, chunk("mine"), now()));
+      const error = await journalError(() => journal.append(id, 2, chunk("mine"), now()));
       expect(error.code).toBe("busy");
       expect(error.message).toContain(String(child.pid));
-      expect(journalError(() => journal.acquire(id)).code).toBe("busy");
-      expect(journal.holder(id)).toEqual({ pid: child.pid });
+      expect((await journalError(() => journal.acquire(id))).code).toBe("busy");
+      expect(await journal.holder(id)).toEqual({ pid: child.pid });
     } finally {
       child.kill(9);
       await child.exited;
     }
     // Once the owner is dead, the lease can be taken over.
-    expect(journal.holder(id)).toBeUndefined();
+    expect(await journal.holder(id)).toBeUndefined();
     journal.acquire(id);
     journal.append(id, 2, chunk("taken over"), now());
     expect([...journal.read(id)].length).toBe(2);

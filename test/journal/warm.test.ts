@@ -11,7 +11,7 @@ import { dumpDatabase } from "../support/db-dump.ts";
 import { chunk, createSession, journalError, tempJournal } from "../support/journal.ts";
 
 describe("warming the journal", () => {
-  test("opens an existing journal for reading and writes nothing to it", () => {
+  test("opens an existing journal for reading and writes nothing to it", async () => {
     const { journal, path } = tempJournal();
     const id = createSession(journal);
     journal.append(id, 2, chunk("Hello"), new Date().toISOString());
@@ -28,19 +28,19 @@ describe("warming the journal", () => {
     expect(readdirSync(dirname(path)).sort()).toEqual(files);
   });
 
-  test("without a journal, creates none", () => {
+  test("without a journal, creates none", async () => {
     const { journal, path } = tempJournal();
     journal.warm();
     expect(existsSync(path)).toBe(false);
     expect(existsSync(dirname(path)) ? readdirSync(dirname(path)).filter((f) => f.startsWith("journal")) : []).toEqual([]);
-    expect(journal.info("ses_missing")).toBeUndefined();
+    expect(await journal.info("ses_missing")).toBeUndefined();
   });
 
-  test("a damaged database is not an error when warming; the read that meets it reports it", () => {
+  test("a damaged database is not an error when warming; the read that meets it reports it", async () => {
     const { journal, path } = tempJournal();
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, "this is not a database");
     expect(() => journal.warm()).not.toThrow();
-    expect(journalError(() => journal.info("ses_any")).code).toBe("corrupt_database");
+    expect((await journalError(() => journal.info("ses_any"))).code).toBe("corrupt_database");
   });
 });

@@ -17,12 +17,12 @@ type Linkage = { verbatim?: { subagent?: { sessionId: string; subagentType: stri
 
 const childOf = (card: { meta?: Record<string, unknown> } | undefined) => (card?.meta as Linkage | undefined)?.verbatim?.subagent?.sessionId;
 
-function childFacts(box: Sandbox, sessionId: string) {
+async function childFacts(box: Sandbox, sessionId: string) {
   const journal = new SqliteJournal(journalFile(box.home));
   try {
-    return { info: journal.info(sessionId), facts: [...journal.read(sessionId)].map((r) => r.fact) };
+    return { info: await journal.info(sessionId), facts: [...journal.read(sessionId)].map((r) => r.fact) };
   } finally {
-    journal.close();
+    journal.closeNow();
   }
 }
 
@@ -54,7 +54,7 @@ describe("subagents", () => {
       expect(list.sessions.map((s) => s.sessionId)).toEqual([sessionId]);
     });
     const child = childOf(cards(r.live)[0])!;
-    const { info, facts } = childFacts(r.box, child);
+    const { info, facts } = await childFacts(r.box, child);
     expect(info?.parentSessionId).toBe(r.sessionId);
     expect(facts[0]).toMatchObject({ kind: "session_started", parentSessionId: r.sessionId });
     const started = facts[0]?.kind === "session_started" ? facts[0] : undefined;
@@ -62,7 +62,7 @@ describe("subagents", () => {
     expect(started?.systemPrompt).toContain("You are a subagent of verbatim");
     expect(facts.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name)).toEqual(["Read"]);
     // The parent's journal holds no fact of the child's calls: only its own card's progress.
-    const parent = childFacts(r.box, r.sessionId).facts;
+    const parent = (await childFacts(r.box, r.sessionId)).facts;
     expect(parent.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name)).toEqual(["Task"]);
   });
 
@@ -99,14 +99,14 @@ describe("subagents", () => {
     expect(origin?.originSessionId).toBe(child);
     expect(origin?.originSessionId).not.toBe(r.sessionId);
     expect(origin?.parentToolCallId).toBe(task!.toolCallId);
-    const { facts } = childFacts(r.box, child);
+    const { facts } = await childFacts(r.box, child);
     const asked = facts.find((f) => f.kind === "permission_requested");
     expect(asked).toBeDefined();
     const bash = facts.find((f) => f.kind === "tool_call_announced" && f.name === "Bash");
     expect(asked?.kind === "permission_requested" && asked.toolCallId).toBe(bash?.kind === "tool_call_announced" ? bash.toolCallId : "");
     expect(origin?.originToolCallId).toBe(bash?.kind === "tool_call_announced" ? bash.toolCallId : "");
     // The root session's journal has no permission question: it was the child's.
-    expect(childFacts(r.box, r.sessionId).facts.some((f) => f.kind === "permission_requested")).toBe(false);
+    expect((await childFacts(r.box, r.sessionId)).facts.some((f) => f.kind === "permission_requested")).toBe(false);
     expect(textOf(task?.content)).toContain("✓ wc -l README.md — Permission: Allow (allowed once).");
     expect(texts(r.live, "agent").at(-1)).toContain("The subagent reported: The command says: 4 README.md");
     expect(r.differences).toEqual([]);
@@ -122,7 +122,7 @@ describe("subagents", () => {
     const [task] = cards(r.live);
     expect(task?.status).toBe("failed");
     expect(textOf(task?.content)).toContain("wc -l README.md — Not run: cancelled before it ran");
-    const { facts } = childFacts(r.box, childOf(task)!);
+    const { facts } = await childFacts(r.box, childOf(task)!);
     expect(facts.at(-1)).toMatchObject({ kind: "turn_ended", stopReason: "cancelled" });
     expect(facts.some((f) => f.kind === "permission_answered" && f.outcome.outcome === "cancelled")).toBe(true);
     expect(r.differences).toEqual([]);
@@ -141,8 +141,8 @@ describe("subagents", () => {
     }
     const journal = new SqliteJournal(journalFile(r.box.home));
     try {
-      expect(journal.info(r.sessionId)).toBeUndefined();
-      expect(journal.info(child)).toBeUndefined();
+      expect(await journal.info(r.sessionId)).toBeUndefined();
+      expect(await journal.info(child)).toBeUndefined();
     } finally {
       journal.close();
     }

@@ -8,7 +8,7 @@ import { permissionGate, type PermissionAsker } from "../../src/core/permissions
 import { editTool } from "../../src/core/tools/edit.ts";
 import type { Tool } from "../../src/core/tools/tool.ts";
 import type { GateSession } from "../../src/core/turn/call-gate.ts";
-import type { Fact, StoredFact } from "../../src/journal/facts/index.ts";
+import type { Fact } from "../../src/journal/facts/index.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 import { startFact } from "../support/journal.ts";
 
@@ -21,11 +21,10 @@ function session(): GateSession & { facts: Fact[]; events: string[] } {
     state,
     facts,
     events,
-    record(fact) {
+    async record(fact) {
       facts.push(fact);
       events.push(`recorded ${fact.kind}`);
       state.apply(fact, facts.length + 1);
-      return { seq: facts.length + 1, at: "2026-01-01T00:00:00.000Z", fact } satisfies StoredFact;
     },
   };
 }

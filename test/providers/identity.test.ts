@@ -120,7 +120,7 @@ describe("a call left open by a dead process", () => {
     const { box, sessionId } = await crashedSession();
     const deps = engineDeps(box.env);
     try {
-      const runtime = await SessionRuntime.restore(deps, { publish: () => undefined, host: {} }, sessionId, deps.store.read(sessionId));
+      const runtime = await SessionRuntime.restore(deps, { publish: () => undefined, host: {} }, sessionId, deps.store.readPages(sessionId));
       expect([...runtime.state.openProviderIds()]).toEqual(["toolu_open"]);
       const validation = validateStep([{ index: 0, providerCallId: "toolu_open", name: "Read", json: "{}" }], runtime.state.openProviderIds());
       expect(validation).toEqual({ ok: false, error: expect.stringContaining("still open (toolu_open)") });

@@ -19,7 +19,7 @@ function checkpoint(path: string): void {
 }
 
 describe("a damaged journal", () => {
-  test("a missing sequence number is an error naming the session and the record", () => {
+  test("a missing sequence number is an error naming the session and the record", async () => {
     const box = sandbox();
     const path = join(box.home, "journal.db");
     const journal = new SqliteJournal(path);
@@ -32,7 +32,7 @@ describe("a damaged journal", () => {
     db.run("DELETE FROM facts WHERE session_id = ? AND seq = 3", [id]);
     db.close();
     const reader = new SqliteJournal(path);
-    const error = journalError(() => [...reader.read(id)]);
+    const error = await journalError(() => [...reader.read(id)]);
     reader.close();
     expect(error.code).toBe("missing_record");
     expect(error.message).toContain(id);

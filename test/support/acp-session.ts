@@ -91,7 +91,7 @@ export async function connectInProcess(
     close: async () => {
       await closeAll();
       connection.close();
-      deps.store.close();
+      await deps.store.close();
     },
   };
 }

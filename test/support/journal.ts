@@ -32,16 +32,17 @@ export const chunk = (text: string, messageId = "msg_1"): Fact => ({
   text,
 });
 
+/** Creates a session (SQLite commits it before this returns). */
 export function createSession(journal: SqliteJournal, sessionId = "ses_test", cwd = "/work"): string {
   const at = new Date().toISOString();
-  journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
+  void journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   return sessionId;
 }
 
-/** The JournalError `run` throws (the test fails if it throws nothing, or something else). */
-export function journalError(run: () => unknown): JournalError {
+/** The JournalError `run` throws or rejects with (the test fails if it throws nothing, or something else). */
+export async function journalError(run: () => unknown): Promise<JournalError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof JournalError) return error;
     throw error;

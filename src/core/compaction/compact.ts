@@ -31,7 +31,7 @@ export type CompactionRun = {
   focus?: string;
   /** The conversation to summarise (the model's context before the current turn). */
   history: ModelMessage[];
-  record(fact: Fact): StoredFact;
+  record(fact: Fact): Promise<void>;
   provider: Provider;
   model: ModelRef;
   tools: ToolSpec[];
@@ -48,7 +48,7 @@ export function needsCompaction(usage: { used: number; size: number } | undefine
 export async function compact(run: CompactionRun): Promise<"completed" | "failed" | "cancelled"> {
   const compactionId = mintId("cmp");
   const { turnId, record } = run;
-  record({ kind: "compaction_started", compactionId, turnId, messageId: mintId("msg"), trigger: run.trigger });
+  await record({ kind: "compaction_started", compactionId, turnId, messageId: mintId("msg"), trigger: run.trigger });
   const ask = run.focus
     ? `Summarise the conversation above. Keep in particular: ${run.focus}`
     : "Summarise the conversation above.";
@@ -69,7 +69,7 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
     for await (const event of stream) {
       if (event.type === "text_delta" && event.text) {
         summary += event.text;
-        record({ kind: "compaction_chunk", compactionId, text: event.text });
+        await record({ kind: "compaction_chunk", compactionId, text: event.text });
       } else if (event.type === "usage") {
         const { type: _type, ...counts } = event;
         usage = counts;
@@ -87,14 +87,14 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
   const cost = usage ? run.provider.cost?.(run.model.model, usage) : undefined;
   const spent = { ...(usage ? { usage } : {}), ...(cost ? { cost } : {}) };
   if (run.signal.aborted) {
-    record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent });
+    await record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent });
     return "cancelled";
   }
   if (failure === undefined && summary.trim() === "") failure = "the model returned no summary";
   if (failure !== undefined) {
-    record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure, ...spent });
+    await record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure, ...spent });
     return "failed";
   }
-  record({ kind: "compaction_ended", compactionId, turnId, outcome: "completed", summary, ...spent });
+  await record({ kind: "compaction_ended", compactionId, turnId, outcome: "completed", summary, ...spent });
   return "completed";
 }

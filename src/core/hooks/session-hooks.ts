@@ -32,7 +32,7 @@ import { isTrusted } from "./trust.ts";
 export type SessionHooksHost = {
   sessionId: string;
   state: SessionStateFold;
-  record(fact: Fact): StoredFact;
+  record(fact: Fact): Promise<void>;
   /** The card preview of a tool input (an edit's diff), for a rewritten input. */
   preview(tool: Tool, input: unknown): Promise<ToolCallContent[]>;
 };
@@ -73,7 +73,7 @@ export class SessionHooks implements TurnHooks {
    */
   async beginTurn(turn: { turnId: string; promptId: string; prompt: string; model: string }, signal: AbortSignal): Promise<string | undefined> {
     this.#turn = { turnId: turn.turnId, promptId: turn.promptId };
-    this.#reload();
+    await this.#reload();
     const agent = this.#agent();
     if (agent) {
       // A subagent's turn: SubagentStart, in place of SessionStart and UserPromptSubmit.
@@ -135,7 +135,7 @@ export class SessionHooks implements TurnHooks {
     if (!fired) return { input: request.input };
     const { resolution, outcomeId } = fired;
     if (input !== request.input) {
-      this.host.record({
+      await this.host.record({
         kind: "tool_input_rewritten",
         toolCallId,
         outcomeId,
@@ -239,7 +239,7 @@ export class SessionHooks implements TurnHooks {
       ...(options.toolCallId ? { toolCallId: options.toolCallId } : {}),
       ...(this.#turn ? { turnId: this.#turn.turnId } : {}),
     };
-    this.host.record({
+    await this.host.record({
       ...base,
       messageId: mintId("msg"),
       revision: 1,
@@ -272,7 +272,7 @@ export class SessionHooks implements TurnHooks {
       systemMessages: resolution.systemMessages,
       ...(resolution.contexts.length > 0 ? { modelContext: resolution.contexts.join("\n") } : {}),
     };
-    this.host.record(settled);
+    await this.host.record(settled);
     if (resolution.halted && this.#turn) this.#turn.halt ??= resolution.halted.stopReason;
     return { outcomeId, resolution };
   }
@@ -298,7 +298,7 @@ export class SessionHooks implements TurnHooks {
   }
 
   /** Reads the configuration again; shows what does not run as configured, when that changed. */
-  #reload(): void {
+  async #reload(): Promise<void> {
     const cwd = this.host.state.cwd;
     const trusted = this.settings.trustAll || isTrusted(this.settings.env, cwd);
     this.#config = loadHookConfig({ env: this.settings.env, cwd, trusted });
@@ -306,7 +306,7 @@ export class SessionHooks implements TurnHooks {
     const key = JSON.stringify(notices);
     if (key === this.#noticesShown) return;
     this.#noticesShown = key;
-    for (const notice of notices) this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
+    for (const notice of notices) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
   }
 
   /** A lifecycle event for the host's notify command (none configured: nothing happens). */

@@ -77,16 +77,16 @@ function outsideDirectories({ tool, input, roots }: GateRequest): string[] {
 /** A question: the options offered, and what an "always" answer leaves behind. */
 type Question = {
   options: PermissionOption[];
-  remember(chosen: PermissionOption, ids: { requestId: string; toolCallId: string }, session: GateSession): void;
+  remember(chosen: PermissionOption, ids: { requestId: string; toolCallId: string }, session: GateSession): Promise<void>;
 };
 
 function toolQuestion({ tool, input }: GateRequest): Question {
   const scope = tool.ruleScope?.(input);
   return {
     options: permissionOptions(tool, scope),
-    remember(chosen, ids, session) {
+    async remember(chosen, ids, session) {
       if (chosen.kind !== "allow_always" && chosen.kind !== "reject_always") return;
-      session.record({
+      await session.record({
         kind: "permission_rule_added",
         ...ids,
         toolName: tool.name,
@@ -100,9 +100,9 @@ function toolQuestion({ tool, input }: GateRequest): Question {
 function outsideQuestion(directories: string[]): Question {
   return {
     options: outsideOptions(directories),
-    remember(chosen, ids, session) {
+    async remember(chosen, ids, session) {
       if (chosen.kind !== "allow_always") return;
-      for (const directory of directories) session.record({ kind: "access_granted", ...ids, directory });
+      for (const directory of directories) await session.record({ kind: "access_granted", ...ids, directory });
     },
   };
 }
@@ -118,7 +118,7 @@ async function askUser(ask: PermissionAsker, request: GateRequest, session: Gate
   const { tool, toolCallId, input, signal } = request;
   const options = question.options;
   const requestId = mintId("perm");
-  session.record({ kind: "permission_requested", requestId, toolCallId, options });
+  await session.record({ kind: "permission_requested", requestId, toolCallId, options });
   const answer = await answerOf(ask, { requestId, toolCallId, options }, signal);
   const given = answer.outcome;
   const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
@@ -126,7 +126,7 @@ async function askUser(ask: PermissionAsker, request: GateRequest, session: Gate
   const outcome: PermissionOutcome = given.outcome === "selected"
     ? { outcome: "selected", optionId: given.optionId, ...(chosen ? { kind: chosen.kind } : {}) }
     : { outcome: "cancelled" };
-  session.record({ kind: "permission_answered", requestId, toolCallId, outcome });
+  await session.record({ kind: "permission_answered", requestId, toolCallId, outcome });
 
   if (signal.aborted || outcome.outcome === "cancelled") {
     return {
@@ -144,7 +144,7 @@ async function askUser(ask: PermissionAsker, request: GateRequest, session: Gate
       modelText: "This call did not run: the permission answer was not one of the options offered, so it was treated as a refusal.",
     };
   }
-  question.remember(chosen, { requestId, toolCallId }, session);
+  await question.remember(chosen, { requestId, toolCallId }, session);
   if (chosen.kind === "allow_once" || chosen.kind === "allow_always") return { run: true, input };
   return {
     run: false,

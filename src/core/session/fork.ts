@@ -17,8 +17,8 @@ export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: numb
  * turn a dead process left open is forked as it stands, its calls interrupted in both).
  * A subagent's session is part of its parent's and is not forked on its own.
  */
-export function forkSession(store: JournalStore, sourceId: string, runningHere: boolean): Forked {
-  const source = store.info(sourceId);
+export async function forkSession(store: JournalStore, sourceId: string, runningHere: boolean): Promise<Forked> {
+  const source = await store.info(sourceId);
   if (!source) throw sessionNotFound(sourceId);
   if (source.parentSessionId !== undefined) {
     throw new EngineError("not_forkable", `session ${sourceId} is a subagent's session (of ${source.parentSessionId}); fork that session instead`, {
@@ -27,8 +27,8 @@ export function forkSession(store: JournalStore, sourceId: string, runningHere: 
     });
   }
   const state = new SessionStateFold();
-  for (const { fact, seq } of store.read(sourceId)) state.apply(fact, seq);
-  const holder = store.holder(sourceId);
+  for await (const page of store.readPages(sourceId)) for (const { fact, seq } of page) state.apply(fact, seq);
+  const holder = await store.holder(sourceId);
   const elsewhere = state.lastTurn?.ended === false && holder !== undefined && holder.pid !== process.pid;
   if (runningHere || elsewhere) {
     throw new EngineError("turn_running", `session ${sourceId} has a turn running; wait for it to end (or cancel it) before forking it`, {
@@ -38,7 +38,7 @@ export function forkSession(store: JournalStore, sourceId: string, runningHere: 
   const sessionId = mintId("ses");
   const now = new Date().toISOString();
   const forkOf = { sessionId: sourceId, seq: state.lastSeq };
-  store.fork(
+  await store.fork(
     {
       sessionId, cwd: source.cwd, additionalDirectories: source.additionalDirectories, createdAt: now, updatedAt: now, forkOf,
       ...(source.title !== undefined ? { title: source.title } : {}),

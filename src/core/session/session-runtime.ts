@@ -1,7 +1,8 @@
 /**
- * One session in this process: its journal writer, its folded state and model context, and the
- * turn running on it. Every fact goes through `record`: appended to the journal first, then
- * folded, then published (shown). The runtime knows nothing about ACP wire shapes.
+ * One session in this process: its folded state and model context, and the turn running on it.
+ * Every fact goes through `record`, to the session's journal writer (journal-writer.ts): appended
+ * to the journal first, then folded, then published (shown). The runtime knows nothing about ACP
+ * wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
 import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
@@ -20,7 +21,7 @@ import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
-import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
+import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
@@ -37,16 +38,11 @@ export class SessionRuntime {
   readonly state = new SessionStateFold();
   #additionalDirectories: string[] | undefined;
   #conversation: ConversationFold | undefined;
-  #nextSeq = 1;
-  #leased = false;
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
   readonly #tooling: SessionTooling;
-  /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
-  readonly #queued: Fact[] = [];
   readonly #hooks: SessionHooks | undefined;
-  /** Streamed chunks are committed in groups (see `chunk-batch.ts`). */
-  readonly #chunks = new ChunkBatch((chunks) => this.#commitChunks(chunks));
+  readonly #writer: JournalWriter;
 
   private constructor(
     readonly sessionId: string,
@@ -57,6 +53,10 @@ export class SessionRuntime {
     mcpServers: McpServerConfig[],
     cwd: string,
   ) {
+    this.#writer = new JournalWriter(sessionId, deps.store, {
+      absorb: (record) => this.#absorb(record),
+      publish: (record) => this.io.publish(record),
+    });
     this.#tooling = new SessionTooling(
       { state: this.state, record: (fact) => this.record(fact), recordSoon: (fact) => this.#recordSoon(fact) },
       mcpServers,
@@ -82,7 +82,7 @@ export class SessionRuntime {
    * Starts a new session: records its first fact (system prompt, tools, modes, config). A child
    * session (a subagent's) records its parent and takes the parent's model and mode.
    */
-  static create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams, child?: ChildParams): SessionRuntime {
+  static async create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams, child?: ChildParams): Promise<SessionRuntime> {
     const catalog = deps.catalogFor(params.cwd);
     const model = child?.values.model ?? catalog.defaultModel();
     if (!model) throw new EngineError("no_provider", catalog.setupHint);
@@ -96,20 +96,17 @@ export class SessionRuntime {
     };
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
-    const record = deps.store.create(
+    runtime.#conversation = new ConversationFold();
+    await runtime.#writer.create(
       {
         sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now,
         ...(child ? { parentSessionId: child.parentSessionId } : {}),
       },
       sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) }),
     );
-    runtime.#leased = true;
-    runtime.#conversation = new ConversationFold();
-    runtime.#absorb(record);
-    runtime.io.publish(record);
     if (!child) {
       for (const warning of catalog.warnings()) {
-        runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
+        await runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
       }
     }
     return runtime;
@@ -124,18 +121,20 @@ export class SessionRuntime {
     deps: EngineDeps,
     io: SessionIo,
     sessionId: string,
-    records: Iterable<StoredFact>,
+    pages: AsyncIterable<readonly StoredFact[]>,
     each: (record: StoredFact) => Promise<void> | undefined = () => undefined,
     mcpServers: McpServerConfig[] = [],
   ): Promise<SessionRuntime> {
-    const first = deps.store.info(sessionId);
+    const first = await deps.store.info(sessionId);
     // A subagent's session never offers Task: only top-level sessions start subagents.
     const tools = first?.parentSessionId ? deps.tools.without([TASK]) : deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, first?.cwd ?? process.cwd());
-    for (const record of records) {
-      runtime.#absorb(record);
-      const wait = each(record);
-      if (wait) await wait;
+    for await (const page of pages) {
+      for (const record of page) {
+        runtime.#writer.restored(record);
+        const wait = each(record);
+        if (wait) await wait;
+      }
     }
     return runtime;
   }
@@ -148,7 +147,7 @@ export class SessionRuntime {
   begin(): void {
     if (this.#closed) return;
     this.#tooling.start();
-    if (this.#leased) this.#tooling.syncCommands();
+    if (this.#writer.leased) this.#tooling.syncCommands().catch((error: unknown) => this.#writer.fail(error));
   }
 
   get running(): boolean {
@@ -156,19 +155,12 @@ export class SessionRuntime {
   }
 
   /**
-   * Appends a fact (taking the session's lease first if this process has not), then shows it.
-   * Streamed chunks may be committed, then shown, together with the chunks that follow them
-   * (group commit); any other fact first commits the chunks before it.
+   * Appends a fact (taking the session's lease first if this process has not), then shows it;
+   * resolves once it is shown. Streamed chunks are committed, then shown, together with the
+   * chunks that follow them (group commit, see journal-writer.ts).
    */
-  record(fact: Fact): StoredFact {
-    this.#ensureWriter();
-    const at = new Date().toISOString();
-    if (fact.kind === "message_chunk") return this.#chunks.add(fact, at, this.#nextSeq + this.#chunks.size);
-    this.#chunks.flush();
-    const record = this.deps.store.append(this.sessionId, this.#nextSeq, fact, at);
-    this.#absorb(record);
-    this.io.publish(record);
-    return record;
+  record(fact: Fact): Promise<void> {
+    return this.#writer.record(fact);
   }
 
   /**
@@ -207,10 +199,10 @@ export class SessionRuntime {
   }
 
   /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */
-  setConfig(configId: string, value: string): SessionConfigOption[] {
+  async setConfig(configId: string, value: string): Promise<SessionConfigOption[]> {
     const next = changedConfig(this.configValues(), configId, value, this.#catalog);
     const configOptions = buildConfigOptions(next, this.#catalog.models());
-    this.record({
+    await this.record({
       kind: "config_changed",
       configId,
       value,
@@ -236,48 +228,30 @@ export class SessionRuntime {
     this.cancel();
     await this.settled();
     try {
-      this.#chunks.flush();
+      await this.#writer.flush();
     } catch (error) {
       log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
     }
     await this.#hooks?.close();
     await this.#tooling.close();
-    if (this.#leased) this.deps.store.release(this.sessionId);
-    this.#leased = false;
-  }
-
-  /**
-   * Takes the session's lease before this process first writes it. Another process may have
-   * written the session since it was loaded here: its facts are folded and shown first, so this
-   * process continues from the journal as it is, never from a stale copy.
-   */
-  #ensureWriter(): void {
-    if (this.#leased) return;
-    this.deps.store.acquire(this.sessionId);
-    this.#leased = true;
-    for (const record of this.deps.store.read(this.sessionId, this.#nextSeq)) {
-      this.#absorb(record);
-      this.io.publish(record);
-    }
-    for (const fact of this.#queued.splice(0)) this.record(fact);
+    await this.#writer.release();
   }
 
   /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
   #recordSoon(fact: Fact): void {
     if (this.#closed) return;
-    if (this.#leased) this.record(fact);
-    else this.#queued.push(fact);
+    this.#writer.recordSoon(fact);
   }
 
   async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
-    this.#ensureWriter();
-    const conversation = this.#conversationFold();
-    if (this.state.needsRecovery()) this.record(recoveryFact(this.state));
+    await this.#writer.ensureLease();
+    const conversation = await this.#conversationFold();
+    if (this.state.needsRecovery()) await this.record(recoveryFact(this.state));
     await this.#tooling.settle();
     const turnId = mintId("turn");
     const promptId = mintId("msg");
-    this.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
-    if (this.state.title === undefined) this.record({ kind: "title_set", title: titleFrom(blocks) });
+    await this.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
+    if (this.state.title === undefined) await this.record({ kind: "title_set", title: titleFrom(blocks) });
     const outcome = await this.#turnAfterPrompt(turnId, promptId, blocks, signal, conversation);
     this.#hooks?.endTurn({
       ...(outcome.ok ? {} : { failed: outcome.error }),
@@ -287,22 +261,22 @@ export class SessionRuntime {
   }
 
   async #turnAfterPrompt(turnId: string, promptId: string, blocks: ContentBlock[], signal: AbortSignal, conversation: ConversationFold): Promise<TurnOutcome> {
-    const invocation = recordInvocation(turnId, blocks, this.state, (fact) => this.record(fact));
+    const invocation = await recordInvocation(turnId, blocks, this.state, (fact) => this.record(fact));
     const { model, thoughtLevel } = this.configValues();
     if (this.#hooks) {
       const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
       const blocked = await this.#hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
       if (blocked !== undefined || signal.aborted) {
         const stopReason = signal.aborted ? "cancelled" : "end_turn";
-        this.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
+        await this.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
         return { ok: true, stopReason };
       }
     }
     const provider = this.#catalog.provider(model);
     if (!provider) {
       const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${this.#catalog.setupHint}`;
-      this.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
-      this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
+      await this.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
+      await this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
       return { ok: false, error };
     }
     const hooks = this.#hooks;
@@ -320,7 +294,7 @@ export class SessionRuntime {
       signal,
       record: (fact) => this.record(fact),
       pace: () => {
-        this.#chunks.flushIfDue();
+        this.#writer.pace();
         return this.io.pace?.();
       },
       messages: () => conversation.messages,
@@ -361,7 +335,7 @@ export class SessionRuntime {
   #subagents() {
     return subagentLauncher({
       record: (fact) => this.record(fact),
-      spawn: (kind, parentToolCallId, publish): ChildSession => SessionRuntime.create(
+      spawn: (kind, parentToolCallId, publish): Promise<ChildSession> => SessionRuntime.create(
         this.deps,
         (sessionId) => ({
           publish,
@@ -375,25 +349,19 @@ export class SessionRuntime {
   }
 
   /** The model context; built from the journal the first time a restored session needs it. */
-  #conversationFold(): ConversationFold {
-    if (!this.#conversation) {
-      const fold = new ConversationFold();
-      for (const { fact } of this.deps.store.read(this.sessionId)) fold.apply(fact);
-      this.#conversation = fold;
-    }
-    return this.#conversation;
-  }
-
-  #commitChunks(chunks: PendingChunk[]): void {
-    const records = this.deps.store.appendMany(this.sessionId, this.#nextSeq, chunks);
-    for (const record of records) {
-      this.#absorb(record);
-      this.io.publish(record);
-    }
+  async #conversationFold(): Promise<ConversationFold> {
+    // Read between writes, so that no record is appended (and folded without it) while it reads.
+    return this.#writer.between(async () => {
+      if (!this.#conversation) {
+        const fold = new ConversationFold();
+        for await (const page of this.deps.store.readPages(this.sessionId)) for (const { fact } of page) fold.apply(fact);
+        this.#conversation = fold;
+      }
+      return this.#conversation;
+    });
   }
 
   #absorb(record: StoredFact): void {
-    this.#nextSeq = record.seq + 1;
     this.state.apply(record.fact, record.seq);
     this.#conversation?.apply(record.fact);
   }

@@ -4,7 +4,7 @@
  * to see it) whenever it differs from the one last recorded; a turn offers exactly what is.
  * (Compared with Bun's deep equality: node:util costs the engine milliseconds to load.)
  */
-import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
 import { mintId } from "../ids.ts";
@@ -14,7 +14,7 @@ import type { Tool } from "../tools/tool.ts";
 
 export type ToolingHost = {
   state: SessionStateFold;
-  record(fact: Fact): StoredFact;
+  record(fact: Fact): Promise<void>;
   /** Records a fact as soon as this process writes the session (a load never writes). */
   recordSoon(fact: Fact): void;
 };
@@ -53,11 +53,11 @@ export class SessionTooling {
   }
 
   /** Records the slash commands when the set found now differs from the one last recorded. */
-  syncCommands(): void {
+  async syncCommands(): Promise<void> {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
     const commands = availableCommands(state.cwd);
-    if (!Bun.deepEquals(commands, state.commands, true)) this.host.record({ kind: "commands_available", commands });
+    if (!Bun.deepEquals(commands, state.commands, true)) await this.host.record({ kind: "commands_available", commands });
   }
 
   /**
@@ -70,9 +70,9 @@ export class SessionTooling {
     this.#mcpTools = snapshot?.tools ?? [];
     const tools = snapshot?.listing.tools ?? [];
     if (!Bun.deepEquals(tools, this.host.state.mcpTools, true)) {
-      this.host.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
+      await this.host.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
     }
-    this.syncCommands();
+    await this.syncCommands();
   }
 
   async close(): Promise<void> {

@@ -28,7 +28,7 @@ export type EngineDeps = {
 /** How a session reaches its client: showing facts, and the client's own capabilities. */
 export type SessionIo = {
   /** Shows a fact that was just appended. Must not throw. */
-  publish(record: StoredFact): void;
+  publish(record: StoredFact): Promise<void> | void;
   /** A promise to wait on while the client has not taken what was published; undefined when it keeps up. */
   pace?(): Promise<void> | undefined;
   host: ToolHost;

@@ -4,7 +4,7 @@
  * the turn), and a context near the model's window is compacted first.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
+import type { Fact, ModelRef } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { invocationOf, type Invocation } from "../commands/slash.ts";
@@ -18,7 +18,7 @@ export type Prelude = {
   state: SessionStateFold;
   /** The model's context as it stands (the turn's prompt is its last message). */
   messages: ModelMessage[];
-  record(fact: Fact): StoredFact;
+  record(fact: Fact): Promise<void>;
   provider: Provider;
   model: ModelRef;
   signal: AbortSignal;
@@ -27,11 +27,11 @@ export type Prelude = {
 };
 
 /** Records the slash command a prompt invokes, if any (never inside a subagent). */
-export function recordInvocation(turnId: string, blocks: ContentBlock[], state: SessionStateFold, record: (fact: Fact) => StoredFact): Invocation | undefined {
+export async function recordInvocation(turnId: string, blocks: ContentBlock[], state: SessionStateFold, record: (fact: Fact) => Promise<void>): Promise<Invocation | undefined> {
   if (state.parentSessionId !== undefined) return undefined;
   const invocation = invocationOf(blocks, state.cwd);
   if (!invocation) return undefined;
-  record({
+  await record({
     kind: "command_invoked",
     turnId,
     name: invocation.kind === "compact" ? "compact" : invocation.name,
@@ -44,12 +44,12 @@ export function recordInvocation(turnId: string, blocks: ContentBlock[], state: 
 /** `/compact [focus]`: compacts the whole context and ends the turn. */
 export async function compactCommand(p: Prelude, focus: string): Promise<TurnOutcome> {
   if (p.messages.length === 0) {
-    p.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "info", title: "There is nothing to compact yet." });
+    await p.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "info", title: "There is nothing to compact yet." });
   } else {
     await runCompaction(p, "manual", [...p.messages], focus);
   }
   const stopReason = p.signal.aborted ? "cancelled" : "end_turn";
-  p.record({ kind: "turn_ended", turnId: p.turnId, outcome: "completed", stopReason });
+  await p.record({ kind: "turn_ended", turnId: p.turnId, outcome: "completed", stopReason });
   return { ok: true, stopReason };
 }
 

@@ -25,9 +25,12 @@ export type ChildSession = {
 
 /** What a subagent needs of its parent session. */
 export type ParentSession = {
-  record(fact: Fact): StoredFact;
-  /** Creates the child session (recording its first fact); `publish` sees each child fact after it is journaled. */
-  spawn(kind: SubagentKind, parentToolCallId: string, publish: (record: StoredFact) => void): ChildSession;
+  record(fact: Fact): Promise<void>;
+  /**
+   * Creates the child session (recording its first fact); `publish` sees each child fact after it
+   * is journaled, and the child's record is done once what `publish` returns is.
+   */
+  spawn(kind: SubagentKind, parentToolCallId: string, publish: (record: StoredFact) => Promise<void> | undefined): Promise<ChildSession>;
 };
 
 export function subagentLauncher(parent: ParentSession): SubagentLauncher {
@@ -37,10 +40,11 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
       const kind = subagentKinds.find((k) => k.name === request.subagentType) ?? subagentKinds[0]!;
       const toolCallId = request.parentToolCallId;
       const progress = new SubagentProgress();
-      const child = parent.spawn(kind, toolCallId, (record) => {
-        if (progress.apply(record.fact)) parent.record({ kind: "tool_call_progressed", toolCallId, content: progress.content() });
-      });
-      parent.record({
+      // The parent's card follows the child's facts: a child fact is shown once the card shows it.
+      const child = await parent.spawn(kind, toolCallId, (record) =>
+        progress.apply(record.fact) ? parent.record({ kind: "tool_call_progressed", toolCallId, content: progress.content() }) : undefined,
+      );
+      await parent.record({
         kind: "subagent_started",
         toolCallId,
         sessionId: child.sessionId,

@@ -19,7 +19,7 @@ export type GateDecision =
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };
 
 /** What a gate may use of the session: its state (mode, rules), the journal, and its hooks. */
-export type GateSession = { state: SessionStateFold; record(fact: Fact): StoredFact; hooks?: TurnHooks };
+export type GateSession = { state: SessionStateFold; record(fact: Fact): Promise<void>; hooks?: TurnHooks };
 
 export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
 

@@ -8,6 +8,7 @@ import { isAbsolute } from "node:path";
 import type { AcceptedCall } from "../../journal/facts/index.ts";
 import { parseInput } from "../tools/registry.ts";
 import type { Tool, ToolOutcome } from "../tools/tool.ts";
+import { PendingWrites } from "./pending-writes.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 type Prepared =
@@ -20,16 +21,16 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
   for (const p of prepared) {
     const { toolCallId } = p.call;
     if (ctx.signal.aborted) {
-      refuseCancelled(ctx, toolCallId);
+      await refuseCancelled(ctx, toolCallId);
       continue;
     }
     const halt = ctx.hooks?.halted();
     if (halt !== undefined) {
-      refuseHalted(ctx, toolCallId, halt);
+      await refuseHalted(ctx, toolCallId, halt);
       continue;
     }
     if ("error" in p) {
-      ctx.record({
+      await ctx.record({
         kind: "tool_call_finished",
         toolCallId,
         status: "failed",
@@ -41,7 +42,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
     const roots = [...ctx.roots, ...ctx.state.grantedDirectories];
     const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal, roots }, ctx);
     if (!decision.run) {
-      ctx.record({
+      await ctx.record({
         kind: "tool_call_refused",
         toolCallId,
         by: decision.by,
@@ -51,10 +52,10 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       continue;
     }
     if (ctx.signal.aborted) {
-      refuseCancelled(ctx, toolCallId);
+      await refuseCancelled(ctx, toolCallId);
       continue;
     }
-    ctx.record({ kind: "tool_call_started", toolCallId });
+    await ctx.record({ kind: "tool_call_started", toolCallId });
     const started = performance.now();
     const outcome = await run(ctx, p.tool, decision.input, toolCallId, [...roots, ...(decision.roots ?? [])]);
     // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
@@ -69,9 +70,9 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
         interrupted: false,
       }, ctx.signal);
     }
-    if (outcome.plan) ctx.record({ kind: "plan_updated", entries: outcome.plan });
-    for (const seen of outcome.seen ?? []) ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
-    ctx.record({
+    if (outcome.plan) await ctx.record({ kind: "plan_updated", entries: outcome.plan });
+    for (const seen of outcome.seen ?? []) await ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
+    await ctx.record({
       kind: "tool_call_finished",
       toolCallId,
       status: outcome.status,
@@ -87,16 +88,16 @@ async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared>
   const tool = ctx.tools.get(call.name);
   if (!tool) {
     const error = `Unknown tool "${call.name}". Available tools: ${ctx.toolSpecs.map((t) => t.name).join(", ")}.`;
-    recordCard(ctx, call, { title: call.name, kind: "other", locations: [], content: [] });
+    await recordCard(ctx, call, { title: call.name, kind: "other", locations: [], content: [] });
     return { call, error };
   }
   const parsed = parseInput(tool, call.input);
   if (!parsed.ok) {
-    recordCard(ctx, call, { title: tool.name, kind: tool.kind, locations: [], content: [] });
+    await recordCard(ctx, call, { title: tool.name, kind: tool.kind, locations: [], content: [] });
     return { call, error: parsed.message };
   }
   const preview = tool.preview ? await tool.preview(parsed.input, { cwd: ctx.cwd, roots: ctx.roots, host: ctx.host }).catch(() => []) : [];
-  recordCard(ctx, call, {
+  await recordCard(ctx, call, {
     title: tool.title(parsed.input),
     kind: tool.kind,
     // ACP locations are absolute paths; a relative one (which the tool will refuse) is not shown.
@@ -106,12 +107,12 @@ async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared>
   return { call, tool, input: parsed.input };
 }
 
-function recordCard(
+async function recordCard(
   ctx: TurnContext,
   call: AcceptedCall,
   shown: { title: string; kind: Tool["kind"]; locations: ReturnType<Tool["locations"]>; content: ToolCallContent[] },
-) {
-  ctx.record({
+): Promise<void> {
+  await ctx.record({
     kind: "tool_call_announced",
     toolCallId: call.toolCallId,
     name: call.name,
@@ -125,8 +126,11 @@ function recordCard(
 
 async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: string, roots: string[]): Promise<ToolOutcome> {
   const envFile = ctx.hooks?.envFile();
+  // What the tool reports as it runs is in line at once; a failure to record it fails the turn, not the tool.
+  const progressed = new PendingWrites();
+  let outcome: ToolOutcome;
   try {
-    return await tool.run(input, {
+    outcome = await tool.run(input, {
       sessionId: ctx.sessionId,
       toolCallId,
       cwd: ctx.cwd,
@@ -134,18 +138,20 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       signal: ctx.signal,
       host: ctx.host,
       seenFiles: ctx.state.seenFiles,
-      progress: (content) => ctx.record({ kind: "tool_call_progressed", toolCallId, content }),
+      progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.subagents ? { subagents: ctx.subagents } : {}),
       ...(envFile ? { envFile } : {}),
     });
   } catch (error) {
     const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
-    return { status: "failed", content: [text(message)], result: { text: message, isError: true } };
+    outcome = { status: "failed", content: [text(message)], result: { text: message, isError: true } };
   }
+  await progressed.settled();
+  return outcome;
 }
 
-export function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: string): void {
-  ctx.record({
+export async function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: string): Promise<void> {
+  await ctx.record({
     kind: "tool_call_refused",
     toolCallId,
     by: "cancel",
@@ -154,8 +160,8 @@ export function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: st
   });
 }
 
-function refuseHalted(ctx: Pick<TurnContext, "record">, toolCallId: string, stopReason: string): void {
-  ctx.record({
+async function refuseHalted(ctx: Pick<TurnContext, "record">, toolCallId: string, stopReason: string): Promise<void> {
+  await ctx.record({
     kind: "tool_call_refused",
     toolCallId,
     by: "hook",

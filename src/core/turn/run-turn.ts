@@ -26,25 +26,25 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
   let stopBlocks = 0;
   for (let step = 0; step < ctx.maxSteps; step++) {
     // A hook said `continue: false` (SessionStart, say): no further model step.
-    if (ctx.hooks?.halted() !== undefined) return end(ctx, "end_turn");
+    if (ctx.hooks?.halted() !== undefined) return await end(ctx, "end_turn");
     const stepId = mintId("step");
     const result = await streamStep(ctx, stepId);
     const model = ctx.model;
     if (!result.ok) {
-      ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: result.cancelled ? "cancelled" : "failed", ...(result.cancelled ? {} : { error: result.error }), calls: [] });
-      recordUsage(ctx, stepId, result.usage);
-      if (result.cancelled) return end(ctx, "cancelled");
+      await ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: result.cancelled ? "cancelled" : "failed", ...(result.cancelled ? {} : { error: result.error }), calls: [] });
+      await recordUsage(ctx, stepId, result.usage);
+      if (result.cancelled) return await end(ctx, "cancelled");
       return await fail(ctx, `The model provider failed: ${result.error}`);
     }
     const validation = validateStep(result.calls, ctx.state.openProviderIds());
     if (!validation.ok) {
-      ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: "failed", error: validation.error, calls: [] });
-      recordUsage(ctx, stepId, result.usage);
+      await ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: "failed", error: validation.error, calls: [] });
+      await recordUsage(ctx, stepId, result.usage);
       return await fail(ctx, `The model's reply was rejected: ${validation.error}`);
     }
     // A reply cut off by the token limit may hold half-written calls: none of them is accepted.
     const calls = result.stopReason === "max_tokens" ? [] : validation.calls;
-    ctx.record({
+    await ctx.record({
       kind: "step_ended",
       turnId: ctx.turnId,
       stepId,
@@ -54,17 +54,17 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
       calls,
       ...(result.continuity !== undefined ? { continuity: result.continuity } : {}),
     });
-    recordUsage(ctx, stepId, result.usage);
+    await recordUsage(ctx, stepId, result.usage);
     if (calls.length === 0) {
-      if (ctx.signal.aborted) return end(ctx, "cancelled");
+      if (ctx.signal.aborted) return await end(ctx, "cancelled");
       if (result.stopReason !== "max_tokens" && result.stopReason !== "refusal" && ctx.hooks && ctx.hooks.halted() === undefined) {
         const overrideBlock = stopBlocks + 1 >= STOP_HOOK_BLOCK_CAP;
         const goOn = await ctx.hooks.stop({ stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock }, ctx.signal);
-        if (ctx.signal.aborted) return end(ctx, "cancelled");
+        if (ctx.signal.aborted) return await end(ctx, "cancelled");
         if (goOn) {
           stopBlocks++;
           if (stopBlocks < STOP_HOOK_BLOCK_CAP) continue;
-          ctx.record({
+          await ctx.record({
             kind: "notice_shown",
             messageId: mintId("msg"),
             severity: "warning",
@@ -72,20 +72,20 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
           });
         }
       }
-      return end(ctx, result.stopReason === "max_tokens" ? "max_tokens" : result.stopReason === "refusal" ? "refusal" : "end_turn");
+      return await end(ctx, result.stopReason === "max_tokens" ? "max_tokens" : result.stopReason === "refusal" ? "refusal" : "end_turn");
     }
     await executeCalls(ctx, calls);
-    if (ctx.signal.aborted) return end(ctx, "cancelled");
+    if (ctx.signal.aborted) return await end(ctx, "cancelled");
   }
-  return end(ctx, "max_turn_requests");
+  return await end(ctx, "max_turn_requests");
 }
 
-function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined) {
+async function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined): Promise<void> {
   if (!usage) return;
   const cost = ctx.provider.cost?.(ctx.model.model, usage);
   const sessionCost = addCost(ctx.state.sessionCost, cost);
   const used = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
-  ctx.record({
+  await ctx.record({
     kind: "usage_recorded",
     stepId,
     inputTokens: usage.inputTokens,
@@ -99,15 +99,15 @@ function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: num
   });
 }
 
-function end(ctx: TurnContext, stopReason: StopReason): TurnOutcome {
-  ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "completed", stopReason, ...(stopReason === "refusal" ? { retracted: true } : {}) });
+async function end(ctx: TurnContext, stopReason: StopReason): Promise<TurnOutcome> {
+  await ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "completed", stopReason, ...(stopReason === "refusal" ? { retracted: true } : {}) });
   return { ok: true, stopReason };
 }
 
 async function fail(ctx: TurnContext, error: string): Promise<TurnOutcome> {
-  ctx.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
+  await ctx.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
   await ctx.hooks?.stopFailure(error, lastAnswer(ctx));
-  ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "failed", error });
+  await ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "failed", error });
   return { ok: false, error };
 }
 

@@ -30,7 +30,7 @@ export async function streamStep(ctx: TurnContext, stepId: string): Promise<Step
     }
     const delay = result.retryAfterMs ?? BASE_DELAY_MS * 2 ** (attempt - 1);
     if (delay > MAX_DELAY_MS) return { ok: false, cancelled: false, error: `${result.error} (the provider asked to wait ${Math.ceil(delay / 1000)}s)` };
-    ctx.record({
+    await ctx.record({
       kind: "notice_shown",
       messageId: mintId("msg"),
       severity: "warning",
@@ -69,13 +69,13 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
         if (!event.text) break;
         thinkingId ??= mintId("msg");
         shown = true;
-        ctx.record({ kind: "message_chunk", stepId, messageId: thinkingId, stream: "thought", text: event.text });
+        await ctx.record({ kind: "message_chunk", stepId, messageId: thinkingId, stream: "thought", text: event.text });
         break;
       case "text_delta":
         if (!event.text) break;
         answerId ??= mintId("msg");
         shown = true;
-        ctx.record({ kind: "message_chunk", stepId, messageId: answerId, stream: "answer", text: event.text });
+        await ctx.record({ kind: "message_chunk", stepId, messageId: answerId, stream: "answer", text: event.text });
         break;
       case "tool_call_start":
         calls.set(event.index, { index: event.index, providerCallId: event.providerCallId, name: event.name, json: "" });
@@ -91,7 +91,7 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
         usage = event;
         break;
       case "notice":
-        ctx.record({
+        await ctx.record({
           kind: "notice_shown",
           messageId: mintId("msg"),
           severity: event.severity,

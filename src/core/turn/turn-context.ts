@@ -16,7 +16,7 @@ export type TurnContext = {
   roots: string[];
   signal: AbortSignal;
   /** Appends a fact to the journal, then shows it. */
-  record(fact: Fact): StoredFact;
+  record(fact: Fact): Promise<void>;
   /**
    * Backpressure: a promise to wait on before taking the provider's next event when the client
    * has not yet taken what was shown (undefined when it keeps up).

@@ -1,0 +1,193 @@
+/**
+ * A session's journal writer: the one way a running session's facts reach the journal. It takes
+ * the session's lease before this process first writes, numbers the facts, commits streamed
+ * chunks in groups (chunk-batch.ts), and hands each record on (folded, then shown) only once it
+ * is committed: journal first, then send.
+ *
+ * Writes are serialized. Facts are committed, and shown, in the order they were recorded, whether
+ * or not the caller waits for its promise; a write nobody waits for (a chunk batch, a background
+ * notice) that fails makes the next write fail with its error, so a failure is never lost.
+ */
+import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { JournalStore, SessionRow } from "../../journal/store.ts";
+import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
+
+/** What the writer hands each committed record to. */
+export type WriterHost = {
+  /** Folds a record into the session's state (committed here, or written by another process and caught up). */
+  absorb(record: StoredFact): void;
+  /** Shows a record (after it is folded); a promise when showing it means writing elsewhere first (a subagent's progress on its parent's card). */
+  publish(record: StoredFact): Promise<void> | void;
+};
+
+const RESOLVED: Promise<void> = Promise.resolve();
+const ignore = () => undefined;
+
+export class JournalWriter {
+  #nextSeq = 1;
+  #leased = false;
+  /** The last write in line: every write runs after the one before it settles. */
+  #chain: Promise<void> = RESOLVED;
+  /** Writes in line that have not started: while there are any, a chunk takes its place in line too. */
+  #waiting = 0;
+  #failure: { error: unknown } | undefined;
+  /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
+  readonly #queued: Fact[] = [];
+  readonly #chunks = new ChunkBatch((chunks) => this.#commitInBackground(chunks));
+
+  constructor(
+    readonly sessionId: string,
+    private readonly store: JournalStore,
+    private readonly host: WriterHost,
+  ) {}
+
+  /** True once this process holds the session's lease (it created the session or has written it). */
+  get leased(): boolean {
+    return this.#leased;
+  }
+
+  /** Records a new session with its first fact, taking its lease; the record is folded, then shown. */
+  async create(row: SessionRow, first: Fact): Promise<void> {
+    const record = await this.store.create(row, first);
+    this.#leased = true;
+    await this.#take(record);
+  }
+
+  /** Folds a record read from the journal while restoring the session (nothing is shown or written). */
+  restored(record: StoredFact): void {
+    this.#nextSeq = record.seq + 1;
+    this.host.absorb(record);
+  }
+
+  /**
+   * Appends a fact (taking the lease first if this process has not), then folds and shows it;
+   * resolves once that is done. A streamed chunk resolves once it joins its batch: it is committed,
+   * then shown, with the chunks that follow it (group commit), and always before any later fact.
+   */
+  record(fact: Fact): Promise<void> {
+    const at = new Date().toISOString();
+    if (fact.kind === "message_chunk" && this.#leased && this.#waiting === 0) {
+      const failure = this.#takeFailure();
+      if (failure) return Promise.reject(failure.error);
+      this.#chunks.add(fact, at);
+      return RESOLVED;
+    }
+    this.#waiting++;
+    return this.#enqueue(async () => {
+      this.#waiting--;
+      await this.#lease();
+      const failure = this.#takeFailure();
+      if (failure) throw failure.error;
+      if (fact.kind === "message_chunk") return this.#chunks.add(fact, at);
+      const chunks = this.#chunks.take();
+      if (chunks.length > 0) await this.#commit(chunks);
+      await this.#take(await this.store.append(this.sessionId, this.#nextSeq, fact, at));
+    });
+  }
+
+  /** Records a fact without waiting: its failure, if any, is the next write's. */
+  recordInBackground(fact: Fact): void {
+    this.record(fact).catch((error: unknown) => this.fail(error));
+  }
+
+  /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
+  recordSoon(fact: Fact): void {
+    if (this.#leased) this.recordInBackground(fact);
+    else this.#queued.push(fact);
+  }
+
+  /** Takes the lease now (see `record`), catching up first on what another process wrote. */
+  ensureLease(): Promise<void> {
+    this.#waiting++;
+    return this.#enqueue(async () => {
+      this.#waiting--;
+      await this.#lease();
+    });
+  }
+
+  /** Commits the chunk batch if it waited a whole window (the engine calls it between events). */
+  pace(): void {
+    this.#chunks.flushIfDue();
+  }
+
+  /**
+   * Commits every pending chunk and waits for every write recorded so far. Rejects with the
+   * failure of a write nobody waited for, if one failed since.
+   */
+  flush(): Promise<void> {
+    this.#waiting++;
+    return this.#enqueue(async () => {
+      this.#waiting--;
+      const chunks = this.#chunks.take();
+      if (chunks.length > 0) await this.#commit(chunks);
+      const failure = this.#takeFailure();
+      if (failure) throw failure.error;
+    });
+  }
+
+  /** Runs `run` between writes: none starts until it settles. */
+  between<T>(run: () => Promise<T>): Promise<T> {
+    this.#waiting++;
+    return this.#enqueue(async () => {
+      this.#waiting--;
+      return run();
+    });
+  }
+
+  /** Gives up the lease once every write in line has settled. */
+  async release(): Promise<void> {
+    await this.#chain;
+    if (!this.#leased) return;
+    this.#leased = false;
+    await this.store.release(this.sessionId);
+  }
+
+  /**
+   * Takes the session's lease before this process first writes it. Another process may have
+   * written the session since it was loaded here: its facts are folded and shown first, so this
+   * process continues from the journal as it is, never from a stale copy.
+   */
+  async #lease(): Promise<void> {
+    if (this.#leased) return;
+    await this.store.acquire(this.sessionId);
+    this.#leased = true;
+    for await (const page of this.store.readPages(this.sessionId, this.#nextSeq)) {
+      for (const record of page) await this.#take(record);
+    }
+    for (const fact of this.#queued.splice(0)) {
+      await this.#take(await this.store.append(this.sessionId, this.#nextSeq, fact, new Date().toISOString()));
+    }
+  }
+
+  #commitInBackground(chunks: PendingChunk[]): void {
+    this.#enqueue(() => this.#commit(chunks)).catch((error: unknown) => this.fail(error));
+  }
+
+  async #commit(chunks: PendingChunk[]): Promise<void> {
+    const records = await this.store.appendMany(this.sessionId, this.#nextSeq, chunks);
+    for (const record of records) await this.#take(record);
+  }
+
+  #take(record: StoredFact): Promise<void> | void {
+    this.#nextSeq = record.seq + 1;
+    this.host.absorb(record);
+    return this.host.publish(record);
+  }
+
+  #enqueue<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.#chain.then(run);
+    this.#chain = result.then(ignore, ignore);
+    return result;
+  }
+
+  /** Keeps the failure of a write nobody waited for: the next write fails with it. */
+  fail(error: unknown): void {
+    this.#failure ??= { error };
+  }
+
+  #takeFailure(): { error: unknown } | undefined {
+    const failure = this.#failure;
+    this.#failure = undefined;
+    return failure;
+  }
+}
