@@ -81,7 +81,8 @@ export class JournalWriter {
       if (fact.kind === "message_chunk") return this.#chunks.add(fact, at);
       const chunks = this.#chunks.take();
       if (chunks.length > 0) await this.#commit(chunks);
-      await this.#take(await this.store.append(this.sessionId, this.#nextSeq, fact, at));
+      const shown = this.#take(await this.store.append(this.sessionId, this.#nextSeq, fact, at));
+      if (shown) await shown;
     });
   }
 
@@ -165,7 +166,11 @@ export class JournalWriter {
 
   async #commit(chunks: PendingChunk[]): Promise<void> {
     const records = await this.store.appendMany(this.sessionId, this.#nextSeq, chunks);
-    for (const record of records) await this.#take(record);
+    for (const record of records) {
+      // Most records are shown at once: only a promise is waited for (a wait costs a turn of the microtask queue).
+      const shown = this.#take(record);
+      if (shown) await shown;
+    }
   }
 
   #take(record: StoredFact): Promise<void> | void {
