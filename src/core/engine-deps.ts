@@ -1,6 +1,5 @@
 /** Wires the engine from the environment: the journal, the model catalog, the tools, the hooks. */
-import { dataHome, journalFile } from "../journal/paths.ts";
-import { SqliteJournal } from "../journal/sqlite-store.ts";
+import { openJournal } from "../journal/open-journal.ts";
 import { VERSION } from "../version.ts";
 import { hookSettings } from "./hooks/settings.ts";
 import { isTrusted } from "./hooks/trust.ts";
@@ -27,7 +26,7 @@ export function engineDeps(
     return catalog;
   };
   return {
-    store: new SqliteJournal(journalFile(dataHome(env)), env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal"),
+    store: openJournal(env),
     catalog: catalogFor(process.cwd()),
     catalogFor,
     tools: new ToolRegistry(defaultTools()),

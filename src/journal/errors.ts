@@ -12,7 +12,8 @@ export class JournalError extends Error {
       | "busy"
       | "stale_write"
       | "corrupt_database"
-      | "newer_database",
+      | "newer_database"
+      | "unreachable",
     message: string,
     readonly details: { sessionId?: string; seq?: number; [key: string]: unknown } = {},
   ) {

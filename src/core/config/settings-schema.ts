@@ -128,6 +128,13 @@ export const settingsSections = {
     .optional(),
   /** Folders whose project hooks and project provider settings are trusted. Read from the user file only. */
   trustedFolders: z.array(z.string().min(1), { error: "expected a list of folder paths" }).optional(),
+  /**
+   * Where the journal lives, when not in SQLite under VERBATIM_HOME: a `postgres://` URL
+   * (docs/deployment.md). VERBATIM_JOURNAL wins over it. Read from the user file only.
+   */
+  journal: strictSection({
+    url: z.string().regex(/^postgres(ql)?:\/\//i, { error: 'expected a "postgres://user@host:port/database" URL' }),
+  }).optional(),
   /** The host's lifecycle command (busy / needs you / done). Read from the user file only. */
   notify: strictSection({ command: z.string().min(1, { error: "expected a command line" }) }).optional(),
 };

@@ -73,10 +73,10 @@ function withoutUntrustedKeys(settings: Settings, file: string, warnings: string
     }
     providers[name] = kept;
   }
-  for (const key of ["trustedFolders", "notify"] as const) {
+  for (const key of ["trustedFolders", "notify", "journal"] as const) {
     if (settings[key] !== undefined) warnings.push(`${file}: ${key} is read from the user config only, so it was ignored`);
   }
-  const { trustedFolders: _folders, notify: _notify, ...rest } = settings;
+  const { trustedFolders: _folders, notify: _notify, journal: _journal, ...rest } = settings;
   return settings.providers ? { ...rest, providers } : rest;
 }
 

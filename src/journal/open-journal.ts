@@ -1,0 +1,30 @@
+/**
+ * Which store holds the journal: PostgreSQL when VERBATIM_JOURNAL (or `journal.url` in the user
+ * config file) is a `postgres://` URL, else SQLite under VERBATIM_HOME, which needs nothing.
+ */
+import { settingsFiles, readSettingsFile } from "../core/config/settings.ts";
+import { JournalError } from "./errors.ts";
+import { dataHome, journalFile } from "./paths.ts";
+import { PostgresJournal } from "./postgres-store.ts";
+import { isPostgresUrl, redactUrl } from "./postgres-url.ts";
+import { SqliteJournal } from "./sqlite-store.ts";
+import type { JournalStore } from "./store.ts";
+
+export function openJournal(env: Record<string, string | undefined>): JournalStore {
+  const url = journalUrl(env);
+  if (url !== undefined) return new PostgresJournal(url);
+  return new SqliteJournal(journalFile(dataHome(env)), env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal");
+}
+
+/** The journal's server URL, if one is configured (the environment wins over the user config). */
+export function journalUrl(env: Record<string, string | undefined>): string | undefined {
+  const fromEnv = env.VERBATIM_JOURNAL?.trim();
+  if (fromEnv) {
+    if (!isPostgresUrl(fromEnv)) {
+      throw new JournalError("unreachable", `VERBATIM_JOURNAL must be a postgres:// URL, got "${redactUrl(fromEnv)}"`);
+    }
+    return fromEnv;
+  }
+  const user = readSettingsFile(settingsFiles(env, process.cwd()).user);
+  return user.ok ? user.settings?.journal?.url : undefined;
+}

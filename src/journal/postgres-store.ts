@@ -1,0 +1,394 @@
+/**
+ * The journal in PostgreSQL (Bun.sql), for sessions shared across machines: the same records
+ * and promises as SQLite's (sqlite-store.ts), with one writer per session across machines.
+ *
+ * Fencing. A writer holds the session's advisory lock, session-scoped, on a connection of its
+ * own (a killed process's connection drops and frees it), and the session's lease row names it
+ * (host, pid, start time) with an epoch that every takeover increments. Every append checks, in
+ * its own statement, that the lease still carries this writer's epoch: a writer that lost its
+ * lock and was taken over can never append again, even after it reconnects.
+ */
+import { SQL } from "bun";
+import { hostname } from "node:os";
+import { blobRefsOf } from "./blob-refs.ts";
+import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
+import { JournalError, sessionNotFound } from "./errors.ts";
+import type { Fact, StoredFact } from "./facts/index.ts";
+import { heldElsewhere, pgGuard } from "./postgres-errors.ts";
+import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
+import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
+import { currentProcess } from "./process-identity.ts";
+import type { JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
+
+/** Records per page of a read (keyset pages: memory holds one page, however long the session). */
+const PAGE_SIZE = 512;
+const CONNECT_TIMEOUT_S = 10;
+
+type FactRow = { seq: number; kind: string; v: number; at: string; body: string };
+type SessionDbRow = {
+  session_id: string; cwd: string; additional_directories: string; title: string | null;
+  created_at: string; updated_at: string; parent_session_id: string | null;
+};
+
+export class PostgresJournal implements JournalStore {
+  readonly target: PostgresTarget;
+  readonly #sql: SQL;
+  /** The connection that holds this process's advisory locks (opened at the first lease). */
+  #lockSql: SQL | undefined;
+  /** Set when the lock connection closed: the locks it held are gone, and are taken again before the next append. */
+  #lockLost = false;
+  /** Sessions this process leases, with the epoch of its lease. */
+  readonly #held = new Map<string, number>();
+  #writable: Promise<void> | undefined;
+  #layout: Promise<number | undefined> | undefined;
+  readonly #owner = { host: hostname(), ...currentProcess() };
+
+  constructor(url: string, private readonly options: { poolSize?: number } = {}) {
+    this.target = parsePostgresUrl(url);
+    this.#sql = this.#connect(options.poolSize ?? 4);
+  }
+
+  async create(row: SessionRow, first: Fact): Promise<StoredFact> {
+    await this.#ensureLayout();
+    const id = row.sessionId;
+    await this.#lock(id);
+    const e = encodeFact(first);
+    await this.#guard(id, () =>
+      this.#sql.begin(async (tx) => {
+        await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id)
+          VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${row.title ?? null}, ${row.createdAt}, ${row.updatedAt}, ${row.parentSessionId ?? null})`;
+        await tx`INSERT INTO verbatim.leases (session_id, host, pid, start_time, epoch)
+          VALUES (${id}, ${this.#owner.host}, ${this.#owner.pid}, ${this.#owner.startTime}, 1)`;
+        for (const [hash, data] of e.blobs) {
+          await tx`INSERT INTO verbatim.blobs (session_id, sha256, data) VALUES (${id}, ${hash}, ${data}) ON CONFLICT DO NOTHING`;
+        }
+        await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body) VALUES (${id}, 1, ${e.kind}, ${e.v}, ${row.createdAt}, ${e.body})`;
+      }),
+    ).catch(async (error: unknown) => {
+      await this.#unlock(id);
+      throw error;
+    });
+    this.#held.set(id, 1);
+    return { seq: 1, at: row.createdAt, fact: first };
+  }
+
+  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
+    const [record] = await this.appendMany(sessionId, seq, [{ fact, at }]);
+    return record as StoredFact;
+  }
+
+  async appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): Promise<StoredFact[]> {
+    if (facts.length === 0) return [];
+    if (this.#lockLost) await this.#relock();
+    const epoch = this.#held.get(sessionId);
+    if (epoch === undefined) throw heldElsewhere(sessionId, await this.holder(sessionId));
+    const encoded = facts.map(({ fact }) => encodeFact(fact));
+    const blobs: { sha256: string; data: string }[] = [];
+    for (const e of encoded) for (const [sha256, data] of e.blobs) blobs.push({ sha256, data });
+    const rows = encoded.map((e: EncodedFact, i) => ({ seq: firstSeq + i, kind: e.kind, v: e.v, at: facts[i]!.at, body: e.body }));
+    let title: string | null = null;
+    for (const { fact } of facts) if (fact.kind === "title_set") title = fact.title;
+    const last = facts[facts.length - 1]!.at;
+    // One statement, one round trip, one transaction: the epoch check and the writes stand or fall together.
+    const [result] = await this.#guard(sessionId, () => this.#sql`
+      WITH lease AS (
+        SELECT 1 FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch} FOR SHARE
+      ), blob AS (
+        INSERT INTO verbatim.blobs (session_id, sha256, data)
+        SELECT ${sessionId}, b.sha256, b.data FROM json_to_recordset(${JSON.stringify(blobs)}::text::json) AS b(sha256 text, data text)
+        WHERE EXISTS (SELECT 1 FROM lease)
+        ON CONFLICT DO NOTHING
+      ), fact AS (
+        INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body)
+        SELECT ${sessionId}, f.seq, f.kind, f.v, f.at, f.body FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS f(seq integer, kind text, v integer, at text, body text)
+        WHERE EXISTS (SELECT 1 FROM lease)
+        ORDER BY f.seq
+        RETURNING seq
+      ), touched AS (
+        UPDATE verbatim.sessions SET updated_at = ${last}, title = COALESCE(${title}::text, title)
+        WHERE session_id = ${sessionId} AND EXISTS (SELECT 1 FROM lease)
+      )
+      SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written`) as { ours: boolean; written: number }[];
+    if (!result?.ours) {
+      this.#held.delete(sessionId);
+      throw heldElsewhere(sessionId, await this.holder(sessionId));
+    }
+    return rows.map((row, i) => ({ seq: row.seq, at: row.at, fact: facts[i]!.fact }));
+  }
+
+  async *readPages(sessionId: string, fromSeq = 1): AsyncGenerator<readonly StoredFact[]> {
+    if ((await this.#readLayout()) === undefined) throw sessionNotFound(sessionId);
+    let expected = fromSeq;
+    for (;;) {
+      const from = expected;
+      const rows = await this.#guard(sessionId, () => this.#sql`
+        SELECT seq, kind, v, at, body FROM verbatim.facts
+        WHERE session_id = ${sessionId} AND seq >= ${from} ORDER BY seq LIMIT ${PAGE_SIZE}`) as FactRow[];
+      if (rows.length === 0) break;
+      const blobs = await this.#blobsFor(sessionId, rows);
+      const page: StoredFact[] = [];
+      for (const row of rows) {
+        if (row.seq !== expected) {
+          throw new JournalError(
+            "missing_record",
+            `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
+            { sessionId, seq: expected },
+          );
+        }
+        expected++;
+        page.push(decodeRecord(sessionId, row, (hash) => blobs.get(hash)));
+      }
+      yield page;
+      if (rows.length < PAGE_SIZE) break;
+    }
+    if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
+  }
+
+  async info(sessionId: string): Promise<SessionRow | undefined> {
+    if ((await this.#readLayout()) === undefined) return undefined;
+    const [row] = await this.#guard(sessionId, () => this.#sql`SELECT * FROM verbatim.sessions WHERE session_id = ${sessionId}`) as SessionDbRow[];
+    return row ? toSessionRow(row) : undefined;
+  }
+
+  async list(query: ListQuery): Promise<SessionRow[]> {
+    if ((await this.#readLayout()) === undefined) return [];
+    const where = ["parent_session_id IS NULL"];
+    const args: string[] = [];
+    if (query.cwd !== undefined) {
+      args.push(query.cwd);
+      where.push(`cwd = $${args.length}`);
+    }
+    if (query.after) {
+      args.push(query.after.updatedAt, query.after.sessionId);
+      where.push(`(updated_at < $${args.length - 1} OR (updated_at = $${args.length - 1} AND session_id < $${args.length}))`);
+    }
+    const limit = Math.max(1, Math.floor(query.limit));
+    const text = `SELECT * FROM verbatim.sessions WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, session_id DESC LIMIT ${limit}`;
+    const rows = await this.#guard(undefined, () => this.#sql.unsafe(text, args)) as SessionDbRow[];
+    return rows.map(toSessionRow);
+  }
+
+  /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
+  async delete(sessionId: string): Promise<boolean> {
+    await this.#ensureLayout();
+    const deleted = await this.#guard(sessionId, () =>
+      this.#sql.begin(async (tx) => {
+        const doomed = (await tx`
+          WITH RECURSIVE tree(id) AS (
+            SELECT ${sessionId}::text UNION SELECT s.session_id FROM verbatim.sessions s JOIN tree ON s.parent_session_id = tree.id
+          ) SELECT id FROM tree` as { id: string }[]).map((r) => r.id);
+        for (const id of doomed) {
+          const holder = await this.#liveHolder(tx, id);
+          if (holder && !this.#held.has(id)) throw heldElsewhere(id, holder);
+        }
+        let gone = false;
+        for (const id of doomed) {
+          await tx`INSERT INTO verbatim.deleting (session_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
+          await tx`DELETE FROM verbatim.facts WHERE session_id = ${id}`;
+          await tx`DELETE FROM verbatim.blobs WHERE session_id = ${id}`;
+          await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
+          await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
+          const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
+          if (id === sessionId) gone = removed.count > 0;
+        }
+        return gone;
+      }),
+    );
+    for (const id of [sessionId]) if (this.#held.has(id)) await this.#unlock(id);
+    return deleted;
+  }
+
+  async acquire(sessionId: string): Promise<void> {
+    if (this.#lockLost) await this.#relock();
+    if (this.#held.has(sessionId)) return;
+    await this.#ensureLayout();
+    await this.#lock(sessionId);
+    // A takeover: the epoch moves on, so that whoever held the session before can append nothing more.
+    const [lease] = await this.#guard(sessionId, () => this.#sql`
+      INSERT INTO verbatim.leases (session_id, host, pid, start_time, epoch)
+      VALUES (${sessionId}, ${this.#owner.host}, ${this.#owner.pid}, ${this.#owner.startTime}, 1)
+      ON CONFLICT (session_id) DO UPDATE SET host = excluded.host, pid = excluded.pid, start_time = excluded.start_time, epoch = verbatim.leases.epoch + 1
+      RETURNING epoch::float8 AS epoch`) as { epoch: number }[];
+    this.#held.set(sessionId, lease!.epoch);
+  }
+
+  async release(sessionId: string): Promise<void> {
+    const epoch = this.#held.get(sessionId);
+    if (epoch === undefined) return;
+    this.#held.delete(sessionId);
+    // The lease row stays, its epoch moved on and no holder named: epochs only ever grow.
+    await this.#guard(sessionId, () => this.#sql`
+      UPDATE verbatim.leases SET epoch = epoch + 1, host = '', pid = 0, start_time = ''
+      WHERE session_id = ${sessionId} AND epoch = ${epoch}`);
+    await this.#unlock(sessionId);
+  }
+
+  async holder(sessionId: string): Promise<LeaseHolder | undefined> {
+    if (this.#held.has(sessionId)) return { pid: this.#owner.pid, host: this.#owner.host };
+    if ((await this.#readLayout()) === undefined) return undefined;
+    return this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId));
+  }
+
+  warm(): void {
+    this.#readLayout().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const lock = this.#lockSql;
+    this.#lockSql = undefined;
+    this.#held.clear();
+    await Promise.all([this.#sql.close({ timeout: 1 }), lock?.close({ timeout: 1 })]).catch(() => undefined);
+  }
+
+  /** The named holder of a session's lease, if its advisory lock is held right now (by a live connection). */
+  async #liveHolder(sql: SQL, sessionId: string): Promise<LeaseHolder | undefined> {
+    const [row] = await sql`
+      SELECT l.host, l.pid FROM verbatim.leases l
+      WHERE l.session_id = ${sessionId} AND l.pid <> 0 AND EXISTS (
+        SELECT 1 FROM pg_locks k
+        WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
+          AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtextextended(${lockName(sessionId)}, 0)
+      )` as { host: string; pid: number }[];
+    return row ? { pid: row.pid, host: row.host } : undefined;
+  }
+
+  /** Takes the session's advisory lock on the lock connection, or throws `busy` naming who holds it. */
+  async #lock(sessionId: string): Promise<void> {
+    const lock = this.#lockConnection();
+    const [row] = await this.#guard(sessionId, () =>
+      lock`SELECT pg_try_advisory_lock(hashtextextended(${lockName(sessionId)}, 0)) AS locked`) as { locked: boolean }[];
+    if (!row?.locked) throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
+  }
+
+  async #unlock(sessionId: string): Promise<void> {
+    const lock = this.#lockSql;
+    if (!lock || this.#lockLost) return;
+    await lock`SELECT pg_advisory_unlock(hashtextextended(${lockName(sessionId)}, 0))`.catch(() => undefined);
+  }
+
+  /**
+   * The lock connection closed (the server restarted, or ended it): its locks are gone. Each
+   * session is locked again on a new connection, and kept only if its lease still carries this
+   * writer's epoch (nobody took it over meanwhile); one taken over is given up.
+   */
+  async #relock(): Promise<void> {
+    this.#lockLost = false;
+    await this.#lockSql?.close({ timeout: 0 }).catch(() => undefined);
+    this.#lockSql = undefined;
+    for (const [sessionId, epoch] of [...this.#held]) {
+      this.#held.delete(sessionId);
+      const lock = this.#lockConnection();
+      const [row] = await this.#guard(sessionId, () =>
+        lock`SELECT pg_try_advisory_lock(hashtextextended(${lockName(sessionId)}, 0)) AS locked`) as { locked: boolean }[];
+      if (!row?.locked) continue;
+      const [lease] = await this.#guard(sessionId, () =>
+        this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`) as { ok: number }[];
+      if (lease) this.#held.set(sessionId, epoch);
+      else await this.#unlock(sessionId);
+    }
+  }
+
+  #lockConnection(): SQL {
+    this.#lockSql ??= new SQL({
+      url: this.target.url,
+      max: 1,
+      idleTimeout: 0,
+      connectionTimeout: CONNECT_TIMEOUT_S,
+      tls: this.target.sslMode,
+      onclose: () => {
+        if (this.#held.size > 0) this.#lockLost = true;
+      },
+    });
+    return this.#lockSql;
+  }
+
+  #connect(max: number): SQL {
+    return new SQL({ url: this.target.url, max, connectionTimeout: CONNECT_TIMEOUT_S, tls: this.target.sslMode });
+  }
+
+  /** Blobs the page's records refer to, by content hash. */
+  async #blobsFor(sessionId: string, rows: FactRow[]): Promise<Map<string, string>> {
+    const hashes = new Set<string>();
+    for (const row of rows) {
+      if (!row.body.includes('"$blobs"')) continue;
+      try {
+        for (const ref of blobRefsOf(JSON.parse(row.body) as Record<string, unknown>) ?? []) hashes.add(ref.sha256);
+      } catch {
+        // Decoding reports the record as damaged.
+      }
+    }
+    if (hashes.size === 0) return new Map();
+    const found = await this.#guard(sessionId, () => this.#sql`
+      SELECT sha256, data FROM verbatim.blobs
+      WHERE session_id = ${sessionId} AND sha256 IN (SELECT json_array_elements_text(${JSON.stringify([...hashes])}::text::json))`) as { sha256: string; data: string }[];
+    return new Map(found.map((b) => [b.sha256, b.data]));
+  }
+
+  /** The layout version, or undefined where no journal was ever written; throws for a newer one. Never writes. */
+  #readLayout(): Promise<number | undefined> {
+    this.#layout ??= this.#guard(undefined, () => currentLayout(this.#sql)).then(checkVersion);
+    this.#layout.catch(() => {
+      this.#layout = undefined;
+    });
+    return this.#layout;
+  }
+
+  /** Creates or upgrades the layout before the first write (under a lock: processes may start together). */
+  #ensureLayout(): Promise<void> {
+    this.#writable ??= this.#guard(undefined, () =>
+      this.#sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${LAYOUT_LOCK_KEY})`;
+        const version = checkVersion(await currentLayout(tx)) ?? 0;
+        for (let v = version; v < PG_LAYOUT_VERSION; v++) await tx.unsafe(upgrades[v]!);
+        if (version < PG_LAYOUT_VERSION) {
+          await tx`INSERT INTO verbatim.meta (key, value) VALUES ('layout', ${String(PG_LAYOUT_VERSION)})
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+        }
+      }),
+    ).then(() => {
+      this.#layout = Promise.resolve(PG_LAYOUT_VERSION);
+    });
+    this.#writable.catch(() => {
+      this.#writable = undefined;
+    });
+    return this.#writable;
+  }
+
+  #guard<T>(sessionId: string | undefined, run: () => Promise<T>): Promise<T> {
+    return pgGuard(this.target, sessionId, run);
+  }
+}
+
+const lockName = (sessionId: string) => `verbatim.session:${sessionId}`;
+
+async function currentLayout(sql: SQL): Promise<number | undefined> {
+  const [present] = await sql`SELECT to_regclass('verbatim.meta') IS NOT NULL AS present` as { present: boolean }[];
+  if (!present?.present) return undefined;
+  const [row] = await sql`SELECT value FROM verbatim.meta WHERE key = 'layout'` as { value: string }[];
+  const version = Number(row?.value);
+  if (!row || !Number.isInteger(version)) throw new JournalError("corrupt_database", "the journal database has no layout record");
+  return version;
+}
+
+function checkVersion(version: number | undefined): number | undefined {
+  if (version !== undefined && version > PG_LAYOUT_VERSION) {
+    throw new JournalError(
+      "newer_database",
+      `the journal database was written by a newer verbatim (layout ${version}; this version knows ${PG_LAYOUT_VERSION})`,
+    );
+  }
+  return version;
+}
+
+function toSessionRow(row: SessionDbRow): SessionRow {
+  return {
+    sessionId: row.session_id,
+    cwd: row.cwd,
+    additionalDirectories: JSON.parse(row.additional_directories) as string[],
+    ...(row.title !== null ? { title: row.title } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
+  };
+}

@@ -1,0 +1,134 @@
+/** One contract, both stores: what the engine relies on from a journal, whether SQLite or PostgreSQL holds it. */
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Fact } from "../../src/journal/facts/index.ts";
+import { readAll, type JournalStore } from "../../src/journal/store.ts";
+import { chunk, journalError, startFact } from "../support/journal.ts";
+import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stores.ts";
+
+const now = () => new Date().toISOString();
+const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
+
+async function create(store: JournalStore, sessionId = "ses_test", cwd = "/work", parentSessionId?: string): Promise<string> {
+  const when = now();
+  await store.create({ sessionId, cwd, additionalDirectories: ["/extra"], createdAt: when, updatedAt: when, ...(parentSessionId ? { parentSessionId } : {}) }, startFact(cwd));
+  return sessionId;
+}
+
+const image = (data: string): Fact => ({
+  kind: "prompt_received",
+  turnId: "turn_1",
+  messageId: "msg_p",
+  blocks: [{ type: "text", text: "look" }, { type: "image", mimeType: "image/png", data }],
+});
+
+for (const kind of storeKinds) {
+  describe(`the ${kind} store`, () => {
+    const opened: StoreUnderTest[] = [];
+    const open = async () => {
+      const s = await storeUnderTest(kind);
+      opened.push(s);
+      return s;
+    };
+    afterAll(async () => {
+      for (const s of opened) await s.close();
+    });
+
+    test("reads back every appended fact in order, in pages, validated", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      const facts = Array.from({ length: 1200 }, (_, i) => ({ fact: chunk(`t${i}`), at: at(i) }));
+      for (let i = 0; i < facts.length; i += 100) await store.appendMany(id, 2 + i, facts.slice(i, i + 100));
+      const pages: number[] = [];
+      let seq = 0;
+      for await (const page of store.readPages(id)) {
+        pages.push(page.length);
+        for (const record of page) expect(record.seq).toBe(++seq);
+      }
+      expect(seq).toBe(1201);
+      expect(pages.length).toBeGreaterThan(1);
+      expect((await readAll(store, id, 1200)).map((r) => r.fact)).toEqual([chunk("t1198"), chunk("t1199")]);
+    });
+
+    test("refuses an append at a sequence number that is not the next one, writing nothing", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      expect((await journalError(() => store.append(id, 3, chunk("skips 2"), now()))).code).toBe("stale_write");
+      await store.append(id, 2, chunk("ok"), now());
+      expect((await journalError(() => store.append(id, 2, chunk("again at 2"), now()))).code).toBe("stale_write");
+      expect((await readAll(store, id)).length).toBe(2);
+    });
+
+    test("appends several facts all or none", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      expect((await journalError(() => store.appendMany(id, 3, [{ fact: chunk("a"), at: at(1) }, { fact: chunk("b"), at: at(2) }]))).code).toBe("stale_write");
+      const records = await store.appendMany(id, 2, [{ fact: { kind: "title_set", title: "A title" }, at: at(5) }, { fact: chunk("a"), at: at(9) }]);
+      expect(records.map((r) => r.seq)).toEqual([2, 3]);
+      expect(await store.info(id)).toMatchObject({ title: "A title", updatedAt: at(9), additionalDirectories: ["/extra"] });
+    });
+
+    test("facts are append-only in the database itself", async () => {
+      const { store, raw } = await open();
+      const id = await create(store);
+      await expect(raw(`UPDATE facts SET body = '{}' WHERE session_id = '${id}'`)).rejects.toThrow(/append-only/);
+      await expect(raw(`DELETE FROM facts WHERE session_id = '${id}'`)).rejects.toThrow(/append-only/);
+      await expect(raw(`INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES ('${id}', 5, 'x', 1, 'x', '{}')`)).rejects.toThrow(/out-of-sequence/);
+      expect((await readAll(store, id)).length).toBe(1);
+    });
+
+    test("a payload is stored once per session by its content hash, and read back whole", async () => {
+      const { store, raw } = await open();
+      const id = await create(store);
+      const data = "iVBORw0KGgo".repeat(2000);
+      await store.append(id, 2, image(data), now());
+      await store.append(id, 3, image(data), now());
+      expect((await readAll(store, id)).slice(1).map((r) => r.fact)).toEqual([image(data), image(data)]);
+      await expect(raw("UPDATE blobs SET data = 'x'")).rejects.toThrow(/append-only/);
+    });
+
+    test("lists top-level sessions newest first, filtered by cwd, in pages", async () => {
+      const { store } = await open();
+      for (let i = 0; i < 5; i++) {
+        await create(store, `ses_${i}`, i % 2 ? "/odd" : "/even");
+        await Bun.sleep(2);
+      }
+      await create(store, "ses_child", "/odd", "ses_1");
+      expect((await store.list({ limit: 10 })).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
+      expect((await store.list({ limit: 10, cwd: "/odd" })).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
+      const first = await store.list({ limit: 2 });
+      const last = first[first.length - 1]!;
+      expect((await store.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } })).map((r) => r.sessionId)).toEqual(["ses_2", "ses_1"]);
+    });
+
+    test("deleting a session removes it and its child sessions; the rest stay", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await create(store, "ses_child", "/work", id);
+      await create(store, "ses_other");
+      expect(await store.delete(id)).toBe(true);
+      expect(await store.info(id)).toBeUndefined();
+      expect(await store.info("ses_child")).toBeUndefined();
+      expect((await journalError(() => readAll(store, id))).code).toBe("not_found");
+      expect((await readAll(store, "ses_other")).length).toBe(1);
+      expect(await store.delete(id)).toBe(false);
+    });
+
+    test("an empty store has no sessions, and reading one is not_found", async () => {
+      const { store } = await open();
+      expect(await store.list({ limit: 10 })).toEqual([]);
+      expect(await store.info("ses_nope")).toBeUndefined();
+      expect((await journalError(() => readAll(store, "ses_nope"))).code).toBe("not_found");
+    });
+
+    test("the lease: held by this process after create, given up by release, taken again by acquire", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      expect((await store.holder(id))?.pid).toBe(process.pid);
+      await store.release(id);
+      expect(await store.holder(id)).toBeUndefined();
+      await store.acquire(id);
+      await store.append(id, 2, chunk("again"), now());
+      expect((await readAll(store, id)).length).toBe(2);
+    });
+  });
+}

