@@ -35,7 +35,8 @@ CREATE TABLE verbatim.sessions (
   title text,
   created_at text NOT NULL,
   updated_at text NOT NULL,
-  parent_session_id text
+  parent_session_id text,
+  forked_from text
 );
 CREATE INDEX sessions_by_update ON verbatim.sessions (updated_at DESC, session_id DESC);
 CREATE TABLE verbatim.facts (

@@ -27,7 +27,7 @@ const CONNECT_TIMEOUT_S = 10;
 type FactRow = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
   session_id: string; cwd: string; additional_directories: string; title: string | null;
-  created_at: string; updated_at: string; parent_session_id: string | null;
+  created_at: string; updated_at: string; parent_session_id: string | null; forked_from: string | null;
 };
 
 export class PostgresJournal implements JournalStore {
@@ -70,6 +70,29 @@ export class PostgresJournal implements JournalStore {
     });
     this.#held.set(id, 1);
     return { seq: 1, at: row.createdAt, fact: first };
+  }
+
+  async fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact> {
+    await this.#ensureLayout();
+    const id = row.sessionId;
+    const from = row.forkOf;
+    const at = row.updatedAt;
+    const e = encodeFact(last);
+    await this.#guard(id, () =>
+      this.#sql.begin(async (tx) => {
+        await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id, forked_from)
+          VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${row.title ?? null}, ${row.createdAt}, ${row.updatedAt}, ${row.parentSessionId ?? null}, ${JSON.stringify(from)})`;
+        const copied = await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body)
+          SELECT ${id}, seq, kind, v, at, body FROM verbatim.facts WHERE session_id = ${from.sessionId} AND seq <= ${from.seq} ORDER BY seq`;
+        if (copied.count !== from.seq) throw sessionNotFound(from.sessionId);
+        await tx`INSERT INTO verbatim.blobs (session_id, sha256, data) SELECT ${id}, sha256, data FROM verbatim.blobs WHERE session_id = ${from.sessionId}`;
+        for (const [hash, data] of e.blobs) {
+          await tx`INSERT INTO verbatim.blobs (session_id, sha256, data) VALUES (${id}, ${hash}, ${data}) ON CONFLICT DO NOTHING`;
+        }
+        await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body) VALUES (${id}, ${from.seq + 1}, ${e.kind}, ${e.v}, ${at}, ${e.body})`;
+      }),
+    );
+    return { seq: from.seq + 1, at, fact: last };
   }
 
   async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
@@ -390,5 +413,6 @@ function toSessionRow(row: SessionDbRow): SessionRow {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
+    ...(row.forked_from ? { forkOf: JSON.parse(row.forked_from) as { sessionId: string; seq: number } } : {}),
   };
 }

@@ -113,6 +113,22 @@ for (const kind of storeKinds) {
       expect(await store.delete(id)).toBe(false);
     });
 
+    test("a fork copies the source's records and payloads, then its own record, and names its origin", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      const data = "iVBORw0KGgo".repeat(2000);
+      await store.append(id, 2, image(data), now());
+      const when = now();
+      const forkOf = { sessionId: id, seq: 2 };
+      await store.fork({ sessionId: "ses_fork", cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when, forkOf }, { kind: "session_forked", fromSessionId: id, fromSeq: 2 });
+      const copied = await readAll(store, "ses_fork");
+      expect(copied.slice(0, 2)).toEqual(await readAll(store, id));
+      expect(copied[2]?.fact).toEqual({ kind: "session_forked", fromSessionId: id, fromSeq: 2 });
+      expect((await store.info("ses_fork"))?.forkOf).toEqual(forkOf);
+      await store.delete(id);
+      expect((await readAll(store, "ses_fork")).length).toBe(3);
+    });
+
     test("an empty store has no sessions, and reading one is not_found", async () => {
       const { store } = await open();
       expect(await store.list({ limit: 10 })).toEqual([]);
