@@ -2,6 +2,10 @@
  * Live-versus-reload parity: run a scenario live through the SDK's client against a verbatim
  * process, fold every update into a view model, reopen the session in a fresh process with
  * `session/load`, fold again, and compare the two view models field by field.
+ *
+ * The journal is SQLite under the sandbox's home, or PostgreSQL (a database of the scenario's own
+ * on the test run's server) with `store: "postgres"`, or for every scenario with
+ * VERBATIM_TEST_STORE=postgres in the environment.
  */
 import type { ClientContext, McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { comparable } from "../../src/cli/demo.ts";
@@ -9,6 +13,7 @@ import type { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
 import { connectProcess, load, newSession, type ClientOptions } from "../support/acp-session.ts";
+import { freshDatabase } from "../support/postgres-server.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 export type LiveRun = { ctx: ClientContext; client: ViewClient; sessionId: string; box: Sandbox };
@@ -37,9 +42,12 @@ export async function parity(
     /** MCP servers given to `session/new`, and to `session/load` unless `reloadMcpServers` says otherwise. */
     mcpServers?: McpServer[];
     reloadMcpServers?: McpServer[];
+    store?: "sqlite" | "postgres";
   } = {},
 ): Promise<ParityResult> {
   const box = options.box ?? sandbox(model);
+  const store = options.store ?? (process.env.VERBATIM_TEST_STORE === "postgres" ? "postgres" : "sqlite");
+  if (store === "postgres" && box.env.VERBATIM_JOURNAL === undefined) box.env.VERBATIM_JOURNAL = await freshDatabase();
   const live = await connectProcess(box.env, options);
   let sessionId = "";
   try {

@@ -4,6 +4,7 @@
  * conversation they fold to. Rows go in and out with plain SQL: the encoder and decoder under
  * test never touch them on the way in. Shared by the generator and the test.
  */
+import { SQL } from "bun";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { journalFile } from "../../src/journal/paths.ts";
+import { PG_LAYOUT_VERSION, upgrades } from "../../src/journal/postgres-schema.ts";
 import { LAYOUT_VERSION, layoutSql } from "../../src/journal/sqlite-schema.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { conversation } from "../../src/replay/conversation.ts";
@@ -119,6 +121,31 @@ export function importRows(home: string, rows: GoldenRow[]): string {
     db.close();
   }
   return path;
+}
+
+/**
+ * A fresh PostgreSQL journal (the database at `url`, empty) holding exactly `rows`, inserted as
+ * they are (no encoder): the same columns as SQLite's, in the verbatim schema.
+ */
+export async function importRowsToPostgres(url: string, rows: GoldenRow[]): Promise<void> {
+  const sql = new SQL(url, { max: 1 });
+  try {
+    await sql.begin(async (tx) => {
+      for (const upgrade of upgrades) await tx.unsafe(upgrade);
+      await tx`INSERT INTO verbatim.meta (key, value) VALUES ('layout', ${String(PG_LAYOUT_VERSION)})`;
+      for (const table of TABLES) {
+        for (const { row } of rows.filter((r) => r.table === table)) {
+          const columns = Object.keys(row);
+          await tx.unsafe(
+            `INSERT INTO verbatim.${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
+            columns.map((c) => row[c] ?? null),
+          );
+        }
+      }
+    });
+  } finally {
+    await sql.close();
+  }
 }
 
 /** Loads `sessionId` through a freshly spawned verbatim and returns the view its client folded. */
