@@ -18,14 +18,14 @@ import { chunkFact, startFact } from "./lib/facts.ts";
 export type AppendRun = { facts: number; perSecond: number; floorPerSecond: number; ratio: number };
 export type Append = { normal: AppendRun; strict: AppendRun };
 
-function journalRate(dir: string, durability: Durability, count: number): number {
+async function journalRate(dir: string, durability: Durability, count: number): Promise<number> {
   const journal = new SqliteJournal(join(dir, `journal-${files++}.db`), durability);
   const at = new Date().toISOString();
-  journal.create({ sessionId: "ses_bench", cwd: dir, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(dir));
+  await journal.create({ sessionId: "ses_bench", cwd: dir, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(dir));
   const t0 = now();
-  for (let i = 0; i < count; i++) journal.append("ses_bench", i + 2, chunkFact(i), new Date().toISOString());
+  for (let i = 0; i < count; i++) await journal.append("ses_bench", i + 2, chunkFact(i), new Date().toISOString());
   const ms = now() - t0;
-  journal.close();
+  await journal.close();
   return (count / ms) * 1000;
 }
 
@@ -48,20 +48,20 @@ function floorRate(dir: string, durability: Durability, count: number): number {
   return (count / ms) * 1000;
 }
 
-export function append(counts: { normal: number; strict: number } = { normal: 20_000, strict: 1_000 }): Append {
+export async function append(counts: { normal: number; strict: number } = { normal: 20_000, strict: 1_000 }): Promise<Append> {
   const dir = mkdtempSync(join(tmpdir(), "verbatim-bench-append-"));
   try {
-    const run = (durability: Durability, count: number): AppendRun => {
+    const run = async (durability: Durability, count: number): Promise<AppendRun> => {
       floorRate(dir, durability, Math.min(count, 500));
-      journalRate(dir, durability, Math.min(count, 500));
+      await journalRate(dir, durability, Math.min(count, 500));
       const floorPerSecond = floorRate(dir, durability, count);
-      const perSecond = journalRate(dir, durability, count);
+      const perSecond = await journalRate(dir, durability, count);
       return { facts: count, perSecond, floorPerSecond, ratio: perSecond / floorPerSecond };
     };
-    return { normal: run("normal", counts.normal), strict: run("strict", counts.strict) };
+    return { normal: await run("normal", counts.normal), strict: await run("strict", counts.strict) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.main) console.log(append());
+if (import.meta.main) console.log(await append());

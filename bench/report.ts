@@ -2,10 +2,11 @@
 import type { Append } from "./append.ts";
 import type { ColdStart } from "./cold-start.ts";
 import type { Live } from "./live.ts";
+import type { PostgresBench } from "./postgres.ts";
 import type { Reopen } from "./reopen.ts";
 
 /** `reopen`: sessions of streamed turns; `reopenWhole`: the same turns with each text in one chunk. */
-export type Results = { coldStart: ColdStart; live: Live; append: Append; reopen: Reopen; reopenWhole: Reopen };
+export type Results = { coldStart: ColdStart; live: Live; append: Append; reopen: Reopen; reopenWhole: Reopen; postgres?: PostgresBench };
 
 export type Target = { what: string; target: string; value: string; met: boolean };
 
@@ -36,6 +37,13 @@ export function targets(r: Results): Target[] {
     if (r10k) out.push({ what: `reopen 10,000 ${what}`, target: "< 1 s", value: ms(r10k.loadMs), met: r10k.loadMs < 1000 });
     if (r500) out.push({ what: `peak RSS, 500 ${what}`, target: "< 80 MB", value: mb(r500.peakRssMb), met: r500.peakRssMb < 80 });
     out.push({ what: `reopen of ${what} grows linearly (r² of time over turns)`, target: "≥ 0.99", value: reopen.linearR2.toFixed(3), met: reopen.linearR2 >= 0.99 });
+  }
+  if (r.postgres) {
+    const p99 = r.postgres.append.postgres.p99Us / 1000;
+    out.push({ what: "PostgreSQL append p99 (loopback, fsync on)", target: "< 2 ms", value: ms(p99), met: p99 < 2 });
+    for (const run of r.postgres.reopen) {
+      out.push({ what: `PostgreSQL reopen ${run.turns.toLocaleString("en-US")} turns vs SQLite's`, target: "≤ 2x", value: x(run.ratio), met: run.ratio <= 2 });
+    }
   }
   return out;
 }
@@ -76,5 +84,13 @@ export function table(r: Results, checks: Target[]): string {
     return `${title}:\n\n${table}\nreopen: ${ms(reopen.msPerThousandTurns)} per 1,000 turns, r² = ${reopen.linearR2.toFixed(3)}`;
   };
   const targetTable = rows(["target", "goal", "measured", "met"], checks.map((t) => [t.what, t.target, t.value, t.met ? "yes" : "NO"]));
-  return `${measures}\n\n${reopenTable(r.reopen)}\n\n${reopenTable(r.reopenWhole)}\n\n${targetTable}\n`;
+  const pg = r.postgres;
+  const pgTable = pg
+    ? `\n\nPostgreSQL beside SQLite (store API, each append awaited):\n\n${rows(["measure", "SQLite", "PostgreSQL", "ratio"], [
+      [`appends per second (${pg.append.postgres.facts.toLocaleString("en-US")})`, rate(pg.append.sqlite.perSecond), rate(pg.append.postgres.perSecond), x(pg.append.postgres.perSecond / pg.append.sqlite.perSecond)],
+      ["append p50 / p99", `${us(pg.append.sqlite.p50Us)} / ${us(pg.append.sqlite.p99Us)}`, `${us(pg.append.postgres.p50Us)} / ${us(pg.append.postgres.p99Us)}`, ""],
+      ...pg.reopen.map((run) => [`reopen ${run.turns.toLocaleString("en-US")} turns (${run.facts.toLocaleString("en-US")} facts)`, ms(run.sqliteMs), ms(run.postgresMs), x(run.ratio)]),
+    ])}`
+    : "";
+  return `${measures}\n\n${reopenTable(r.reopen)}\n\n${reopenTable(r.reopenWhole)}${pgTable}\n\n${targetTable}\n`;
 }

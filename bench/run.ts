@@ -14,6 +14,7 @@ import { coldStart } from "./cold-start.ts";
 import { buildAll, ROOT } from "./lib/agents.ts";
 import { WHOLE_TURN } from "./lib/facts.ts";
 import { live } from "./live.ts";
+import { postgresBench } from "./postgres.ts";
 import { reopen } from "./reopen.ts";
 import { targets, table } from "./report.ts";
 
@@ -34,12 +35,16 @@ try {
     ? { chunks: 5_000, runs: 1, pacedChunks: 500, pauseMs: 1 }
     : { chunks: 20_000, runs: 3, pacedChunks: 2_000, pauseMs: 1 });
   log("append throughput");
-  const appended = append(quick ? { normal: 5_000, strict: 300 } : { normal: 20_000, strict: 1_000 });
+  const appended = await append(quick ? { normal: 5_000, strict: 300 } : { normal: 20_000, strict: 1_000 });
   log("reopen at scale (generating sessions)");
   const sizes = quick ? [10, 100, 500, 1_000] : [10, 100, 500, 1_000, 10_000];
   const reopened = await reopen(build.verbatim, build.readFloor, sizes, quick ? 1 : 3);
   log("reopen at scale, whole turns (generating sessions)");
   const reopenedWhole = await reopen(build.verbatim, build.readFloor, sizes, quick ? 1 : 3, WHOLE_TURN);
+  log("PostgreSQL beside SQLite (starting a server)");
+  const postgres = await postgresBench(build.verbatim, quick
+    ? { sizes: [10, 500], runs: 1, appends: 500 }
+    : { sizes: [10, 500, 10_000], runs: 3, appends: 2_000 });
   const results = {
     started,
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", loadAverageAtStart: load, bun: Bun.version, platform: process.platform },
@@ -49,6 +54,7 @@ try {
     append: appended,
     reopen: reopened,
     reopenWhole: reopenedWhole,
+    postgres,
   };
   const checks = targets(results);
   await Bun.write(join(ROOT, "bench", "results.json"), `${JSON.stringify({ ...results, targets: checks }, null, 2)}\n`);

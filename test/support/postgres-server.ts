@@ -26,21 +26,25 @@ const USER = "verbatim_test";
 const PASSWORD = "pw-test-Secret-42";
 let started: Promise<PostgresServer> | undefined;
 
-/** The run's server (started by the first caller). */
+/** The run's server (started by the first caller; without fsync: tests do not outlive a power cut). */
 export function postgresServer(): Promise<PostgresServer> {
-  started ??= start();
+  started ??= startPostgres({ durable: false });
   return started;
 }
 
 /** The URL of a new, empty database on the run's server. */
-export async function freshDatabase(): Promise<string> {
-  const server = await postgresServer();
+export async function freshDatabase(server?: PostgresServer): Promise<string> {
+  server ??= await postgresServer();
   const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   await server.admin.unsafe(`CREATE DATABASE ${name}`);
   return server.url(name);
 }
 
-async function start(): Promise<PostgresServer> {
+/**
+ * Starts a server of its own (the benchmarks' with `durable`: PostgreSQL's default fsync and
+ * synchronous commit). It is stopped and its data removed at exit, or by `stop`.
+ */
+export async function startPostgres(options: { durable: boolean }): Promise<PostgresServer & { stop(): Promise<void> }> {
   // The data directory's parent is traversable by the server's user; the data directory is its own (0700).
   const root = mkdtempSync(join(tmpdir(), "verbatim-pg-"));
   chmodSync(root, 0o755);
@@ -63,9 +67,7 @@ async function start(): Promise<PostgresServer> {
         "-c", "listen_addresses=127.0.0.1",
         "-c", "unix_socket_directories=",
         "-c", "max_connections=300",
-        "-c", "fsync=off",
-        "-c", "synchronous_commit=off",
-        "-c", "full_page_writes=off",
+        ...(options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
       ],
       onLog: () => undefined,
       onError: (error) => errors.push(String(error)),
@@ -77,7 +79,15 @@ async function start(): Promise<PostgresServer> {
       process.once("exit", stop);
       const url = (database: string) => `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}`;
       const admin = new SQL(url("postgres"), { max: 2 });
-      return { host: "127.0.0.1", port, user: USER, password: PASSWORD, url, admin };
+      return {
+        host: "127.0.0.1", port, user: USER, password: PASSWORD, url, admin,
+        stop: async () => {
+          await admin.close();
+          await pg.stop();
+          process.off("exit", stop);
+          stop();
+        },
+      };
     } catch (error) {
       lastError = new Error(`the test PostgreSQL server did not start on port ${port}: ${String(error ?? "")} ${errors.join(" ")}`);
     }
