@@ -25,6 +25,7 @@ import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
 import { sessionStartedFact } from "./session-started.ts";
+import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
 
@@ -96,12 +97,13 @@ export class SessionRuntime {
     };
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
+    const started = sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) });
     const record = deps.store.create(
       {
         sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now,
         ...(child ? { parentSessionId: child.parentSessionId } : {}),
       },
-      sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) }),
+      started.fact,
     );
     runtime.#leased = true;
     runtime.#conversation = new ConversationFold();
@@ -111,6 +113,8 @@ export class SessionRuntime {
       for (const warning of catalog.warnings()) {
         runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
       }
+      const skipped = skippedNotice(started.skipped);
+      if (skipped) runtime.record({ kind: "notice_shown", messageId: mintId("msg"), ...skipped });
     }
     return runtime;
   }
