@@ -122,7 +122,7 @@ describe("the files verbatim reads by itself", () => {
     try {
       await prompt(c.ctx, sessionId, "hello");
       const view = c.client.view(sessionId);
-      expect(view.commands.map((cmd) => cmd.name)).not.toContain("x");
+      expect((view.commands ?? []).map((cmd) => cmd.name)).not.toContain("x");
       expect(JSON.stringify(view.commands)).not.toContain(SECRET);
       expect(journalText(box)).not.toContain(SECRET);
       expect(shownText(c, sessionId)).toContain("x.md was not read");
