@@ -58,9 +58,12 @@ function tellingPromptEnds(agent: ClientContext, client: ViewClient): ClientCont
   });
 }
 
-/** Connects a ViewClient to a freshly spawned verbatim process (with `args`, if given) and initializes it. */
-export async function connectProcess(env: Record<string, string>, options: ClientOptions & { args?: string[] } = {}): Promise<Connected> {
-  const agent = spawnAgent({ env, ...(options.args ? { command: [...agentCommand(), ...options.args] } : {}) });
+/**
+ * Connects a ViewClient to a freshly spawned verbatim process (with `args`, and in the working
+ * directory `cwd`, if given) and initializes it.
+ */
+export async function connectProcess(env: Record<string, string>, options: ClientOptions & { args?: string[]; cwd?: string } = {}): Promise<Connected> {
+  const agent = spawnAgent({ env, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.args ? { command: [...agentCommand(), ...options.args] } : {}) });
   const { client, connection, ctx } = await connected(agent.stream, options);
   return {
     client,

@@ -1,11 +1,11 @@
 /** Paths are absolute and confined to the session's directories: no `..`, symlink or absolute escape. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { editTool } from "../../src/core/tools/edit.ts";
 import { globTool } from "../../src/core/tools/glob.ts";
 import { grepTool } from "../../src/core/tools/grep.ts";
-import { confine, PathError } from "../../src/core/tools/paths.ts";
+import { confine, directoryOf, isInside, PathError } from "../../src/core/tools/paths.ts";
 import { readTool } from "../../src/core/tools/read.ts";
 import { writeTool } from "../../src/core/tools/write.ts";
 import { runTool } from "../support/tool-run.ts";
@@ -88,5 +88,42 @@ describe("file tools stay inside", () => {
     expect((await runTool(grepTool, { pattern: "secret", path: "/etc" }, { cwd: ws })).status).toBe("failed");
     const grep = await runTool(grepTool, { pattern: "the secret", output_mode: "content" }, { cwd: ws });
     expect(grep.result.text).toContain("No matches");
+  });
+});
+
+describe("the resolver (src/core/confinement)", () => {
+  test("a dangling link counts as where its target would be created: outside is outside", () => {
+    const { ws, outside } = layout();
+    symlinkSync("../outside/planted.txt", join(ws, "dangling.txt"));
+    expect(isInside(join(ws, "dangling.txt"), [ws])).toBe(false);
+    expect(refused(join(ws, "dangling.txt"), [ws])).toContain(`it leads to ${join(outside, "planted.txt")}`);
+    expect(directoryOf(join(ws, "dangling.txt"))).toBe(outside);
+  });
+
+  test("a dangling link whose target would be inside is allowed, and Write creates the target", async () => {
+    const { ws } = layout();
+    symlinkSync("made-later.txt", join(ws, "later.txt"));
+    const outcome = await runTool(writeTool, { file_path: join(ws, "later.txt"), content: "now\n" }, { cwd: ws });
+    expect(outcome.status).toBe("completed");
+    expect(readFileSync(join(ws, "made-later.txt"), "utf8")).toBe("now\n");
+  });
+
+  test("a link loop is refused by name", () => {
+    const { ws } = layout();
+    symlinkSync("loop-b", join(ws, "loop-a"));
+    symlinkSync("loop-a", join(ws, "loop-b"));
+    expect(refused(join(ws, "loop-a"), [ws])).toContain("more than 40 symbolic links");
+  });
+
+  test("a grant for a /proc fd link is an absolute directory, never '.'", () => {
+    const { ws } = layout();
+    symlinkSync("/proc/self/fd/0", join(ws, "fd0"));
+    expect(isAbsolute(directoryOf(join(ws, "fd0")))).toBe(true);
+  });
+
+  test("a relative root confines nothing", () => {
+    const { ws } = layout();
+    expect(isInside(join(process.cwd(), "package.json"), ["."])).toBe(false);
+    expect(refused(join(ws, "README.md"), ["."])).toContain("outside");
   });
 });

@@ -5,8 +5,9 @@
  * and `argument-hint:`, is the prompt; `$ARGUMENTS` in it is replaced by what follows the command.
  */
 import type { Command } from "../../journal/facts/index.ts";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { ownDirectory, readOwnFile, type SkippedFile } from "../confinement/own-files.ts";
 
 export const COMMAND_FOLDERS = [".verbatim/commands", ".claude/commands"];
 
@@ -21,46 +22,47 @@ export const compactCommand: Command = {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 const MAX_FILE = 200_000;
 
-/** The project's own commands, by name; unreadable or oddly named files are skipped. */
-export function projectCommands(cwd: string): ProjectCommand[] {
+/**
+ * The project's own commands, by name. Oddly named files are passed over; a folder or file that
+ * leads outside `roots` (the session's directories), is not a regular file or is too large is
+ * not read, and is added to `skipped`.
+ */
+export function projectCommands(cwd: string, roots: readonly string[] = [cwd], skipped: SkippedFile[] = []): ProjectCommand[] {
   const found = new Map<string, ProjectCommand>();
   for (const folder of COMMAND_FOLDERS) {
-    const dir = join(cwd, folder);
-    if (!existsSync(dir)) continue;
+    const dir = ownDirectory(join(cwd, folder), roots);
+    if (dir.state === "skipped") skipped.push(dir.skipped);
+    if (dir.state !== "ok") continue;
     let names: string[];
     try {
-      names = readdirSync(dir).filter((f) => f.endsWith(".md")).sort();
+      names = readdirSync(dir.real).filter((f) => f.endsWith(".md")).sort();
     } catch {
       continue;
     }
     for (const file of names) {
       const name = file.slice(0, -3);
       if (!NAME.test(name) || name === compactCommand.name || found.has(name)) continue;
-      const command = readCommand(join(dir, file), name);
-      if (command) found.set(name, command);
+      const read = readOwnFile(join(cwd, folder, file), roots, { maxBytes: MAX_FILE });
+      if (read.state === "skipped") skipped.push(read.skipped);
+      if (read.state === "ok") found.set(name, commandOf(read.text, name));
     }
   }
   return [...found.values()];
 }
 
-/** Every command a session offers: `/compact` first, then the project's. */
-export function availableCommands(cwd: string): Command[] {
+/** Every command a session offers: `/compact` first, then the project's (see `projectCommands`). */
+export function availableCommands(cwd: string, roots: readonly string[] = [cwd], skipped: SkippedFile[] = []): Command[] {
   return [
     compactCommand,
-    ...projectCommands(cwd).map((c) => ({ name: c.name, description: c.description, ...(c.hint ? { input: { hint: c.hint } } : {}) })),
+    ...projectCommands(cwd, roots, skipped).map((c) => ({ name: c.name, description: c.description, ...(c.hint ? { input: { hint: c.hint } } : {}) })),
   ];
 }
 
-function readCommand(path: string, name: string): ProjectCommand | undefined {
-  try {
-    if (!statSync(path).isFile() || statSync(path).size > MAX_FILE) return undefined;
-    const { fields, body } = frontMatter(readFileSync(path, "utf8"));
-    const firstLine = body.split("\n").map((l) => l.trim()).find((l) => l.length > 0) ?? name;
-    const description = fields.description ?? (firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine);
-    return { name, description, ...(fields["argument-hint"] ? { hint: fields["argument-hint"] } : {}), body };
-  } catch {
-    return undefined;
-  }
+function commandOf(text: string, name: string): ProjectCommand {
+  const { fields, body } = frontMatter(text);
+  const firstLine = body.split("\n").map((l) => l.trim()).find((l) => l.length > 0) ?? name;
+  const description = fields.description ?? (firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine);
+  return { name, description, ...(fields["argument-hint"] ? { hint: fields["argument-hint"] } : {}), body };
 }
 
 /** A `---` block of `key: value` lines at the top of a file, and the text after it. */

@@ -7,10 +7,11 @@ export type Invocation =
   | { kind: "prompt"; name: string; arguments: string; modelText: string };
 
 /**
- * The command a prompt invokes, read against the project's command files as they are now, or
- * undefined (an unknown `/word`, such as a path, is an ordinary prompt).
+ * The command a prompt invokes, read against the project's command files as they are now (only
+ * those inside `roots`, the session's directories), or undefined (an unknown `/word`, such as a
+ * path, is an ordinary prompt).
  */
-export function invocationOf(blocks: ContentBlock[], cwd: string): Invocation | undefined {
+export function invocationOf(blocks: ContentBlock[], cwd: string, roots: readonly string[] = [cwd]): Invocation | undefined {
   const first = blocks[0];
   if (first?.type !== "text") return undefined;
   const match = /^\s*\/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text);
@@ -18,7 +19,7 @@ export function invocationOf(blocks: ContentBlock[], cwd: string): Invocation | 
   const name = match[1];
   const args = (match[2] ?? "").trim();
   if (name === compactCommand.name) return { kind: "compact", arguments: args };
-  const command = projectCommands(cwd).find((c) => c.name === name);
+  const command = projectCommands(cwd, roots).find((c) => c.name === name);
   if (!command) return undefined;
   return { kind: "prompt", name, arguments: args, modelText: expandCommand(command, args) };
 }

@@ -5,8 +5,8 @@
  * objects merge key by key, anything else is replaced. The environment wins over both; that is
  * applied by each section's reader (e.g. the provider catalog), not here.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readOwnFile } from "../confinement/own-files.ts";
 import type { z } from "zod";
 import { homeDir } from "../../home-dir.ts";
 import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
@@ -35,11 +35,12 @@ export function settingsFiles(env: Record<string, string | undefined>, cwd: stri
  * invalid file is an error naming the file, the key and what was expected there.
  */
 export function loadSettings(files: SettingsFiles, options: { trustProject: boolean } = { trustProject: true }): LoadedSettings {
-  const user = readSettingsFile(files.user);
-  if (!user.ok) return user;
-  const project = readSettingsFile(files.project);
-  if (!project.ok) return project;
   const warnings: string[] = [];
+  // Each file is read only inside its own root: the config home for the user's, the project for its own.
+  const user = readSettingsFile(files.user, [dirname(dirname(files.user))], warnings);
+  if (!user.ok) return user;
+  const project = readSettingsFile(files.project, [dirname(dirname(files.project))], warnings);
+  if (!project.ok) return project;
   if (project.settings && !options.trustProject) {
     project.settings = withoutUntrustedKeys(project.settings, files.project, warnings);
   }
@@ -82,14 +83,21 @@ function withoutUntrustedKeys(settings: Settings, file: string, warnings: string
 
 type FileResult = { ok: true; settings: Settings | undefined } | { ok: false; error: string };
 
-export function readSettingsFile(path: string): FileResult {
-  if (!existsSync(path)) return { ok: true, settings: undefined };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    return { ok: false, error: `${path}: cannot be read (${error instanceof Error ? error.message : String(error)})` };
+/** The most a config file may hold; a larger one is not read. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * One config file, read only when it resolves inside `roots` as a regular file of at most
+ * MAX_SETTINGS_BYTES; otherwise it counts as absent and why goes to `warnings`.
+ */
+export function readSettingsFile(path: string, roots: readonly string[], warnings: string[]): FileResult {
+  const file = readOwnFile(path, roots, { maxBytes: MAX_SETTINGS_BYTES });
+  if (file.state === "missing") return { ok: true, settings: undefined };
+  if (file.state === "skipped") {
+    warnings.push(`${path} was not read: ${file.skipped.reason}`);
+    return { ok: true, settings: undefined };
   }
+  const text = file.text;
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -6,8 +6,8 @@
  * Only files are read here: tests point HOME and XDG_CONFIG_HOME at a sandbox, so the real
  * `~/.claude` and `~/.config` are never touched by them.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readOwnFile } from "../confinement/own-files.ts";
 import { homeDir } from "../../home-dir.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
 
@@ -37,15 +37,24 @@ export function hookSourceFiles(env: Env, cwd: string): HookSource[] {
 
 export type JsonFile =
   | { state: "missing" }
+  | { state: "skipped"; reason: string }
   | { state: "invalid"; error: string }
   | { state: "ok"; value: Record<string, unknown> };
 
-/** A JSON object file: missing, invalid (with why), or its value. */
-export function readJsonObject(path: string): JsonFile {
-  if (!existsSync(path)) return { state: "missing" };
+/** The most a settings file may hold; a larger one is not read. */
+const MAX_JSON_BYTES = 1024 * 1024;
+
+/**
+ * A JSON object file: missing, not read (it leads outside `roots`, is not a regular file, or is
+ * too large; with why), invalid (with why), or its value.
+ */
+export function readJsonObject(path: string, roots: readonly string[]): JsonFile {
+  const file = readOwnFile(path, roots, { maxBytes: MAX_JSON_BYTES });
+  if (file.state === "missing") return file;
+  if (file.state === "skipped") return { state: "skipped", reason: file.skipped.reason };
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, "utf8"));
+    value = JSON.parse(file.text);
   } catch (error) {
     return { state: "invalid", error: error instanceof Error ? error.message : String(error) };
   }

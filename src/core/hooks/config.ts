@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { sha256Hex } from "../../sha256.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
+import { userConfigRoots } from "../confinement/own-files.ts";
 import { hookSourceFiles, readJsonObject, type Env } from "./config-files.ts";
 import { hookEvents, isHookEvent, knownButNotFired, type HookEventName } from "./events.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
@@ -71,10 +72,15 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
   let order = 0;
   let disabled = false;
   for (const source of hookSourceFiles(env, cwd)) {
-    const file = readJsonObject(source.path);
+    const file = readJsonObject(source.path, source.kind === "user" ? userConfigRoots(env) : [cwd]);
     if (file.state === "missing") continue;
     const held = source.kind !== "user" && !trusted;
     const problems: ConfigProblem[] = held ? [] : config.problems;
+    if (file.state === "skipped") {
+      // Said even when the workspace is not trusted: the file was not read at all.
+      config.problems.push({ severity: "warning", text: `${source.path} was not read (${file.reason}); its hooks were not loaded` });
+      continue;
+    }
     if (file.state === "invalid") {
       problems.push({ severity: "error", text: `${source.path} is not valid JSON (${file.error}); its hooks were not loaded` });
       continue;

@@ -4,6 +4,7 @@
  * (`VERBATIM_NOTIFY_COMMAND`, else `notify.command` in the user config; with neither,
  * lifecycle notifications are off).
  */
+import { userConfigRoots } from "../confinement/own-files.ts";
 import { readJsonObject, userConfigPath, type Env } from "./config-files.ts";
 
 export type HookSettings = {
@@ -27,7 +28,7 @@ export function hookSettings(env: Env, options: { trustAll?: boolean } = {}): Ho
 }
 
 function userNotifyCommand(env: Env): string | undefined {
-  const file = readJsonObject(userConfigPath(env));
+  const file = readJsonObject(userConfigPath(env), userConfigRoots(env));
   if (file.state !== "ok") return undefined;
   const notify = file.value.notify;
   if (typeof notify !== "object" || notify === null) return undefined;

@@ -6,6 +6,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
+import { userConfigRoots } from "../confinement/own-files.ts";
 import { readJsonObject, userConfigPath, type Env } from "./config-files.ts";
 
 /** The folder as the file system names it (symlinks resolved), or as given if it does not exist. */
@@ -19,7 +20,7 @@ function canonical(dir: string): string {
 }
 
 export function trustedFolders(env: Env): string[] {
-  const file = readJsonObject(userConfigPath(env));
+  const file = readJsonObject(userConfigPath(env), userConfigRoots(env));
   if (file.state !== "ok" || !Array.isArray(file.value.trustedFolders)) return [];
   return file.value.trustedFolders.filter((f): f is string => typeof f === "string" && f !== "");
 }
@@ -43,8 +44,9 @@ export function trustFolder(env: Env, dir: string): TrustResult {
   const folder = canonical(dir);
   if (!existsSync(folder)) throw new Error(`${folder} does not exist`);
   const configPath = userConfigPath(env);
-  const file = readJsonObject(configPath);
+  const file = readJsonObject(configPath, userConfigRoots(env));
   if (file.state === "invalid") throw new Error(`${configPath} is not valid JSON (${file.error}); fix it first, nothing was changed`);
+  if (file.state === "skipped") throw new Error(`${configPath} was not read (${file.reason}); nothing was changed`);
   const config = file.state === "ok" ? file.value : {};
   const folders = trustedFolders(env);
   if (folders.some((f) => canonical(f) === folder)) return { folder, configPath, added: false };

@@ -26,6 +26,7 @@ import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
 import { sessionStartedFact } from "./session-started.ts";
+import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
 
@@ -97,17 +98,20 @@ export class SessionRuntime {
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
     runtime.#conversation = new ConversationFold();
+    const started = sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) });
     await runtime.#writer.create(
       {
         sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now,
         ...(child ? { parentSessionId: child.parentSessionId } : {}),
       },
-      sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) }),
+      started.fact,
     );
     if (!child) {
       for (const warning of catalog.warnings()) {
         await runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
       }
+      const skipped = skippedNotice(started.skipped);
+      if (skipped) await runtime.record({ kind: "notice_shown", messageId: mintId("msg"), ...skipped });
     }
     return runtime;
   }

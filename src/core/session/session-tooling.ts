@@ -7,6 +7,7 @@
 import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
+import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { mintId } from "../ids.ts";
 import { McpHub } from "../mcp/mcp-hub.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
@@ -22,6 +23,7 @@ export type ToolingHost = {
 export class SessionTooling {
   readonly #hub: McpHub | undefined;
   #mcpTools: Tool[] = [];
+  #skippedShown = "null";
 
   constructor(
     private readonly host: ToolingHost,
@@ -52,12 +54,21 @@ export class SessionTooling {
     return this.#mcpTools;
   }
 
-  /** Records the slash commands when the set found now differs from the one last recorded. */
+  /**
+   * Records the slash commands when the set found now differs from the one last recorded, and
+   * shows the command files that were not read (when that list changed in this process).
+   */
   async syncCommands(): Promise<void> {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
-    const commands = availableCommands(state.cwd);
+    const skipped: SkippedFile[] = [];
+    const commands = availableCommands(state.cwd, [state.cwd, ...state.additionalDirectories], skipped);
     if (!Bun.deepEquals(commands, state.commands, true)) await this.host.record({ kind: "commands_available", commands });
+    const notice = skippedNotice(skipped);
+    const key = JSON.stringify(notice ?? null);
+    if (key === this.#skippedShown) return;
+    this.#skippedShown = key;
+    if (notice) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
   }
 
   /**

@@ -29,7 +29,7 @@ export type Prelude = {
 /** Records the slash command a prompt invokes, if any (never inside a subagent). */
 export async function recordInvocation(turnId: string, blocks: ContentBlock[], state: SessionStateFold, record: (fact: Fact) => Promise<void>): Promise<Invocation | undefined> {
   if (state.parentSessionId !== undefined) return undefined;
-  const invocation = invocationOf(blocks, state.cwd);
+  const invocation = invocationOf(blocks, state.cwd, [state.cwd, ...state.additionalDirectories]);
   if (!invocation) return undefined;
   await record({
     kind: "command_invoked",

@@ -61,19 +61,19 @@ export const editTool: Tool<Input> = {
   locations: (i) => [{ path: i.file_path }],
   async preview(i, ctx) {
     const path = confine(i.file_path, ctx.roots);
-    const current = await readText(ctx.host, path);
+    const current = await readText(ctx.host, path, ctx.roots);
     const applied = applyEdit(path, current, i);
     return applied.ok ? [diff(path, current, applied.text)] : [];
   },
   async run(i, ctx) {
     try {
       const path = confine(i.file_path, ctx.roots);
-      const current = await readText(ctx.host, path);
+      const current = await readText(ctx.host, path, ctx.roots);
       const stale = staleness(path, current, ctx.seenFiles);
       if (stale) return failed(stale);
       const applied = applyEdit(path, current, i);
       if (!applied.ok) return failed(applied.message);
-      await writeText(ctx.host, path, applied.text);
+      await writeText(ctx.host, path, applied.text, ctx.roots);
       const times = applied.count === 1 ? "1 occurrence" : `${applied.count} occurrences`;
       return {
         status: "completed",

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { z } from "zod";
 import { confinedOr } from "./paths.ts";
-import { mtimes, rootOf, walkFiles } from "./search/walk.ts";
+import { ignoreFileNotes, mtimes, rootOf, walkFiles } from "./search/walk.ts";
 import { failed, fenced, textContent, type Tool } from "./tool.ts";
 
 const input = z.lazy(() =>
@@ -39,7 +39,7 @@ export const globTool: Tool<Input> = {
       pattern = rel;
     }
     const glob = new Bun.Glob(pattern);
-    const { files, truncated: walkCut } = await walkFiles(rootOf(base, ctx.roots), base, ctx.signal);
+    const { files, truncated: walkCut, skipped } = await walkFiles(rootOf(base, ctx.roots), base, ctx.roots, ctx.signal);
     const matched = files.filter((f) => glob.match(f.rel)).map((f) => f.path);
     const times = await mtimes(matched);
     matched.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0) || (a < b ? -1 : 1));
@@ -47,6 +47,7 @@ export const globTool: Tool<Input> = {
     const notes = [
       ...(matched.length > shown.length ? [`(Showing ${shown.length} of ${matched.length} files; use a more specific pattern or path.)`] : []),
       ...(walkCut ? ["(The search stopped early: the directory has too many files; use a narrower path.)"] : []),
+      ...ignoreFileNotes(skipped),
     ];
     const text = shown.length ? [shown.join("\n"), ...notes].join("\n") : `No files match ${i.pattern} in ${base}.`;
     return {

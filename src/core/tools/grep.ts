@@ -1,11 +1,11 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
-import { fsAsync } from "./fs-async.ts";
+import { closeFile, openForRead, readBytes } from "../confinement/open-file.ts";
 import { capText } from "./shell/output-buffer.ts";
 import { confinedOr, isInside } from "./paths.ts";
 import { fileTypes } from "./search/file-types.ts";
-import { mtimes, rootOf, walkFiles, type WalkEntry } from "./search/walk.ts";
+import { ignoreFileNotes, mtimes, rootOf, walkFiles, type Walked } from "./search/walk.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext } from "./tool.ts";
 
 const input = z.lazy(() => {
@@ -68,7 +68,7 @@ export const grepTool: Tool<Input> = {
     const found: FileMatches[] = [];
     for (const file of candidates.files) {
       if (ctx.signal.aborted) break;
-      const matches = await searchFile(file.path, regex, i.multiline === true);
+      const matches = searchFile(file.path, regex, i.multiline === true, ctx.roots);
       if (matches) found.push(matches);
     }
     const times = await mtimes(found.map((f) => f.path));
@@ -83,6 +83,7 @@ export const grepTool: Tool<Input> = {
       notes.push(`(Showing ${mode === "content" ? "lines" : "entries"} ${offset + 1}-${offset + page.length} of ${entries.length}; use offset or head_limit for more, or narrow the search.)`);
     }
     if (candidates.truncated) notes.push("(The search stopped early: the directory has too many files; use a narrower path.)");
+    notes.push(...ignoreFileNotes(candidates.skipped));
     const header = mode === "files_with_matches" ? `Found ${found.length} file${found.length === 1 ? "" : "s"}` :
       mode === "count" ? `${found.reduce((n, f) => n + f.matched.length, 0)} matching lines in ${found.length} files` : "";
     const body = capText(page.join("\n"), GREP_MAX_CHARS);
@@ -99,14 +100,16 @@ export const grepTool: Tool<Input> = {
   },
 };
 
-async function candidatesFor(base: string, i: Input, ctx: ToolContext): Promise<{ files: WalkEntry[]; truncated: boolean } | string> {
+async function candidatesFor(base: string, i: Input, ctx: ToolContext): Promise<Walked | string> {
   let isDir: boolean;
   try {
     isDir = statSync(base).isDirectory();
   } catch {
     return `${base} does not exist. Give an existing file or directory as path.`;
   }
-  const walked = isDir ? await walkFiles(rootOf(base, ctx.roots), base, ctx.signal) : { files: [{ path: base, rel: basename(base), symlink: false }], truncated: false };
+  const walked = isDir
+    ? await walkFiles(rootOf(base, ctx.roots), base, ctx.roots, ctx.signal)
+    : { files: [{ path: base, rel: basename(base), symlink: false }], truncated: false, skipped: [] };
   const include = i.glob ? globFilter(i.glob) : () => true;
   const typed = i.type ? anyGlob(fileTypes[i.type] ?? []) : () => true;
   const files = walked.files.filter((f) => {
@@ -115,7 +118,7 @@ async function candidatesFor(base: string, i: Input, ctx: ToolContext): Promise<
     // A link is searched only when it leads to a file inside the session's directories.
     return isInside(f.path, ctx.roots);
   });
-  return { files, truncated: walked.truncated };
+  return { files, truncated: walked.truncated, skipped: walked.skipped };
 }
 
 /** ripgrep's --glob: a pattern without "/" matches file names; a leading "!" excludes. */
@@ -132,12 +135,17 @@ const anyGlob = (patterns: string[]) => {
   return (rel: string) => globs.some((g) => g.match(rel.slice(rel.lastIndexOf("/") + 1)));
 };
 
-async function searchFile(path: string, regex: RegExp, multiline: boolean): Promise<FileMatches | undefined> {
+/** A file's matches; a file that is not a regular file inside the roots, or is too large, is skipped. */
+function searchFile(path: string, regex: RegExp, multiline: boolean, roots: readonly string[]): FileMatches | undefined {
   let bytes: Buffer;
   try {
-    if (statSync(path).size > MAX_FILE_BYTES) return undefined;
-    const { readFile } = await fsAsync();
-    bytes = await readFile(path);
+    const file = openForRead(path, roots);
+    try {
+      if (file.size > MAX_FILE_BYTES) return undefined;
+      bytes = readBytes(file, 0, file.size + 1);
+    } finally {
+      closeFile(file);
+    }
   } catch {
     return undefined;
   }

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { FileProblem, readText, sha256 } from "./files/text-files.ts";
+import { closeFile, openForRead, readBytes, type OpenedFile } from "../confinement/open-file.ts";
+import { FileProblem, sha256, WHOLE_FILE_MAX_BYTES } from "./files/text-files.ts";
+import { readLineWindow } from "./files/text-lines.ts";
 import { confine, PathError } from "./paths.ts";
-import { failed, fenced, textContent, type Tool } from "./tool.ts";
+import { failed, fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 const input = z.lazy(() =>
   z.object({
@@ -16,10 +18,17 @@ export const READ_MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 /** The most text one read returns to the model; past it the read stops with a note. */
 export const READ_MAX_CHARS = 100_000;
+/** How much of a file's start is looked at to tell a binary file (a NUL byte there), as Grep does. */
+const BINARY_SNIFF_BYTES = 8000;
+
+const cutLine = (line: string, cut = line.length > MAX_LINE_CHARS) =>
+  cut ? `${line.slice(0, MAX_LINE_CHARS)}… (line cut at ${MAX_LINE_CHARS} characters)` : line;
 
 /**
  * Reads a text file, through the client's editor buffers when it offers `fs/read_text_file`.
- * The whole file is read (so its hash records what the model saw); the lines asked for are shown.
+ * A file up to WHOLE_FILE_MAX_BYTES is read whole (so its hash records what the model saw); a
+ * larger one is streamed from disk and only the lines shown are kept (nothing is recorded as
+ * seen, so it cannot be edited here). A binary file is answered from its first bytes.
  */
 export const readTool: Tool<Input> = {
   name: "Read",
@@ -33,42 +42,86 @@ export const readTool: Tool<Input> = {
   locations: (i) => [{ path: i.file_path, line: i.offset ?? 1 }],
   async run(i, ctx) {
     let path: string;
-    let text: string;
+    let file: OpenedFile;
     try {
       path = confine(i.file_path, ctx.roots);
-      text = await readText(ctx.host, path);
+      file = opened(path, ctx.roots);
     } catch (error) {
       if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);
       throw error;
     }
-    const all = text.split("\n");
-    if (all.length > 1 && all[all.length - 1] === "") all.pop();
-    const start = (i.offset ?? 1) - 1;
-    if (start > 0 && start >= all.length) {
-      return failed(`${path} has ${all.length} lines; offset ${i.offset} is past the end. Use a smaller offset.`);
+    try {
+      if (readBytes(file, 0, BINARY_SNIFF_BYTES).includes(0)) {
+        return failed(`${path} is a binary file (${file.size} bytes); Read shows text files only.`);
+      }
+      return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, ctx) : await whole(path, file, i, ctx);
+    } catch (error) {
+      if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);
+      return failed(`Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      closeFile(file);
     }
-    const wanted = Math.min(i.limit ?? READ_MAX_LINES, READ_MAX_LINES);
-    const lines: string[] = [];
-    let chars = 0;
-    for (const line of all.slice(start, start + wanted)) {
-      const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (line cut at ${MAX_LINE_CHARS} characters)` : line;
-      if (chars + shown.length > READ_MAX_CHARS && lines.length > 0) break;
-      lines.push(shown);
-      chars += shown.length + 1;
-    }
-    const first = start + 1;
-    const last = start + lines.length;
-    const truncated = last < all.length && (i.limit === undefined || lines.length < i.limit);
-    const numbered = lines.map((line, n) => `${String(first + n).padStart(6)}\t${line}`).join("\n");
-    const note = truncated
-      ? `\n(Showing lines ${first}-${last} of ${all.length}; use offset and limit to read more.)`
-      : "";
-    return {
-      status: "completed",
-      content: [textContent(fenced(lines.join("\n")) + note)],
-      rawOutput: { lines: lines.length, totalLines: all.length, truncated },
-      result: { text: (numbered || "(empty file)") + note, isError: false },
-      seen: [{ path, sha256: sha256(text) }],
-    };
   },
 };
+
+function opened(path: string, roots: readonly string[]): OpenedFile {
+  try {
+    return openForRead(path, roots);
+  } catch (error) {
+    if (error instanceof PathError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FileProblem(`File does not exist: ${path}`);
+    throw new FileProblem(`Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function whole(path: string, file: OpenedFile, i: Input, ctx: ToolContext): Promise<ToolOutcome> {
+  const text = ctx.host.readTextFile ? await ctx.host.readTextFile(path) : readBytes(file, 0, file.size + 1).toString("utf8");
+  const all = text.split("\n");
+  if (all.length > 1 && all[all.length - 1] === "") all.pop();
+  const start = (i.offset ?? 1) - 1;
+  if (start > 0 && start >= all.length) {
+    return failed(`${path} has ${all.length} lines; offset ${i.offset} is past the end. Use a smaller offset.`);
+  }
+  const wanted = Math.min(i.limit ?? READ_MAX_LINES, READ_MAX_LINES);
+  const lines: string[] = [];
+  let chars = 0;
+  for (const line of all.slice(start, start + wanted)) {
+    const shown = cutLine(line);
+    if (chars + shown.length > READ_MAX_CHARS && lines.length > 0) break;
+    lines.push(shown);
+    chars += shown.length + 1;
+  }
+  const first = start + 1;
+  const last = start + lines.length;
+  const truncated = last < all.length && (i.limit === undefined || lines.length < i.limit);
+  const note = truncated ? `\n(Showing lines ${first}-${last} of ${all.length}; use offset and limit to read more.)` : "";
+  return shown(lines, first, note, { lines: lines.length, totalLines: all.length, truncated }, [{ path, sha256: sha256(text) }]);
+}
+
+/** A file too large to read whole: the window asked for, streamed; its line count is not known. */
+function streamed(path: string, file: OpenedFile, i: Input, ctx: ToolContext): ToolOutcome {
+  const start = (i.offset ?? 1) - 1;
+  const wanted = Math.min(i.limit ?? READ_MAX_LINES, READ_MAX_LINES);
+  const window = readLineWindow(file, start, wanted, MAX_LINE_CHARS, READ_MAX_CHARS, ctx.signal);
+  if (window.lines.length === 0 && start > 0) {
+    return failed(`${path} has ${window.reachedLine} lines; offset ${i.offset} is past the end. Use a smaller offset.`);
+  }
+  const lines = window.lines.map((line, n) => cutLine(line, window.cut[n]));
+  const first = start + 1;
+  const last = start + lines.length;
+  const truncated = window.more && (i.limit === undefined || lines.length < i.limit);
+  const size = `${file.size} bytes, too large to read whole, so only these lines were read and it cannot be edited here`;
+  const note = truncated ? `\n(Showing lines ${first}-${last}; the file is ${size}. Use offset and limit to read more.)` : `\n(The file is ${size}.)`;
+  return shown(lines, first, note, { lines: lines.length, truncated }, []);
+}
+
+function shown(lines: string[], first: number, note: string, rawOutput: Record<string, unknown>, seen: { path: string; sha256: string }[]): ToolOutcome {
+  const numbered = lines.map((line, n) => `${String(first + n).padStart(6)}\t${line}`).join("\n");
+  return {
+    status: "completed",
+    content: [textContent(fenced(lines.join("\n")) + note)],
+    rawOutput,
+    result: { text: (numbered || "(empty file)") + note, isError: false },
+    ...(seen.length ? { seen } : {}),
+  };
+}

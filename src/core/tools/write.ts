@@ -29,19 +29,19 @@ export const writeTool: Tool<Input> = {
   locations: (i) => [{ path: i.file_path }],
   async preview(i, ctx) {
     const path = confine(i.file_path, ctx.roots);
-    const old = fileExists(path) ? await readText(ctx.host, path) : null;
+    const old = fileExists(path) ? await readText(ctx.host, path, ctx.roots) : null;
     return [diff(path, old, i.content)];
   },
   async run(i, ctx) {
     try {
       const path = confine(i.file_path, ctx.roots);
       const existed = fileExists(path);
-      const old = existed ? await readText(ctx.host, path) : null;
+      const old = existed ? await readText(ctx.host, path, ctx.roots) : null;
       if (old !== null) {
         const stale = staleness(path, old, ctx.seenFiles);
         if (stale) return failed(stale);
       }
-      await writeText(ctx.host, path, i.content);
+      await writeText(ctx.host, path, i.content, ctx.roots);
       const lines = lineCount(i.content);
       return {
         status: "completed",

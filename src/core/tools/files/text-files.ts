@@ -1,44 +1,68 @@
 /**
  * Reading and writing text files for tools: through the client's editor (`fs/*`) when it offers
- * that, so unsaved buffers are seen, and the local disk otherwise. Paths are already confined.
+ * that, so unsaved buffers are seen, and the local disk otherwise. Paths are already confined;
+ * the file itself is opened and checked by the confinement module, so a link swapped since the
+ * check, a pipe or a device is refused rather than read.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { closeFile, openForRead, readBytes, writeTarget, writeWhole } from "../../confinement/open-file.ts";
+import { PathError } from "../../confinement/resolve.ts";
 import { sha256Hex } from "../../../sha256.ts";
-import { fsAsync } from "../fs-async.ts";
 import type { ToolHost } from "../tool.ts";
 
 export class FileProblem extends Error {}
 
 export const sha256 = sha256Hex;
 
+/** The largest file read whole (by Edit and Write, and by Read to record what the model saw). */
+export const WHOLE_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
 /** True when a file exists on disk at `path` (the client's fs has no existence check). */
 export function fileExists(path: string): boolean {
   return existsSync(path);
 }
 
-/** The whole text of a file. Throws a FileProblem the model can act on. */
-export async function readText(host: ToolHost, path: string): Promise<string> {
-  if (!existsSync(path)) throw new FileProblem(`File does not exist: ${path}`);
-  if (statSync(path).isDirectory()) throw new FileProblem(`${path} is a directory, not a file. Use a file path (Glob lists files).`);
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The whole text of a file inside the roots, at most WHOLE_FILE_MAX_BYTES. Throws a FileProblem
+ * (or PathError) the model can act on.
+ */
+export async function readText(host: ToolHost, path: string, roots: readonly string[]): Promise<string> {
+  let file;
   try {
-    if (host.readTextFile) return await host.readTextFile(path);
-    const { readFile } = await fsAsync();
-    return await readFile(path, "utf8");
+    file = openForRead(path, roots);
   } catch (error) {
-    throw new FileProblem(`Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof PathError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FileProblem(`File does not exist: ${path}`);
+    throw new FileProblem(`Could not read ${path}: ${describe(error)}`);
+  }
+  try {
+    if (file.size > WHOLE_FILE_MAX_BYTES) {
+      throw new FileProblem(`${path} is ${file.size} bytes, larger than the ${WHOLE_FILE_MAX_BYTES} bytes a file can have to be changed here.`);
+    }
+    if (host.readTextFile) return await host.readTextFile(path);
+    return readBytes(file, 0, file.size + 1).toString("utf8");
+  } catch (error) {
+    if (error instanceof FileProblem || error instanceof PathError) throw error;
+    throw new FileProblem(`Could not read ${path}: ${describe(error)}`);
+  } finally {
+    closeFile(file);
   }
 }
 
-/** Writes a whole file, creating its parent directories on disk when they are missing. */
-export async function writeText(host: ToolHost, path: string, content: string): Promise<void> {
+/** Writes a whole file inside the roots, creating its parent directories on disk when they are missing. */
+export async function writeText(host: ToolHost, path: string, content: string, roots: readonly string[]): Promise<void> {
   try {
-    const { mkdir, writeFile } = await fsAsync();
-    await mkdir(dirname(path), { recursive: true });
-    if (host.writeTextFile) await host.writeTextFile(path, content);
-    else await writeFile(path, content, "utf8");
+    if (host.writeTextFile) {
+      writeTarget(path, roots);
+      await host.writeTextFile(path, content);
+      return;
+    }
+    writeWhole(path, content, roots);
   } catch (error) {
-    throw new FileProblem(`Could not write ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof PathError) throw error;
+    throw new FileProblem(`Could not write ${path}: ${describe(error)}`);
   }
 }
 

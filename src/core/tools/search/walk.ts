@@ -4,8 +4,9 @@
  * root; `.git` itself is skipped, and symbolic links are listed but never followed (a link must
  * not lead a search out of the session's directories).
  */
-import { existsSync, readFileSync, type Dirent } from "node:fs";
+import type { Dirent } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { readOwnFile, type SkippedFile } from "../../confinement/own-files.ts";
 import { fsAsync } from "../fs-async.ts";
 import { ignoredBy, parseIgnore, type IgnoreRule } from "./gitignore.ts";
 
@@ -17,19 +18,30 @@ export const WALK_LIMIT = 200_000;
 
 const toPosix = (p: string) => (sep === "/" ? p : p.split(sep).join("/"));
 
-const safeRead = (file: string) => {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-};
+/** What a walk found: the files, whether it stopped early, and the ignore files it did not read. */
+export type Walked = { files: WalkEntry[]; truncated: boolean; skipped: SkippedFile[] };
+
+/** The most an ignore file may hold; a larger one is not read (and the search says so). */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The rules of an ignore file, read through the confinement module: a file that leads outside
+ * the roots, is not a regular file (a pipe, a device) or is too large is skipped, and recorded.
+ */
+function ignoreRules(file: string, base: string, roots: readonly string[], skipped: SkippedFile[]): IgnoreRule[] {
+  const read = readOwnFile(file, roots, { maxBytes: MAX_IGNORE_FILE_BYTES });
+  if (read.state === "skipped") skipped.push(read.skipped);
+  return read.state === "ok" ? parseIgnore(read.text, base) : [];
+}
+
+/** The notes a search adds for the ignore files it skipped (their rules were not applied). */
+export const ignoreFileNotes = (skipped: readonly SkippedFile[]) =>
+  skipped.map((s) => `(${s.path} was not read, so its ignore rules were not applied: ${s.reason}.)`);
 
 /** The ignore rules from `top` down to `dir`'s parent (bases relative to `top`). */
-function inheritedRules(top: string, dir: string): IgnoreRule[] {
+function inheritedRules(top: string, dir: string, roots: readonly string[], skipped: SkippedFile[]): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
-  const exclude = join(top, ".git", "info", "exclude");
-  if (existsSync(exclude)) rules.push(...parseIgnore(safeRead(exclude), ""));
+  rules.push(...ignoreRules(join(top, ".git", "info", "exclude"), "", roots, skipped));
   const chain: string[] = [];
   if (dir !== top) {
     for (let d = dirname(dir); ; d = dirname(d)) {
@@ -38,18 +50,19 @@ function inheritedRules(top: string, dir: string): IgnoreRule[] {
     }
   }
   for (const d of chain) {
-    const file = join(d, ".gitignore");
-    if (existsSync(file)) rules.push(...parseIgnore(safeRead(file), toPosix(relative(top, d))));
+    rules.push(...ignoreRules(join(d, ".gitignore"), toPosix(relative(top, d)), roots, skipped));
   }
   return rules;
 }
 
 /**
  * Every file under `dir` (depth first, names sorted) that no ignore rule excludes. `top` is the
- * session root that holds `dir`. Stops after WALK_LIMIT entries (`truncated` is then true).
+ * session root that holds `dir`; ignore files are read only inside `roots`. Stops after
+ * WALK_LIMIT entries (`truncated` is then true).
  */
-export async function walkFiles(top: string, dir: string, signal?: AbortSignal): Promise<{ files: WalkEntry[]; truncated: boolean }> {
+export async function walkFiles(top: string, dir: string, roots: readonly string[], signal?: AbortSignal): Promise<Walked> {
   const files: WalkEntry[] = [];
+  const skipped: SkippedFile[] = [];
   let visited = 0;
   let truncated = false;
   const start = toPosix(relative(top, dir));
@@ -63,8 +76,8 @@ export async function walkFiles(top: string, dir: string, signal?: AbortSignal):
     } catch {
       return;
     }
-    const own = join(abs, ".gitignore");
-    const here = existsSync(own) ? [...rules, ...parseIgnore(safeRead(own), fromTop)] : rules;
+    const own = ignoreRules(join(abs, ".gitignore"), fromTop, roots, skipped);
+    const here = own.length ? [...rules, ...own] : rules;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (++visited > WALK_LIMIT) {
@@ -83,8 +96,8 @@ export async function walkFiles(top: string, dir: string, signal?: AbortSignal):
     }
   }
 
-  await visit(dir, start, inheritedRules(top, dir));
-  return { files, truncated };
+  await visit(dir, start, inheritedRules(top, dir, roots, skipped));
+  return { files, truncated, skipped };
 }
 
 /** The session root holding `path` (the longest root that contains it). */
