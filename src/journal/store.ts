@@ -2,7 +2,7 @@
  * The journal's storage interface. SQLite implements it locally; a server database could hold
  * the same records for a team sharing sessions across machines.
  */
-import type { Fact, StoredFact } from "./facts/index.ts";
+import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 
 export type SessionRow = {
   sessionId: string;
@@ -17,7 +17,13 @@ export type SessionRow = {
   forkOf?: { sessionId: string; seq: number };
 };
 
-export type ListQuery = { cwd?: string; limit: number; after?: { updatedAt: string; sessionId: string } };
+/**
+ * Top-level sessions that received a prompt, newest first by last activity as of `asOf` (default:
+ * now): a session's `updatedAt` in the list is the time of its last record at or before `asOf`,
+ * and a session created after `asOf` is not listed. Paging with the same `asOf` and the last row's
+ * position as `after` repeats no session and skips none, whatever happens meanwhile.
+ */
+export type ListQuery = { cwd?: string; limit: number; asOf?: string; after?: { updatedAt: string; sessionId: string } };
 
 /** Durability: `normal` survives any process kill; `strict` also fsyncs each append. */
 export type Durability = "normal" | "strict";
@@ -45,6 +51,8 @@ export interface JournalStore {
   /** Reads a session's facts in order from `fromSeq` (default 1), validated and migrated. Never writes. */
   read(sessionId: string, fromSeq?: number): Iterable<StoredFact>;
   info(sessionId: string): SessionRow | undefined;
+  /** The session's latest record of one of these kinds, if any. Never writes. */
+  lastOf(sessionId: string, kinds: readonly FactKind[]): StoredFact | undefined;
   list(query: ListQuery): SessionRow[];
   /** Deletes a session and all its facts: the one exception to append-only. */
   delete(sessionId: string): boolean;
