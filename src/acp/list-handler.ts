@@ -6,11 +6,11 @@
  * `SessionInfo` has no field for them.
  */
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { RequestError, type SessionInfo } from "@agentclientprotocol/sdk/unstable";
+import type { SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { sessionSummary } from "../core/session/session-summary.ts";
 import type { SessionRow } from "../journal/store.ts";
-import { typed } from "./errors.ts";
+import { throwIfCancelled, typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import { checkDirectories } from "./session-lifecycle.ts";
@@ -21,7 +21,7 @@ export function listHandlers(app: HandlerRegistry, deps: EngineDeps): void {
   app.onRequest(acp.methods.agent.session.list, ({ params, signal }) =>
     typed(() => {
       // A list the client cancelled ($/cancel_request) while it waited is not read.
-      if (signal.aborted) throw signal.reason instanceof RequestError ? signal.reason : RequestError.requestCancelled();
+      throwIfCancelled(signal);
       if (params.cwd != null) checkDirectories(params.cwd, []);
       const from = params.cursor ? decodeCursor(params.cursor) : undefined;
       const asOf = from?.asOf ?? new Date().toISOString();

@@ -10,7 +10,7 @@ import { RetractedTurns } from "../replay/retracted-turns.ts";
 import { removeEnvFile } from "../core/hooks/env-file.ts";
 import type { Projector } from "../replay/project.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
-import { typed, unknownSession } from "./errors.ts";
+import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
@@ -123,12 +123,17 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     const coalescer = new ChunkCoalescer();
     const turns = new RetractedTurns();
     const io = sessions.io(sessionId, client, projector);
+    let sinceYield = 0;
     const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.read(sessionId), (record) => {
       throwIfCancelled(signal);
       const updates = projector.apply(record);
       if (!replay) return undefined;
       for (const update of turns.push(record.fact, updates)) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
-      return sender.pressure();
+      // Written updates settle as microtasks: without a turn of the event loop now and then, a
+      // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
+      if (++sinceYield < YIELD_EVERY) return sender.pressure();
+      sinceYield = 0;
+      return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
     }, mcpServers);
     if (replay) {
       for (const update of turns.flush()) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
@@ -163,10 +168,10 @@ function activate(runtime: SessionRuntime, params: { cwd: string; additionalDire
   if (params.cwd === runtime.state.cwd) runtime.activateDirectories(params.additionalDirectories ?? []);
 }
 
-/** A request the client cancelled (`$/cancel_request`) answers with the SDK's `-32800`. */
-function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason instanceof RequestError ? signal.reason : RequestError.requestCancelled();
-}
+/** Records a replay reads between turns of the event loop. */
+const YIELD_EVERY = 1024;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function modeState(runtime: SessionRuntime): SessionModeState {
   return { currentModeId: runtime.state.modeId, availableModes: runtime.state.availableModes };
