@@ -17,6 +17,7 @@ import {
   type AgentRequestHandlersByMethod,
   type AgentRequestMethod,
   type ClientCapabilities,
+  type Implementation,
   type Stream,
 } from "@agentclientprotocol/sdk/unstable";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
@@ -67,6 +68,7 @@ export const ENGINE_NOTIFICATIONS = [m.session.cancel] as const satisfies readon
  */
 export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = {}): Agent {
   let capabilities: ClientCapabilities = {};
+  let clientInfo: Implementation | undefined;
   let engine: Engine | undefined;
   let loading: Promise<Engine> | undefined;
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
@@ -74,6 +76,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   const load = (): Promise<Engine> =>
     (loading ??= import("./engine.ts").then(({ loadEngine }) => {
       engine = loadEngine(deps, capabilities, { trust: options.trust ?? false, ...(processCatalog ? { catalog: processCatalog } : {}) });
+      engine.sessions.clientInfo = clientInfo;
       return engine;
     }));
   /** The catalog of the directory verbatim runs in: what `initialize` offers to configure. */
@@ -92,7 +95,11 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
         throw RequestError.invalidParams({ protocolVersion: params.protocolVersion }, "protocolVersion must be a non-negative integer");
       }
       capabilities = params.clientCapabilities ?? {};
-      if (engine) engine.sessions.clientCapabilities = capabilities;
+      clientInfo = params.clientInfo ?? undefined;
+      if (engine) {
+        engine.sessions.clientCapabilities = capabilities;
+        engine.sessions.clientInfo = clientInfo;
+      }
       return initializeResponse(deps?.agentVersion ?? VERSION, (await catalog()).setupMethods());
     }),
   );

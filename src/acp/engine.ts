@@ -11,6 +11,7 @@ import { authHandlers } from "./auth-handlers.ts";
 import { configHandlers } from "./config-handlers.ts";
 import { forkHandlers } from "./fork-handler.ts";
 import { HandlerTable } from "./handler-table.ts";
+import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
@@ -33,6 +34,7 @@ export function loadEngine(
   authHandlers(handlers, wired);
   lifecycleHandlers(handlers, wired, sessions);
   forkHandlers(handlers, wired, sessions);
+  listHandlers(handlers, wired);
   promptHandlers(handlers, sessions);
   configHandlers(handlers, sessions);
   return { deps: wired, sessions, handlers };

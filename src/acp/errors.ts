@@ -48,3 +48,8 @@ export async function typed<T>(run: () => T | Promise<T>): Promise<T> {
 
 export const unknownSession = (sessionId: string, hint = "") =>
   new RequestError(-32002, `Resource not found: session ${sessionId}${hint ? ` ${hint}` : ""}`, { sessionId });
+
+/** A request the client cancelled (`$/cancel_request`, the handler's `signal`) answers with the SDK's `-32800`. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof RequestError ? signal.reason : RequestError.requestCancelled();
+}

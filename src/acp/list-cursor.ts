@@ -1,15 +1,20 @@
-/** Opaque `session/list` cursors: the position after the last session of a page. */
+/**
+ * Opaque `session/list` cursors: the moment the listing's first page was read, and the position
+ * (last activity, id) after the last session of a page. Every page of one listing is read as of
+ * that moment, so a session that changes meanwhile is neither repeated nor skipped.
+ */
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 
-export type Position = { updatedAt: string; sessionId: string };
+export type Position = { asOf: string; updatedAt: string; sessionId: string };
 
-export const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.updatedAt, p.sessionId])).toString("base64url");
+export const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.asOf, p.updatedAt, p.sessionId])).toString("base64url");
 
 export function decodeCursor(cursor: string): Position {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") {
-      return { updatedAt: value[0], sessionId: value[1] };
+    if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === "string")) {
+      const [asOf, updatedAt, sessionId] = value as [string, string, string];
+      return { asOf, updatedAt, sessionId };
     }
   } catch {
     // fall through to the error below

@@ -3,7 +3,7 @@
  * Live, a fact is projected and sent right after it is appended; the projector is the same one
  * a load replays through, so both show the same updates.
  */
-import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
+import type { AgentContext, ClientCapabilities, Implementation } from "@agentclientprotocol/sdk/unstable";
 import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { Projector } from "../replay/project.ts";
@@ -25,6 +25,8 @@ export class OpenSessions {
   readonly #open = new Map<string, OpenSession>();
   #sender: UpdateSender | undefined;
   clientCapabilities: ClientCapabilities = {};
+  /** The client's `clientInfo` from `initialize`, if it sent one. */
+  clientInfo: Implementation | undefined;
   /** Loads, resumes, closes and deletes of one session run one at a time; other requests wait for them. */
   readonly lifecycle = new SessionQueue();
 

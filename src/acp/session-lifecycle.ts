@@ -1,4 +1,4 @@
-/** session/new, load, resume, list, close and delete. */
+/** session/new, load, resume, close and delete (session/list is in list-handler.ts, session/fork in fork-handler.ts). */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
 import { isAbsolute } from "node:path";
@@ -9,13 +9,11 @@ import { ChunkCoalescer } from "../replay/coalesce.ts";
 import { RetractedTurns } from "../replay/retracted-turns.ts";
 import { removeEnvFile } from "../core/hooks/env-file.ts";
 import type { Projector } from "../replay/project.ts";
-import { typed, unknownSession } from "./errors.ts";
+import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
+import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
-import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-
-const PAGE_SIZE = 50;
 
 export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
@@ -36,16 +34,17 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     }),
   );
 
-  app.onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+  app.onRequest(acp.methods.agent.session.load, ({ params, client, signal }) =>
     typed(() => {
       checkSessionId(params.sessionId);
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
-      return sessions.lifecycle.run(params.sessionId, () => loadSession(params, client));
+      return sessions.lifecycle.run(params.sessionId, () => loadSession(params, client, signal));
     }),
   );
 
   /** Replays a session in full (again, if it is open here and idle), then serves it from this connection. */
-  async function loadSession(params: acp.LoadSessionRequest, client: AgentContext) {
+  async function loadSession(params: acp.LoadSessionRequest, client: AgentContext, signal: AbortSignal) {
+    throwIfCancelled(signal);
     const open = sessions.get(params.sessionId);
     if (open?.runtime.running) {
       throw RequestError.invalidRequest(
@@ -58,7 +57,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       sessions.delete(params.sessionId);
       await open.runtime.close();
     }
-    const runtime = await restore(params.sessionId, client, true, mcpServers);
+    const runtime = await restore(params.sessionId, client, true, mcpServers, signal);
     activate(runtime, params);
     return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
   }
@@ -73,27 +72,6 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
         activate(runtime.runtime, params);
         return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
       });
-    }),
-  );
-
-  app.onRequest(acp.methods.agent.session.list, ({ params }) =>
-    typed(async () => {
-      if (params.cwd != null) checkDirectories(params.cwd, []);
-      const after = params.cursor ? decodeCursor(params.cursor) : undefined;
-      const rows = await deps.store.list({ ...(params.cwd != null ? { cwd: params.cwd } : {}), limit: PAGE_SIZE + 1, ...(after ? { after } : {}) });
-      const page = rows.slice(0, PAGE_SIZE);
-      const last = page[page.length - 1];
-      return {
-        sessions: page.map((row) => ({
-          sessionId: row.sessionId,
-          cwd: row.cwd,
-          ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
-          ...(row.title !== undefined ? { title: row.title } : {}),
-          updatedAt: row.updatedAt,
-          ...(row.forkOf ? { _meta: { verbatim: { forkOf: row.forkOf } } } : {}),
-        })),
-        ...(rows.length > PAGE_SIZE && last ? { nextCursor: encodeCursor(last) } : {}),
-      };
     }),
   );
 
@@ -132,20 +110,30 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
   /**
    * Rebuilds a session from its journal. With `replay`, streams every recorded update (through
    * the same projection the live path used) and then marks calls a dead process left open.
-   * Never writes. The session continues live from the state it was restored to.
+   * Never writes. The session continues live from the state it was restored to. A `$/cancel_request`
+   * (`signal`) stops a replay between updates: the request answers cancelled, and the session is
+   * not opened.
    */
-  async function restore(sessionId: string, client: AgentContext, replay: boolean, mcpServers: McpServerConfig[]): Promise<SessionRuntime> {
+  async function restore(
+    sessionId: string, client: AgentContext, replay: boolean, mcpServers: McpServerConfig[], signal?: AbortSignal,
+  ): Promise<SessionRuntime> {
     if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
     const sender = sessions.sender(client);
     const projector: Projector = sessions.newProjector(true);
     const coalescer = new ChunkCoalescer();
     const turns = new RetractedTurns();
     const io = sessions.io(sessionId, client, projector);
+    let sinceYield = 0;
     const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
+      throwIfCancelled(signal);
       const updates = projector.apply(record);
       if (!replay) return undefined;
       for (const update of turns.push(record.fact, updates)) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
-      return sender.pressure();
+      // Written updates settle as microtasks: without a turn of the event loop now and then, a
+      // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
+      if (++sinceYield < YIELD_EVERY) return sender.pressure();
+      sinceYield = 0;
+      return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
     }, mcpServers);
     if (replay) {
       for (const update of turns.flush()) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
@@ -155,7 +143,9 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       if (!holder || holder.pid === process.pid) {
         for (const mark of projector.interruptionMarks()) sender.send(sessionId, mark);
       }
+      if (wantsReplayEnd(sessions.clientInfo, sessions.clientCapabilities)) sender.send(sessionId, replayEnd());
       await sender.flush();
+      throwIfCancelled(signal);
     }
     projector.context.replay = false;
     // A session already open here (idle: load refuses while a turn runs) is replaced by the one
@@ -177,6 +167,11 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
 function activate(runtime: SessionRuntime, params: { cwd: string; additionalDirectories?: string[] | null }): void {
   if (params.cwd === runtime.state.cwd) runtime.activateDirectories(params.additionalDirectories ?? []);
 }
+
+/** Records a replay reads between turns of the event loop. */
+const YIELD_EVERY = 1024;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function modeState(runtime: SessionRuntime): SessionModeState {
   return { currentModeId: runtime.state.modeId, availableModes: runtime.state.availableModes };

@@ -13,7 +13,7 @@ import { hostname } from "node:os";
 import { blobRefsOf } from "./blob-refs.ts";
 import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
-import type { Fact, StoredFact } from "./facts/index.ts";
+import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, pgGuard } from "./postgres-errors.ts";
 import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
@@ -175,20 +175,43 @@ export class PostgresJournal implements JournalStore {
 
   async list(query: ListQuery): Promise<SessionRow[]> {
     if ((await this.#readLayout()) === undefined) return [];
-    const where = ["parent_session_id IS NULL"];
-    const args: string[] = [];
+    const asOf = query.asOf ?? new Date().toISOString();
+    const args: string[] = [asOf];
+    const where = [
+      "s.parent_session_id IS NULL",
+      "s.created_at <= $1",
+      "EXISTS (SELECT 1 FROM verbatim.facts p WHERE p.session_id = s.session_id AND p.kind = 'prompt_received' AND p.at <= $1)",
+    ];
     if (query.cwd !== undefined) {
       args.push(query.cwd);
-      where.push(`cwd = $${args.length}`);
+      where.push(`s.cwd = $${args.length}`);
     }
+    let after = "";
     if (query.after) {
       args.push(query.after.updatedAt, query.after.sessionId);
-      where.push(`(updated_at < $${args.length - 1} OR (updated_at = $${args.length - 1} AND session_id < $${args.length}))`);
+      after = `WHERE activity < $${args.length - 1} OR (activity = $${args.length - 1} AND session_id < $${args.length})`;
     }
     const limit = Math.max(1, Math.floor(query.limit));
-    const text = `SELECT * FROM verbatim.sessions WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, session_id DESC LIMIT ${limit}`;
-    const rows = await this.#guard(undefined, () => this.#sql.unsafe(text, args)) as SessionDbRow[];
-    return rows.map(toSessionRow);
+    // A session written after `asOf` is placed by its last record before then, so its place
+    // does not move between the pages of one listing (as in SQLite's list).
+    const text = `SELECT * FROM (
+      SELECT s.*, CASE WHEN s.updated_at <= $1 THEN s.updated_at
+        ELSE (SELECT MAX(f.at) FROM verbatim.facts f WHERE f.session_id = s.session_id AND f.at <= $1) END AS activity
+      FROM verbatim.sessions s WHERE ${where.join(" AND ")}
+    ) listed ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
+    const rows = await this.#guard(undefined, () => this.#sql.unsafe(text, args)) as (SessionDbRow & { activity: string })[];
+    return rows.map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
+  }
+
+  async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
+    if (kinds.length === 0 || (await this.#readLayout()) === undefined) return undefined;
+    const rows = await this.#guard(sessionId, () => this.#sql`
+      SELECT seq, kind, v, at, body FROM verbatim.facts
+      WHERE session_id = ${sessionId} AND kind = ANY(${this.#sql.array([...kinds], "TEXT")}) ORDER BY seq DESC LIMIT 1`) as FactRow[];
+    const row = rows[0];
+    if (!row) return undefined;
+    const blobs = await this.#blobsFor(sessionId, rows);
+    return decodeRecord(sessionId, row, (hash) => blobs.get(hash));
   }
 
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */

@@ -8,7 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
-import type { Fact, StoredFact } from "./facts/index.ts";
+import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
@@ -187,18 +187,42 @@ export class SqliteJournal implements JournalStore {
   async list(query: ListQuery): Promise<SessionRow[]> {
     const db = this.#reader();
     if (!db) return [];
-    const where: string[] = ["parent_session_id IS NULL"];
-    const args: string[] = [];
+    const asOf = query.asOf ?? new Date().toISOString();
+    const where: string[] = [
+      "s.parent_session_id IS NULL",
+      "s.created_at <= :asOf",
+      "EXISTS (SELECT 1 FROM facts p WHERE p.session_id = s.session_id AND p.kind = 'prompt_received' AND p.at <= :asOf)",
+    ];
+    const args: Record<string, string> = { asOf };
     if (query.cwd !== undefined) {
-      where.push("cwd = ?");
-      args.push(query.cwd);
+      where.push("s.cwd = :cwd");
+      args.cwd = query.cwd;
     }
-    if (query.after) {
-      where.push("(updated_at < ? OR (updated_at = ? AND session_id < ?))");
-      args.push(query.after.updatedAt, query.after.updatedAt, query.after.sessionId);
-    }
-    const sql = `SELECT * FROM sessions WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, session_id DESC LIMIT ${Math.max(1, Math.floor(query.limit))}`;
-    return guard(undefined, () => db.query<SessionDbRow, string[]>(sql).all(...args)).map(toSessionRow);
+    const after = query.after ? "WHERE activity < :afterAt OR (activity = :afterAt AND session_id < :afterId)" : "";
+    if (query.after) Object.assign(args, { afterAt: query.after.updatedAt, afterId: query.after.sessionId });
+    // A session written after `asOf` is placed by its last record before then, so its place
+    // does not move between the pages of one listing.
+    const sql = `SELECT * FROM (
+      SELECT s.*, CASE WHEN s.updated_at <= :asOf THEN s.updated_at
+        ELSE (SELECT MAX(f.at) FROM facts f WHERE f.session_id = s.session_id AND f.at <= :asOf) END AS activity
+      FROM sessions s WHERE ${where.join(" AND ")}
+    ) ${after} ORDER BY activity DESC, session_id DESC LIMIT ${Math.max(1, Math.floor(query.limit))}`;
+    const rows = guard(undefined, () => db.query<SessionDbRow & { activity: string }, [Record<string, string>]>(sql).all(args));
+    return rows.map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
+  }
+
+  async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
+    const db = this.#reader();
+    if (!db || kinds.length === 0) return undefined;
+    const row = guard(sessionId, () =>
+      db.query<Row, string[]>(
+        `SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq DESC LIMIT 1`,
+      ).get(sessionId, ...kinds),
+    );
+    if (!row) return undefined;
+    const blob = (hash: string) =>
+      guard(sessionId, () => db.query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?").get(sessionId, hash)?.data);
+    return decodeRecord(sessionId, row, blob);
   }
 
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */

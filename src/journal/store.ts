@@ -3,7 +3,7 @@
  * records on a server for a team sharing sessions across machines. Every method is asynchronous
  * (a server answers over a connection): a promise that resolves means the work is committed.
  */
-import type { Fact, StoredFact } from "./facts/index.ts";
+import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 
 export type SessionRow = {
   sessionId: string;
@@ -18,7 +18,13 @@ export type SessionRow = {
   forkOf?: { sessionId: string; seq: number };
 };
 
-export type ListQuery = { cwd?: string; limit: number; after?: { updatedAt: string; sessionId: string } };
+/**
+ * Top-level sessions that received a prompt, newest first by last activity as of `asOf` (default:
+ * now): a session's `updatedAt` in the list is the time of its last record at or before `asOf`,
+ * and a session created after `asOf` is not listed. Paging with the same `asOf` and the last row's
+ * position as `after` repeats no session and skips none, whatever happens meanwhile.
+ */
+export type ListQuery = { cwd?: string; limit: number; asOf?: string; after?: { updatedAt: string; sessionId: string } };
 
 /** Durability: `normal` survives any process kill; `strict` also fsyncs each append. */
 export type Durability = "normal" | "strict";
@@ -53,6 +59,8 @@ export interface JournalStore {
    */
   readPages(sessionId: string, fromSeq?: number): AsyncIterable<readonly StoredFact[]>;
   info(sessionId: string): Promise<SessionRow | undefined>;
+  /** The session's latest record of one of these kinds, if any. Never writes. */
+  lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined>;
   list(query: ListQuery): Promise<SessionRow[]>;
   /** Deletes a session and all its facts: the one exception to append-only. */
   delete(sessionId: string): Promise<boolean>;

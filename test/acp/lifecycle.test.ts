@@ -132,8 +132,10 @@ describe("session/list", () => {
     try {
       const ids: string[] = [];
       for (let i = 0; i < 52; i++) ids.push((await newSession(c.ctx, box.workspace)).sessionId);
+      for (const id of ids.slice(1)) await prompt(c.ctx, id, "Hello");
       await prompt(c.ctx, ids[0]!, "The titled one");
       const other = (await newSession(c.ctx, box.root)).sessionId;
+      await prompt(c.ctx, other, "Elsewhere");
       const first = await c.ctx.request(acp.methods.agent.session.list, { cwd: box.workspace });
       expect(first.sessions.length).toBe(50);
       expect(first.sessions[0]).toMatchObject({ sessionId: ids[0], title: "The titled one", cwd: box.workspace });

@@ -73,8 +73,9 @@ describe("session/fork on the wire", () => {
     const c = await connectProcess(box.env);
     try {
       const { sessions } = await c.ctx.request(acp.methods.agent.session.list, {});
-      expect(sessions.find((s) => s.sessionId === forked)?._meta).toEqual({ verbatim: { forkOf: { sessionId: parent, seq: expect.any(Number) } } });
-      expect(sessions.find((s) => s.sessionId === parent)?._meta).toBeUndefined();
+      const forkOf = (id: string) => (sessions.find((s) => s.sessionId === id)?._meta?.verbatim as { forkOf?: unknown } | undefined)?.forkOf;
+      expect(forkOf(forked)).toEqual({ sessionId: parent, seq: expect.any(Number) });
+      expect(forkOf(parent)).toBeUndefined();
     } finally {
       await c.close();
     }

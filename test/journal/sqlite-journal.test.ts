@@ -77,9 +77,12 @@ describe("the SQLite journal", () => {
   test("lists sessions newest first, filtered by cwd, with paging", async () => {
     const { journal } = tempJournal();
     for (let i = 0; i < 5; i++) {
-      createSession(journal, `ses_${i}`, i % 2 ? "/odd" : "/even");
+      const id = createSession(journal, `ses_${i}`, i % 2 ? "/odd" : "/even");
+      journal.append(id, 2, { kind: "prompt_received", turnId: `turn_${i}`, messageId: `msg_${i}`, blocks: [{ type: "text", text: "hi" }] }, now());
       await Bun.sleep(2);
     }
+    // A session that never received a prompt is not listed.
+    await createSession(journal, "ses_promptless");
     expect((await journal.list({ limit: 10 })).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
     expect((await journal.list({ limit: 10, cwd: "/odd" })).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
     const first = await journal.list({ limit: 2 });

@@ -86,13 +86,16 @@ for (const kind of storeKinds) {
       await expect(raw("UPDATE blobs SET data = 'x'")).rejects.toThrow(/append-only/);
     });
 
-    test("lists top-level sessions newest first, filtered by cwd, in pages", async () => {
+    test("lists top-level sessions that received a prompt newest first, filtered by cwd, in pages", async () => {
       const { store } = await open();
       for (let i = 0; i < 5; i++) {
         await create(store, `ses_${i}`, i % 2 ? "/odd" : "/even");
+        await store.append(`ses_${i}`, 2, image("aGk="), now());
         await Bun.sleep(2);
       }
       await create(store, "ses_child", "/odd", "ses_1");
+      await store.append("ses_child", 2, image("aGk="), now());
+      await create(store, "ses_promptless", "/odd");
       expect((await store.list({ limit: 10 })).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
       expect((await store.list({ limit: 10, cwd: "/odd" })).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
       const first = await store.list({ limit: 2 });

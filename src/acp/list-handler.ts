@@ -1,0 +1,54 @@
+/**
+ * `session/list` for history views: top-level sessions that received a prompt, newest first by
+ * last activity, in cursor pages read as of the first page's moment (see `ListQuery`). Each row
+ * carries what the RFD "session list for history views" names: `updatedAt` in the schema's
+ * field, the rest (`state`, `lastTurnEndedAt`, `cost`) under `_meta.verbatim`, as the stable
+ * `SessionInfo` has no field for them.
+ */
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import type { SessionInfo } from "@agentclientprotocol/sdk/unstable";
+import type { EngineDeps } from "../core/session/session-runtime.ts";
+import { sessionSummary } from "../core/session/session-summary.ts";
+import type { SessionRow } from "../journal/store.ts";
+import { throwIfCancelled, typed } from "./errors.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
+import { decodeCursor, encodeCursor } from "./list-cursor.ts";
+import { checkDirectories } from "./session-lifecycle.ts";
+
+const PAGE_SIZE = 50;
+
+export function listHandlers(app: HandlerRegistry, deps: EngineDeps): void {
+  app.onRequest(acp.methods.agent.session.list, ({ params, signal }) =>
+    typed(async () => {
+      // A list the client cancelled ($/cancel_request) while it waited is not read.
+      throwIfCancelled(signal);
+      if (params.cwd != null) checkDirectories(params.cwd, []);
+      const from = params.cursor ? decodeCursor(params.cursor) : undefined;
+      const asOf = from?.asOf ?? new Date().toISOString();
+      const rows = await deps.store.list({
+        ...(params.cwd != null ? { cwd: params.cwd } : {}),
+        limit: PAGE_SIZE + 1,
+        asOf,
+        ...(from ? { after: { updatedAt: from.updatedAt, sessionId: from.sessionId } } : {}),
+      });
+      const page = rows.slice(0, PAGE_SIZE);
+      const last = page[page.length - 1];
+      return {
+        sessions: await Promise.all(page.map((row) => sessionInfo(deps, row))),
+        ...(rows.length > PAGE_SIZE && last ? { nextCursor: encodeCursor({ asOf, updatedAt: last.updatedAt, sessionId: last.sessionId }) } : {}),
+      };
+    }),
+  );
+}
+
+async function sessionInfo(deps: EngineDeps, row: SessionRow): Promise<SessionInfo> {
+  const summary = await sessionSummary(deps.store, row.sessionId);
+  return {
+    sessionId: row.sessionId,
+    cwd: row.cwd,
+    ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
+    ...(row.title !== undefined ? { title: row.title } : {}),
+    updatedAt: row.updatedAt,
+    _meta: { verbatim: { ...summary, ...(row.forkOf ? { forkOf: row.forkOf } : {}) } },
+  };
+}
