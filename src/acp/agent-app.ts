@@ -24,6 +24,7 @@ import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { initializeResponse } from "./capabilities.ts";
 import type { Engine } from "./engine.ts";
 import { typed } from "./errors.ts";
+import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../version.ts";
 
 export type AgentDeps = EngineDeps;
@@ -93,7 +94,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
       }
       capabilities = params.clientCapabilities ?? {};
       if (engine) engine.sessions.clientCapabilities = capabilities;
-      return initializeResponse(deps?.agentVersion ?? VERSION, (await catalog()).setupMethods());
+      return initializeResponse(deps?.agentVersion ?? VERSION, offeredAuthMethods(capabilities, (await catalog()).setupMethods()));
     }),
   );
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
