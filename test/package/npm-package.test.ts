@@ -20,6 +20,17 @@ let stage = "";
 let tarball = "";
 let prefix = "";
 let installLog = "";
+let lockName = "";
+let lockIntegrity = "";
+
+/** Installs the tarball into a new empty prefix under the stage; resolves to the prefix and npm's output. */
+async function install(dir: string, flags: string[] = []): Promise<{ prefix: string; log: string }> {
+  const at = join(stage, dir);
+  mkdirSync(at);
+  writeFileSync(join(at, "package.json"), JSON.stringify({ name: "prefix", private: true, dependencies: { [pkg.name]: `file:../${lockName}` } }));
+  writeFileSync(join(at, "package-lock.json"), JSON.stringify(prefixLock(lockName, lockIntegrity)));
+  return { prefix: at, log: await run(["npm", "install", "--offline", "--no-audit", "--no-fund", ...flags], at) };
+}
 
 async function run(command: string[], cwd: string): Promise<string> {
   const child = Bun.spawn(command, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, npm_config_update_notifier: "false" } });
@@ -54,14 +65,10 @@ beforeAll(async () => {
   }
   symlinkSync(join(CHECKOUT, "node_modules"), join(copy, "node_modules"));
   await run(["npm", "pack", "--pack-destination", stage], copy);
-  const name = `${pkg.name}-${pkg.version}.tgz`;
-  tarball = join(stage, name);
-  prefix = join(stage, "prefix");
-  mkdirSync(prefix);
-  const integrity = `sha512-${new Bun.CryptoHasher("sha512").update(readFileSync(tarball)).digest("base64")}`;
-  writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "prefix", private: true, dependencies: { [pkg.name]: `file:../${name}` } }));
-  writeFileSync(join(prefix, "package-lock.json"), JSON.stringify(prefixLock(name, integrity)));
-  installLog = await run(["npm", "install", "--offline", "--no-audit", "--no-fund"], prefix);
+  lockName = `${pkg.name}-${pkg.version}.tgz`;
+  tarball = join(stage, lockName);
+  lockIntegrity = `sha512-${new Bun.CryptoHasher("sha512").update(readFileSync(tarball)).digest("base64")}`;
+  ({ prefix, log: installLog } = await install("prefix"));
 }, 180_000);
 
 afterAll(() => {
@@ -87,6 +94,14 @@ describe("the npm package", () => {
     expect(installLog).toContain("added 3 packages"); // verbatim, bun, and bun's binary for this platform
     expect(installLog).not.toContain("EBADENGINE");
   });
+
+  test("starts even when installed with --ignore-scripts (bun's postinstall never linked its binary)", async () => {
+    const bare = await install("prefix-no-scripts", ["--ignore-scripts"]);
+    const launcher = join(bare.prefix, "node_modules", ".bin", pkg.name);
+    const child = Bun.spawn([launcher, "--version"], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, out: out.trim(), err }).toEqual({ code: 0, out: pkg.version, err: "" });
+  }, 60_000);
 });
 
 describeInstalled("the installed package's bin", () => [join(prefix, "node_modules", ".bin", pkg.name)], pkg.version);
