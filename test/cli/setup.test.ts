@@ -80,7 +80,8 @@ describe("verbatim setup", () => {
     pty.type("");
     expect(await pty.exited).toBe(0);
 
-    expect(server.requests[0]?.headers["x-api-key"]).toBe("sk-ant-from-env");
+    // The key went with the models request (in whichever header the SDK sends it).
+    expect(Object.values(server.requests[0]?.headers ?? {}).some((v) => v.includes("sk-ant-from-env"))).toBe(true);
     expect(readFileSync(configFile(box), "utf8")).not.toContain("sk-ant-from-env");
     expect(configOf(box)).toEqual({
       model: "anthropic/claude-sonnet-4-6",
@@ -103,6 +104,26 @@ describe("verbatim setup", () => {
     await pty.expect(`could not reach ${url}/models`);
     await pty.expect("Save these settings anyway?");
     pty.type("n");
+    expect(await pty.exited).toBe(1);
+    expect(existsSync(configFile(box))).toBe(false);
+  });
+
+  test("a key the server refuses is said so before anything is saved", async () => {
+    const server = fixtureServer();
+    server.enqueue({ status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
+    const box = unconfigured();
+    const pty = inPty([...agentCommand(), "setup"], box.env);
+    await pty.expect("Choose a number");
+    pty.type("3");
+    await pty.expect("OpenAI-compatible URL");
+    pty.type(`${server.origin}/v1`);
+    await pty.expect("Choose a number");
+    pty.type("2");
+    await pty.expect("API key");
+    pty.type("sk-wrong");
+    await pty.expect(`${server.origin}/v1/models refused the key (HTTP 401)`);
+    await pty.expect("Save these settings anyway?");
+    pty.type("");
     expect(await pty.exited).toBe(1);
     expect(existsSync(configFile(box))).toBe(false);
   });

@@ -13,6 +13,7 @@ import { writeUserConfig } from "../../src/cli/setup/user-config.ts";
 import { spawnAgent } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
+import { fixtureServer } from "./fixture-server.ts";
 import { inPty } from "./pty.ts";
 import { sandbox, type Sandbox } from "./workspace.ts";
 
@@ -58,14 +59,24 @@ export function describeInstalled(name: string, command: () => string[], version
       expect(plain.filter((m) => "type" in m && m.type === "terminal")).toEqual([]);
     });
 
-    test("`setup` typed in a terminal saves the choice, and session/new then needs no variable", async () => {
+    test("`setup` typed in a terminal checks the server through its SDK and saves the choice; session/new then needs no variable", async () => {
+      const server = fixtureServer();
+      server.enqueue({ status: 200, json: { object: "list", data: [{ id: "qwen3", object: "model" }] } });
       const box = unconfigured();
       const pty = inPty([...command(), "setup"], box.env, box.workspace);
       await pty.expect("Choose a number");
-      pty.type("4");
+      pty.type("3");
+      await pty.expect("OpenAI-compatible URL");
+      pty.type(`${server.origin}/v1`);
+      await pty.expect("Choose a number");
+      pty.type("1");
+      await pty.expect("Model [qwen3]");
+      pty.type("");
       expect(await pty.exited).toBe(0);
-      const sessionId = await withAgent(command(), box, {}, async ({ agent }) => (await agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] })).sessionId);
-      expect(sessionId).toBeString();
+      expect(server.requests.map((r) => r.path)).toEqual(["/v1/models"]);
+      const session = await withAgent(command(), box, {}, async ({ agent }) => agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] }));
+      const model = session.configOptions?.find((o) => o.id === "model");
+      expect(model && "currentValue" in model ? model.currentValue : undefined).toBe("openai-compatible/qwen3");
     });
 
     test("with the config the setup writes: session/new, a scripted prompt, and session/load in a fresh process show the same view", async () => {
@@ -89,7 +100,7 @@ export function describeInstalled(name: string, command: () => string[], version
       expect(listed.stdout).toContain(live.sessionId);
     });
 
-    test("the subcommands answer: --version is package.json's version", async () => {
+    test("--version prints package.json's version", async () => {
       const run = await runInstalled(command(), ["--version"], unconfigured());
       expect({ code: run.code, stdout: run.stdout.trim() }).toEqual({ code: 0, stdout: version });
     });
