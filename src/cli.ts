@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
- * protocol messages). Subcommands: demo, sessions, show, run, export, fork, delete, trust.
+ * protocol messages). Subcommands: setup, demo, sessions, show, run, export, fork, delete, trust.
  */
 import { VERSION } from "./version.ts";
 
@@ -10,6 +10,8 @@ const USAGE = `verbatim ${VERSION}: an ACP coding agent whose sessions reopen ex
 usage:
   verbatim [--trust]            run the ACP agent on stdio (what editors launch); --trust runs
                                 project hooks in every workspace it opens
+  verbatim setup                choose a model provider and its key, check it, save it in the
+                                user config file (what an editor's terminal sign-in runs)
   verbatim trust [DIR]          trust DIR (default: the current directory): its project hooks run
   verbatim demo [--keep]        run a scripted session offline, reopen it, and check parity
   verbatim sessions [--cwd DIR] [--json]
@@ -40,11 +42,15 @@ config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json 
 // node:util costs milliseconds to load: only subcommands that parse arguments load it.
 const parseArgs = async () => (await import("node:util")).parseArgs;
 
+const setup = async (): Promise<number> => (await import("./cli/setup.ts")).runSetup();
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case undefined:
     case "--trust": {
+      // A client running terminal authentication may append `setup` to the usual arguments.
+      if (command === "--trust" && rest.length === 1 && rest[0] === "setup") return setup();
       if (rest.length > 0) {
         process.stderr.write(`verbatim: unexpected arguments ${rest.join(" ")}\n\n${USAGE}`);
         return 2;
@@ -53,6 +59,13 @@ async function main(argv: string[]): Promise<number> {
       const { serveStdio } = await import("./acp/stdio.ts");
       await serveStdio({ trust: command === "--trust" });
       return 0;
+    }
+    case "setup": {
+      if (rest.length > 0) {
+        process.stderr.write("usage: verbatim setup\n");
+        return 2;
+      }
+      return setup();
     }
     case "trust": {
       const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });

@@ -25,6 +25,7 @@ import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { initializeResponse } from "./capabilities.ts";
 import type { Engine } from "./engine.ts";
 import { typed } from "./errors.ts";
+import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../version.ts";
 
 export type AgentDeps = EngineDeps;
@@ -100,7 +101,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
         engine.sessions.clientCapabilities = capabilities;
         engine.sessions.clientInfo = clientInfo;
       }
-      return initializeResponse(deps?.agentVersion ?? VERSION, (await catalog()).setupMethods());
+      return initializeResponse(deps?.agentVersion ?? VERSION, offeredAuthMethods(capabilities, (await catalog()).setupMethods()));
     }),
   );
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);

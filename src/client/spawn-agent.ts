@@ -12,9 +12,16 @@ export type AgentProcess = {
   exited: Promise<number>;
 };
 
-/** The command that runs this verbatim: the same Bun, the same entry (source or built bundle). */
+/** A `bun build --compile` binary keeps its modules in Bun's embedded file system. */
+const isCompiled = (main: string) => main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(main);
+
+/**
+ * The command that runs this verbatim: the same Bun, the same entry (source or built bundle), or
+ * the same single-file binary.
+ */
 export function agentCommand(): string[] {
   const main = Bun.main;
+  if (isCompiled(main)) return [process.execPath];
   const entry = /(?:cli\.ts|verbatim\.js)$/.test(main) ? main : fileURLToPath(new URL("../cli.ts", import.meta.url));
   return [process.execPath, entry];
 }

@@ -2,8 +2,7 @@
  * Which store holds the journal: PostgreSQL when VERBATIM_JOURNAL (or `journal.url` in the user
  * config file) is a `postgres://` URL, else SQLite under VERBATIM_HOME, which needs nothing.
  */
-import { dirname } from "node:path";
-import { settingsFiles, readSettingsFile } from "../core/config/settings.ts";
+import { readUserSettingsFile, settingsFiles } from "../core/config/settings.ts";
 import { JournalError } from "./errors.ts";
 import { dataHome, journalFile } from "./paths.ts";
 import { PostgresJournal } from "./postgres-store.ts";
@@ -26,8 +25,6 @@ export function journalUrl(env: Record<string, string | undefined>): string | un
     }
     return fromEnv;
   }
-  const file = settingsFiles(env, process.cwd()).user;
-  // The journal's URL is a user-level setting: the file is read within the user's config directory.
-  const user = readSettingsFile(file, [dirname(dirname(file))], []);
+  const user = readUserSettingsFile(settingsFiles(env, process.cwd()).user);
   return user.ok ? user.settings?.journal?.url : undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The README's editor snippets cannot rot: every JSON block parses, every editor launches the
- * same command, and that command (with `/path/to/verbatim` as this checkout) starts a verbatim
- * that answers ACP.
+ * same command from a checkout, and that command (with `/path/to/verbatim` as this checkout)
+ * starts a verbatim that answers ACP; the npx snippets start this package (whose installed bin
+ * test/package/npm-package.test.ts drives), and the checkout's setup commands keep their heading.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
@@ -13,6 +14,8 @@ import { buildBundle, CHECKOUT as checkout } from "../support/build.ts";
 import { sandbox } from "../support/workspace.ts";
 
 const readme = readFileSync(`${checkout}/README.md`, "utf8");
+const pkg = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as { name: string; bin: Record<string, string> };
+const registryEntry = JSON.parse(readFileSync(join(checkout, "registry", "agent.json"), "utf8")) as { distribution: { npx?: { package: string } } };
 
 /** The fenced code blocks of a Markdown text with the given info string, in order. */
 function fenced(markdown: string, language: string): string[] {
@@ -25,11 +28,14 @@ function fenced(markdown: string, language: string): string[] {
 type Launch = { command: string; args: string[]; env: Record<string, string> };
 
 /** Every agent entry of the editor snippets: Zed and JetBrains (`agent_servers`), VS Code (`acp.agents`). */
-function launches(): Launch[] {
+function allLaunches(): Launch[] {
   return fenced(readme, "json")
     .map((block) => JSON.parse(block) as Record<string, Record<string, Launch> | undefined>)
     .flatMap((settings) => Object.values(settings["agent_servers"] ?? settings["acp.agents"] ?? {}));
 }
+
+/** The entries that start verbatim from a checkout. */
+const launches = (): Launch[] => allLaunches().filter((l) => l.command.startsWith("/path/to/verbatim/"));
 
 const inCheckout = (path: string) => path.replaceAll("/path/to/verbatim", checkout);
 
@@ -61,6 +67,29 @@ describe("README editor snippets", () => {
     const acpx = fenced(readme, "sh").find((block) => block.includes("--agent"));
     const { command, args } = launches()[0]!;
     expect(acpx).toContain(`--agent "${[command, ...args].join(" ")}"`);
+  });
+
+  test("the npx snippets start this package as the registry entry does: no arguments for the agent, subcommands after it", () => {
+    const npx = fenced(readme, "sh").find((block) => block.startsWith("npx "));
+    const lines = (npx ?? "").trim().split("\n");
+    expect(lines[0]).toBe(`npx -y ${pkg.name}`);
+    for (const line of lines) expect(line.startsWith(`npx -y ${pkg.name}`)).toBe(true);
+    expect(lines).toContain(`npx -y ${pkg.name} setup`);
+    const custom = allLaunches().filter((l) => l.command === "npx");
+    expect(custom.map((l) => l.args)).toEqual([["-y", pkg.name]]);
+    expect(registryEntry.distribution.npx?.package.split("@")[0]).toBe(pkg.name);
+    // `npx <package>` runs the bin named as the package.
+    expect(pkg.bin[pkg.name]).toBe("bin/verbatim.js");
+  });
+
+  test("installing from the registry and npx comes first; the checkout's two setup commands keep their own heading", () => {
+    const at = (text: string) => readme.indexOf(text);
+    expect(at("### From the ACP Registry (Zed, JetBrains)")).toBeGreaterThan(0);
+    expect(at("### From the ACP Registry (Zed, JetBrains)")).toBeLessThan(at("### With npx"));
+    expect(at("### With npx")).toBeLessThan(at("## From a checkout"));
+    const checkoutSection = readme.slice(at("## From a checkout"), at("## Use it from an editor"));
+    const commands = fenced(checkoutSection, "sh").map((b) => b.trim());
+    expect(commands).toEqual(["npm install && npm run demo", "npm install && npm test"]);
   });
 
   test("the command, run from this checkout (the bundle built as the README says), is a verbatim that answers ACP", async () => {

@@ -37,7 +37,7 @@ export function settingsFiles(env: Record<string, string | undefined>, cwd: stri
 export function loadSettings(files: SettingsFiles, options: { trustProject: boolean } = { trustProject: true }): LoadedSettings {
   const warnings: string[] = [];
   // Each file is read only inside its own root: the config home for the user's, the project for its own.
-  const user = readSettingsFile(files.user, [dirname(dirname(files.user))], warnings);
+  const user = readUserSettingsFile(files.user, warnings);
   if (!user.ok) return user;
   const project = readSettingsFile(files.project, [dirname(dirname(files.project))], warnings);
   if (!project.ok) return project;
@@ -85,6 +85,11 @@ type FileResult = { ok: true; settings: Settings | undefined } | { ok: false; er
 
 /** The most a config file may hold; a larger one is not read. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** Reads the user's own config file, confined to the user's config directory (the file's grandparent). */
+export function readUserSettingsFile(path: string, warnings: string[] = []): FileResult {
+  return readSettingsFile(path, [dirname(dirname(path))], warnings);
+}
 
 /**
  * One config file, read only when it resolves inside `roots` as a regular file of at most
