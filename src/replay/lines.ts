@@ -1,6 +1,6 @@
 /** The visible lines verbatim adds to a card. Pure text, recorded facts in, no clock. */
 import type { PermissionOption } from "@agentclientprotocol/sdk";
-import type { PermissionOutcome } from "../journal/facts/index.ts";
+import type { PermissionOutcome, QuestionAnswered } from "../journal/facts/index.ts";
 
 const kindWords: Record<PermissionOption["kind"], string> = {
   allow_once: "allowed once",
@@ -26,4 +26,28 @@ const refusedBy: Record<string, string> = {
 
 export function refusalLine(by: string, reason: string): string {
   return `Not run: ${refusedBy[by] ?? by}${reason ? ` — ${reason}` : ""}.`;
+}
+
+/** The question a card asked, as its line shows it. */
+export const questionLine = (message: string): string => `Question: ${message}`;
+
+/**
+ * How the question was answered: each field's title with what was chosen or typed (in the form's
+ * order), or why there is no answer.
+ */
+export function answerLine(requestedSchema: Record<string, unknown>, answer: QuestionAnswered): string {
+  if (answer.error !== undefined) return `Not answered: the client could not ask (${answer.error}).`;
+  if (answer.action === "decline") return "Not answered: the user declined.";
+  if (answer.action === "cancel") return answer.cancelledBy === "turn" ? "Not answered: the turn was cancelled." : "Not answered: the user dismissed the question.";
+  const properties = (requestedSchema.properties ?? {}) as Record<string, { title?: unknown }>;
+  const content = answer.content ?? {};
+  const parts = Object.keys(properties)
+    .filter((key) => content[key] !== undefined && content[key] !== "" && !(Array.isArray(content[key]) && (content[key] as unknown[]).length === 0))
+    .map((key) => {
+      const value = content[key];
+      const shown = Array.isArray(value) ? value.map(String).join(", ") : String(value);
+      const title = properties[key]?.title;
+      return `${typeof title === "string" ? title : key}: ${shown}`;
+    });
+  return parts.length ? `Answered: ${parts.join("; ")}.` : "Answered: nothing chosen.";
 }

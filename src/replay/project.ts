@@ -8,7 +8,7 @@ import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
-import { permissionLine, refusalLine } from "./lines.ts";
+import { answerLine, permissionLine, questionLine, refusalLine } from "./lines.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -115,6 +115,20 @@ export class Projector {
           const options = permission?.options ?? [];
           card.meta = { ...card.meta, permission: { options, outcome: fact.outcome } };
           card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome))];
+          return [contentAndMetaUpdate(card)];
+        });
+      case "question_asked":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.meta = { ...card.meta, question: { message: fact.message, requestedSchema: fact.requestedSchema, answer: null } };
+          card.notes = [...card.notes, textContent(questionLine(fact.message))];
+          return [contentAndMetaUpdate(card)];
+        });
+      case "question_answered":
+        return this.#withCard(fact.toolCallId, (card) => {
+          const asked = card.meta.question as { message: string; requestedSchema: Record<string, unknown> } | undefined;
+          const { kind: _kind, toolCallId: _id, ...answer } = fact;
+          card.meta = { ...card.meta, question: { ...asked, answer } };
+          card.notes = [...card.notes, textContent(answerLine(asked?.requestedSchema ?? {}, fact))];
           return [contentAndMetaUpdate(card)];
         });
       case "session_recovered":

@@ -4,7 +4,7 @@
  * tests can check which client methods the agent used (and that a reload used none).
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { ClientApp, ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { ClientApp, ClientCapabilities, CreateElicitationRequest, CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import { readFileSync, writeFileSync } from "node:fs";
 
 type Running = {
@@ -21,12 +21,17 @@ export class ClientServices {
   readonly #terminals = new Map<string, Running>();
   #next = 1;
 
-  constructor(readonly offer: { fs?: boolean; terminal?: boolean }) {}
+  /** The forms the agent put to the user (`elicitation/create`), in order. */
+  readonly questions: CreateElicitationRequest[] = [];
+
+  /** `answer`: how the user answers a form (offering `elicitation.form`). */
+  constructor(readonly offer: { fs?: boolean; terminal?: boolean; answer?: (request: CreateElicitationRequest) => CreateElicitationResponse | Promise<CreateElicitationResponse> }) {}
 
   capabilities(): ClientCapabilities {
     return {
       ...(this.offer.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
       ...(this.offer.terminal ? { terminal: true } : {}),
+      ...(this.offer.answer ? { elicitation: { form: {} } } : {}),
     };
   }
 
@@ -37,6 +42,14 @@ export class ClientServices {
 
   register = (app: ClientApp): ClientApp => {
     let out = app;
+    const answer = this.offer.answer;
+    if (answer) {
+      out = out.onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+        this.calls.push("elicitation/create");
+        this.questions.push(params);
+        return answer(params);
+      });
+    }
     if (this.offer.fs) {
       out = out
         .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {

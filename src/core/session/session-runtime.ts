@@ -130,8 +130,8 @@ export class SessionRuntime {
     mcpServers: McpServerConfig[] = [],
   ): Promise<SessionRuntime> {
     const first = await deps.store.info(sessionId);
-    // A subagent's session never offers Task: only top-level sessions start subagents.
-    const tools = first?.parentSessionId ? deps.tools.without([TASK]) : deps.tools;
+    // A subagent's session never offers Task or AskUserQuestion: only top-level sessions start subagents and ask the user.
+    const tools = first?.parentSessionId ? deps.tools.without(PARENT_ONLY) : deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, first?.cwd ?? process.cwd());
     for await (const page of pages) {
       for (const record of page) {
@@ -335,7 +335,7 @@ export class SessionRuntime {
     this.#additionalDirectories = directories;
   }
 
-  /** Starts subagents as child sessions of this one, with this session's tools but `Task`, model and mode. */
+  /** Starts subagents as child sessions of this one, with this session's tools (but `Task` and `AskUserQuestion`), model and mode. */
   #subagents() {
     return subagentLauncher({
       record: (fact) => this.record(fact),
@@ -347,7 +347,7 @@ export class SessionRuntime {
           gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
         }),
         { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
-        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without([TASK]), values: this.configValues() },
+        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), values: this.configValues() },
       ),
     });
   }
@@ -372,4 +372,5 @@ export class SessionRuntime {
 }
 
 
-const TASK = "Task";
+/** The tools only a top-level session offers: a subagent starts no subagent and asks the user nothing. */
+const PARENT_ONLY = ["Task", "AskUserQuestion"];

@@ -1,6 +1,7 @@
 /** The set of tools a session offers, and turning a model's raw arguments into valid input. */
 import { z } from "zod";
 import type { ToolSpec } from "../../journal/facts/index.ts";
+import { askUserQuestionTool } from "./ask-user-question.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
@@ -50,7 +51,7 @@ export class ToolRegistry {
 
 /** The built-in tools, with Claude Code's names and input shapes. */
 export function defaultTools(): Tool[] {
-  const tools = [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool, taskTool];
+  const tools = [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool, taskTool, askUserQuestionTool];
   return tools as Tool[];
 }
 

@@ -21,8 +21,16 @@ export interface ClientTerminal {
 
 export type ExitStatus = { exitCode?: number | null; signal?: string | null };
 
+/** A form to put to the user (ACP elicitation, form mode): its message and its JSON schema. */
+export type QuestionForm = { message: string; requestedSchema: Record<string, unknown> };
+
+/** The client's answer to a form: the values entered, or that the user declined or dismissed it. */
+export type FormAnswer = { action: "accept"; content: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+
 /** What the client can do for tools, when it advertised the capability. */
 export interface ToolHost {
+  /** Puts a form to the user (the client advertised `elicitation.form`); rejects when `signal` aborts. */
+  askForm?(form: QuestionForm & { toolCallId: string }, signal: AbortSignal): Promise<FormAnswer>;
   /** The whole text of a file as the editor has it (unsaved buffers included). */
   readTextFile?(path: string): Promise<string>;
   writeTextFile?(path: string, content: string): Promise<void>;
@@ -52,7 +60,16 @@ export type ToolContext = {
   subagents?: SubagentLauncher;
   /** A file of variables SessionStart hooks set (`CLAUDE_ENV_FILE`), which Bash sources first. */
   envFile?: string;
+  /**
+   * Asks the user (present only when the client can answer forms): the question and its answer
+   * are journaled and shown on the card; a cancelled turn answers `cancel` by the turn, and a
+   * request the client failed answers `cancel` with its error.
+   */
+  ask?(form: QuestionForm): Promise<AskedAnswer>;
 };
+
+/** How a question ended, as journaled. */
+export type AskedAnswer = FormAnswer & { cancelledBy?: "client" | "turn"; error?: string };
 
 export type ToolOutcome = {
   status: "completed" | "failed";

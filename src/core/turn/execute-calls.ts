@@ -7,7 +7,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import type { AcceptedCall } from "../../journal/facts/index.ts";
 import { parseInput } from "../tools/registry.ts";
-import type { Tool, ToolOutcome } from "../tools/tool.ts";
+import type { AskedAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
 import { PendingWrites } from "./pending-writes.ts";
 import type { TurnContext } from "./turn-context.ts";
 
@@ -139,6 +139,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       host: ctx.host,
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
+      ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
       ...(ctx.subagents ? { subagents: ctx.subagents } : {}),
       ...(envFile ? { envFile } : {}),
     });
@@ -148,6 +149,22 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
   }
   await progressed.settled();
   return outcome;
+}
+
+/** Journals the question, puts it to the client, and journals how it ended (journal first, then ask). */
+async function askUser(ctx: TurnContext, toolCallId: string, form: QuestionForm): Promise<AskedAnswer> {
+  await ctx.record({ kind: "question_asked", toolCallId, message: form.message, requestedSchema: form.requestedSchema });
+  let answer: AskedAnswer;
+  try {
+    const response = await ctx.host.askForm!({ ...form, toolCallId }, ctx.signal);
+    answer = response.action === "cancel" ? { action: "cancel", cancelledBy: "client" } : response;
+  } catch (error) {
+    answer = ctx.signal.aborted
+      ? { action: "cancel", cancelledBy: "turn" }
+      : { action: "cancel", cancelledBy: "client", error: error instanceof Error ? error.message : String(error) };
+  }
+  await ctx.record({ kind: "question_answered", toolCallId, ...answer });
+  return answer;
 }
 
 export async function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: string): Promise<void> {

@@ -8,6 +8,7 @@ import { commandFacts } from "./commands.ts";
 import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
 import { permissionFacts } from "./permissions.ts";
+import { questionFacts } from "./questions.ts";
 import { sessionFacts } from "./session.ts";
 import { toolFacts } from "./tools.ts";
 import { subagentFacts } from "./subagents.ts";
@@ -18,6 +19,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...turnFacts,
   ...toolFacts,
   ...permissionFacts,
+  ...questionFacts,
   ...hookFacts,
   ...mcpFacts,
   ...commandFacts,
@@ -39,6 +41,7 @@ export * from "./hooks.ts";
 export * from "./mcp.ts";
 export * from "./subagents.ts";
 export * from "./permissions.ts";
+export * from "./questions.ts";
 export * from "./session.ts";
 export * from "./tools.ts";
 export * from "./turn.ts";

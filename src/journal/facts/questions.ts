@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/**
+ * A tool (AskUserQuestion) asked the user through the client (ACP `elicitation/create`, form
+ * mode): the message and the form exactly as sent, recorded before the request goes out.
+ */
+export const questionAsked = z.object({
+  kind: z.literal("question_asked"),
+  toolCallId: z.string(),
+  message: z.string(),
+  requestedSchema: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * How the question ended: the client's answer (`accept` with the form's content, `decline`,
+ * `cancel`), or `cancel` by the turn (a `session/cancel` while it was open) or with the error
+ * the request failed with.
+ */
+export const questionAnswered = z.object({
+  kind: z.literal("question_answered"),
+  toolCallId: z.string(),
+  action: z.enum(["accept", "decline", "cancel"]),
+  content: z.record(z.string(), z.unknown()).optional(),
+  cancelledBy: z.enum(["client", "turn"]).optional(),
+  error: z.string().optional(),
+});
+
+export type QuestionAnswered = z.infer<typeof questionAnswered>;
+
+export const questionFacts = [questionAsked, questionAnswered] as const;
