@@ -28,6 +28,13 @@ BEGIN SELECT RAISE(ABORT, 'verbatim journal: blobs are append-only'); END;
  */
 export const forkColumnSql = "ALTER TABLE sessions ADD COLUMN forked_from TEXT";
 
+/**
+ * Each session's prompts, for the history list (it leaves out sessions never prompted): small,
+ * as it holds only prompt records. Created by the first writer that does not find it; a verbatim
+ * that does not know it writes on as before (SQLite keeps it up to date).
+ */
+export const promptIndexSql = "CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received'";
+
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
@@ -50,6 +57,7 @@ CREATE TABLE IF NOT EXISTS facts (
   body TEXT NOT NULL,
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received';
 CREATE TABLE IF NOT EXISTS leases (
   session_id TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,

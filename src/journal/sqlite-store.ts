@@ -11,7 +11,7 @@ import { JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
-import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql } from "./sqlite-schema.ts";
+import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql, promptIndexSql } from "./sqlite-schema.ts";
 import { busy, guard, guardIter } from "./sqlite-errors.ts";
 import type { Durability, JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
@@ -188,6 +188,7 @@ export class SqliteJournal implements JournalStore {
     const db = this.#reader();
     if (!db) return [];
     const asOf = query.asOf ?? new Date().toISOString();
+    const limit = Math.max(1, Math.floor(query.limit));
     const where: string[] = [
       "s.parent_session_id IS NULL",
       "s.created_at <= :asOf",
@@ -198,17 +199,24 @@ export class SqliteJournal implements JournalStore {
       where.push("s.cwd = :cwd");
       args.cwd = query.cwd;
     }
-    const after = query.after ? "WHERE activity < :afterAt OR (activity = :afterAt AND session_id < :afterId)" : "";
+    const after = query.after ? "AND (activity < :afterAt OR (activity = :afterAt AND session_id < :afterId))" : "";
     if (query.after) Object.assign(args, { afterAt: query.after.updatedAt, afterId: query.after.sessionId });
-    // A session written after `asOf` is placed by its last record before then, so its place
-    // does not move between the pages of one listing.
-    const sql = `SELECT * FROM (
-      SELECT s.*, CASE WHEN s.updated_at <= :asOf THEN s.updated_at
-        ELSE (SELECT MAX(f.at) FROM facts f WHERE f.session_id = s.session_id AND f.at <= :asOf) END AS activity
-      FROM sessions s WHERE ${where.join(" AND ")}
-    ) ${after} ORDER BY activity DESC, session_id DESC LIMIT ${Math.max(1, Math.floor(query.limit))}`;
-    const rows = guard(undefined, () => db.query<SessionDbRow & { activity: string }, [Record<string, string>]>(sql).all(args));
-    return rows.map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
+    type ListedRow = SessionDbRow & { activity: string };
+    // Sessions untouched since `asOf` (nearly all) are found in the index of last updates; the
+    // few written since are placed by their last record before then, so that a session's
+    // place does not move between the pages of one listing.
+    const untouched = `SELECT * FROM (SELECT s.*, s.updated_at AS activity FROM sessions s WHERE ${where.join(" AND ")} AND s.updated_at <= :asOf)
+      WHERE 1 ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
+    const touched = `SELECT * FROM (
+      SELECT s.*, (SELECT MAX(f.at) FROM facts f WHERE f.session_id = s.session_id AND f.at <= :asOf) AS activity
+      FROM sessions s WHERE ${where.join(" AND ")} AND s.updated_at > :asOf
+    ) WHERE activity IS NOT NULL ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
+    const rows = guard(undefined, () => [
+      ...db.query<ListedRow, [Record<string, string>]>(untouched).all(args),
+      ...db.query<ListedRow, [Record<string, string>]>(touched).all(args),
+    ]);
+    rows.sort((x, y) => (x.activity === y.activity ? (x.session_id < y.session_id ? 1 : -1) : x.activity < y.activity ? 1 : -1));
+    return rows.slice(0, limit).map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
   }
 
   async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
@@ -367,6 +375,7 @@ export class SqliteJournal implements JournalStore {
       }
       const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
       if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
+      db.run(promptIndexSql);
       return db;
     });
     for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
