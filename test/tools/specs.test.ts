@@ -15,6 +15,7 @@ const fields: Record<string, string[]> = {
   TodoWrite: ["todos"],
   WebFetch: ["url", "prompt"],
   Task: ["description", "prompt", "subagent_type"],
+  AskUserQuestion: ["questions"],
 };
 
 describe("the built-in tools' specs", () => {
