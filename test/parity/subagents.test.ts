@@ -59,6 +59,7 @@ describe("subagents", () => {
     expect(facts[0]).toMatchObject({ kind: "session_started", parentSessionId: r.sessionId });
     const started = facts[0]?.kind === "session_started" ? facts[0] : undefined;
     expect(started?.tools.map((t) => t.name)).not.toContain("Task");
+    expect(started?.tools.map((t) => t.name)).not.toContain("AskUserQuestion");
     expect(started?.systemPrompt).toContain("You are a subagent of verbatim");
     expect(facts.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name)).toEqual(["Read"]);
     // The parent's journal holds no fact of the child's calls: only its own card's progress.

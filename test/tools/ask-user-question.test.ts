@@ -85,7 +85,7 @@ describe("AskUserQuestion", () => {
     expect(textOf(card?.content)).toContain("Not answered: the turn was cancelled.");
   });
 
-  test("is offered to the model with Claude Code's name and input shape, and not to subagents", async () => {
+  test("is offered to the model with Claude Code's name and input shape", async () => {
     const box = sandbox("scripted/plain");
     const c = await connectProcess(box.env);
     try {
