@@ -240,7 +240,7 @@ export class PostgresJournal implements JournalStore {
         return gone;
       }),
     );
-    for (const id of [sessionId]) if (this.#held.has(id)) await this.#unlock(id);
+    if (this.#held.delete(sessionId)) await this.#unlock(sessionId);
     return deleted;
   }
 
@@ -320,8 +320,9 @@ export class PostgresJournal implements JournalStore {
    */
   async #relock(): Promise<void> {
     this.#lockLost = false;
-    await this.#lockSql?.close({ timeout: 0 }).catch(() => undefined);
+    const lost = this.#lockSql;
     this.#lockSql = undefined;
+    await lost?.close({ timeout: 0 }).catch(() => undefined);
     for (const [sessionId, epoch] of [...this.#held]) {
       this.#held.delete(sessionId);
       const lock = this.#lockConnection();
@@ -336,17 +337,20 @@ export class PostgresJournal implements JournalStore {
   }
 
   #lockConnection(): SQL {
-    this.#lockSql ??= new SQL({
+    if (this.#lockSql) return this.#lockSql;
+    const connection: SQL = new SQL({
       url: this.target.url,
       max: 1,
       idleTimeout: 0,
       connectionTimeout: CONNECT_TIMEOUT_S,
       tls: this.target.sslMode,
       onclose: () => {
-        if (this.#held.size > 0) this.#lockLost = true;
+        // Only the current lock connection's loss matters (one given up on purpose does not).
+        if (this.#lockSql === connection && this.#held.size > 0) this.#lockLost = true;
       },
     });
-    return this.#lockSql;
+    this.#lockSql = connection;
+    return connection;
   }
 
   #connect(max: number): SQL {
