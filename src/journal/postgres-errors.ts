@@ -48,7 +48,7 @@ export function translate(target: PostgresTarget, sessionId: string | undefined,
   const connection = (e.code !== undefined && e.code.startsWith("ERR_POSTGRES") && e.code !== "ERR_POSTGRES_SERVER_ERROR") ||
     sqlState.startsWith("57P0") || sqlState.startsWith("08");
   if (connection) {
-    return new JournalError("unreachable", `${where}${server} cannot be reached (${e.code ?? sqlState}: ${message}); nothing more was written`, details);
+    return new JournalError("unreachable", `${where}${server} cannot be reached (${e.code ?? sqlState}: ${message})`, details);
   }
   return new JournalError("corrupt_database", `${where}${server} failed (${sqlState || e.code || "error"}: ${message})`, details);
 }
