@@ -23,6 +23,8 @@ import type { JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.t
 /** Records per page of a read (keyset pages: memory holds one page, however long the session). */
 const PAGE_SIZE = 512;
 const CONNECT_TIMEOUT_S = 10;
+/** How long taking a session waits for a holder that is going (see `#lock`). */
+const LOCK_WAIT_MS = 2000;
 
 type FactRow = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
@@ -299,12 +301,24 @@ export class PostgresJournal implements JournalStore {
     return row ? { pid: row.pid, host: row.host } : undefined;
   }
 
-  /** Takes the session's advisory lock on the lock connection, or throws `busy` naming who holds it. */
+  /**
+   * Takes the session's advisory lock on the lock connection, or throws `busy` naming who holds
+   * it. It waits a little for a holder that is going: a process killed a moment ago holds its
+   * locks until the server has noticed its connection closed and ended its backend.
+   */
   async #lock(sessionId: string): Promise<void> {
     const lock = this.#lockConnection();
-    const [row] = await this.#guard(sessionId, () =>
-      lock`SELECT pg_try_advisory_lock(hashtextextended(${lockName(sessionId)}, 0)) AS locked`) as { locked: boolean }[];
-    if (!row?.locked) throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
+    const locked = await this.#guard(sessionId, async () => {
+      await lock`SELECT set_config('lock_timeout', ${`${LOCK_WAIT_MS}ms`}, false)`;
+      try {
+        await lock`SELECT pg_advisory_lock(hashtextextended(${lockName(sessionId)}, 0))`;
+        return true;
+      } catch (error) {
+        if ((error as { errno?: string }).errno === "55P03") return false;
+        throw error;
+      }
+    });
+    if (!locked) throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
   }
 
   async #unlock(sessionId: string): Promise<void> {
