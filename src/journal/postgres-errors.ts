@@ -45,8 +45,10 @@ export function translate(target: PostgresTarget, sessionId: string | undefined,
   if (sqlState === "3D000") return new JournalError("unreachable", `${server} has no database "${target.database}"`, details);
   // Bun's own codes (ERR_POSTGRES_CONNECTION_CLOSED, ..._REFUSED, ..._TIMEOUT, TLS failures), the
   // server shutting down or ending this backend (57P0x), connection exceptions (08xxx).
+  // The server refusing new connections (53300 too many; 55000 a database closed to them) is one too.
   const connection = (e.code !== undefined && e.code.startsWith("ERR_POSTGRES") && e.code !== "ERR_POSTGRES_SERVER_ERROR") ||
-    sqlState.startsWith("57P0") || sqlState.startsWith("08");
+    sqlState.startsWith("57P0") || sqlState.startsWith("08") || sqlState === "53300" ||
+    (sqlState === "55000" && /accepting connections/.test(message));
   if (connection) {
     return new JournalError("unreachable", `${where}${server} cannot be reached (${e.code ?? sqlState}: ${message})`, details);
   }

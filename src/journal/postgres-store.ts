@@ -307,8 +307,15 @@ export class PostgresJournal implements JournalStore {
    * locks until the server has noticed its connection closed and ended its backend.
    */
   async #lock(sessionId: string): Promise<void> {
+    if (!(await this.#takeLock(sessionId))) {
+      throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
+    }
+  }
+
+  /** True once the session's advisory lock is this process's; false when another holds it past the wait. */
+  #takeLock(sessionId: string): Promise<boolean> {
     const lock = this.#lockConnection();
-    const locked = await this.#guard(sessionId, async () => {
+    return this.#guard(sessionId, async () => {
       await lock`SELECT set_config('lock_timeout', ${`${LOCK_WAIT_MS}ms`}, false)`;
       try {
         await lock`SELECT pg_advisory_lock(hashtextextended(${lockName(sessionId)}, 0))`;
@@ -318,7 +325,6 @@ export class PostgresJournal implements JournalStore {
         throw error;
       }
     });
-    if (!locked) throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
   }
 
   async #unlock(sessionId: string): Promise<void> {
@@ -333,20 +339,30 @@ export class PostgresJournal implements JournalStore {
    * writer's epoch (nobody took it over meanwhile); one taken over is given up.
    */
   async #relock(): Promise<void> {
-    this.#lockLost = false;
     const lost = this.#lockSql;
     this.#lockSql = undefined;
     await lost?.close({ timeout: 0 }).catch(() => undefined);
-    for (const [sessionId, epoch] of [...this.#held]) {
-      this.#held.delete(sessionId);
-      const lock = this.#lockConnection();
-      const [row] = await this.#guard(sessionId, () =>
-        lock`SELECT pg_try_advisory_lock(hashtextextended(${lockName(sessionId)}, 0)) AS locked`) as { locked: boolean }[];
-      if (!row?.locked) continue;
-      const [lease] = await this.#guard(sessionId, () =>
-        this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`) as { ok: number }[];
-      if (lease) this.#held.set(sessionId, epoch);
-      else await this.#unlock(sessionId);
+    try {
+      for (const [sessionId, epoch] of [...this.#held]) {
+        if (!(await this.#takeLock(sessionId))) {
+          this.#held.delete(sessionId);
+          continue;
+        }
+        const [lease] = await this.#guard(sessionId, () =>
+          this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`) as { ok: number }[];
+        if (!lease) {
+          this.#held.delete(sessionId);
+          await this.#unlock(sessionId);
+        }
+      }
+      this.#lockLost = false;
+    } catch (error) {
+      // The server is still out of reach: the sessions stay this writer's to lock again at its next append.
+      this.#lockLost = true;
+      const partial = this.#lockSql as SQL | undefined;
+      this.#lockSql = undefined;
+      await partial?.close({ timeout: 0 }).catch(() => undefined);
+      throw error;
     }
   }
 
@@ -391,11 +407,18 @@ export class PostgresJournal implements JournalStore {
 
   /** The layout version, or undefined where no journal was ever written; throws for a newer one. Never writes. */
   #readLayout(): Promise<number | undefined> {
-    this.#layout ??= this.#guard(undefined, () => currentLayout(this.#sql)).then(checkVersion);
-    this.#layout.catch(() => {
-      this.#layout = undefined;
-    });
-    return this.#layout;
+    const layout = this.#layout ?? this.#guard(undefined, () => currentLayout(this.#sql)).then(checkVersion);
+    // Only a layout found is kept: another process may create it at any moment.
+    this.#layout = layout;
+    layout.then(
+      (version) => {
+        if (version === undefined && this.#layout === layout) this.#layout = undefined;
+      },
+      () => {
+        if (this.#layout === layout) this.#layout = undefined;
+      },
+    );
+    return layout;
   }
 
   /** Creates or upgrades the layout before the first write (under a lock: processes may start together). */

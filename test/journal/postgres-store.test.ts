@@ -137,6 +137,15 @@ describe("the layout", () => {
     expect((await journalError(() => writer.create({ sessionId: "ses_new", cwd: "/w", additionalDirectories: [], createdAt: now(), updatedAt: now() }, startFact()))).code).toBe("newer_database");
   });
 
+  test("a reader that looked before any writer sees the sessions written afterwards", async () => {
+    const url = await freshDatabase();
+    const reader = storeOn(url);
+    expect(await reader.info("ses_pg")).toBeUndefined();
+    await created(url);
+    expect((await reader.info("ses_pg"))?.cwd).toBe("/work");
+    expect((await readAll(reader, "ses_pg")).length).toBe(1);
+  });
+
   test("loading never writes: a reader on an empty database creates no layout", async () => {
     const url = await freshDatabase();
     const reader = storeOn(url);
