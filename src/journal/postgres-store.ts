@@ -15,6 +15,7 @@ import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, pgGuard } from "./postgres-errors.ts";
+import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { currentProcess } from "./process-identity.ts";
@@ -23,8 +24,6 @@ import type { JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.t
 /** Records per page of a read (keyset pages: memory holds one page, however long the session). */
 const PAGE_SIZE = 512;
 const CONNECT_TIMEOUT_S = 10;
-/** How long taking a session waits for a holder that is going (see `#lock`). */
-const LOCK_WAIT_MS = 2000;
 
 type FactRow = { seq: number; kind: string; v: number; at: string; body: string };
 type SessionDbRow = {
@@ -35,12 +34,10 @@ type SessionDbRow = {
 export class PostgresJournal implements JournalStore {
   readonly target: PostgresTarget;
   readonly #sql: SQL;
-  /** The connection that holds this process's advisory locks (opened at the first lease). */
-  #lockSql: SQL | undefined;
-  /** Set when the lock connection closed: the locks it held are gone, and are taken again before the next append. */
-  #lockLost = false;
   /** Sessions this process leases, with the epoch of its lease. */
   readonly #held = new Map<string, number>();
+  /** This process's advisory locks, on a connection of their own. */
+  readonly #locks: AdvisoryLocks;
   #writable: Promise<void> | undefined;
   #layout: Promise<number | undefined> | undefined;
   readonly #owner = { host: hostname(), ...currentProcess() };
@@ -48,6 +45,7 @@ export class PostgresJournal implements JournalStore {
   constructor(url: string, private readonly options: { poolSize?: number } = {}) {
     this.target = parsePostgresUrl(url);
     this.#sql = this.#connect(options.poolSize ?? 4);
+    this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
   }
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
@@ -67,7 +65,7 @@ export class PostgresJournal implements JournalStore {
         await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body) VALUES (${id}, 1, ${e.kind}, ${e.v}, ${row.createdAt}, ${e.body})`;
       }),
     ).catch(async (error: unknown) => {
-      await this.#unlock(id);
+      await this.#locks.give(id);
       throw error;
     });
     this.#held.set(id, 1);
@@ -104,7 +102,7 @@ export class PostgresJournal implements JournalStore {
 
   async appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): Promise<StoredFact[]> {
     if (facts.length === 0) return [];
-    if (this.#lockLost) await this.#relock();
+    if (this.#locks.lost) await this.#relock();
     const epoch = this.#held.get(sessionId);
     if (epoch === undefined) throw heldElsewhere(sessionId, await this.holder(sessionId));
     const encoded = facts.map(({ fact }) => encodeFact(fact));
@@ -242,12 +240,12 @@ export class PostgresJournal implements JournalStore {
         return gone;
       }),
     );
-    if (this.#held.delete(sessionId)) await this.#unlock(sessionId);
+    if (this.#held.delete(sessionId)) await this.#locks.give(sessionId);
     return deleted;
   }
 
   async acquire(sessionId: string): Promise<void> {
-    if (this.#lockLost) await this.#relock();
+    if (this.#locks.lost) await this.#relock();
     if (this.#held.has(sessionId)) return;
     await this.#ensureLayout();
     await this.#lock(sessionId);
@@ -268,7 +266,7 @@ export class PostgresJournal implements JournalStore {
     await this.#guard(sessionId, () => this.#sql`
       UPDATE verbatim.leases SET epoch = epoch + 1, host = '', pid = 0, start_time = ''
       WHERE session_id = ${sessionId} AND epoch = ${epoch}`);
-    await this.#unlock(sessionId);
+    await this.#locks.give(sessionId);
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
@@ -282,10 +280,8 @@ export class PostgresJournal implements JournalStore {
   }
 
   async close(): Promise<void> {
-    const lock = this.#lockSql;
-    this.#lockSql = undefined;
     this.#held.clear();
-    await Promise.all([this.#sql.close({ timeout: 1 }), lock?.close({ timeout: 1 })]).catch(() => undefined);
+    await Promise.all([this.#sql.close({ timeout: 1 }), this.#locks.close()]).catch(() => undefined);
   }
 
   /** The named holder of a session's lease, if its advisory lock is held right now (by a live connection). */
@@ -301,50 +297,24 @@ export class PostgresJournal implements JournalStore {
     return row ? { pid: row.pid, host: row.host } : undefined;
   }
 
-  /**
-   * Takes the session's advisory lock on the lock connection, or throws `busy` naming who holds
-   * it. It waits a little for a holder that is going: a process killed a moment ago holds its
-   * locks until the server has noticed its connection closed and ended its backend.
-   */
+  /** Takes the session's advisory lock, or throws `busy` naming who holds it (see AdvisoryLocks.take). */
   async #lock(sessionId: string): Promise<void> {
-    if (!(await this.#takeLock(sessionId))) {
+    if (!(await this.#guard(sessionId, () => this.#locks.take(sessionId)))) {
       throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
     }
-  }
-
-  /** True once the session's advisory lock is this process's; false when another holds it past the wait. */
-  #takeLock(sessionId: string): Promise<boolean> {
-    const lock = this.#lockConnection();
-    return this.#guard(sessionId, async () => {
-      await lock`SELECT set_config('lock_timeout', ${`${LOCK_WAIT_MS}ms`}, false)`;
-      try {
-        await lock`SELECT pg_advisory_lock(hashtextextended(${lockName(sessionId)}, 0))`;
-        return true;
-      } catch (error) {
-        if ((error as { errno?: string }).errno === "55P03") return false;
-        throw error;
-      }
-    });
-  }
-
-  async #unlock(sessionId: string): Promise<void> {
-    const lock = this.#lockSql;
-    if (!lock || this.#lockLost) return;
-    await lock`SELECT pg_advisory_unlock(hashtextextended(${lockName(sessionId)}, 0))`.catch(() => undefined);
   }
 
   /**
    * The lock connection closed (the server restarted, or ended it): its locks are gone. Each
    * session is locked again on a new connection, and kept only if its lease still carries this
-   * writer's epoch (nobody took it over meanwhile); one taken over is given up.
+   * writer's epoch (nobody took it over meanwhile); one taken over is given up. While the server
+   * is out of reach the sessions stay this writer's, to lock again at its next append.
    */
   async #relock(): Promise<void> {
-    const lost = this.#lockSql;
-    this.#lockSql = undefined;
-    await lost?.close({ timeout: 0 }).catch(() => undefined);
+    await this.#locks.reset();
     try {
       for (const [sessionId, epoch] of [...this.#held]) {
-        if (!(await this.#takeLock(sessionId))) {
+        if (!(await this.#guard(sessionId, () => this.#locks.take(sessionId)))) {
           this.#held.delete(sessionId);
           continue;
         }
@@ -352,35 +322,15 @@ export class PostgresJournal implements JournalStore {
           this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`) as { ok: number }[];
         if (!lease) {
           this.#held.delete(sessionId);
-          await this.#unlock(sessionId);
+          await this.#locks.give(sessionId);
         }
       }
-      this.#lockLost = false;
+      this.#locks.relocked(true);
     } catch (error) {
-      // The server is still out of reach: the sessions stay this writer's to lock again at its next append.
-      this.#lockLost = true;
-      const partial = this.#lockSql as SQL | undefined;
-      this.#lockSql = undefined;
-      await partial?.close({ timeout: 0 }).catch(() => undefined);
+      await this.#locks.reset();
+      this.#locks.relocked(false);
       throw error;
     }
-  }
-
-  #lockConnection(): SQL {
-    if (this.#lockSql) return this.#lockSql;
-    const connection: SQL = new SQL({
-      url: this.target.url,
-      max: 1,
-      idleTimeout: 0,
-      connectionTimeout: CONNECT_TIMEOUT_S,
-      tls: this.target.sslMode,
-      onclose: () => {
-        // Only the current lock connection's loss matters (one given up on purpose does not).
-        if (this.#lockSql === connection && this.#held.size > 0) this.#lockLost = true;
-      },
-    });
-    this.#lockSql = connection;
-    return connection;
   }
 
   #connect(max: number): SQL {
@@ -447,7 +397,6 @@ export class PostgresJournal implements JournalStore {
   }
 }
 
-const lockName = (sessionId: string) => `verbatim.session:${sessionId}`;
 
 async function currentLayout(sql: SQL): Promise<number | undefined> {
   const [present] = await sql`SELECT to_regclass('verbatim.meta') IS NOT NULL AS present` as { present: boolean }[];
