@@ -121,11 +121,12 @@ describe("one journal server, two homes", () => {
       const { admin } = await postgresServer();
       const database = new URL(url).pathname.slice(1);
       let cut = false;
+      let cutting: Promise<unknown> = Promise.resolve();
       agent.client.onUpdate = () => {
         if (cut || agent.client.notifications.length < 5) return;
         cut = true;
         // The server stops taking connections to the journal and ends the ones it has.
-        void admin.unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`).then(() =>
+        cutting = admin.unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`).then(() =>
           admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database} AND pid <> pg_backend_pid()`);
       };
       const outcome = await prompt(agent.ctx, sessionId, "Everything").then(
@@ -138,6 +139,7 @@ describe("one journal server, two homes", () => {
       expect(outcome.message).not.toContain(new URL(url).password);
       agent.client.onUpdate = () => undefined;
       const live = agent.client.view(sessionId);
+      await cutting;
       await admin.unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
       expect((await prompt(agent.ctx, sessionId, "Again")).stopReason).toBe("end_turn");
       const reloaded = await connectProcess(envA);
