@@ -5,9 +5,8 @@ import { isAbsolute } from "node:path";
 import { isValidSessionId } from "../core/ids.ts";
 import type { McpServerConfig } from "../core/mcp/server-config.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
-import { ChunkCoalescer } from "../replay/coalesce.ts";
-import { RetractedTurns } from "../replay/retracted-turns.ts";
-import { removeEnvFile } from "../core/hooks/env-file.ts";
+import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import type { Projector } from "../replay/project.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
 import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
@@ -100,8 +99,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
           sessions.delete(params.sessionId);
           await open.runtime.close();
         }
-        if (!(await deps.store.delete(params.sessionId))) throw unknownSession(params.sessionId);
-        removeEnvFile(deps.hooks?.env ?? process.env, params.sessionId);
+        if (!(await deleteStoredSession(deps, params.sessionId))) throw unknownSession(params.sessionId);
         return {};
       });
     }),
@@ -120,15 +118,16 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
     if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
     const sender = sessions.sender(client);
     const projector: Projector = sessions.newProjector(true);
-    const coalescer = new ChunkCoalescer();
-    const turns = new RetractedTurns();
+    const pipeline = new ReplayPipeline(projector);
     const io = sessions.io(sessionId, client, projector);
     let sinceYield = 0;
     const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
       throwIfCancelled(signal);
-      const updates = projector.apply(record);
-      if (!replay) return undefined;
-      for (const update of turns.push(record.fact, updates)) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
+      if (!replay) {
+        projector.apply(record);
+        return undefined;
+      }
+      for (const update of pipeline.push(record)) sender.send(sessionId, update);
       // Written updates settle as microtasks: without a turn of the event loop now and then, a
       // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
       if (++sinceYield < YIELD_EVERY) return sender.pressure();
@@ -136,13 +135,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
     }, mcpServers);
     if (replay) {
-      for (const update of turns.flush()) for (const ready of coalescer.push(update)) sender.send(sessionId, ready);
-      for (const ready of coalescer.flush()) sender.send(sessionId, ready);
-      const holder = await deps.store.holder(sessionId);
-      // Open calls are marked interrupted only when no live process (other than this one) holds the session.
-      if (!holder || holder.pid === process.pid) {
-        for (const mark of projector.interruptionMarks()) sender.send(sessionId, mark);
-      }
+      for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId))) sender.send(sessionId, update);
       if (wantsReplayEnd(sessions.clientInfo, sessions.clientCapabilities)) sender.send(sessionId, replayEnd());
       await sender.flush();
       throwIfCancelled(signal);

@@ -2,11 +2,13 @@
 import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
+import type { EngineDeps } from "../core/session/session-types.ts";
+import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import { JournalError } from "../journal/errors.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
+import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
-import { removeEnvFile } from "../core/hooks/env-file.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
 
@@ -46,14 +48,14 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
  * Runs a command on one stored session: checks the id, opens the journal, and turns journal
  * errors into a message and exit code 1.
  */
-async function onSession(sessionId: string, command: (store: JournalStore) => Promise<number>): Promise<number> {
+async function onSession(sessionId: string, command: (deps: EngineDeps) => Promise<number>): Promise<number> {
   if (!isValidSessionId(sessionId)) {
     process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
     return 2;
   }
-  const { store } = engineDeps();
+  const deps = engineDeps();
   try {
-    return await command(store);
+    return await command(deps);
   } catch (error) {
     if (error instanceof JournalError) {
       process.stderr.write(`verbatim: ${error.message}\n`);
@@ -61,29 +63,23 @@ async function onSession(sessionId: string, command: (store: JournalStore) => Pr
     }
     throw error;
   } finally {
-    await store.close();
+    await deps.store.close();
   }
 }
 
 /** Prints a session's transcript exactly as a client would see it after reopening it. */
 export function showSession(sessionId: string): Promise<number> {
-  return onSession(sessionId, async (store) => {
+  return onSession(sessionId, async ({ store }) => {
     const forkOf = (await store.info(sessionId))?.forkOf;
     if (forkOf) out(`fork of ${forkOf.sessionId} (its first ${forkOf.seq} records)\n`);
-    const projector = new Projector({ notices: false, replay: true, sessionId });
-    const transcript = new TranscriptRecorder();
-    for await (const page of store.readPages(sessionId)) {
-      for (const record of page) for (const update of projector.apply(record)) transcript.apply(update);
-    }
-    if (!(await store.holder(sessionId))) for (const mark of projector.interruptionMarks()) transcript.apply(mark);
-    out(transcript.render());
+    out(await sessionTranscript(store, sessionId));
     return 0;
   });
 }
 
 /** Forks a session at its end and prints the new session's id. */
 export function forkCommand(sessionId: string): Promise<number> {
-  return onSession(sessionId, async (store) => {
+  return onSession(sessionId, async ({ store }) => {
     try {
       out((await forkSession(store, sessionId, false)).sessionId);
       return 0;
@@ -95,9 +91,23 @@ export function forkCommand(sessionId: string): Promise<number> {
   });
 }
 
+/**
+ * A stored session drawn as a client that advertised no session capabilities draws what
+ * `session/load` sends it: the same replay pipeline, rendered as a transcript.
+ */
+export async function sessionTranscript(store: JournalStore, sessionId: string): Promise<string> {
+  const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }));
+  const transcript = new TranscriptRecorder();
+  for await (const page of store.readPages(sessionId)) {
+    for (const record of page) for (const update of pipeline.push(record)) transcript.apply(update);
+  }
+  for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) transcript.apply(update);
+  return transcript.render();
+}
+
 /** Prints a session's journal as JSON lines, one fact a line (no secrets are ever journaled). */
 export function exportSession(sessionId: string): Promise<number> {
-  return onSession(sessionId, async (store) => {
+  return onSession(sessionId, async ({ store }) => {
     for await (const page of store.readPages(sessionId)) {
       for (const { seq, at, fact } of page) out(JSON.stringify({ seq, at, ...fact }));
     }
@@ -107,12 +117,11 @@ export function exportSession(sessionId: string): Promise<number> {
 
 /** Deletes a session and its journal, unless another live process holds it. */
 export function deleteSession(sessionId: string): Promise<number> {
-  return onSession(sessionId, async (store) => {
-    if (!(await store.delete(sessionId))) {
+  return onSession(sessionId, async (deps) => {
+    if (!(await deleteStoredSession(deps, sessionId))) {
       process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
       return 1;
     }
-    removeEnvFile(process.env, sessionId);
     out(`deleted ${sessionId}`);
     return 0;
   });

@@ -1,7 +1,8 @@
 /**
  * Live-versus-reload parity: run a scenario live through the SDK's client against a verbatim
  * process, fold every update into a view model, reopen the session in a fresh process with
- * `session/load`, fold again, and compare the two view models field by field.
+ * `session/load`, fold again, and compare the two view models field by field; and check that
+ * `verbatim show` draws the session as the rendering of what that load sent.
  *
  * The journal is SQLite under the sandbox's home, or PostgreSQL (a database of the scenario's own
  * on the test run's server) with `store: "postgres"`, or for every scenario with
@@ -9,6 +10,9 @@
  */
 import type { ClientContext, McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { comparable } from "../../src/cli/demo.ts";
+import { sessionTranscript } from "../../src/cli/sessions.ts";
+import { openJournal } from "../../src/journal/open-journal.ts";
+import { TranscriptRecorder } from "../../src/view/transcript.ts";
 import type { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
@@ -69,10 +73,11 @@ export async function parity(
   }
   const liveView = live.client.view(sessionId);
   const reloaded = fresh.client.view(sessionId);
+  const plainLoad = projectsAsPlainClient(options.reload ?? options) ? fresh.client.notifications : await loadAsPlainClient(box, sessionId);
   return {
     live: liveView,
     reloaded,
-    differences: diffValues(comparable(liveView), comparable(reloaded)),
+    differences: [...diffValues(comparable(liveView), comparable(reloaded)), ...(await showDifferences(box, sessionId, plainLoad))],
     sessionId,
     box,
     liveUpdates: live.client.notifications.length,
@@ -81,6 +86,45 @@ export async function parity(
     reloadNotifications: fresh.client.notifications,
     reloadAsked: fresh.client.permissionRequests.length + (options.services?.calls.length ?? 0) - callsBefore,
   };
+}
+
+/** A reload client whose updates `verbatim show` draws: one that advertised neither ACP notices nor compaction updates. */
+function projectsAsPlainClient(options: ClientOptions): boolean {
+  const session = (options.capabilities ?? options.services?.capabilities())?.session;
+  return session?.notices == null && session?.compaction == null;
+}
+
+async function loadAsPlainClient(box: Sandbox, sessionId: string): Promise<SessionNotification[]> {
+  const plain = await connectProcess(box.env);
+  try {
+    await load(plain.ctx, sessionId, box.workspace);
+  } finally {
+    await plain.close();
+  }
+  return plain.client.notifications;
+}
+
+/**
+ * `verbatim show`'s transcript against the rendering of the updates `session/load` sent a plain
+ * client: one difference (the first line that differs) or none.
+ */
+async function showDifferences(box: Sandbox, sessionId: string, loaded: SessionNotification[]): Promise<string[]> {
+  const store = openJournal(box.env);
+  let shown: string;
+  try {
+    shown = await sessionTranscript(store, sessionId);
+  } finally {
+    await store.close();
+  }
+  const drawn = new TranscriptRecorder();
+  for (const n of loaded) if (n.sessionId === sessionId) drawn.apply(n.update);
+  const expected = drawn.render();
+  if (shown === expected) return [];
+  const a = shown.split("\n");
+  const b = expected.split("\n");
+  const line = a.findIndex((l, i) => l !== b[i]);
+  const at = line < 0 ? a.length : line;
+  return [`show: line ${at + 1} is ${JSON.stringify(a[at])}, load draws ${JSON.stringify(b[at])}`];
 }
 
 /** The texts of a view's messages with a given role, in timeline order. */

@@ -1,0 +1,24 @@
+/** Operations on a stored session that do not open it: the same for the wire layer and the CLI. */
+import type { JournalStore } from "../../journal/store.ts";
+import { removeEnvFile } from "../hooks/env-file.ts";
+import type { EngineDeps } from "./session-types.ts";
+
+/**
+ * True when no live process other than this one holds the session: then the calls it left open
+ * are shown interrupted (a live holder may still finish them).
+ */
+export async function openCallsInterrupted(store: JournalStore, sessionId: string): Promise<boolean> {
+  const holder = await store.holder(sessionId);
+  return !holder || holder.pid === process.pid;
+}
+
+/**
+ * Deletes a session: its journal (refused with a JournalError while another live process holds
+ * it) and its hooks' env file. False when the journal has no such session. Close the session
+ * first if this process has it open.
+ */
+export async function deleteStoredSession(deps: Pick<EngineDeps, "store" | "hooks">, sessionId: string): Promise<boolean> {
+  if (!(await deps.store.delete(sessionId))) return false;
+  removeEnvFile(deps.hooks?.env ?? process.env, sessionId);
+  return true;
+}
