@@ -4,7 +4,7 @@ import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-import { checkSessionId } from "./session-lifecycle.ts";
+import { checkSessionId } from "./request-checks.ts";
 
 export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
   const openSession = async (sessionId: string) => {

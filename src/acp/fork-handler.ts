@@ -13,7 +13,8 @@ import { typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-import { activate, checkDirectories, checkSessionId, modeState } from "./session-lifecycle.ts";
+import { checkDirectories, checkSessionId } from "./request-checks.ts";
+import { activate, modeState } from "./session-lifecycle.ts";
 
 export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.fork, ({ params, client }) =>

@@ -13,7 +13,7 @@ import type { SessionRow } from "../journal/store.ts";
 import { throwIfCancelled, typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
-import { checkDirectories } from "./session-lifecycle.ts";
+import { checkDirectories } from "./request-checks.ts";
 
 const PAGE_SIZE = 50;
 

@@ -5,7 +5,7 @@ import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkPromptBlocks } from "./prompt-blocks.ts";
-import { checkSessionId } from "./session-lifecycle.ts";
+import { checkSessionId } from "./request-checks.ts";
 
 export function promptHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.prompt, ({ params }) =>

@@ -1,18 +1,14 @@
-/** session/new, load, resume, close and delete (session/list is in list-handler.ts, session/fork in fork-handler.ts). */
+/** The session lifecycle methods: session/new, load, resume, close and delete (session/list is in list-handler.ts, session/fork in fork-handler.ts). */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
-import { isAbsolute } from "node:path";
-import { isValidSessionId } from "../core/ids.ts";
-import type { McpServerConfig } from "../core/mcp/server-config.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
-import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import { ReplayPipeline } from "../replay/replay-pipeline.ts";
-import type { Projector } from "../replay/project.ts";
-import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
+import { deleteStoredSession } from "../core/session/stored-sessions.ts";
 import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
+import { checkDirectories, checkSessionId } from "./request-checks.ts";
+import { restoreSession } from "./session-restore.ts";
 
 export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
   app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
@@ -56,7 +52,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       sessions.delete(params.sessionId);
       await open.runtime.close();
     }
-    const runtime = await restore(params.sessionId, client, true, mcpServers, signal);
+    const runtime = await restoreSession(deps, sessions, params.sessionId, client, true, mcpServers, signal);
     activate(runtime, params);
     return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
   }
@@ -67,7 +63,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
-        const runtime = open ?? { runtime: await restore(params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
+        const runtime = open ?? { runtime: await restoreSession(deps, sessions, params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
         activate(runtime.runtime, params);
         return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
       });
@@ -104,52 +100,6 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       });
     }),
   );
-
-  /**
-   * Rebuilds a session from its journal. With `replay`, streams every recorded update (through
-   * the same projection the live path used) and then marks calls a dead process left open.
-   * Never writes. The session continues live from the state it was restored to. A `$/cancel_request`
-   * (`signal`) stops a replay between updates: the request answers cancelled, and the session is
-   * not opened.
-   */
-  async function restore(
-    sessionId: string, client: AgentContext, replay: boolean, mcpServers: McpServerConfig[], signal?: AbortSignal,
-  ): Promise<SessionRuntime> {
-    if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
-    const sender = sessions.sender(client);
-    const projector: Projector = sessions.newProjector(true);
-    const pipeline = new ReplayPipeline(projector);
-    const io = sessions.io(sessionId, client, projector);
-    let sinceYield = 0;
-    const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
-      throwIfCancelled(signal);
-      if (!replay) {
-        projector.apply(record);
-        return undefined;
-      }
-      for (const update of pipeline.push(record)) sender.send(sessionId, update);
-      // Written updates settle as microtasks: without a turn of the event loop now and then, a
-      // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
-      if (++sinceYield < YIELD_EVERY) return sender.pressure();
-      sinceYield = 0;
-      return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
-    }, mcpServers);
-    if (replay) {
-      for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId))) sender.send(sessionId, update);
-      if (wantsReplayEnd(sessions.clientInfo, sessions.clientCapabilities)) sender.send(sessionId, replayEnd());
-      await sender.flush();
-      throwIfCancelled(signal);
-    }
-    projector.context.replay = false;
-    // A session already open here (idle: load refuses while a turn runs) is replaced by the one
-    // just restored; the old instance ends properly (its hooks and notifications stop).
-    const previous = sessions.get(sessionId);
-    sessions.set({ runtime: restored, projector });
-    // MCP servers connect now; what they report is recorded when the session is next written.
-    restored.begin();
-    await previous?.runtime.close();
-    return restored;
-  }
 }
 
 /**
@@ -161,37 +111,8 @@ function activate(runtime: SessionRuntime, params: { cwd: string; additionalDire
   if (params.cwd === runtime.state.cwd) runtime.activateDirectories(params.additionalDirectories ?? []);
 }
 
-/** Records a replay reads between turns of the event loop. */
-const YIELD_EVERY = 1024;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 function modeState(runtime: SessionRuntime): SessionModeState {
   return { currentModeId: runtime.state.modeId, availableModes: runtime.state.availableModes };
 }
 
-function checkSessionId(sessionId: string): void {
-  if (!isValidSessionId(sessionId)) {
-    throw RequestError.invalidParams(
-      { sessionId: sessionId.slice(0, 200) },
-      "session ids contain only letters, digits, '_' and '-' (at most 128 characters)",
-    );
-  }
-}
-
-/** Longer than any path the system can open (Linux's PATH_MAX): refused rather than stored. */
-const MAX_PATH_LENGTH = 4096;
-
-/** `cwd` and `additionalDirectories` must be absolute paths, without NUL bytes, of a usable length. */
-function checkDirectories(cwd: string, additional: string[]): void {
-  for (const dir of [cwd, ...additional]) {
-    if (!isAbsolute(dir) || dir.includes("\0")) {
-      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directories must be absolute paths, got "${dir.slice(0, 200)}"`);
-    }
-    if (dir.length > MAX_PATH_LENGTH) {
-      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`);
-    }
-  }
-}
-
-export { activate, checkDirectories, checkSessionId, modeState };
+export { activate, modeState };

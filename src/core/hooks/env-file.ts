@@ -31,3 +31,22 @@ export const sourceLine = (path: string): string => `. '${path.replaceAll("'", "
 export function removeEnvFile(env: Env, sessionId: string): void {
   rmSync(envFilePath(env, sessionId), { force: true });
 }
+
+/** One session's env file, made only once SessionStart hooks will run (a session without them leaves none behind). */
+export class SessionEnvFile {
+  #path: string | undefined;
+
+  constructor(private readonly env: Env, private readonly sessionId: string) {}
+
+  /** The file's path, the file created private (and empty) if missing: for SessionStart hooks to append to. */
+  prepared(): string {
+    this.#path ??= envFilePath(this.env, this.sessionId);
+    prepareEnvFile(this.#path);
+    return this.#path;
+  }
+
+  /** The file's path once hooks wrote something to it; undefined otherwise. */
+  written(): string | undefined {
+    return this.#path && envFileHasContent(this.#path) ? this.#path : undefined;
+  }
+}

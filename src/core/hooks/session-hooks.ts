@@ -1,70 +1,35 @@
 /**
- * A session's hooks: fires each event at its place in the loop, journals every outcome (once
- * when its handlers start, once when they have all settled, as two revisions of one outcome)
- * before the engine acts on it, and tells the host about the session's lifecycle. The
- * configuration is read again at the start of every turn (never in the middle of one), and what
- * does not run as configured is reported as a notice.
+ * A session's hooks at their places in the loop (TurnHooks): each event's handlers run through
+ * the hook engine, which journals every outcome before the engine acts on it; the host is told
+ * the session's lifecycle; SessionStart hooks get the session's env file. The configuration is
+ * read again at the start of every turn (never in the middle of one).
  */
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import type { Fact, FactOf, StoredFact } from "../../journal/facts/index.ts";
-import type { SessionStateFold } from "../../replay/state.ts";
-import { mintId } from "../ids.ts";
 import type { HookVerdict } from "../permissions/decide.ts";
 import { parseInput } from "../tools/registry.ts";
-import type { Tool } from "../tools/tool.ts";
 import type { GateRequest } from "../turn/call-gate.ts";
 import type { FinishedCall, PreToolUseResult, TurnHooks } from "../turn/turn-hooks.ts";
-import { runningRun } from "./classify.ts";
-import { configNotices } from "./config-notices.ts";
-import { loadHookConfig, selectHandlers, type HookConfig } from "./config.ts";
-import type { HookEventName } from "./events.ts";
+import { SessionEnvFile } from "./env-file.ts";
 import { frameContext, CONTEXT_CAP } from "./framing.ts";
-import { commandDeliverer } from "./notify/command-deliverer.ts";
-import { LifecycleNotifier } from "./notify/lifecycle-notifier.ts";
-import { payloadOf, type CommonFields } from "./payload.ts";
-import { resolve, type Resolution } from "./resolve.ts";
-import { runHandlers } from "./run-handlers.ts";
-import { envFileHasContent, envFilePath, prepareEnvFile } from "./env-file.ts";
+import { HookEngine, type SessionHooksHost } from "./hook-engine.ts";
+import { HostNotifications, type HostEvent } from "./notify/host-notifications.ts";
+import type { Resolution } from "./resolve.ts";
 import { SESSION_END_CAP_SEC, type HookSettings } from "./settings.ts";
-import { isTrusted } from "./trust.ts";
 
-/** What the hooks use of their session. */
-export type SessionHooksHost = {
-  sessionId: string;
-  state: SessionStateFold;
-  record(fact: Fact): Promise<void>;
-  /** The card preview of a tool input (an edit's diff), for a rewritten input. */
-  preview(tool: Tool, input: unknown): Promise<ToolCallContent[]>;
-};
-
-type Turn = { turnId: string; promptId: string; halt?: string };
-
-type Fired = { outcomeId: string; resolution: Resolution };
-
-type FireOptions = {
-  toolCallId?: string;
-  signal?: AbortSignal;
-  /** Adjusts the resolution before it is recorded (PreToolUse checks a rewrite first). */
-  adjust?: (resolution: Resolution) => Resolution;
-  /** No handler runs longer than this, whatever its own timeout. */
-  maxTimeoutSec?: number;
-  /** Variables for this event's handlers only. */
-  extraEnv?: Record<string, string>;
-};
-
-const emptyConfig: HookConfig = { handlers: [], untrusted: [], problems: [] };
+export type { SessionHooksHost } from "./hook-engine.ts";
 
 export class SessionHooks implements TurnHooks {
-  #config: HookConfig = emptyConfig;
-  #noticesShown = "[]";
-  #turn: Turn | undefined;
+  readonly #engine: HookEngine;
+  readonly #host: HostNotifications;
+  readonly #envFile: SessionEnvFile;
   #started = false;
-  #envFile: string | undefined;
   /** The model of the turn under way, as hooks are told it. */
   #model = "";
-  #notifier: LifecycleNotifier | undefined;
 
-  constructor(private readonly settings: HookSettings, private readonly host: SessionHooksHost) {}
+  constructor(private readonly settings: HookSettings, private readonly session: SessionHooksHost) {
+    this.#engine = new HookEngine(settings, session);
+    this.#host = new HostNotifications(settings, session);
+    this.#envFile = new SessionEnvFile(settings.env, session.sessionId);
+  }
 
   /**
    * A turn starts (its prompt is recorded): the configuration is read again, the host is told
@@ -72,9 +37,9 @@ export class SessionHooks implements TurnHooks {
    * the prompt was blocked, if it was.
    */
   async beginTurn(turn: { turnId: string; promptId: string; prompt: string; model: string }, signal: AbortSignal): Promise<string | undefined> {
-    this.#turn = { turnId: turn.turnId, promptId: turn.promptId };
-    await this.#reload();
-    const agent = this.#agent();
+    this.#engine.turn = { turnId: turn.turnId, promptId: turn.promptId };
+    await this.#engine.reload();
+    const agent = this.#engine.agent();
     if (agent) {
       // A subagent's turn: SubagentStart, in place of SessionStart and UserPromptSubmit.
       await this.#fire("SubagentStart", agent.agent_type, {}, { signal });
@@ -84,7 +49,7 @@ export class SessionHooks implements TurnHooks {
     this.#model = turn.model;
     if (!this.#started) {
       this.#started = true;
-      await this.#sessionStart(this.host.state.prompts > 1 ? "resume" : "startup", signal);
+      await this.#sessionStart(this.session.state.prompts > 1 ? "resume" : "startup", signal);
     }
     const fired = await this.#fire("UserPromptSubmit", undefined, { prompt: turn.prompt }, { signal });
     return fired?.resolution.decision === "block" ? (fired.resolution.reason ?? "blocked by a UserPromptSubmit hook") : undefined;
@@ -101,8 +66,8 @@ export class SessionHooks implements TurnHooks {
 
   async #sessionStart(source: "startup" | "resume" | "compact", signal: AbortSignal): Promise<void> {
     // The env file is made only for hooks that will run: a session without them leaves none behind.
-    if (selectHandlers(this.#config, "SessionStart", source).length === 0) return;
-    await this.#fire("SessionStart", source, { source, model: this.#model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFilePrepared() } });
+    if (!this.#engine.has("SessionStart", source)) return;
+    await this.#fire("SessionStart", source, { source, model: this.#model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFile.prepared() } });
   }
 
   /** The turn has ended (recorded): the host is told the session is done. */
@@ -112,7 +77,7 @@ export class SessionHooks implements TurnHooks {
     } else {
       this.#notify("Stop", { stop_hook_active: false, last_assistant_message: outcome.lastAssistantMessage });
     }
-    this.#turn = undefined;
+    this.#engine.turn = undefined;
   }
 
   async preToolUse(request: GateRequest): Promise<PreToolUseResult> {
@@ -135,14 +100,14 @@ export class SessionHooks implements TurnHooks {
     if (!fired) return { input: request.input };
     const { resolution, outcomeId } = fired;
     if (input !== request.input) {
-      await this.host.record({
+      await this.session.record({
         kind: "tool_input_rewritten",
         toolCallId,
         outcomeId,
         rawInput: input,
         title: tool.title(input),
         locations: tool.locations(input),
-        content: await this.host.preview(tool, input).catch(() => []),
+        content: await this.session.preview(tool, input).catch(() => []),
       });
     }
     const verdict = verdictOf(resolution, "PreToolUse");
@@ -201,18 +166,11 @@ export class SessionHooks implements TurnHooks {
   }
 
   halted(): string | undefined {
-    return this.#turn?.halt;
+    return this.#engine.turn?.halt;
   }
 
   envFile(): string | undefined {
-    return this.#envFile && envFileHasContent(this.#envFile) ? this.#envFile : undefined;
-  }
-
-  /** The session's env file, created private (and empty) before SessionStart hooks get its path. */
-  #envFilePrepared(): string {
-    this.#envFile ??= envFilePath(this.settings.env, this.host.sessionId);
-    prepareEnvFile(this.#envFile);
-    return this.#envFile;
+    return this.#envFile.written();
   }
 
   /**
@@ -220,102 +178,23 @@ export class SessionHooks implements TurnHooks {
    * session ends with SubagentStop instead), then the host's notifications stop.
    */
   async close(reason = "other"): Promise<void> {
-    if (this.#started && !this.#agent()) {
+    if (this.#started && !this.#engine.agent()) {
       await this.#fire("SessionEnd", reason, { reason }, { maxTimeoutSec: this.settings.sessionEndCapSec ?? SESSION_END_CAP_SEC });
     }
-    await this.#notifier?.close();
+    await this.#host.close();
   }
 
-  /** Runs `event`'s matching handlers and journals the outcome; undefined when none matched. */
-  async #fire(event: HookEventName, matchValue: string | undefined, fields: Record<string, unknown>, options: FireOptions = {}): Promise<Fired | undefined> {
-    const selected = selectHandlers(this.#config, event, matchValue).map((handler) => ({ handler, hookRunId: mintId("hr") }));
-    if (selected.length === 0) return undefined;
-    const outcomeId = mintId("ho");
-    const base = {
-      kind: "hook_outcome" as const,
-      outcomeId,
-      event,
-      originSessionId: this.host.sessionId,
-      ...(options.toolCallId ? { toolCallId: options.toolCallId } : {}),
-      ...(this.#turn ? { turnId: this.#turn.turnId } : {}),
-    };
-    await this.host.record({
-      ...base,
-      messageId: mintId("msg"),
-      revision: 1,
-      status: "running",
-      decision: "none",
-      runs: selected.map(({ handler, hookRunId }) => runningRun(handler, hookRunId)),
-      systemMessages: [],
-    });
-    const results = await runHandlers(selected, payloadOf(event, this.#common(), fields), {
-      env: this.settings.env,
-      cwd: this.host.state.cwd,
-      sessionId: this.host.sessionId,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(this.settings.graceMs !== undefined ? { graceMs: this.settings.graceMs } : {}),
-      ...(options.maxTimeoutSec !== undefined ? { maxTimeoutSec: options.maxTimeoutSec } : {}),
-      ...(options.extraEnv ? { extraEnv: options.extraEnv } : {}),
-    });
-    const resolved = resolve(event, results);
-    const resolution = options.adjust ? options.adjust(resolved) : resolved;
-    const settled: FactOf<"hook_outcome"> = {
-      ...base,
-      messageId: mintId("msg"),
-      revision: 2,
-      status: "settled",
-      decision: resolution.decision,
-      ...(resolution.reason !== undefined ? { reason: resolution.reason } : {}),
-      runs: resolution.runs,
-      ...(resolution.rewrite ? { inputRewritten: { byHookId: resolution.rewrite.byHookId, conflictingHookIds: resolution.rewrite.conflictingHookIds } } : {}),
-      ...(resolution.halted ? { halted: resolution.halted } : {}),
-      systemMessages: resolution.systemMessages,
-      ...(resolution.contexts.length > 0 ? { modelContext: resolution.contexts.join("\n") } : {}),
-    };
-    await this.host.record(settled);
-    if (resolution.halted && this.#turn) this.#turn.halt ??= resolution.halted.stopReason;
-    return { outcomeId, resolution };
+  #fire(...args: Parameters<HookEngine["fire"]>) {
+    return this.#engine.fire(...args);
   }
 
-  #common(): CommonFields {
-    return {
-      // The user-facing session: a subagent's hooks name its root (Codex parity); the outcome's
-      // originSessionId names the session that fired them.
-      session_id: this.host.state.parentSessionId ?? this.host.sessionId,
-      transcript_path: null,
-      cwd: this.host.state.cwd,
-      permission_mode: this.host.state.modeId,
-      ...(this.#turn ? { turn_id: this.#turn.turnId, prompt_id: this.#turn.promptId } : {}),
-      ...this.#agent(),
-    };
+  #agent() {
+    return this.#engine.agent();
   }
 
-  /** Inside a subagent: its id (the child session's) and type, as every hook payload carries them. */
-  #agent(): { agent_id: string; agent_type: string } | undefined {
-    const { parentSessionId, subagentType } = this.host.state;
-    if (parentSessionId === undefined) return undefined;
-    return { agent_id: this.host.sessionId, agent_type: subagentType ?? "general-purpose" };
-  }
-
-  /** Reads the configuration again; shows what does not run as configured, when that changed. */
-  async #reload(): Promise<void> {
-    const cwd = this.host.state.cwd;
-    const trusted = this.settings.trustAll || isTrusted(this.settings.env, cwd);
-    this.#config = loadHookConfig({ env: this.settings.env, cwd, trusted });
-    const notices = configNotices(this.#config, cwd);
-    const key = JSON.stringify(notices);
-    if (key === this.#noticesShown) return;
-    this.#noticesShown = key;
-    for (const notice of notices) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
-  }
-
-  /** A lifecycle event for the host's notify command (none configured: nothing happens). */
-  #notify(event: "UserPromptSubmit" | "PermissionRequest" | "Stop" | "StopFailure", fields: Record<string, unknown>): void {
-    const command = this.settings.notifyCommand;
-    // Only the user-facing session tells the host its state: a subagent never relabels its root.
-    if (!command || this.host.state.parentSessionId !== undefined) return;
-    this.#notifier ??= new LifecycleNotifier(commandDeliverer(command, { cwd: this.host.state.cwd, env: this.settings.env }));
-    this.#notifier.emit(payloadOf(event, this.#common(), fields));
+  /** A lifecycle event for the host's notify command. */
+  #notify(event: HostEvent, fields: Record<string, unknown>): void {
+    this.#host.notify(event, () => this.#engine.common(), fields);
   }
 }
 

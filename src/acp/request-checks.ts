@@ -1,0 +1,28 @@
+/** What every session method checks of its parameters before any effect (typed -32602 errors). */
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
+import { isAbsolute } from "node:path";
+import { isValidSessionId } from "../core/ids.ts";
+
+export function checkSessionId(sessionId: string): void {
+  if (!isValidSessionId(sessionId)) {
+    throw RequestError.invalidParams(
+      { sessionId: sessionId.slice(0, 200) },
+      "session ids contain only letters, digits, '_' and '-' (at most 128 characters)",
+    );
+  }
+}
+
+/** Longer than any path the system can open (Linux's PATH_MAX): refused rather than stored. */
+const MAX_PATH_LENGTH = 4096;
+
+/** `cwd` and `additionalDirectories` must be absolute paths, without NUL bytes, of a usable length. */
+export function checkDirectories(cwd: string, additional: string[]): void {
+  for (const dir of [cwd, ...additional]) {
+    if (!isAbsolute(dir) || dir.includes("\0")) {
+      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directories must be absolute paths, got "${dir.slice(0, 200)}"`);
+    }
+    if (dir.length > MAX_PATH_LENGTH) {
+      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`);
+    }
+  }
+}

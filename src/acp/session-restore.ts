@@ -1,0 +1,67 @@
+/** Opening a stored session on this connection: for `session/load` (replayed) and `session/resume` (not). */
+import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
+import type { McpServerConfig } from "../core/mcp/server-config.ts";
+import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
+import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import type { Projector } from "../replay/project.ts";
+import { ReplayPipeline } from "../replay/replay-pipeline.ts";
+import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
+import { throwIfCancelled, unknownSession } from "./errors.ts";
+import type { OpenSessions } from "./open-sessions.ts";
+
+/** Records a replay reads between turns of the event loop. */
+const YIELD_EVERY = 1024;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Rebuilds a session from its journal. With `replay`, sends what the replay pipeline yields
+ * (the same projection the live path used; see replay-pipeline.ts), at the client's pace.
+ * Never writes. The session continues live from the state it was restored to. A `$/cancel_request`
+ * (`signal`) stops a replay between updates: the request answers cancelled, and the session is
+ * not opened.
+ */
+export async function restoreSession(
+  deps: EngineDeps,
+  sessions: OpenSessions,
+  sessionId: string,
+  client: AgentContext,
+  replay: boolean,
+  mcpServers: McpServerConfig[],
+  signal?: AbortSignal,
+): Promise<SessionRuntime> {
+  if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
+  const sender = sessions.sender(client);
+  const projector: Projector = sessions.newProjector(true);
+  const pipeline = new ReplayPipeline(projector);
+  const io = sessions.io(sessionId, client, projector);
+  let sinceYield = 0;
+  const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
+    throwIfCancelled(signal);
+    if (!replay) {
+      projector.apply(record);
+      return undefined;
+    }
+    for (const update of pipeline.push(record)) sender.send(sessionId, update);
+    // Written updates settle as microtasks: without a turn of the event loop now and then, a
+    // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
+    if (++sinceYield < YIELD_EVERY) return sender.pressure();
+    sinceYield = 0;
+    return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
+  }, mcpServers);
+  if (replay) {
+    for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId))) sender.send(sessionId, update);
+    if (wantsReplayEnd(sessions.clientInfo, sessions.clientCapabilities)) sender.send(sessionId, replayEnd());
+    await sender.flush();
+    throwIfCancelled(signal);
+  }
+  projector.context.replay = false;
+  // A session already open here (idle: load refuses while a turn runs) is replaced by the one
+  // just restored; the old instance ends properly (its hooks and notifications stop).
+  const previous = sessions.get(sessionId);
+  sessions.set({ runtime: restored, projector });
+  // MCP servers connect now; what they report is recorded when the session is next written.
+  restored.begin();
+  await previous?.runtime.close();
+  return restored;
+}
