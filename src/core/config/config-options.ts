@@ -7,7 +7,7 @@ import type { ModelRef } from "../../journal/facts/index.ts";
 import { modes } from "./modes.ts";
 import { formatModelRef } from "./model-ref.ts";
 import { thoughtLevels } from "./thought-levels.ts";
-import type { ThoughtLevel } from "../providers/types.ts";
+import type { ThoughtLevel } from "./thought-levels.ts";
 
 export type ModelChoice = { ref: ModelRef; name: string; description?: string };
 

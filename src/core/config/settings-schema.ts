@@ -5,6 +5,7 @@
  * `settingsSections` (one key, one schema) and reads it from the loaded settings.
  */
 import { z } from "zod";
+import { THOUGHT_LEVELS } from "./thought-levels.ts";
 
 /** A strict object whose unknown-key error lists the keys it accepts. */
 export function strictSection<S extends z.ZodRawShape>(shape: S) {
@@ -105,7 +106,6 @@ export function checkProviders(providers: Record<string, ProviderSettings>, ctx:
 const MODEL_REF = /^[^/]+\/.+$/;
 
 const modeIds = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
-const levels = ["off", "low", "medium", "high"] as const;
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(", ");
 
 /** The sections of a config file. Add a feature's section here. */
@@ -115,7 +115,7 @@ export const settingsSections = {
   model: z.string().regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-6"' }).optional(),
   /** The mode and thinking level new sessions start in. */
   defaultMode: z.enum(modeIds, { error: `expected one of ${quoted(modeIds)}` }).optional(),
-  thoughtLevel: z.enum(levels, { error: `expected one of ${quoted(levels)}` }).optional(),
+  thoughtLevel: z.enum(THOUGHT_LEVELS, { error: `expected one of ${quoted(THOUGHT_LEVELS)}` }).optional(),
   providers: providersSchema.optional(),
   /**
    * Hooks in Claude Code's format: event name to matcher groups. src/core/hooks reads each entry

@@ -1,4 +1,7 @@
-import type { ThoughtLevel } from "../providers/types.ts";
+/** How hard the model thinks: a session's config option, given to every provider request. */
+export const THOUGHT_LEVELS = ["off", "low", "medium", "high"] as const;
+
+export type ThoughtLevel = (typeof THOUGHT_LEVELS)[number];
 
 export const thoughtLevels: { id: ThoughtLevel; name: string; description: string }[] = [
   { id: "off", name: "Off", description: "No extended thinking" },

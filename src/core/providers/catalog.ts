@@ -12,7 +12,8 @@ import { GENERIC_HINT, resolveProviders, type ProviderSetup, type ResolvedProvid
 import { scenarios } from "./scripted/scenarios.ts";
 import { scriptedProvider } from "./scripted/scripted-provider.ts";
 import { setupMethods, type SetupMethod } from "./setup-methods.ts";
-import type { Provider, ThoughtLevel } from "./types.ts";
+import type { ThoughtLevel } from "../config/thought-levels.ts";
+import type { Provider } from "./types.ts";
 
 export interface ProviderCatalog {
   /** The models a session may choose. */

@@ -6,10 +6,9 @@
  * exactly one final event (`done` or `error`) ends every stream.
  */
 import type { ToolSpec } from "../../journal/facts/index.ts";
+import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { Cost, TokenCounts } from "./pricing.ts";
-
-export type ThoughtLevel = "off" | "low" | "medium" | "high";
 
 export type ProviderRequest = {
   model: string;

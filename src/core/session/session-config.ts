@@ -6,10 +6,9 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import type { ConfigValues } from "../config/config-options.ts";
 import { isModeId } from "../config/modes.ts";
 import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
-import { isThoughtLevel } from "../config/thought-levels.ts";
+import { isThoughtLevel, type ThoughtLevel } from "../config/thought-levels.ts";
 import { EngineError } from "../errors.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
-import type { ThoughtLevel } from "../providers/types.ts";
 
 export const DEFAULT_THOUGHT_LEVEL: ThoughtLevel = "medium";
 

@@ -1,7 +1,7 @@
 /** How an Anthropic request asks for thinking, from the session's thought level and the model. */
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelInfo } from "../known-models.ts";
-import type { ThoughtLevel } from "../types.ts";
+import type { ThoughtLevel } from "../../config/thought-levels.ts";
 
 /** Manual budgets (older models): tokens of thinking per level, kept below the output limit. */
 const BUDGETS = { low: 4_000, medium: 10_000, high: 24_000 } as const;
