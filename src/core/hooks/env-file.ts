@@ -24,9 +24,6 @@ export function envFileHasContent(path: string): boolean {
   return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 
-/** The line a Bash command starts with to source the file (the path single-quoted for the shell). */
-export const sourceLine = (path: string): string => `. '${path.replaceAll("'", "'\\''")}'\n`;
-
 /** Removes a deleted session's env file, if it has one. Never throws. */
 export function removeEnvFile(env: Env, sessionId: string): void {
   rmSync(envFilePath(env, sessionId), { force: true });

@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { sourceLine } from "../hooks/env-file.ts";
 import { runLocal, type CommandEnd } from "./shell/local-process.ts";
 import { OutputBuffer } from "./shell/output-buffer.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
 import { fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
+
+/** The line a command starts with to source the session's env file (the path single-quoted for the shell). */
+const sourceLine = (path: string): string => `. '${path.replaceAll("'", "'\\''")}'\n`;
 
 const input = z.lazy(() =>
   z.object({
