@@ -5,7 +5,7 @@ import type { ConfigValues } from "../config/config-options.ts";
 import type { HookSettings } from "../hooks/settings.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
-import type { SubagentKind } from "../subagents/subagent-types.ts";
+import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../turn/call-gate.ts";

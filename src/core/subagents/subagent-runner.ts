@@ -12,7 +12,7 @@ import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import type { Money } from "../../replay/session-cost.ts";
 import { SubagentProgress } from "../../replay/subagent-progress.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
-import { subagentKinds, type SubagentKind, type SubagentLauncher, type SubagentResult } from "./subagent-types.ts";
+import { subagentKinds, type SubagentKind, type SubagentLauncher, type SubagentResult } from "../tools/subagent-launcher.ts";
 
 export type ChildSession = {
   readonly sessionId: string;

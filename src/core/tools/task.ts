@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { subagentKinds } from "../subagents/subagent-types.ts";
+import { subagentKinds } from "./subagent-launcher.ts";
 import { failed, type Tool } from "./tool.ts";
 
 const input = z.lazy(() =>

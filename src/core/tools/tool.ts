@@ -7,7 +7,7 @@ import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@ag
 import type { z } from "zod";
 import type { ModelResult } from "../../journal/facts/index.ts";
 import type { Money } from "../../replay/session-cost.ts";
-import type { SubagentLauncher } from "../subagents/subagent-types.ts";
+import type { SubagentLauncher } from "./subagent-launcher.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
 export interface ClientTerminal {
