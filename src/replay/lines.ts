@@ -1,6 +1,6 @@
 /** The visible lines verbatim adds to a card. Pure text, recorded facts in, no clock. */
 import type { PermissionOption } from "@agentclientprotocol/sdk";
-import type { PermissionOutcome, QuestionAnswered } from "../journal/facts/index.ts";
+import type { FactOf, PermissionOutcome, QuestionAnswered } from "../journal/facts/index.ts";
 
 const kindWords: Record<PermissionOption["kind"], string> = {
   allow_once: "allowed once",
@@ -16,7 +16,9 @@ export function permissionLine(options: PermissionOption[], outcome: PermissionO
   return `Permission: ${option.name} (${kindWords[option.kind]}).`;
 }
 
-const refusedBy: Record<string, string> = {
+type RefusedBy = FactOf<"tool_call_refused">["by"];
+
+const refusedBy: Record<RefusedBy, string> = {
   user: "refused by the user",
   hook: "blocked by a hook",
   mode: "not allowed in this mode",
@@ -24,8 +26,8 @@ const refusedBy: Record<string, string> = {
   rule: "refused by a saved permission rule",
 };
 
-export function refusalLine(by: string, reason: string): string {
-  return `Not run: ${refusedBy[by] ?? by}${reason ? ` — ${reason}` : ""}.`;
+export function refusalLine(by: RefusedBy, reason: string): string {
+  return `Not run: ${refusedBy[by]}${reason ? ` — ${reason}` : ""}.`;
 }
 
 /** The question a card asked, as its line shows it. */

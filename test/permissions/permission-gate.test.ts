@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { permissionGate, type PermissionAsker } from "../../src/core/permissions/permission-gate.ts";
 import { editTool } from "../../src/core/tools/edit.ts";
 import type { Tool } from "../../src/core/tools/tool.ts";
-import type { GateSession } from "../../src/core/turn/call-gate.ts";
+import type { GateSession } from "../../src/core/permissions/call-gate.ts";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 import { startFact } from "../support/journal.ts";

@@ -6,8 +6,8 @@
  */
 import type { HookVerdict } from "../permissions/decide.ts";
 import { parseInput } from "../tools/registry.ts";
-import type { GateRequest } from "../turn/call-gate.ts";
-import type { FinishedCall, PreToolUseResult, TurnHooks } from "../turn/turn-hooks.ts";
+import type { GateRequest, PreToolUseResult } from "../permissions/call-gate.ts";
+import type { FinishedCall, TurnHooks } from "../turn/turn-hooks.ts";
 import { SessionEnvFile } from "./env-file.ts";
 import { frameContext, CONTEXT_CAP } from "./framing.ts";
 import { HookEngine, type SessionHooksHost } from "./hook-engine.ts";

@@ -12,9 +12,12 @@
  * Saved rules apply before the mode's default: a deny rule refuses (even when permissions are
  * bypassed), an allow rule runs without asking; plan mode refuses whatever the rules say.
  */
-import type { PermissionRule } from "../../journal/facts/index.ts";
+import type { z } from "zod";
+import type { PermissionRule, refusedBy } from "../../journal/facts/index.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { RefusedBy } from "../turn/call-gate.ts";
+
+/** Who refused a call: the kinds the journal's `tool_call_refused.by` records. */
+export type RefusedBy = z.infer<typeof refusedBy>;
 
 export type Verdict =
   | { action: "allow" }

@@ -7,7 +7,7 @@
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../../journal/facts/index.ts";
 import { mintId } from "../ids.ts";
-import type { CallGate, GateDecision, GateRequest, GateSession } from "../turn/call-gate.ts";
+import type { CallGate, GateDecision, GateRequest, GateSession } from "./call-gate.ts";
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";

@@ -16,7 +16,7 @@ import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
-import { readOnlyGate } from "../turn/call-gate.ts";
+import { readOnlyGate } from "../permissions/call-gate.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";

@@ -8,7 +8,7 @@ import type { ProviderCatalog } from "../providers/catalog.ts";
 import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
-import type { CallGate } from "../turn/call-gate.ts";
+import type { CallGate } from "../permissions/call-gate.ts";
 
 export type EngineDeps = {
   store: JournalStore;

@@ -7,7 +7,7 @@ import type { ToolHost } from "../tools/tool.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "../providers/types.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
-import type { CallGate } from "./call-gate.ts";
+import type { CallGate } from "../permissions/call-gate.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
 
 export type TurnContext = {

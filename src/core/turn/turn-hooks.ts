@@ -3,12 +3,8 @@
  * place in the loop; the implementation (src/core/hooks) runs the configured handlers and
  * journals every outcome before the engine acts on it.
  */
-import type { HookVerdict } from "../permissions/decide.ts";
+import type { GateHooks } from "../permissions/call-gate.ts";
 import type { Tool, ToolOutcome } from "../tools/tool.ts";
-import type { GateRequest } from "./call-gate.ts";
-
-/** PreToolUse's verdict (if any handler gave one) and the input that runs (rewritten or not). */
-export type PreToolUseResult = { verdict?: HookVerdict; input: unknown };
 
 export type FinishedCall = {
   toolCallId: string;
@@ -23,12 +19,8 @@ export type FinishedCall = {
   interrupted: boolean;
 };
 
-export interface TurnHooks {
-  preToolUse(request: GateRequest): Promise<PreToolUseResult>;
-  /** Before the user is asked: a hook may allow or deny instead. */
-  permissionRequest(request: GateRequest): Promise<HookVerdict | undefined>;
-  /** The user is being asked now (Notification hooks, the host's "needs you"). */
-  permissionPrompt(request: GateRequest): Promise<void>;
+/** The gate's hooks (PreToolUse, PermissionRequest, the permission prompt) and the turn's own. */
+export interface TurnHooks extends GateHooks {
   /** PostToolUse or PostToolUseFailure, before the result is recorded. */
   postToolUse(call: FinishedCall, signal: AbortSignal): Promise<void>;
   /**

@@ -41,11 +41,14 @@ export const toolCallFinished = z.object({
   cost: money.optional(),
 });
 
+/** Who refused a call that never ran: the user, a hook, the mode, a cancel, or a saved rule. */
+export const refusedBy = z.enum(["user", "hook", "mode", "cancel", "rule"]);
+
 /** A call that never ran: refused by the user, a hook or the mode, or cancelled first. */
 export const toolCallRefused = z.object({
   kind: z.literal("tool_call_refused"),
   toolCallId: z.string(),
-  by: z.enum(["user", "hook", "mode", "cancel", "rule"]),
+  by: refusedBy,
   reason: z.string(),
   result: modelResult,
 });

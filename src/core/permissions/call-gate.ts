@@ -3,12 +3,10 @@
  * permission questions and PreToolUse hooks decide; the turn only acts on the decision. A gate
  * journals what it asks and what it was answered through `session.record` before acting.
  */
-import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { TurnHooks } from "./turn-hooks.ts";
-
-export type RefusedBy = "user" | "hook" | "mode" | "cancel" | "rule";
+import type { HookVerdict, RefusedBy } from "./decide.ts";
 
 export type GateDecision =
   /** `roots`: directories outside the session's own that this call may use (the user allowed it). */
@@ -18,8 +16,20 @@ export type GateDecision =
 /** `roots`: the directories file tools may use without asking (the session's, plus any granted). */
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };
 
+/** PreToolUse's verdict (if any handler gave one) and the input that runs (rewritten or not). */
+export type PreToolUseResult = { verdict?: HookVerdict; input: unknown };
+
+/** What a gate asks of hooks (src/core/hooks runs them; the turn's hooks are these and more). */
+export interface GateHooks {
+  preToolUse(request: GateRequest): Promise<PreToolUseResult>;
+  /** Before the user is asked: a hook may allow or deny instead. */
+  permissionRequest(request: GateRequest): Promise<HookVerdict | undefined>;
+  /** The user is being asked now (Notification hooks, the host's "needs you"). */
+  permissionPrompt(request: GateRequest): Promise<void>;
+}
+
 /** What a gate may use of the session: its state (mode, rules), the journal, and its hooks. */
-export type GateSession = { state: SessionStateFold; record(fact: Fact): Promise<void>; hooks?: TurnHooks };
+export type GateSession = { state: SessionStateFold; record(fact: Fact): Promise<void>; hooks?: GateHooks };
 
 export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
 
