@@ -1,0 +1,89 @@
+/**
+ * The layering design.md describes, checked on the sources: no import cycles (between modules,
+ * or between the engine's parts), the engine (src/core) never reaches into the wire (src/acp) or
+ * the CLI (src/cli) and never builds session updates or handles JSON-RPC, and replay (src/replay)
+ * stays pure: at runtime it imports only replay modules and the fact schemas.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { cycles, grouped, importGraph } from "../support/import-graph.ts";
+
+const graph = importGraph();
+const ROOT = resolve(import.meta.dir, "../..");
+
+/** The engine's part a module belongs to (`core/tools`, `core/turn`, ...); undefined outside a part. */
+const enginePart = (module: string): string | undefined => {
+  const parts = module.split("/");
+  return parts[0] === "src" && parts[1] === "core" && parts.length > 3 ? `core/${parts[2]}` : undefined;
+};
+
+/** What `from` reaches at runtime, itself excluded. */
+function runtimeClosure(from: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [from];
+  while (queue.length > 0) {
+    for (const next of graph.runtime.get(queue.pop()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return seen;
+}
+
+const modulesUnder = (dir: string) => [...graph.all.keys()].filter((m) => m.startsWith(dir));
+
+describe("imports", () => {
+  test("the graph is read from the sources (every layer has modules and imports)", () => {
+    for (const dir of ["src/acp/", "src/core/", "src/journal/", "src/replay/", "src/cli/"]) {
+      const modules = modulesUnder(dir);
+      expect(modules.length).toBeGreaterThan(3);
+      expect(modules.some((m) => graph.all.get(m)!.size > 0)).toBe(true);
+    }
+  });
+
+  test("no module imports itself through others (type-only imports included)", () => {
+    expect(cycles(graph.all)).toEqual([]);
+  });
+
+  test("no part of the engine imports another that imports it back (core/tools, core/turn, ...)", () => {
+    expect(cycles(grouped(graph.all, enginePart))).toEqual([]);
+  });
+
+  test("src/core never imports src/acp or src/cli", () => {
+    const crossings = modulesUnder("src/core/").flatMap((m) =>
+      [...graph.all.get(m)!].filter((to) => to.startsWith("src/acp/") || to.startsWith("src/cli/")).map((to) => `${m} -> ${to}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  test("src/core uses the ACP SDK's data types only: never at runtime, never a session update or a connection", () => {
+    const wire = /\b(SessionUpdate|SessionNotification|AgentContext|ClientContext|AgentApp|RequestError|Connection|methods)\b/;
+    const found = modulesUnder("src/core/").flatMap((m) => {
+      const runtime = [...graph.packages.get(m)!].filter((p) => p.startsWith("@agentclientprotocol/"));
+      const code = readFileSync(join(ROOT, m), "utf8");
+      const named = [...code.matchAll(/^\s*import\b([^;]*?)\bfrom\s*["']@agentclientprotocol\/[^"']*["']/gms)]
+        .filter((i) => wire.test(i[1]!))
+        .map((i) => i[0].trim());
+      return [...runtime.map((p) => `${m}: runtime import of ${p}`), ...named.map((i) => `${m}: ${i}`)];
+    });
+    expect(found).toEqual([]);
+  });
+
+  test("src/replay reaches at runtime only replay modules, the fact schemas and zod (no I/O, clock or tool code)", () => {
+    const pure = (m: string) => m.startsWith("src/replay/") || m.startsWith("src/journal/facts/");
+    const found = modulesUnder("src/replay/").flatMap((m) => {
+      const reached = [...runtimeClosure(m)];
+      const packages = [...new Set([m, ...reached].flatMap((r) => [...(graph.packages.get(r) ?? [])]))].filter((p) => p !== "zod");
+      return [...reached.filter((r) => !pure(r)), ...packages].map((r) => `${m} -> ${r}`);
+    });
+    expect(found).toEqual([]);
+  });
+
+  test("src/replay reads no clock, process, timer or Bun API of its own", () => {
+    const impure = /\b(Date\.now|new Date\(|performance\.|process\.|Bun\.|setTimeout|setInterval|setImmediate|queueMicrotask|fetch\(|Math\.random)/;
+    const found = modulesUnder("src/replay/").filter((m) => impure.test(readFileSync(join(ROOT, m), "utf8")));
+    expect(found).toEqual([]);
+  });
+});
