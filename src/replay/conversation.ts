@@ -5,7 +5,7 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf } from "../journal/facts/index.ts";
-import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "../model-messages.ts";
 
 /** How a compaction summary opens the next user message. */
 export const SUMMARY_PREFIX =

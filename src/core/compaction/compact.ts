@@ -8,7 +8,7 @@
  * right after `compaction_ended`; the trigger is `auto` or `manual`.
  */
 import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/index.ts";
-import type { ModelMessage } from "../../replay/model-messages.ts";
+import type { ModelMessage } from "../../model-messages.ts";
 import { mintId } from "../ids.ts";
 import type { TokenCounts } from "../providers/pricing.ts";
 import type { Provider } from "../providers/types.ts";

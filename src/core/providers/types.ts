@@ -7,7 +7,7 @@
  */
 import type { ToolSpec } from "../../journal/facts/index.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
-import type { ModelMessage } from "../../replay/model-messages.ts";
+import type { ModelMessage } from "../../model-messages.ts";
 import type { Cost, TokenCounts } from "./pricing.ts";
 
 export type ProviderRequest = {

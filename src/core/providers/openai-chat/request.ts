@@ -11,7 +11,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from "openai/resources/chat/completions/completions";
-import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
+import type { ModelMessage, UserPart } from "../../../model-messages.ts";
 import type { AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";

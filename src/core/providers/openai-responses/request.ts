@@ -11,7 +11,7 @@ import type {
   ResponseInputItem,
   ResponseReasoningItem,
 } from "openai/resources/responses/responses";
-import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
+import type { ModelMessage, UserPart } from "../../../model-messages.ts";
 import { arrange, type AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
