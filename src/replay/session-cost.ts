@@ -2,7 +2,7 @@
  * A session's cost so far: what `usage_update.cost` shows (ACP defines it as the session's
  * cumulative cost). Each priced model call (a step, a compaction) adds its own recorded cost.
  */
-export type Money = { amount: number; currency: string };
+import type { Money } from "../journal/facts/index.ts";
 
 /**
  * `total` with `cost` added, in millionths (step costs are rounded to a millionth of a dollar, and

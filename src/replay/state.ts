@@ -3,8 +3,8 @@
  * calls left open, the system prompt and tools it started with). Pure.
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
-import type { Command, Fact, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
-import { addCost, type Money } from "./session-cost.ts";
+import type { Command, Fact, Money, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
+import { addCost } from "./session-cost.ts";
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 

@@ -7,10 +7,9 @@
  * Hooks: PreCompact (may block) and PostCompact belong right before `compaction_started` and
  * right after `compaction_ended`; the trigger is `auto` or `manual`.
  */
-import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/index.ts";
+import type { Fact, ModelRef, StoredFact, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../model-messages.ts";
 import { mintId } from "../ids.ts";
-import type { TokenCounts } from "../providers/pricing.ts";
 import type { Provider } from "../providers/types.ts";
 
 /** Compaction runs before a turn whose context already holds this share of the window. */

@@ -1,16 +1,13 @@
 /** The cost of one model step, where the model's price is known. */
+import type { Money, TokenCounts } from "../../journal/facts/index.ts";
 import type { Price } from "../config/settings-schema.ts";
-
-export type TokenCounts = { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
-
-export type Cost = { amount: number; currency: "USD" };
 
 /**
  * Input, output and cache tokens at the model's price per million. `inputTokens` are the
  * uncached input tokens (adapters report cache reads and writes separately). Cache tokens
  * without a cache price are charged as input. Rounded to a millionth of a dollar.
  */
-export function stepCost(price: Price | undefined, usage: TokenCounts): Cost | undefined {
+export function stepCost(price: Price | undefined, usage: TokenCounts): Money | undefined {
   if (!price) return undefined;
   const microDollars =
     usage.inputTokens * price.input +

@@ -5,10 +5,9 @@
  * Contract: `stream` never throws once called; failure is the final event (`error`), and
  * exactly one final event (`done` or `error`) ends every stream.
  */
-import type { ToolSpec } from "../../journal/facts/index.ts";
+import type { Money, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { ModelMessage } from "../../model-messages.ts";
-import type { Cost, TokenCounts } from "./pricing.ts";
 
 export type ProviderRequest = {
   model: string;
@@ -30,7 +29,7 @@ export type ProviderEvent =
   | { type: "tool_call_start"; index: number; providerCallId: string; name: string }
   | { type: "tool_call_delta"; index: number; json: string }
   | { type: "tool_call_end"; index: number }
-  | { type: "usage"; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
+  | ({ type: "usage" } & TokenCounts)
   | { type: "notice"; severity: "info" | "warning" | "error"; title: string; description?: string }
   | { type: "done"; stopReason: ProviderStopReason; continuity?: unknown }
   /** `retryAfterMs`: how long the provider asked to wait before a retry (e.g. `retry-after`). */
@@ -41,6 +40,6 @@ export interface Provider {
   /** The model's context window in tokens, where known. */
   contextWindow(model: string): number;
   /** The cost of a step's usage, where the model's price is known. */
-  cost?(model: string, usage: TokenCounts): Cost | undefined;
+  cost?(model: string, usage: TokenCounts): Money | undefined;
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
 }

@@ -8,8 +8,7 @@
  * child's turn ends (before its result is returned); both carry the child's session id.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, StoredFact } from "../../journal/facts/index.ts";
-import type { Money } from "../../replay/session-cost.ts";
+import type { Fact, Money, StoredFact } from "../../journal/facts/index.ts";
 import { SubagentProgress } from "../../replay/subagent-progress.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 import { subagentKinds, type SubagentKind, type SubagentLauncher, type SubagentResult } from "../tools/subagent-launcher.ts";

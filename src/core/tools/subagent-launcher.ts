@@ -3,7 +3,7 @@
  * runtime provides it to the calls of a top-level session (a subagent cannot start another).
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import type { Money } from "../../replay/session-cost.ts";
+import type { Money } from "../../journal/facts/index.ts";
 
 export type SubagentKind = { name: string; description: string; systemPrompt: string };
 

@@ -5,8 +5,7 @@
  */
 import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
-import type { ModelResult } from "../../journal/facts/index.ts";
-import type { Money } from "../../replay/session-cost.ts";
+import type { ModelResult, Money } from "../../journal/facts/index.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */

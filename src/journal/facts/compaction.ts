@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { money } from "./display-shapes.ts";
+import { money, tokenCounts } from "./display-shapes.ts";
 
 /**
  * Compaction: older turns summarised for the model by a model call, so a long session fits its
@@ -33,12 +33,7 @@ export const compactionEnded = z.object({
   summary: z.string().optional(),
   error: z.string().optional(),
   /** The compaction call's tokens, as its provider reported them, and their cost where the price is known. */
-  usage: z.object({
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    cacheReadTokens: z.number().optional(),
-    cacheWriteTokens: z.number().optional(),
-  }).optional(),
+  usage: tokenCounts.optional(),
   cost: money.optional(),
 });
 

@@ -64,3 +64,15 @@ export const json = z.unknown();
 
 /** An amount of money, as shown in a `usage_update` (a model's price gives it). */
 export const money = z.object({ amount: z.number(), currency: z.string() });
+
+export type Money = z.infer<typeof money>;
+
+/** A model call's tokens, as its provider reported them (`inputTokens` are the uncached ones). */
+export const tokenCounts = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+});
+
+export type TokenCounts = z.infer<typeof tokenCounts>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contentBlock, money } from "./display-shapes.ts";
+import { contentBlock, money, tokenCounts } from "./display-shapes.ts";
 import { modelRef } from "./session.ts";
 
 /** The user's prompt, exactly as received, with its engine-minted message id. */
@@ -48,10 +48,7 @@ export const stepEnded = z.object({
 export const usageRecorded = z.object({
   kind: z.literal("usage_recorded"),
   stepId: z.string(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadTokens: z.number().optional(),
-  cacheWriteTokens: z.number().optional(),
+  ...tokenCounts.shape,
   /** Tokens in context after the step, and the model's window, as shown. */
   used: z.number(),
   size: z.number(),
