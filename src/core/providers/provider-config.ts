@@ -12,6 +12,12 @@ import { knownModel, knownModels, modelInfo, type ModelInfo } from "./known-mode
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The key an SDK client is given when none is configured: a server behind a base URL (a local
+ * one) may need none, but the official SDKs will not start without one.
+ */
+export const PLACEHOLDER_KEY = "verbatim-no-key";
+
 export type ResolvedProvider = {
   id: string;
   kind: ProviderKind;

@@ -3,7 +3,7 @@
  * (`maxRetries: 0`): the turn loop retries with a visible notice.
  */
 import { modelFacts } from "../model-facts.ts";
-import type { ResolvedProvider } from "../provider-config.ts";
+import { PLACEHOLDER_KEY, type ResolvedProvider } from "../provider-config.ts";
 import { guardStream } from "../stream-guard.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { Anthropic } from "../../../vendor/anthropic-sdk.ts";
@@ -12,8 +12,6 @@ import { buildRequest } from "./request.ts";
 import { parseStream } from "./stream.ts";
 
 export const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com";
-/** Sent when a server behind a base URL needs no key (the SDK will not start without one). */
-const PLACEHOLDER_KEY = "verbatim-no-key";
 
 export function anthropicProvider(config: ResolvedProvider): Provider {
   let client: Anthropic | undefined;

@@ -1,10 +1,8 @@
 /** The official OpenAI SDK client for a configured provider (Responses or Chat Completions). */
 import { OpenAI } from "../../../vendor/openai-sdk.ts";
-import type { ResolvedProvider } from "../provider-config.ts";
+import { PLACEHOLDER_KEY, type ResolvedProvider } from "../provider-config.ts";
 
 export const OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
-/** Local servers need no key, but the SDK will not start without one. */
-export const PLACEHOLDER_KEY = "verbatim-no-key";
 
 /**
  * A client with the SDK's silent retries off (the turn loop retries, visibly) and nothing read

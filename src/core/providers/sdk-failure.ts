@@ -1,0 +1,39 @@
+/**
+ * What a failure of one of the official SDKs means for the turn: cancelled, transient, or final.
+ * Anthropic's and OpenAI's SDKs raise the same three kinds of error (both are generated alike);
+ * each adapter gives its SDK's classes, the provider's name as the user knows it, and which
+ * error types (for the retry policy) an API error carries.
+ */
+import { errorText, isNetworkError, type Failure } from "./retry-policy.ts";
+
+type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
+
+export type SdkApiError = Error & { readonly status: number | undefined; readonly headers: Headers | undefined };
+
+export type SdkErrorClasses<A extends SdkApiError> = {
+  APIUserAbortError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIError: ErrorClass<A>;
+};
+
+export function sdkFailure<A extends SdkApiError>(label: string, classes: SdkErrorClasses<A>, errorTypes: (error: A) => string[] | undefined) {
+  return (error: unknown): Failure => {
+    if (error instanceof classes.APIUserAbortError) return { kind: "cancelled" };
+    if (error instanceof classes.APIConnectionError) {
+      const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+      return { kind: "connection", message: `could not reach ${label}: ${error.message}${cause}` };
+    }
+    if (error instanceof classes.APIError) {
+      const types = errorTypes(error);
+      return {
+        kind: "api",
+        message: `${label}: ${error.message}`,
+        ...(error.status !== undefined ? { status: error.status } : {}),
+        ...(types ? { errorTypes: types } : {}),
+        ...(error.headers ? { headers: error.headers } : {}),
+      };
+    }
+    if (isNetworkError(error)) return { kind: "connection", message: `the connection to ${label} dropped: ${errorText(error)}` };
+    return { kind: "other", message: `${label}: ${errorText(error)}` };
+  };
+}
