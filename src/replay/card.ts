@@ -3,6 +3,7 @@
  * and `_meta` whole, so every update that touches either carries the whole accumulated value.
  */
 import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
+import { textContent } from "../journal/facts/display-shapes.ts";
 import type { PermissionOutcome } from "../journal/facts/index.ts";
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 
@@ -33,8 +34,6 @@ export type Card = {
   /** Keys other clients read, sent at the root of `_meta` beside `verbatim` (e.g. Zed's `subagent_session_info`). */
   interop?: Record<string, unknown>;
 };
-
-export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
 
 export const cardContent = (card: Card): ToolCallContent[] => [...card.body, ...card.notes];
 

@@ -8,8 +8,9 @@
  * another call or session) never overwrites it: it is shown apart, as evidence.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { textContent } from "../journal/facts/display-shapes.ts";
 import type { FactOf } from "../journal/facts/index.ts";
-import { contentAndMetaUpdate, textContent, type Card } from "./card.ts";
+import { contentAndMetaUpdate, type Card } from "./card.ts";
 import { hookOutcomeLine } from "./hook-lines.ts";
 
 type Outcome = FactOf<"hook_outcome">;

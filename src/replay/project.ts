@@ -4,8 +4,9 @@
  * Pure: no I/O, no clock (times come from the records), no tool code.
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import { textContent } from "../journal/facts/display-shapes.ts";
 import type { FactOf, StoredFact } from "../journal/facts/index.ts";
-import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, textContent, type Card } from "./card.ts";
+import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine } from "./lines.ts";

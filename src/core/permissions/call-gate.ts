@@ -33,6 +33,14 @@ export type GateSession = { state: SessionStateFold; record(fact: Fact): Promise
 
 export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
 
+/** A call the turn's cancel stopped before it ran (while it waited to run, or to be answered). */
+export const CANCELLED_BEFORE_RUN = {
+  run: false,
+  by: "cancel",
+  reason: "the turn was cancelled",
+  modelText: "The user cancelled the turn before this call ran; it did not run.",
+} as const satisfies GateDecision;
+
 /** Read-only tools run; nothing else does. For sessions with no way to ask anyone. */
 export const readOnlyGate: CallGate = async ({ tool, input }) =>
   tool.access === "read"

@@ -7,7 +7,7 @@
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../../journal/facts/index.ts";
 import { mintId } from "../ids.ts";
-import type { CallGate, GateDecision, GateRequest, GateSession } from "./call-gate.ts";
+import { CANCELLED_BEFORE_RUN, type CallGate, type GateDecision, type GateRequest, type GateSession } from "./call-gate.ts";
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
@@ -33,7 +33,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     const hooks = session.hooks;
     const pre = hooks ? await hooks.preToolUse(request) : undefined;
     // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
-    if (request.signal.aborted) return cancelledBeforeRun;
+    if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
     const verdict = decide({
       tool: effective.tool,
@@ -50,7 +50,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     const allowed = { run: true as const, input: effective.input, ...(outside.length ? { roots: outside } : {}) };
     if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) return allowed;
     const hooked = hooks ? await hooks.permissionRequest(effective) : undefined;
-    if (request.signal.aborted) return cancelledBeforeRun;
+    if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     if (hooked?.decision === "allow") return allowed;
     if (hooked?.decision === "deny") {
       const reason = hooked.reason ?? "a PermissionRequest hook refused the call";
@@ -106,13 +106,6 @@ function outsideQuestion(directories: string[]): Question {
     },
   };
 }
-
-const cancelledBeforeRun: GateDecision = {
-  run: false,
-  by: "cancel",
-  reason: "the turn was cancelled",
-  modelText: "The user cancelled the turn before this call ran; it did not run.",
-};
 
 async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession, question: Question): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;

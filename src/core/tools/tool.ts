@@ -7,6 +7,7 @@ import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@ag
 import type { z } from "zod";
 import type { ModelResult, Money } from "../../journal/facts/index.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
+import { textContent } from "../../journal/facts/display-shapes.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
 export interface ClientTerminal {
@@ -113,7 +114,8 @@ export interface Tool<I = unknown> {
   run(input: I, context: ToolContext): Promise<ToolOutcome>;
 }
 
-export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
+/** Tools take it from here, with `failed` and `fenced`: a card's text line, as the journal defines it. */
+export { textContent };
 
 export const failed = (text: string, display = text): ToolOutcome => ({
   status: "failed",

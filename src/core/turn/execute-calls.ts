@@ -5,7 +5,9 @@
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
+import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { AcceptedCall } from "../../journal/facts/index.ts";
+import { CANCELLED_BEFORE_RUN } from "../permissions/call-gate.ts";
 import { parseInput } from "../tools/registry.ts";
 import type { AskedAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
 import { PendingWrites } from "./pending-writes.ts";
@@ -34,7 +36,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
         kind: "tool_call_finished",
         toolCallId,
         status: "failed",
-        content: [text(p.error)],
+        content: [textContent(p.error)],
         result: { text: p.error, isError: true },
       });
       continue;
@@ -145,7 +147,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
     });
   } catch (error) {
     const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
-    outcome = { status: "failed", content: [text(message)], result: { text: message, isError: true } };
+    outcome = { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
   }
   await progressed.settled();
   return outcome;
@@ -171,9 +173,9 @@ export async function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCall
   await ctx.record({
     kind: "tool_call_refused",
     toolCallId,
-    by: "cancel",
-    reason: "the turn was cancelled",
-    result: { text: "The user cancelled the turn before this call ran; it did not run.", isError: true },
+    by: CANCELLED_BEFORE_RUN.by,
+    reason: CANCELLED_BEFORE_RUN.reason,
+    result: { text: CANCELLED_BEFORE_RUN.modelText, isError: true },
   });
 }
 
@@ -186,5 +188,3 @@ async function refuseHalted(ctx: Pick<TurnContext, "record">, toolCallId: string
     result: { text: "A hook stopped the turn before this call ran; it did not run.", isError: true },
   });
 }
-
-const text = (t: string): ToolCallContent => ({ type: "content", content: { type: "text", text: t } });

@@ -27,6 +27,9 @@ const tagged = <T>(what: string, tags?: readonly string[]) =>
 export const contentBlock = tagged<ContentBlock>("a content block");
 export const toolCallContent = tagged<ToolCallContent>("tool call content", ["content", "diff", "terminal"]);
 
+/** A line of text in a tool card's content. */
+export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
+
 export const toolKind = z.enum([
   "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
 ]) satisfies z.ZodType<ToolKind>;
