@@ -71,11 +71,6 @@ function statOrNot(path: string) {
   }
 }
 
-export const displayPath = (path: string, cwd: string) => {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-};
-
 /** `confine`, with a refusal as the call's failed outcome (for tools that fail on nothing else). */
 export function confinedOr<F>(path: string, roots: string[], refuse: (message: string) => F): { path: string } | { refused: F } {
   try {

@@ -69,7 +69,6 @@ export const hookOutcome = z.object({
   /** Exactly the text the model is given because of this outcome (framed), if any. */
   modelContext: z.string().optional(),
 });
-export type HookOutcome = z.infer<typeof hookOutcome>;
 
 /**
  * A PreToolUse hook rewrote a call's input: the input that runs, and the card as it is now
