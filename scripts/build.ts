@@ -16,12 +16,12 @@ const ROOT = join(import.meta.dir, "..");
 const outdir = resolve(ROOT, process.argv[2] ?? "dist");
 
 /**
- * What the main bundle leaves out: the modules of `src/vendor/` (each gathers the parts of one SDK
+ * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
  * that verbatim uses; the code imports an SDK only through them), each replaced by its bundle.
  */
 const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
-  filter: new RegExp(`/vendor/${name}\\.ts$`),
-  entry: `src/vendor/${name}.ts`,
+  filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
+  entry: `src/lazy-sdks/${name}.ts`,
   name: `${name}.js`,
 }));
 

@@ -23,7 +23,7 @@ import {
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { initializeResponse } from "./capabilities.ts";
-import type { Engine } from "./engine.ts";
+import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../version.ts";
@@ -70,13 +70,13 @@ export const ENGINE_NOTIFICATIONS = [m.session.cancel] as const satisfies readon
 export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = {}): Agent {
   let capabilities: ClientCapabilities = {};
   let clientInfo: Implementation | undefined;
-  let engine: Engine | undefined;
-  let loading: Promise<Engine> | undefined;
+  let engine: LoadedHandlers | undefined;
+  let loading: Promise<LoadedHandlers> | undefined;
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
   let closed = false;
-  const load = (): Promise<Engine> =>
-    (loading ??= import("./engine.ts").then(({ loadEngine }) => {
-      engine = loadEngine(deps, capabilities, { trust: options.trust ?? false, ...(processCatalog ? { catalog: processCatalog } : {}) });
+  const load = (): Promise<LoadedHandlers> =>
+    (loading ??= import("./lazy-handlers.ts").then(({ loadHandlers }) => {
+      engine = loadHandlers(deps, capabilities, { trust: options.trust ?? false, ...(processCatalog ? { catalog: processCatalog } : {}) });
       engine.sessions.clientInfo = clientInfo;
       return engine;
     }));
@@ -131,7 +131,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   };
 }
 
-function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, load: () => Promise<Engine>): void {
+function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, load: () => Promise<LoadedHandlers>): void {
   type Context = Parameters<AgentRequestHandlersByMethod[M]>[0];
   const forward = async (context: Context): Promise<unknown> => {
     const handler = (await load()).handlers.request(method) as ((context: Context) => unknown) | undefined;
@@ -141,7 +141,7 @@ function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, 
   app.onRequest(method, forward as unknown as AgentRequestHandlersByMethod[M]);
 }
 
-function forwardNotification<M extends AgentNotificationMethod>(app: AgentApp, method: M, load: () => Promise<Engine>): void {
+function forwardNotification<M extends AgentNotificationMethod>(app: AgentApp, method: M, load: () => Promise<LoadedHandlers>): void {
   type Context = Parameters<AgentNotificationHandlersByMethod[M]>[0];
   const forward = async (context: Context): Promise<void> => {
     const handler = (await load()).handlers.notification(method) as ((context: Context) => unknown) | undefined;

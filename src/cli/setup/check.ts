@@ -29,11 +29,11 @@ type ErrorClasses = { connection: abstract new (...args: never[]) => Error; api:
 async function listModels(kind: ProviderKind, baseUrl: string, apiKey: string | undefined, timeout: number): Promise<{ list: () => Promise<unknown[]>; errors: ErrorClasses }> {
   const common = { apiKey: apiKey ?? PLACEHOLDER_KEY, baseURL: baseUrl, maxRetries: 0, timeout };
   if (kind === "anthropic") {
-    const sdk = await import("../../vendor/anthropic-sdk.ts");
+    const sdk = await import("../../lazy-sdks/anthropic-sdk.ts");
     const client = new sdk.Anthropic({ ...common, authToken: null });
     return { list: async () => (await client.models.list({ limit: 100 })).data.map((m) => m.id), errors: { connection: sdk.APIConnectionError, api: sdk.APIError } };
   }
-  const sdk = await import("../../vendor/openai-sdk.ts");
+  const sdk = await import("../../lazy-sdks/openai-sdk.ts");
   const client = new sdk.OpenAI({ ...common, organization: null, project: null, adminAPIKey: null });
   return { list: async () => (await client.models.list()).data.map((m) => m.id), errors: { connection: sdk.APIConnectionError, api: sdk.APIError } };
 }

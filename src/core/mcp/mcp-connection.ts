@@ -11,7 +11,7 @@ import type { Tool } from "../tools/tool.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { redact, type McpServerConfig } from "./server-config.ts";
 
-type McpSdk = typeof import("../../vendor/mcp-sdk.ts");
+type McpSdk = typeof import("../../lazy-sdks/mcp-sdk.ts");
 
 export type McpStatus = "connecting" | "connected" | "failed" | "stopped" | "closed";
 
@@ -49,7 +49,7 @@ export class McpConnection {
   async connect(): Promise<void> {
     let sdk: McpSdk;
     try {
-      sdk = await import("../../vendor/mcp-sdk.ts");
+      sdk = await import("../../lazy-sdks/mcp-sdk.ts");
     } catch (error) {
       if (this.status !== "connecting") return;
       this.status = "failed";

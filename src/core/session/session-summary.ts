@@ -3,7 +3,7 @@
  * views"): computed from its recorded facts when the list is read, never stored.
  */
 import type { JournalStore } from "../../journal/store.ts";
-import type { Money } from "../../replay/session-cost.ts";
+import type { Money } from "../../journal/facts/index.ts";
 
 export type SessionSummary = {
   /** `running` while a live process runs its last turn; `interrupted` when that turn never ended (its process died). */

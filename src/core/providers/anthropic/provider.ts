@@ -6,7 +6,7 @@ import { modelFacts } from "../model-facts.ts";
 import { PLACEHOLDER_KEY, type ResolvedProvider } from "../provider-config.ts";
 import { guardStream } from "../stream-guard.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
-import { Anthropic } from "../../../vendor/anthropic-sdk.ts";
+import { Anthropic } from "../../../lazy-sdks/anthropic-sdk.ts";
 import { anthropicFailure } from "./errors.ts";
 import { buildRequest } from "./request.ts";
 import { parseStream } from "./stream.ts";

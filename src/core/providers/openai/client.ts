@@ -1,5 +1,5 @@
 /** The official OpenAI SDK client for a configured provider (Responses or Chat Completions). */
-import { OpenAI } from "../../../vendor/openai-sdk.ts";
+import { OpenAI } from "../../../lazy-sdks/openai-sdk.ts";
 import { PLACEHOLDER_KEY, type ResolvedProvider } from "../provider-config.ts";
 
 export const OPENAI_DEFAULT_URL = "https://api.openai.com/v1";

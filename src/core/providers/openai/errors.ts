@@ -1,5 +1,5 @@
 /** What an OpenAI SDK failure means for the turn: cancelled, transient, or final. */
-import { APIConnectionError, APIError, APIUserAbortError } from "../../../vendor/openai-sdk.ts";
+import { APIConnectionError, APIError, APIUserAbortError } from "../../../lazy-sdks/openai-sdk.ts";
 import { sdkFailure } from "../sdk-failure.ts";
 
 /** `label`: the provider's name as the user knows it (OpenAI, or a configured compatible server). */

@@ -16,17 +16,18 @@ import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 
-export type Engine = { deps: EngineDeps; sessions: OpenSessions; handlers: HandlerTable };
+/** The handlers past `initialize`, with what they were wired to. */
+export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; handlers: HandlerTable };
 
 /**
  * Wires the session handlers to `deps` (from the environment when not given, reusing the
  * process catalog `initialize` already built).
  */
-export function loadEngine(
+export function loadHandlers(
   deps: EngineDeps | undefined,
   clientCapabilities: ClientCapabilities,
   options: { trust: boolean; catalog?: ProviderCatalog },
-): Engine {
+): LoadedHandlers {
   const wired = deps ?? engineDeps(process.env, options);
   const sessions = new OpenSessions();
   sessions.clientCapabilities = clientCapabilities;
