@@ -70,7 +70,7 @@ export class OpenSessions {
       publish: (record: StoredFact) => {
         for (const update of projector.apply(record)) sender.send(sessionId, update);
       },
-      pace: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
+      backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, this.clientCapabilities, sessionId),
       gate: permissionGate({ ask: askClient(client, sessionId, projector) }),
       childGate: (origin) => permissionGate({ ask: askClientForSubagent(client, sessionId, projector, origin) }),

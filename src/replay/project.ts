@@ -9,7 +9,7 @@ import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
-import { answerLine, permissionLine, questionLine, refusalLine } from "./lines.ts";
+import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */

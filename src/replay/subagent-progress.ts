@@ -6,7 +6,7 @@
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Fact } from "../journal/facts/index.ts";
-import { permissionLine, refusalLine } from "./lines.ts";
+import { permissionLine, refusalLine } from "./card-lines.ts";
 
 type CallLine = { kind: "call"; title: string; status: "pending" | "running" | "completed" | "failed"; note?: string; options?: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[] };
 type AnswerLine = { kind: "answer"; text: string };

@@ -15,8 +15,6 @@ import { HostNotifications, type HostEvent } from "./notify/host-notifications.t
 import type { Resolution } from "./resolve.ts";
 import { SESSION_END_CAP_SEC, type HookSettings } from "./settings.ts";
 
-export type { SessionHooksHost } from "./hook-engine.ts";
-
 export class SessionHooks implements TurnHooks {
   readonly #engine: HookEngine;
   readonly #host: HostNotifications;

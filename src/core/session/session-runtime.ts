@@ -24,7 +24,7 @@ import { subagentLauncher, type ChildSession } from "../subagents/subagent-runne
 import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
-import { compactCommand, compactIfNeeded, recordInvocation } from "./turn-prelude.ts";
+import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { sessionStartedFact } from "./session-started.ts";
 import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
@@ -299,7 +299,7 @@ export class SessionRuntime {
       record: (fact) => this.record(fact),
       pace: () => {
         this.#writer.pace();
-        return this.io.pace?.();
+        return this.io.backpressure?.();
       },
       messages: () => conversation.messages,
       state: this.state,

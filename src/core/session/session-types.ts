@@ -29,8 +29,8 @@ export type EngineDeps = {
 export type SessionIo = {
   /** Shows a fact that was just appended. Must not throw. */
   publish(record: StoredFact): Promise<void> | void;
-  /** A promise to wait on while the client has not taken what was published; undefined when it keeps up. */
-  pace?(): Promise<void> | undefined;
+  /** Backpressure: a promise to wait on while the client has not taken what was published; undefined when it keeps up. */
+  backpressure?(): Promise<void> | undefined;
   host: ToolHost;
   gate?: CallGate;
   /**

@@ -1,5 +1,5 @@
 /**
- * What happens in a turn before the model is asked: a slash command in the prompt is recorded
+ * A turn's slash command and compaction, before the model is asked: a slash command in the prompt is recorded
  * (a project command's text becomes what the model reads; `/compact` is carried out here and ends
  * the turn), and a context near the model's window is compacted first.
  */
@@ -13,7 +13,7 @@ import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 
-export type Prelude = {
+export type CompactionRun = {
   turnId: string;
   state: SessionStateFold;
   /** The model's context as it stands (the turn's prompt is its last message). */
@@ -42,7 +42,7 @@ export async function recordInvocation(turnId: string, blocks: ContentBlock[], s
 }
 
 /** `/compact [focus]`: compacts the whole context and ends the turn. */
-export async function compactCommand(p: Prelude, focus: string): Promise<TurnOutcome> {
+export async function compactCommand(p: CompactionRun, focus: string): Promise<TurnOutcome> {
   if (p.messages.length === 0) {
     await p.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "info", title: "There is nothing to compact yet." });
   } else {
@@ -57,12 +57,12 @@ export async function compactCommand(p: Prelude, focus: string): Promise<TurnOut
  * Compacts before the turn's first step when the context recorded after the last step is near
  * the window. A failed compaction leaves the context whole: the turn goes on.
  */
-export async function compactIfNeeded(p: Prelude): Promise<void> {
+export async function compactIfNeeded(p: CompactionRun): Promise<void> {
   if (!needsCompaction(p.state.contextUsage) || p.messages.length < 2) return;
   await runCompaction(p, "auto", p.messages.slice(0, -1));
 }
 
-async function runCompaction(p: Prelude, trigger: "auto" | "manual", history: ModelMessage[], focus?: string): Promise<void> {
+async function runCompaction(p: CompactionRun, trigger: "auto" | "manual", history: ModelMessage[], focus?: string): Promise<void> {
   const outcome = await compact({
     turnId: p.turnId,
     trigger,
