@@ -4,8 +4,9 @@
  * summary as it streams, ended); the conversation fold then starts from the summary. What the
  * user is shown of the earlier turns does not change.
  *
- * Hooks: PreCompact (may block) and PostCompact belong right before `compaction_started` and
- * right after `compaction_ended`; the trigger is `auto` or `manual`.
+ * Hooks: PreCompact and PostCompact are not fired (hooks/events.ts lists them as known but not
+ * fired, and a configured one is reported as a notice). Once a compaction completes, SessionStart
+ * runs with `source: "compact"` (`CompactionRun.afterCompaction`, in session/commands-and-compaction.ts).
  */
 import type { Fact, ModelRef, StoredFact, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../model-messages.ts";

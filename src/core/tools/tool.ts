@@ -110,7 +110,11 @@ export interface Tool<I = unknown> {
   ruleScope?(input: I): string | undefined;
   /** Content shown when the call is announced (e.g. an edit's diff). */
   preview?(input: I, context: Pick<ToolContext, "cwd" | "roots" | "host">): Promise<ToolCallContent[]>;
-  /** Runs the call. Never throws: a failure is an outcome with status `failed`. */
+  /**
+   * Runs the call. What the tool checks (a path outside the roots, a missing file, a bad edit)
+   * is an outcome with status `failed`, never a throw; an unexpected error may throw, and the
+   * executor records it as the call failing unexpectedly (execute-calls.ts).
+   */
   run(input: I, context: ToolContext): Promise<ToolOutcome>;
 }
 
