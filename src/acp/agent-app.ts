@@ -12,6 +12,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
   RequestError,
   type AgentApp,
+  type AgentConnection,
   type AgentNotificationHandlersByMethod,
   type AgentNotificationMethod,
   type AgentRequestHandlersByMethod,
@@ -22,6 +23,7 @@ import {
 } from "@agentclientprotocol/sdk/unstable";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
+import { AfterResponse } from "./after-response.ts";
 import { initializeResponse } from "./capabilities.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
@@ -33,7 +35,8 @@ export type AgentDeps = EngineDeps;
 type AnyMessage = Stream["readable"] extends ReadableStream<infer M> ? M : never;
 
 export type Agent = {
-  app: AgentApp;
+  /** Serves the client at the other end of `stream` (stdio). */
+  connect(stream: Stream): AgentConnection;
   /** Cancels running turns and releases every open session (on disconnect). */
   closeAll(): Promise<void>;
   /**
@@ -74,9 +77,10 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   let loading: Promise<LoadedHandlers> | undefined;
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
   let closed = false;
+  const responses = new AfterResponse();
   const load = (): Promise<LoadedHandlers> =>
     (loading ??= import("./lazy-handlers.ts").then(({ loadHandlers }) => {
-      engine = loadHandlers(deps, capabilities, { trust: options.trust ?? false, ...(processCatalog ? { catalog: processCatalog } : {}) });
+      engine = loadHandlers(deps, capabilities, { trust: options.trust ?? false, responses, ...(processCatalog ? { catalog: processCatalog } : {}) });
       engine.sessions.clientInfo = clientInfo;
       return engine;
     }));
@@ -107,7 +111,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
   return {
-    app,
+    connect: (stream) => app.connect(responses.watch(stream)),
     closeAll: async () => {
       closed = true;
       if (engine) await Promise.all(engine.sessions.all().map((s) => s.runtime.close()));
@@ -125,7 +129,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
     inMemory: () => {
       const toAgent = new TransformStream<AnyMessage, AnyMessage>();
       const toClient = new TransformStream<AnyMessage, AnyMessage>();
-      app.connect({ readable: toAgent.readable, writable: toClient.writable });
+      app.connect(responses.watch({ readable: toAgent.readable, writable: toClient.writable }));
       return { readable: toClient.readable, writable: toAgent.writable };
     },
   };

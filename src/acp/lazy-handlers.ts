@@ -7,6 +7,7 @@ import type { ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
 import { engineDeps } from "../core/engine-deps.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
+import type { AfterResponse } from "./after-response.ts";
 import { authHandlers } from "./auth-handlers.ts";
 import { configHandlers } from "./config-handlers.ts";
 import { forkHandlers } from "./fork-handler.ts";
@@ -21,15 +22,16 @@ export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; handler
 
 /**
  * Wires the session handlers to `deps` (from the environment when not given, reusing the
- * process catalog `initialize` already built).
+ * process catalog `initialize` already built); `responses` runs work after a response is written
+ * (the app watches the connection's stream with it).
  */
 export function loadHandlers(
   deps: EngineDeps | undefined,
   clientCapabilities: ClientCapabilities,
-  options: { trust: boolean; catalog?: ProviderCatalog },
+  options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse },
 ): LoadedHandlers {
   const wired = deps ?? engineDeps(process.env, options);
-  const sessions = new OpenSessions();
+  const sessions = new OpenSessions(options.responses);
   sessions.clientCapabilities = clientCapabilities;
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);

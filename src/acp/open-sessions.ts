@@ -8,6 +8,7 @@ import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.
 import type { StoredFact } from "../journal/facts/index.ts";
 import { Projector } from "../replay/project.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
+import type { AfterResponse } from "./after-response.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient, askClientForSubagent } from "./permission-asker.ts";
 import { SessionQueue } from "./session-queue.ts";
@@ -29,6 +30,9 @@ export class OpenSessions {
   clientInfo: Implementation | undefined;
   /** Loads, resumes, closes and deletes of one session run one at a time; other requests wait for them. */
   readonly lifecycle = new SessionQueue();
+
+  /** `afterResponse`: work that must reach the client after a response (the connection's stream is watched with it). */
+  constructor(readonly afterResponse: AfterResponse) {}
 
   /** The connection's one update sender (every handler's client context is the same connection). */
   sender(client: AgentContext): UpdateSender {

@@ -11,7 +11,7 @@ import { checkDirectories, checkSessionId } from "./request-checks.ts";
 import { restoreSession } from "./session-restore.ts";
 
 export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
-  app.onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+  app.onRequest(acp.methods.agent.session.new, ({ params, client, requestId }) =>
     typed(async () => {
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       const mcpServers = mcpServerConfigs(params.mcpServers);
@@ -23,8 +23,8 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       );
       sessions.set({ runtime, projector });
       // The client learns the session id from the response: what the session shows next (its
-      // slash commands, its MCP servers' reports) goes out after it.
-      setTimeout(() => runtime.begin(), 0);
+      // slash commands, its MCP servers' reports) starts once the response is written.
+      sessions.afterResponse.then(requestId, () => runtime.begin());
       return { sessionId: runtime.sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
     }),
   );

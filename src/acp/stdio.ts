@@ -29,7 +29,7 @@ export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean; 
   if (!options.ends) protectStdout();
   const agent = createAgentApp(options.deps, { trust: options.trust ?? false });
   const stdio = stdioStream(options.ends ?? processEnds(), () => agent.preload());
-  const connection = agent.app.connect(stdio);
+  const connection = agent.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
   await agent.closeAll();
   await agent.loadedDeps()?.store.close();

@@ -2,6 +2,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { createAgentApp, ENGINE_NOTIFICATIONS, ENGINE_REQUESTS } from "../../src/acp/agent-app.ts";
+import { AfterResponse } from "../../src/acp/after-response.ts";
 import { loadHandlers } from "../../src/acp/lazy-handlers.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { choose, ViewClient } from "../../src/client/view-client.ts";
@@ -11,7 +12,7 @@ describe("the engine behind initialize", () => {
   test("every method the engine handles is forwarded to it by the app, and only those", () => {
     const box = sandbox();
     const deps = engineDeps(box.env);
-    const { handlers } = loadHandlers(deps, {}, { trust: false });
+    const { handlers } = loadHandlers(deps, {}, { trust: false, responses: new AfterResponse() });
     const registered = handlers.methods();
     expect([...registered.requests].sort()).toEqual([...ENGINE_REQUESTS].sort());
     expect([...registered.notifications].sort()).toEqual([...ENGINE_NOTIFICATIONS].sort());
