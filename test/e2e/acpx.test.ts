@@ -120,7 +120,8 @@ describe("acpx drives verbatim", () => {
     await acpx.idle();
     expect(run.code).toBe(0);
     const [create] = requestsIn(run.frames, "terminal/create");
-    expect(create?.params).toMatchObject({ command: "bash", args: ["-c", "echo hello from acpx; echo to stderr >&2"] });
+    // The client's terminal has the client's environment: verbatim's key variables are unset before the model's command.
+    expect(create?.params).toMatchObject({ command: "bash", args: ["-c", expect.stringMatching(/^unset -v ANTHROPIC_API_KEY .*\necho hello from acpx; echo to stderr >&2$/)] });
     const card = toolUpdates(run).find((u) => u.sessionUpdate === "tool_call")!;
     expect(card).toMatchObject({ kind: "execute", title: "echo hello from acpx; echo to stderr >&2" });
     const shownLive = toolUpdates(run).filter((u) => u.toolCallId === card.toolCallId);

@@ -21,7 +21,8 @@ export class ClientServices {
   readonly #terminals = new Map<string, Running>();
   #next = 1;
 
-  constructor(readonly offer: { fs?: boolean; terminal?: boolean }) {}
+  /** `terminalEnv`: variables the client's own environment adds for its terminals. */
+  constructor(readonly offer: { fs?: boolean; terminal?: boolean; terminalEnv?: Record<string, string> }) {}
 
   capabilities(): ClientCapabilities {
     return {
@@ -91,7 +92,8 @@ export class ClientServices {
   }
 
   #spawn(command: string, args: string[], cwd: string, limit: number): Running {
-    const proc = Bun.spawn([command, ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const env = { ...process.env, ...this.offer.terminalEnv };
+    const proc = Bun.spawn([command, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
     const running: Running = { proc, output: "", truncated: false, limit, exited: Promise.resolve() };
     const append = (text: string) => {
       running.output += text;

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { ModelResult } from "../../journal/facts/index.ts";
 import type { Money } from "../../replay/session-cost.ts";
 import type { SubagentLauncher } from "../subagents/subagent-types.ts";
+import type { CommandEnvironment } from "./shell/command-env.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
 export interface ClientTerminal {
@@ -52,6 +53,8 @@ export type ToolContext = {
   subagents?: SubagentLauncher;
   /** A file of variables SessionStart hooks set (`CLAUDE_ENV_FILE`), which Bash sources first. */
   envFile?: string;
+  /** The environment commands run in: verbatim's, with every secret it holds taken out. */
+  commandEnv: CommandEnvironment;
 };
 
 export type ToolOutcome = {

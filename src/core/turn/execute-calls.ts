@@ -137,6 +137,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       roots,
       signal: ctx.signal,
       host: ctx.host,
+      commandEnv: ctx.commandEnv,
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.subagents ? { subagents: ctx.subagents } : {}),

@@ -3,6 +3,7 @@ import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/i
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
+import type { CommandEnvironment } from "../tools/shell/command-env.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { Provider, ThoughtLevel } from "../providers/types.ts";
 import type { SubagentLauncher } from "../subagents/subagent-types.ts";
@@ -32,6 +33,8 @@ export type TurnContext = {
   model: ModelRef;
   thoughtLevel: ThoughtLevel;
   host: ToolHost;
+  /** The environment the model's commands run in (secrets taken out). */
+  commandEnv: CommandEnvironment;
   gate: CallGate;
   maxSteps: number;
   /** The session's hooks, when hooks are configured for this process. */

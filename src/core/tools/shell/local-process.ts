@@ -14,6 +14,8 @@ const DRAIN_MS = 250;
 export async function runLocal(options: {
   command: string;
   cwd: string;
+  /** The whole environment of the command (see command-env.ts). */
+  env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
   onOutput(chunk: string): void;
@@ -25,7 +27,7 @@ export async function runLocal(options: {
     stdout: "pipe",
     stderr: "pipe",
     detached: true,
-    env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" },
+    env: options.env,
   });
   let stopped: CommandEnd["stopped"];
   const stop = (why: "timeout" | "cancel") => {
