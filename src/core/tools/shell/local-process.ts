@@ -4,7 +4,7 @@
  * included. Output (stdout and stderr, interleaved) is streamed to `onOutput`.
  */
 import { log } from "../../../log.ts";
-import { killGroup, signalGroup } from "../../process-group.ts";
+import { killGroup, ProcessTree } from "../../process-group.ts";
 
 export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: "timeout" | "cancel" };
 
@@ -30,10 +30,12 @@ export async function runLocal(options: {
     env: options.env,
   });
   let stopped: CommandEnd["stopped"];
+  const tree = new ProcessTree(child.pid);
+  let killing: Promise<void> | undefined;
   const stop = (why: "timeout" | "cancel") => {
     if (stopped || child.exitCode !== null || child.signalCode !== null) return;
     stopped = why;
-    void killGroup(child);
+    killing = killGroup(child, undefined, tree);
   };
   const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
   const onAbort = () => stop("cancel");
@@ -59,7 +61,10 @@ export async function runLocal(options: {
     // A background child may hold the pipe open: read what is there, then stop waiting for EOF.
     await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
     // Whatever survives a cancel or timeout (a child that ignored SIGTERM) is killed now.
-    if (stopped) killNow(child.pid);
+    if (stopped) {
+      await killing;
+      tree.signal("SIGKILL");
+    }
     return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), ...(stopped ? { stopped } : {}) };
   } finally {
     // Nothing is reported after the result: output still arriving from background children is dropped.
@@ -68,8 +73,4 @@ export async function runLocal(options: {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
   }
-}
-
-function killNow(pid: number) {
-  signalGroup(pid, "SIGKILL");
 }
