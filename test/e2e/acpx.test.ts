@@ -136,7 +136,8 @@ describe("acpx drives verbatim", () => {
 
   test("a denied edit ends failed with the refusal shown, and the file is unchanged", async () => {
     const { acpx, box } = await acpxSession("scripted/edit");
-    const run = await acpx.prompt("Fix the third line", "--deny-all");
+    // Reads are allowed (an Edit of a file that cannot be read fails before any question); the edit is denied.
+    const run = await acpx.prompt("Fix the third line", "--approve-reads");
     await acpx.idle();
     const [ask] = requestsIn(run.frames, "session/request_permission");
     expect((answerTo(run.frames, ask!).result as { outcome: { optionId?: string } }).outcome.optionId).toStartWith("reject");

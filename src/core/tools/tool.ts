@@ -57,6 +57,9 @@ export type ToolContext = {
   commandEnv: CommandEnvironment;
 };
 
+/** What a call will do, shown when it is announced, or why it cannot be done. */
+export type Prepared = { content: ToolCallContent[]; problem?: string };
+
 export type ToolOutcome = {
   status: "completed" | "failed";
   /** What the card shows. */
@@ -96,6 +99,13 @@ export interface Tool<I = unknown> {
   ruleScope?(input: I): string | undefined;
   /** Content shown when the call is announced (e.g. an edit's diff). */
   preview?(input: I, context: Pick<ToolContext, "cwd" | "roots" | "host">): Promise<ToolCallContent[]>;
+  /**
+   * Used instead of `preview` when the call is announced: the card's content, and from the same
+   * read, why the call cannot succeed as things stand (`problem`). A call with a problem fails at
+   * once, before any hook or permission question; without one, the content is exactly what the
+   * call will do if nothing changes before it runs (and the call refuses to run if it did).
+   */
+  prepare?(input: I, context: Pick<ToolContext, "cwd" | "roots" | "host" | "seenFiles">): Promise<Prepared>;
   /** Runs the call. Never throws: a failure is an outcome with status `failed`. */
   run(input: I, context: ToolContext): Promise<ToolOutcome>;
 }
