@@ -13,7 +13,11 @@ export class JournalError extends Error {
       | "stale_write"
       | "corrupt_database"
       | "newer_database"
-      | "unreachable",
+      | "unreachable"
+      | "empty_database"
+      | "not_a_journal"
+      | "read_only"
+      | "write_failed",
     message: string,
     readonly details: { sessionId?: string; seq?: number; [key: string]: unknown } = {},
   ) {
