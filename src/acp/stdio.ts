@@ -31,8 +31,9 @@ export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean; 
   const stdio = stdioStream(options.ends ?? processEnds(), () => agent.preload(), (message) => agent.received(message));
   const connection = agent.app.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
-  await agent.closeAll();
-  await agent.loadedDeps()?.store.close();
+  // Shutdown never throws: sessions close, the journal closes and what is owed is flushed, whatever failed before.
+  await agent.closeAll().catch((error: unknown) => log.warn("closing the sessions failed", error));
+  await agent.loadedDeps()?.store.close().catch((error: unknown) => log.warn("closing the journal failed", error));
   await stdio.flush();
 }
 

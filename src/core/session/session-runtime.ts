@@ -230,20 +230,28 @@ export class SessionRuntime {
     return buildConfigOptions(this.configValues(), this.#catalog.models());
   }
 
-  /** Cancels running work, waits for it, runs SessionEnd hooks, and gives up the session's lease. */
+  /**
+   * Cancels running work, waits for it, runs SessionEnd hooks, and gives up the session's lease.
+   * Never throws: each step runs even when an earlier one failed (a full disk fails every
+   * write), and a failure is logged. A lease that could not be released is taken over by the
+   * next process once this one has exited.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.cancel();
     await this.settled();
-    try {
-      await this.#writer.flush();
-    } catch (error) {
-      log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
-    }
-    await this.#hooks?.close();
-    await this.#tooling.close();
-    await this.#writer.release();
+    const step = async (what: string, run: () => unknown) => {
+      try {
+        await run();
+      } catch (error) {
+        log.warn(`session ${this.sessionId}: ${what} failed at close: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    await step("journaling streamed text", () => this.#writer.flush());
+    await step("the SessionEnd hooks", () => this.#hooks?.close());
+    await step("closing the MCP servers", () => this.#tooling.close());
+    await step("releasing the session's lease", () => this.#writer.release());
   }
 
   /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
