@@ -1,6 +1,7 @@
 /** session/new, load, resume, close and delete (session/list is in list-handler.ts, session/fork in fork-handler.ts). */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
+import { hostname } from "node:os";
 import { isAbsolute } from "node:path";
 import { isValidSessionId } from "../core/ids.ts";
 import type { McpServerConfig } from "../core/mcp/server-config.ts";
@@ -8,6 +9,7 @@ import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime
 import { ChunkCoalescer } from "../replay/coalesce.ts";
 import { RetractedTurns } from "../replay/retracted-turns.ts";
 import { removeEnvFile } from "../core/hooks/env-file.ts";
+import { busy } from "../journal/errors.ts";
 import type { Projector } from "../replay/project.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
 import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
@@ -97,6 +99,9 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
         if (open) {
+          // A delete another live process refuses must leave the session open here: ask before closing it.
+          const holder = await deps.store.holder(params.sessionId);
+          if (holder && (holder.pid !== process.pid || (holder.host !== undefined && holder.host !== hostname()))) throw busy(params.sessionId, holder);
           sessions.delete(params.sessionId);
           await open.runtime.close();
         }

@@ -4,14 +4,6 @@
  */
 import { JournalError } from "./errors.ts";
 
-export const busy = (sessionId: string, holder?: { pid: number }) =>
-  new JournalError(
-    "busy",
-    `session ${sessionId} is open for writing in another verbatim process${holder ? ` (pid ${holder.pid})` : ""}; ` +
-      "close it there first, or load it read-only",
-    { sessionId, ...(holder ? { pid: holder.pid } : {}) },
-  );
-
 /** Turns SQLite failures into JournalErrors that name the session. */
 export function guard<T>(sessionId: string | undefined, run: () => T): T {
   try {

@@ -5,12 +5,12 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
-import { JournalError, sessionNotFound } from "./errors.ts";
+import { busy, JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
-import { busy, guard, guardIter } from "./sqlite-errors.ts";
+import { guard, guardIter } from "./sqlite-errors.ts";
 import type { Durability, JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
