@@ -61,8 +61,13 @@ function allProcesses(): Stat[] {
 export class ProcessTree {
   /** Descendants seen, by pid, with their start time. */
   readonly #seen = new Map<number, string>();
+  /** The leader's start time: once it has exited its pid may be reused, and that process's children are none of ours. */
+  readonly #leaderStart: string | undefined;
 
-  constructor(readonly leader: number) {}
+  /** Call it right after spawning the leader, while it runs. */
+  constructor(readonly leader: number) {
+    this.#leaderStart = statOf(leader)?.start;
+  }
 
   /** Walks `/proc` for the group's members and the descendants of everything known, remembering them. */
   walk(): void {
@@ -73,7 +78,9 @@ export class ProcessTree {
       if (list) list.push(p);
       else children.set(p.ppid, [p]);
     }
-    const queue: number[] = [this.leader];
+    const queue: number[] = [];
+    if (this.#leaderStart !== undefined && statOf(this.leader)?.start === this.#leaderStart) queue.push(this.leader);
+    // A group id is not reused while the group has members: these are the command's.
     for (const p of processes) if (p.pgid === this.leader && p.pid !== this.leader) queue.push(p.pid);
     for (const [pid, start] of this.#seen) if (statOf(pid)?.start === start) queue.push(pid);
     const visited = new Set<number>();
