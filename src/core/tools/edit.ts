@@ -68,10 +68,11 @@ async function prepareEdit(i: Input, ctx: Pick<ToolContext, "roots" | "host" | "
     if (error instanceof FileProblem) return { content: [], problem: error.message };
     throw error;
   }
-  const applied = applyEdit(path, current, i);
-  if (!applied.ok) return { content: [], problem: applied.message };
+  // Staleness first, as the run checks it: an old_string missing from a file that changed is explained by the change.
   const stale = staleness(path, current, ctx.seenFiles);
-  return stale ? { content: [], problem: stale } : { content: [diff(path, current, applied.text)] };
+  if (stale) return { content: [], problem: stale };
+  const applied = applyEdit(path, current, i);
+  return applied.ok ? { content: [diff(path, current, applied.text)] } : { content: [], problem: applied.message };
 }
 
 /** Replaces exact text in a file the model has read, refusing if the file changed since. */
