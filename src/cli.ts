@@ -158,7 +158,9 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`verbatim: ${(error as Error).message}\n\n${USAGE}`);
       process.exit(2);
     }
-    process.stderr.write(`verbatim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // A journal that cannot be used is the user's to fix: its message says what is wrong with which file.
+    const expected = error instanceof Error && error.name === "JournalError";
+    process.stderr.write(`verbatim: ${error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -18,6 +18,7 @@ const catalog: ProviderCatalog = {
   reload: () => {},
   defaults: () => ({}),
   warnings: () => [],
+  secrets: () => ({ names: [], values: [] }),
 };
 
 serveStdio({ deps: { ...engineDeps(), catalog, catalogFor: () => catalog } }).then(

@@ -50,9 +50,16 @@ export type Agent = {
   /**
    * Serves one in-process client: connects the app to a pair of memory streams and returns the
    * client's end. The agent speaks the unstable entry point (for `session/fork`); a client app of
-   * either entry point connects to this stream, as it would to a spawned agent's.
+   * either entry point connects to this stream, as it would to a spawned agent's. Each message
+   * the client writes passes `received` first, as on stdio.
    */
   inMemory(): Stream;
+  /**
+   * Called with each incoming message the moment it is read, before the SDK dispatches it. The
+   * SDK settles an answer to verbatim's own request at once but runs a notification's handler
+   * later, so a `session/cancel` takes effect here: a cancel read before a permission answer wins.
+   */
+  received(message: unknown): void;
 };
 
 const m = acp.methods.agent;
@@ -110,6 +117,11 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   );
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
+  const received = (message: unknown) => {
+    const sessionId = cancelledSession(message);
+    // The SDK's handler still runs later; cancelling twice is harmless.
+    if (sessionId !== undefined) engine?.sessions.get(sessionId)?.runtime.cancel();
+  };
   return {
     connect: (stream) => app.connect(responses.watch(stream)),
     closeAll: async () => {
@@ -127,12 +139,27 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
     },
     loadedDeps: () => engine?.deps,
     inMemory: () => {
-      const toAgent = new TransformStream<AnyMessage, AnyMessage>();
+      const toAgent = new TransformStream<AnyMessage, AnyMessage>({
+        transform: (message, controller) => {
+          received(message);
+          controller.enqueue(message);
+        },
+      });
       const toClient = new TransformStream<AnyMessage, AnyMessage>();
       app.connect(responses.watch({ readable: toAgent.readable, writable: toClient.writable }));
       return { readable: toClient.readable, writable: toAgent.writable };
     },
+    received,
   };
+}
+
+/** The session a `session/cancel` notification names, if `message` is one. */
+function cancelledSession(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null || "id" in message) return undefined;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== m.session.cancel || typeof params !== "object" || params === null) return undefined;
+  const { sessionId } = params as { sessionId?: unknown };
+  return typeof sessionId === "string" ? sessionId : undefined;
 }
 
 function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, load: () => Promise<LoadedHandlers>): void {

@@ -28,11 +28,12 @@ const processEnds = (): StdioEnds => ({ input: Bun.stdin.stream(), output: Bun.s
 export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean; ends?: StdioEnds } = {}): Promise<void> {
   if (!options.ends) protectStdout();
   const agent = createAgentApp(options.deps, { trust: options.trust ?? false });
-  const stdio = stdioStream(options.ends ?? processEnds(), () => agent.preload());
+  const stdio = stdioStream(options.ends ?? processEnds(), () => agent.preload(), (message) => agent.received(message));
   const connection = agent.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
-  await agent.closeAll();
-  await agent.loadedDeps()?.store.close();
+  // Shutdown never throws: sessions close, the journal closes and what is owed is flushed, whatever failed before.
+  await agent.closeAll().catch((error: unknown) => log.warn("closing the sessions failed", error));
+  await agent.loadedDeps()?.store.close().catch((error: unknown) => log.warn("closing the journal failed", error));
   await stdio.flush();
 }
 
@@ -46,9 +47,14 @@ export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean; 
  * answered, not fatal: see line-guard.ts), then are split and parsed by the SDK's own NDJSON
  * reader, which also answers malformed input. When stdin ends, the input ends only once
  * every request read is answered (see `PendingRequests`). `afterInitialize` is called once the
- * answer to each `initialize` request has been written out.
+ * answer to each `initialize` request has been written out. `received` sees each incoming message
+ * as it is read, in wire order, before the SDK dispatches it.
  */
-export function stdioStream(ends: StdioEnds, afterInitialize?: () => void): acp.Stream & { flush(): Promise<void> } {
+export function stdioStream(
+  ends: StdioEnds,
+  afterInitialize?: () => void,
+  received?: (message: Message) => void,
+): acp.Stream & { flush(): Promise<void> } {
   const out = new BufferedStdout(ends.output);
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
   const pending = new PendingRequests();
@@ -61,6 +67,7 @@ export function stdioStream(ends: StdioEnds, afterInitialize?: () => void): acp.
     new TransformStream<Message, Message>({
       transform(message, controller) {
         pending.received(message);
+        received?.(message);
         if (afterInitialize && "method" in message && message.method === acp.methods.agent.initialize && "id" in message) {
           initializing.add(message.id);
         }

@@ -2,11 +2,17 @@
  * Prints a session's updates as a readable transcript while they stream: answer text as it
  * arrives, thinking marked, tool cards as one line each when they settle (stdout). Progress goes
  * to stderr: a card as it is announced, when it starts running, how long a long call has been
- * running, and how each permission question was answered.
+ * running, and how each permission question was answered. Everything that came from content
+ * (text, titles, plan entries, option names) is printed through `visible`: no control character
+ * from a file, a command or a model reaches the terminal.
  */
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { visible } from "../view/visible-text.ts";
 
 type Write = (text: string) => void;
+
+/** Content printed on one line of its own: controls escaped, and its newlines too (a title cannot forge the next line). */
+const oneLine = (text: string) => visible(text).replaceAll("\n", "\\n");
 
 /** A running call is reported once it has run this long, and again at each multiple. */
 export const LONG_CALL_SECONDS = 10;
@@ -35,16 +41,19 @@ export class LivePrinter {
           if (thought) this.out("~ ");
           if (update._meta) this.out("! ");
         }
-        if (update.content.type === "text") this.out(thought ? update.content.text.replaceAll("\n", "\n~ ") : update.content.text);
+        if (update.content.type === "text") {
+          const text = visible(update.content.text);
+          this.out(thought ? text.replaceAll("\n", "\n~ ") : text);
+        }
         return;
       }
       case "tool_call":
-        this.#titles.set(update.toolCallId, update.title);
+        this.#titles.set(update.toolCallId, oneLine(update.title));
         this.progress(`… ${update.title}\n`);
         return;
       case "tool_call_update": {
-        if (update.title) this.#titles.set(update.toolCallId, update.title);
-        const title = this.#titles.get(update.toolCallId) ?? update.toolCallId;
+        if (update.title) this.#titles.set(update.toolCallId, oneLine(update.title));
+        const title = this.#titles.get(update.toolCallId) ?? oneLine(update.toolCallId);
         if (update.status === "in_progress" && !this.#running.has(update.toolCallId)) {
           this.#running.set(update.toolCallId, { startedAt: this.now(), reported: 0 });
           this.progress(`▸ running: ${title}\n`);
@@ -60,7 +69,7 @@ export class LivePrinter {
       }
       case "plan":
         this.#break();
-        this.out(`plan: ${update.entries.map((e) => `${e.status === "completed" ? "✓" : e.status === "in_progress" ? "▸" : "·"} ${e.content}`).join("; ")}\n`);
+        this.out(`plan: ${update.entries.map((e) => `${e.status === "completed" ? "✓" : e.status === "in_progress" ? "▸" : "·"} ${oneLine(e.content)}`).join("; ")}\n`);
         return;
       default:
         return;
@@ -71,8 +80,8 @@ export class LivePrinter {
   permission(request: RequestPermissionRequest, response: RequestPermissionResponse, policy: string): void {
     const outcome = response.outcome;
     const chosen = outcome.outcome === "selected" ? request.options.find((o) => o.optionId === outcome.optionId) : undefined;
-    const answer = chosen ? `${chosen.name} (${chosen.kind})` : "cancelled";
-    this.progress(`? ${request.toolCall.title ?? request.toolCall.toolCallId}: ${answer} by --approve ${policy}\n`);
+    const answer = chosen ? `${oneLine(chosen.name)} (${chosen.kind})` : "cancelled";
+    this.progress(`? ${oneLine(request.toolCall.title ?? request.toolCall.toolCallId)}: ${answer} by --approve ${policy}\n`);
   }
 
   /**

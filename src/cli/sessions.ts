@@ -9,6 +9,7 @@ import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
+import { visible } from "../view/visible-text.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
 
@@ -39,7 +40,8 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   }
   for (const row of rows) {
     const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";
-    out(`${row.sessionId}  ${row.updatedAt}  ${row.title ?? "(untitled)"}  ${row.cwd}${fork}`);
+    // A title comes from a prompt, a cwd from a client: neither may carry control characters to the terminal.
+    out(`${row.sessionId}  ${row.updatedAt}  ${visible(row.title ?? "(untitled)").replaceAll("\n", " ")}  ${visible(row.cwd)}${fork}`);
   }
   return 0;
 }

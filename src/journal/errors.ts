@@ -13,7 +13,11 @@ export class JournalError extends Error {
       | "stale_write"
       | "corrupt_database"
       | "newer_database"
-      | "unreachable",
+      | "unreachable"
+      | "empty_database"
+      | "not_a_journal"
+      | "read_only"
+      | "write_failed",
     message: string,
     readonly details: { sessionId?: string; seq?: number; [key: string]: unknown } = {},
   ) {
@@ -24,3 +28,12 @@ export class JournalError extends Error {
 
 export const sessionNotFound = (sessionId: string) =>
   new JournalError("not_found", `session ${sessionId} is not in the journal`, { sessionId });
+
+/** The session is open for writing in another live process (on `host`, when the store knows it). */
+export const busy = (sessionId: string, holder?: { pid: number; host?: string }) =>
+  new JournalError(
+    "busy",
+    `session ${sessionId} is open for writing in another verbatim process` +
+      `${holder ? ` (pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ""})` : ""}; close it there first, or load it read-only`,
+    { sessionId, ...(holder ? { pid: holder.pid, ...(holder.host ? { host: holder.host } : {}) } : {}) },
+  );

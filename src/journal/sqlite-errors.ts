@@ -4,14 +4,6 @@
  */
 import { JournalError } from "./errors.ts";
 
-export const busy = (sessionId: string, holder?: { pid: number }) =>
-  new JournalError(
-    "busy",
-    `session ${sessionId} is open for writing in another verbatim process${holder ? ` (pid ${holder.pid})` : ""}; ` +
-      "close it there first, or load it read-only",
-    { sessionId, ...(holder ? { pid: holder.pid } : {}) },
-  );
-
 /** Turns SQLite failures into JournalErrors that name the session. */
 export function guard<T>(sessionId: string | undefined, run: () => T): T {
   try {
@@ -46,6 +38,12 @@ function translate(sessionId: string | undefined, error: unknown): unknown {
   }
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
     return new JournalError("busy", `${where}the journal is locked by another process`, details);
+  }
+  if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) {
+    return new JournalError("write_failed", `${where}the journal file could not be written or read (${message}); nothing was written`, details);
+  }
+  if (code.startsWith("SQLITE_READONLY")) {
+    return new JournalError("read_only", `${where}the journal is read-only (${message}); nothing was written`, details);
   }
   if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT") || /not a database|malformed/.test(message)) {
     return new JournalError("corrupt_database", `${where}the journal database is damaged (${message}); nothing was written`, details);

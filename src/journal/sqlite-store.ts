@@ -4,15 +4,13 @@
  * A process that only loads opens the database read-only.
  */
 import { Database, type Statement } from "bun:sqlite";
-import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
 import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
-import { JournalError, sessionNotFound } from "./errors.ts";
+import { busy, JournalError, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
-import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
+import { ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
-import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql, promptIndexSql } from "./sqlite-schema.ts";
-import { busy, guard, guardIter } from "./sqlite-errors.ts";
+import { openForReading, openForWriting } from "./sqlite-open.ts";
+import { guard, guardIter } from "./sqlite-errors.ts";
 import type { Durability, JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
@@ -24,7 +22,6 @@ type SessionDbRow = {
   forked_from?: string | null;
 };
 
-const BUSY_TIMEOUT_MS = 5000;
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
 
@@ -334,51 +331,19 @@ export class SqliteJournal implements JournalStore {
   /** A read connection: the writer's if this process writes, else a read-only one. */
   #reader(): Database | undefined {
     if (this.#rw) return this.#rw.db;
-    if (this.#ro) return this.#ro;
-    if (!existsSync(this.path)) return undefined;
-    this.#ro = guard(undefined, () => {
-      const db = new Database(this.path, { readonly: true, strict: true });
-      db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      checkLayout(db);
-      return db;
-    });
+    this.#ro ??= openForReading(this.path);
     return this.#ro;
   }
 
   #writer(): Writer {
     if (this.#rw) return this.#rw;
-    ensurePrivateDir(dirname(this.path));
-    const fresh = !existsSync(this.path) || statSync(this.path).size === 0;
-    ensurePrivateFile(this.path);
-    const db = guard(undefined, () => {
-      const db = new Database(this.path, { readwrite: true, strict: true });
-      db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      // Never write to a file that is not already a healthy journal: check before any DDL.
-      const layout = fresh ? LAYOUT_VERSION : checkLayout(db);
-      db.run("PRAGMA journal_mode = WAL");
-      db.run(`PRAGMA synchronous = ${this.durability === "strict" ? "FULL" : "NORMAL"}`);
-      // Checkpoints run when the writer is idle, on a worker thread, never on this connection (see wal-checkpointer.ts).
-      db.run("PRAGMA wal_autocheckpoint = 0");
-      // A log that grew through a long stream is cut back to this when it restarts after a checkpoint.
-      db.run(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
-      if (fresh) {
-        db.transaction(() => {
-          db.run(layoutSql);
-          db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('layout', ?)", [String(LAYOUT_VERSION)]);
-        }).immediate();
-      } else if (layout < 2) {
-        // In-place upgrade from layout 1: the blob table is the only difference.
-        db.transaction(() => {
-          db.run(blobLayoutSql);
-          db.run("UPDATE meta SET value = ? WHERE key = 'layout'", [String(LAYOUT_VERSION)]);
-        }).immediate();
-      }
-      const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
-      if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
-      db.run(promptIndexSql);
-      return db;
-    });
-    for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
+    const { db, created } = openForWriting(this.path, this.durability === "strict" ? "FULL" : "NORMAL");
+    // Checkpoints run when the writer is idle, on a worker thread, never on this connection (see wal-checkpointer.ts).
+    db.run("PRAGMA wal_autocheckpoint = 0");
+    // A log that grew through a long stream is cut back to this when it restarts after a checkpoint.
+    db.run(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
+    // SQLite gives its own files the journal's mode; those of a journal verbatim made are private.
+    if (created) for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
     this.#ro?.close();
     this.#ro = undefined;
     this.#rw = new Writer(db, new WalCheckpointer(this.path, this.options.checkpoints));
@@ -418,22 +383,6 @@ class Writer {
       "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
     );
   }
-}
-
-/** The database's layout version; throws when it is not a journal or is newer than this verbatim. */
-function checkLayout(db: Database): number {
-  const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'layout'").get();
-  const version = Number(row?.value);
-  if (!row || !Number.isInteger(version)) {
-    throw new JournalError("corrupt_database", "the journal database has no layout record");
-  }
-  if (version > LAYOUT_VERSION) {
-    throw new JournalError(
-      "newer_database",
-      `the journal database was written by a newer verbatim (layout ${version}; this version knows ${LAYOUT_VERSION})`,
-    );
-  }
-  return version;
 }
 
 function toSessionRow(row: SessionDbRow): SessionRow {

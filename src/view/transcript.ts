@@ -1,10 +1,13 @@
 /**
  * A readable transcript of what a client shows, as plain text: messages, thinking, tool cards
  * (diffs as unified diffs, command output, the permission question and its answer), and plans
- * and mode changes where they happened.
+ * and mode changes where they happened. Whatever came from content (text, titles, paths, diffs,
+ * command output, option names) is drawn through `visible`, so no control character from it
+ * reaches the terminal.
  */
 import type { ContentBlock, PermissionOption, PlanEntry, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { unifiedDiff } from "./unified-diff.ts";
+import { visible } from "./visible-text.ts";
 import { emptyView, reduce, type ToolCardView, type ViewModel } from "./view-model.ts";
 
 /** Something shown between messages and cards: a plan as it was then, or a mode change. */
@@ -32,7 +35,9 @@ export class TranscriptRecorder {
 
 const indent = (text: string, prefix: string) => text.split("\n").map((l) => prefix + l).join("\n");
 
-function blockText(block: ContentBlock): string {
+const blockText = (block: ContentBlock): string => visible(rawBlockText(block));
+
+function rawBlockText(block: ContentBlock): string {
   switch (block.type) {
     case "text":
       return block.text;
@@ -52,9 +57,9 @@ function toolContentText(content: ToolCallContent): string {
     case "content":
       return blockText(content.content);
     case "diff":
-      return unifiedDiff(content.path, content.oldText, content.newText);
+      return visible(unifiedDiff(content.path, content.oldText, content.newText));
     case "terminal":
-      return `[terminal ${content.terminalId}]`;
+      return `[terminal ${visible(content.terminalId)}]`;
   }
 }
 
@@ -65,26 +70,26 @@ function permissionQuestion(card: ToolCardView): string | undefined {
   const permission = (card.meta?.verbatim as { permission?: PermissionMeta } | undefined)?.permission;
   if (!permission?.options) return undefined;
   const outcome = permission.outcome;
-  const options = permission.options.map((o) => (outcome?.outcome === "selected" && o.optionId === outcome.optionId ? `[${o.name}]` : o.name));
+  const options = permission.options.map((o) => visible(outcome?.outcome === "selected" && o.optionId === outcome.optionId ? `[${o.name}]` : o.name));
   const state = !outcome ? " (waiting for an answer)" : outcome.outcome === "cancelled" ? " (cancelled)" : "";
   return `? asked: ${options.join(" | ")}${state}`;
 }
 
 const planLines = (entries: PlanEntry[]) => [
   "Plan:",
-  ...entries.map((e) => `  [${e.status === "completed" ? "x" : e.status === "in_progress" ? "~" : " "}] ${e.content}`),
+  ...entries.map((e) => `  [${e.status === "completed" ? "x" : e.status === "in_progress" ? "~" : " "}] ${visible(e.content)}`),
   "",
 ];
 
 function markLines(mark: Mark): string[] {
-  return mark.kind === "plan" ? planLines(mark.entries) : [`(mode: ${mark.modeId})`, ""];
+  return mark.kind === "plan" ? planLines(mark.entries) : [`(mode: ${visible(mark.modeId)})`, ""];
 }
 
 function cardLines(card: ToolCardView): string[] {
-  const where = card.locations?.length ? ` @ ${card.locations.map((l) => `${l.path}${l.line ? `:${l.line}` : ""}`).join(", ")}` : "";
+  const where = card.locations?.length ? ` @ ${card.locations.map((l) => `${visible(l.path)}${l.line ? `:${l.line}` : ""}`).join(", ")}` : "";
   const question = permissionQuestion(card);
   return [
-    `[${card.kind}] ${card.title} — ${card.status}${where}`,
+    `[${visible(card.kind)}] ${visible(card.title)} — ${visible(card.status)}${where}`,
     ...(question ? [indent(question, "    ")] : []),
     ...(card.content ?? []).map((item) => indent(toolContentText(item), "    ")),
     "",
@@ -97,7 +102,7 @@ function cardLines(card: ToolCardView): string[] {
  */
 export function renderTranscript(view: ViewModel, marks?: Mark[]): string {
   const out: string[] = [];
-  if (view.title) out.push(`# ${view.title}`, "");
+  if (view.title) out.push(`# ${visible(view.title)}`, "");
   const marksAt = (index: number) => (marks ?? []).filter((m) => m.at === index).flatMap(markLines);
   view.timeline.forEach((key, index) => {
     out.push(...marksAt(index));
@@ -113,7 +118,7 @@ export function renderTranscript(view: ViewModel, marks?: Mark[]): string {
     } else if (kind === "compaction") {
       const c = view.compactions[id];
       if (!c) return;
-      out.push(`[compaction] ${c.status}${c.error ? `: ${c.error}` : ""}`, indent(c.summary.map(blockText).join(""), "    "), "");
+      out.push(`[compaction] ${visible(c.status)}${c.error ? `: ${visible(c.error)}` : ""}`, indent(c.summary.map(blockText).join(""), "    "), "");
     } else {
       const card = view.toolCalls[id];
       if (card) out.push(...cardLines(card));
@@ -122,7 +127,7 @@ export function renderTranscript(view: ViewModel, marks?: Mark[]): string {
   out.push(...marksAt(view.timeline.length));
   if (!marks && view.plan) out.push(...planLines(view.plan));
   const facts = [
-    view.modeId ? `mode ${view.modeId}` : "",
+    view.modeId ? `mode ${visible(view.modeId)}` : "",
     view.usage ? `context ${view.usage.used}/${view.usage.size} tokens` : "",
   ].filter(Boolean);
   if (facts.length) out.push(`(${facts.join(", ")})`);

@@ -58,7 +58,9 @@ describe("verbatim run", () => {
     expect(allowed.stderr).toContain("▸ running: Edit ");
     expect(allowed.stderr).toMatch(/\? Edit \S+README\.md: Allow \(allow_once\) by --approve all/);
     expect(allowed.stdout).not.toContain("--approve");
-    const refused = await runCli(["run", "--cwd", box.workspace, "Fix it"], box.env);
+    // A fresh workspace: the first run changed the line this edit replaces, so it could not apply (and would not be asked about).
+    const fresh = sandbox("scripted/edit");
+    const refused = await runCli(["run", "--cwd", fresh.workspace, "Fix it"], fresh.env);
     expect(refused.stderr).toMatch(/\? Edit \S+README\.md: Refuse \(reject_once\) by --approve none/);
   });
 

@@ -120,7 +120,8 @@ describe("acpx drives verbatim", () => {
     await acpx.idle();
     expect(run.code).toBe(0);
     const [create] = requestsIn(run.frames, "terminal/create");
-    expect(create?.params).toMatchObject({ command: "bash", args: ["-c", "echo hello from acpx; echo to stderr >&2"] });
+    // The client's terminal has the client's environment: verbatim's key variables are unset before the model's command.
+    expect(create?.params).toMatchObject({ command: "bash", args: ["-c", expect.stringMatching(/^unset -v ANTHROPIC_API_KEY .*\necho hello from acpx; echo to stderr >&2$/)] });
     const card = toolUpdates(run).find((u) => u.sessionUpdate === "tool_call")!;
     expect(card).toMatchObject({ kind: "execute", title: "echo hello from acpx; echo to stderr >&2" });
     const shownLive = toolUpdates(run).filter((u) => u.toolCallId === card.toolCallId);
@@ -135,7 +136,8 @@ describe("acpx drives verbatim", () => {
 
   test("a denied edit ends failed with the refusal shown, and the file is unchanged", async () => {
     const { acpx, box } = await acpxSession("scripted/edit");
-    const run = await acpx.prompt("Fix the third line", "--deny-all");
+    // Reads are allowed (an Edit of a file that cannot be read fails before any question); the edit is denied.
+    const run = await acpx.prompt("Fix the third line", "--approve-reads");
     await acpx.idle();
     const [ask] = requestsIn(run.frames, "session/request_permission");
     expect((answerTo(run.frames, ask!).result as { outcome: { optionId?: string } }).outcome.optionId).toStartWith("reject");

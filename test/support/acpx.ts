@@ -75,7 +75,7 @@ export class Acpx {
    * Sends one prompt in the workspace's session. The queue owner acpx leaves behind keeps the
    * agent for one idle second, then exits, so the next prompt starts a fresh verbatim process.
    */
-  prompt(text: string, permissions: "--approve-all" | "--deny-all" = "--approve-all"): Promise<AcpxRun> {
+  prompt(text: string, permissions: "--approve-all" | "--approve-reads" | "--deny-all" = "--approve-all"): Promise<AcpxRun> {
     return this.run([permissions, "--ttl", "1", text]);
   }
 

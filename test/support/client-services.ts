@@ -24,8 +24,15 @@ export class ClientServices {
   /** The forms the agent put to the user (`elicitation/create`), in order. */
   readonly questions: CreateElicitationRequest[] = [];
 
-  /** `answer`: how the user answers a form (offering `elicitation.form`). */
-  constructor(readonly offer: { fs?: boolean; terminal?: boolean; answer?: (request: CreateElicitationRequest) => CreateElicitationResponse | Promise<CreateElicitationResponse> }) {}
+  /** `answer`: how the user answers a form (offering `elicitation.form`); `terminalEnv`: variables the client's own environment adds for its terminals. */
+  constructor(
+    readonly offer: {
+      fs?: boolean;
+      terminal?: boolean;
+      terminalEnv?: Record<string, string>;
+      answer?: (request: CreateElicitationRequest) => CreateElicitationResponse | Promise<CreateElicitationResponse>;
+    },
+  ) {}
 
   capabilities(): ClientCapabilities {
     return {
@@ -104,7 +111,8 @@ export class ClientServices {
   }
 
   #spawn(command: string, args: string[], cwd: string, limit: number): Running {
-    const proc = Bun.spawn([command, ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const env = { ...process.env, ...this.offer.terminalEnv };
+    const proc = Bun.spawn([command, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
     const running: Running = { proc, output: "", truncated: false, limit, exited: Promise.resolve() };
     const append = (text: string) => {
       running.output += text;

@@ -1,6 +1,7 @@
 /** Running one tool directly, as the turn would, with a context a test controls. */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { parseInput } from "../../src/core/tools/registry.ts";
+import { commandEnvironment } from "../../src/core/tools/shell/command-env.ts";
 import type { Tool, ToolContext, ToolHost, ToolOutcome } from "../../src/core/tools/tool.ts";
 
 export type RunOptions = {
@@ -24,6 +25,7 @@ export async function runTool(tool: Tool, raw: unknown, options: RunOptions): Pr
     roots: options.roots ?? [options.cwd],
     signal: options.signal ?? new AbortController().signal,
     host: options.host ?? {},
+    commandEnv: commandEnvironment(process.env, { names: [], values: [] }),
     seenFiles,
     progress: (content) => options.progress?.push(content),
   };

@@ -6,7 +6,7 @@
  * read for a short window, then the pipes are let go. On timeout or cancel the whole group gets
  * SIGTERM, then SIGKILL after a grace period, and the run still waits for the exit.
  */
-import { killGroup, KILL_GRACE_MS, signalGroup } from "../process-group.ts";
+import { killGroup, KILL_GRACE_MS, ProcessTree } from "../process-group.ts";
 
 export type CommandSpec = {
   argv: string[];
@@ -59,10 +59,11 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
 
   let stopped: CommandResult["stopped"];
   let killing: Promise<void> | undefined;
+  const tree = new ProcessTree(child.pid);
   const stop = (why: "timeout" | "cancel") => {
     if (stopped || child.exitCode !== null || child.signalCode !== null) return;
     stopped = why;
-    killing = killGroup(child, spec.graceMs ?? KILL_GRACE_MS);
+    killing = killGroup(child, spec.graceMs ?? KILL_GRACE_MS, tree);
   };
   const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
   const onAbort = () => stop("cancel");
@@ -75,8 +76,8 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
     await Promise.race([Promise.all([out.done, err.done]), Bun.sleep(DRAIN_MS)]);
     if (stopped) {
       await killing;
-      // Whatever is left of the group after the leader went (a child that ignored SIGTERM).
-      signalGroup(child.pid, "SIGKILL");
+      // Whatever is left of the tree after the leader went (a child that ignored SIGTERM).
+      tree.signal("SIGKILL");
     }
     return {
       exitCode: child.exitCode,

@@ -7,6 +7,7 @@
 import type { ModelRef } from "../../journal/facts/index.ts";
 import type { ModelChoice } from "../config/config-options.ts";
 import { loadSettings, settingsFiles } from "../config/settings.ts";
+import type { CommandSecrets } from "../tools/shell/command-env.ts";
 import { lazyProvider } from "./lazy-provider.ts";
 import { GENERIC_HINT, resolveProviders, type ProviderSetup, type ResolvedProvider } from "./provider-config.ts";
 import { scenarios } from "./scripted/scenarios.ts";
@@ -34,6 +35,8 @@ export interface ProviderCatalog {
   defaults(): { modeId?: string; thoughtLevel?: ThoughtLevel };
   /** What the config files set that was not applied (shown to the user as a notice). */
   warnings(): string[];
+  /** The key variables the config files name (`apiKeyEnv`), and every key and header value: kept from commands. */
+  secrets(): CommandSecrets;
 }
 
 const OTHER_MODEL_HINT =
@@ -98,5 +101,9 @@ export function catalogFromEnv(
       return { ...(defaultMode ? { modeId: defaultMode } : {}), ...(thoughtLevel ? { thoughtLevel } : {}) };
     },
     warnings: () => (loaded.ok ? loaded.warnings : []),
+    secrets: () => ({
+      names: loaded.ok ? Object.values(loaded.settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : [])) : [],
+      values: setup.providers.flatMap((p) => [...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers)]),
+    }),
   };
 }

@@ -19,7 +19,8 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import { readOnlyGate } from "../permissions/call-gate.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
-import type { McpServerConfig } from "../mcp/server-config.ts";
+import { secretsOf, type McpServerConfig } from "../mcp/server-config.ts";
+import { commandEnvironment } from "../tools/shell/command-env.ts";
 import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
 import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
@@ -44,6 +45,8 @@ export class SessionRuntime {
   readonly #tooling: SessionTooling;
   readonly #hooks: SessionHooks | undefined;
   readonly #writer: JournalWriter;
+  /** The secret values of this session's MCP servers (a subagent's: its parent's), kept from commands. */
+  readonly #mcpSecrets: string[];
 
   private constructor(
     readonly sessionId: string,
@@ -53,11 +56,13 @@ export class SessionRuntime {
     private readonly tools: ToolRegistry,
     mcpServers: McpServerConfig[],
     cwd: string,
+    inheritedSecrets: string[] = [],
   ) {
     this.#writer = new JournalWriter(sessionId, deps.store, {
       absorb: (record) => this.#absorb(record),
       publish: (record) => this.io.publish(record),
     });
+    this.#mcpSecrets = [...inheritedSecrets, ...mcpServers.flatMap(secretsOf)];
     this.#tooling = new SessionTooling(
       { state: this.state, record: (fact) => this.record(fact), recordSoon: (fact) => this.#recordSoon(fact) },
       mcpServers,
@@ -96,7 +101,7 @@ export class SessionRuntime {
       thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
     };
     const tools = child?.tools ?? deps.tools;
-    const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd);
+    const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd, child?.mcpSecrets);
     runtime.#conversation = new ConversationFold();
     const started = sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) });
     await runtime.#writer.create(
@@ -225,20 +230,28 @@ export class SessionRuntime {
     return buildConfigOptions(this.configValues(), this.#catalog.models());
   }
 
-  /** Cancels running work, waits for it, runs SessionEnd hooks, and gives up the session's lease. */
+  /**
+   * Cancels running work, waits for it, runs SessionEnd hooks, and gives up the session's lease.
+   * Never throws: each step runs even when an earlier one failed (a full disk fails every
+   * write), and a failure is logged. A lease that could not be released is taken over by the
+   * next process once this one has exited.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.cancel();
     await this.settled();
-    try {
-      await this.#writer.flush();
-    } catch (error) {
-      log.warn(`session ${this.sessionId}: streamed text could not be journaled`, error);
-    }
-    await this.#hooks?.close();
-    await this.#tooling.close();
-    await this.#writer.release();
+    const step = async (what: string, run: () => unknown) => {
+      try {
+        await run();
+      } catch (error) {
+        log.warn(`session ${this.sessionId}: ${what} failed at close: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    await step("journaling streamed text", () => this.#writer.flush());
+    await step("the SessionEnd hooks", () => this.#hooks?.close());
+    await step("closing the MCP servers", () => this.#tooling.close());
+    await step("releasing the session's lease", () => this.#writer.release());
   }
 
   /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
@@ -310,11 +323,18 @@ export class SessionRuntime {
       model: model as ModelRef,
       thoughtLevel,
       host: this.io.host,
+      commandEnv: this.#commandEnv(),
       gate: this.io.gate ?? readOnlyGate,
       maxSteps: this.deps.maxSteps,
       ...(this.#hooks ? { hooks: this.#hooks } : {}),
       ...(this.state.parentSessionId === undefined ? { subagents: this.#subagents() } : {}),
     });
+  }
+
+  /** What the model's commands run with: this process's environment without the secrets it holds. */
+  #commandEnv() {
+    const secrets = this.#catalog.secrets();
+    return commandEnvironment(process.env, { names: secrets.names, values: [...secrets.values, ...this.#mcpSecrets] });
   }
 
   #roots(): string[] {
@@ -347,7 +367,10 @@ export class SessionRuntime {
           gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
         }),
         { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
-        { parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), values: this.configValues() },
+        {
+          parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), values: this.configValues(),
+          mcpSecrets: this.#mcpSecrets,
+        },
       ),
     });
   }

@@ -43,4 +43,11 @@ export type SessionIo = {
 export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
 
 /** What makes a session a subagent's child session. */
-export type ChildParams = { parentSessionId: string; kind: SubagentKind; tools: ToolRegistry; values: ConfigValues };
+export type ChildParams = {
+  parentSessionId: string;
+  kind: SubagentKind;
+  tools: ToolRegistry;
+  values: ConfigValues;
+  /** The parent's MCP secret values: the child uses its MCP tools, and its commands must not see them either. */
+  mcpSecrets: string[];
+};

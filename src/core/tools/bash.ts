@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { runLocal, type CommandEnd } from "./shell/local-process.ts";
 import { OutputBuffer } from "./shell/output-buffer.ts";
+import { unsetLine } from "./shell/command-env.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
 import { fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
@@ -53,7 +54,8 @@ export const bashTool: Tool<Input> = {
       if (ctx.host.createTerminal) {
         const ran = await runInTerminal({
           host: { createTerminal: ctx.host.createTerminal },
-          command,
+          // The client's terminal has the client's environment: verbatim's secret names are unset first.
+          command: `${unsetLine(ctx.commandEnv.removed)}${command}`,
           cwd: ctx.cwd,
           timeoutMs,
           outputByteLimit: TERMINAL_OUTPUT_BYTES,
@@ -88,6 +90,7 @@ async function runWithProgress(command: string, timeoutMs: number, ctx: ToolCont
     return await runLocal({
       command,
       cwd: ctx.cwd,
+      env: ctx.commandEnv.variables,
       timeoutMs,
       signal: ctx.signal,
       onOutput: (chunk) => {

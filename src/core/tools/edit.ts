@@ -2,7 +2,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { FileProblem, readText, sha256, staleness, writeText } from "./files/text-files.ts";
 import { confine, PathError } from "./paths.ts";
-import { failed, type Tool } from "./tool.ts";
+import { failed, type Prepared, type Tool, type ToolContext } from "./tool.ts";
 
 const input = z.lazy(() =>
   z.object({
@@ -47,6 +47,34 @@ function snippet(text: string, at: number, span: number): string {
   return lines.slice(from, to).map((l, n) => `${String(from + n + 1).padStart(6)}\t${l}`).join("\n");
 }
 
+/**
+ * The diff an edit will write, from the file as it is now; a problem when the edit cannot be made
+ * (old_string absent or ambiguous, the file missing, unread or changed since it was read). A path
+ * outside the roots is no problem here: the permission gate asks about it, and the run confines it.
+ */
+async function prepareEdit(i: Input, ctx: Pick<ToolContext, "roots" | "host" | "seenFiles">): Promise<Prepared> {
+  let path: string;
+  try {
+    path = confine(i.file_path, ctx.roots);
+  } catch (error) {
+    if (error instanceof PathError) return { content: [] };
+    throw error;
+  }
+  let current: string;
+  try {
+    current = await readText(ctx.host, path, ctx.roots);
+  } catch (error) {
+    if (error instanceof PathError) return { content: [] };
+    if (error instanceof FileProblem) return { content: [], problem: error.message };
+    throw error;
+  }
+  // Staleness first, as the run checks it: an old_string missing from a file that changed is explained by the change.
+  const stale = staleness(path, current, ctx.seenFiles);
+  if (stale) return { content: [], problem: stale };
+  const applied = applyEdit(path, current, i);
+  return applied.ok ? { content: [diff(path, current, applied.text)] } : { content: [], problem: applied.message };
+}
+
 /** Replaces exact text in a file the model has read, refusing if the file changed since. */
 export const editTool: Tool<Input> = {
   name: "Edit",
@@ -60,11 +88,13 @@ export const editTool: Tool<Input> = {
   title: (i) => `Edit ${i.file_path}`,
   locations: (i) => [{ path: i.file_path }],
   async preview(i, ctx) {
+    // A rewritten input's diff (hooks): shown whatever the model has read.
     const path = confine(i.file_path, ctx.roots);
     const current = await readText(ctx.host, path, ctx.roots);
     const applied = applyEdit(path, current, i);
     return applied.ok ? [diff(path, current, applied.text)] : [];
   },
+  prepare: prepareEdit,
   async run(i, ctx) {
     try {
       const path = confine(i.file_path, ctx.roots);

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { ModelResult, Money } from "../../journal/facts/index.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
 import { textContent } from "../../journal/facts/display-shapes.ts";
+import type { CommandEnvironment } from "./shell/command-env.ts";
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
 export interface ClientTerminal {
@@ -66,10 +67,15 @@ export type ToolContext = {
    * request the client failed answers `cancel` with its error.
    */
   ask?(form: QuestionForm): Promise<AskedAnswer>;
+  /** The environment commands run in: verbatim's, with every secret it holds taken out. */
+  commandEnv: CommandEnvironment;
 };
 
 /** How a question ended, as journaled. */
 export type AskedAnswer = FormAnswer & { cancelledBy?: "client" | "turn"; error?: string };
+
+/** What a call will do, shown when it is announced, or why it cannot be done. */
+export type Prepared = { content: ToolCallContent[]; problem?: string };
 
 export type ToolOutcome = {
   status: "completed" | "failed";
@@ -110,6 +116,13 @@ export interface Tool<I = unknown> {
   ruleScope?(input: I): string | undefined;
   /** Content shown when the call is announced (e.g. an edit's diff). */
   preview?(input: I, context: Pick<ToolContext, "cwd" | "roots" | "host">): Promise<ToolCallContent[]>;
+  /**
+   * Used instead of `preview` when the call is announced: the card's content, and from the same
+   * read, why the call cannot succeed as things stand (`problem`). A call with a problem fails at
+   * once, before any hook or permission question; without one, the content is exactly what the
+   * call will do if nothing changes before it runs (and the call refuses to run if it did).
+   */
+  prepare?(input: I, context: Pick<ToolContext, "cwd" | "roots" | "host" | "seenFiles">): Promise<Prepared>;
   /**
    * Runs the call. What the tool checks (a path outside the roots, a missing file, a bad edit)
    * is an outcome with status `failed`, never a throw; an unexpected error may throw, and the

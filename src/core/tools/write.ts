@@ -2,7 +2,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { fileExists, FileProblem, readText, sha256, staleness, writeText } from "./files/text-files.ts";
 import { confine, PathError } from "./paths.ts";
-import { failed, type Tool } from "./tool.ts";
+import { failed, type Tool, type ToolContext } from "./tool.ts";
 
 const input = z.lazy(() =>
   z.object({
@@ -16,6 +16,13 @@ const diff = (path: string, oldText: string | null, newText: string): ToolCallCo
 
 const lineCount = (text: string) => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
 
+/** The file as it is (null when it does not exist) and the diff writing it would show. */
+async function writePlan(i: Input, ctx: Pick<ToolContext, "roots" | "host">): Promise<{ path: string; old: string | null; content: ToolCallContent[] }> {
+  const path = confine(i.file_path, ctx.roots);
+  const old = fileExists(path) ? await readText(ctx.host, path, ctx.roots) : null;
+  return { path, old, content: [diff(path, old, i.content)] };
+}
+
 /** Creates a file or replaces its whole content. An existing file must have been read first. */
 export const writeTool: Tool<Input> = {
   name: "Write",
@@ -27,10 +34,13 @@ export const writeTool: Tool<Input> = {
   access: "edit",
   title: (i) => `Write ${i.file_path}`,
   locations: (i) => [{ path: i.file_path }],
-  async preview(i, ctx) {
-    const path = confine(i.file_path, ctx.roots);
-    const old = fileExists(path) ? await readText(ctx.host, path, ctx.roots) : null;
-    return [diff(path, old, i.content)];
+  preview: async (i, ctx) => (await writePlan(i, ctx)).content,
+  // An existing file the model has not read as it is now cannot be overwritten: no question is asked.
+  async prepare(i, ctx) {
+    const plan = await writePlan(i, ctx).catch(() => undefined);
+    if (!plan) return { content: [] };
+    const stale = plan.old === null ? undefined : staleness(plan.path, plan.old, ctx.seenFiles);
+    return stale ? { content: [], problem: stale } : { content: plan.content };
   },
   async run(i, ctx) {
     try {

@@ -98,14 +98,19 @@ async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared>
     await recordCard(ctx, call, { title: tool.name, kind: tool.kind, locations: [], content: [] });
     return { call, error: parsed.message };
   }
-  const preview = tool.preview ? await tool.preview(parsed.input, { cwd: ctx.cwd, roots: ctx.roots, host: ctx.host }).catch(() => []) : [];
+  const shown = { cwd: ctx.cwd, roots: ctx.roots, host: ctx.host };
+  const prepared = tool.prepare
+    ? await tool.prepare(parsed.input, { ...shown, seenFiles: ctx.state.seenFiles }).catch(() => ({ content: [] }))
+    : { content: tool.preview ? await tool.preview(parsed.input, shown).catch(() => []) : [] };
   await recordCard(ctx, call, {
     title: tool.title(parsed.input),
     kind: tool.kind,
     // ACP locations are absolute paths; a relative one (which the tool will refuse) is not shown.
     locations: tool.locations(parsed.input).filter((l) => isAbsolute(l.path)),
-    content: preview,
+    content: prepared.content,
   });
+  // A call that cannot succeed fails without a question (its card is shown first, as every call's is).
+  if ("problem" in prepared && prepared.problem !== undefined) return { call, error: prepared.problem };
   return { call, tool, input: parsed.input };
 }
 
@@ -139,6 +144,7 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
       roots,
       signal: ctx.signal,
       host: ctx.host,
+      commandEnv: ctx.commandEnv,
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),

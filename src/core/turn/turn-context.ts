@@ -3,6 +3,7 @@ import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/i
 import type { ModelMessage } from "../../model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
+import type { CommandEnvironment } from "../tools/shell/command-env.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "../providers/types.ts";
@@ -33,6 +34,8 @@ export type TurnContext = {
   model: ModelRef;
   thoughtLevel: ThoughtLevel;
   host: ToolHost;
+  /** The environment the model's commands run in (secrets taken out). */
+  commandEnv: CommandEnvironment;
   gate: CallGate;
   maxSteps: number;
   /** The session's hooks, when hooks are configured for this process. */

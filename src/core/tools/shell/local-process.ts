@@ -4,7 +4,7 @@
  * included. Output (stdout and stderr, interleaved) is streamed to `onOutput`.
  */
 import { log } from "../../../log.ts";
-import { killGroup, signalGroup } from "../../process-group.ts";
+import { killGroup, ProcessTree } from "../../process-group.ts";
 
 export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: "timeout" | "cancel" };
 
@@ -14,6 +14,8 @@ const DRAIN_MS = 250;
 export async function runLocal(options: {
   command: string;
   cwd: string;
+  /** The whole environment of the command (see command-env.ts). */
+  env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
   onOutput(chunk: string): void;
@@ -25,13 +27,15 @@ export async function runLocal(options: {
     stdout: "pipe",
     stderr: "pipe",
     detached: true,
-    env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" },
+    env: options.env,
   });
   let stopped: CommandEnd["stopped"];
+  const tree = new ProcessTree(child.pid);
+  let killing: Promise<void> | undefined;
   const stop = (why: "timeout" | "cancel") => {
     if (stopped || child.exitCode !== null || child.signalCode !== null) return;
     stopped = why;
-    void killGroup(child);
+    killing = killGroup(child, undefined, tree);
   };
   const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
   const onAbort = () => stop("cancel");
@@ -57,7 +61,10 @@ export async function runLocal(options: {
     // A background child may hold the pipe open: read what is there, then stop waiting for EOF.
     await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
     // Whatever survives a cancel or timeout (a child that ignored SIGTERM) is killed now.
-    if (stopped) killNow(child.pid);
+    if (stopped) {
+      await killing;
+      tree.signal("SIGKILL");
+    }
     return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), ...(stopped ? { stopped } : {}) };
   } finally {
     // Nothing is reported after the result: output still arriving from background children is dropped.
@@ -66,8 +73,4 @@ export async function runLocal(options: {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
   }
-}
-
-function killNow(pid: number) {
-  signalGroup(pid, "SIGKILL");
 }
