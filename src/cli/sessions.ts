@@ -2,30 +2,31 @@
 import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
-import { JournalError } from "../journal/errors.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
 import { removeEnvFile } from "../core/hooks/env-file.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
+import { reportError } from "./cli-error.ts";
+import { checkJournalPlace } from "./journal-access.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
 export async function listSessions(args: { cwd?: string; json?: boolean }): Promise<number> {
-  const { store } = engineDeps();
   const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : undefined;
+  let journal: string | undefined;
   let rows: SessionRow[];
   try {
-    rows = await store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
+    journal = checkJournalPlace(process.env, { write: false });
+    const { store } = engineDeps();
+    try {
+      rows = await store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
+    } finally {
+      await store.close();
     }
-    throw error;
-  } finally {
-    await store.close();
+  } catch (error) {
+    return reportError(error, { json: args.json ?? false, ...(journal ? { context: { journal } } : {}) });
   }
   if (args.json) {
     for (const row of rows) out(JSON.stringify(row));
@@ -43,25 +44,25 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
 }
 
 /**
- * Runs a command on one stored session: checks the id, opens the journal, and turns journal
- * errors into a message and exit code 1.
+ * Runs a command on one stored session: checks the id and the journal's place, opens the
+ * journal, and turns every failure into words and exit code 1 (2 for a bad id).
  */
-async function onSession(sessionId: string, command: (store: JournalStore) => Promise<number>): Promise<number> {
+async function onSession(sessionId: string, command: (store: JournalStore) => Promise<number>, options: { write: boolean } = { write: false }): Promise<number> {
   if (!isValidSessionId(sessionId)) {
-    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
+    process.stderr.write(`verbatim: "${sessionId.slice(0, 200)}" is not a session id (ids look like ses_01k...); \`verbatim sessions\` lists them\n`);
     return 2;
   }
-  const { store } = engineDeps();
+  let journal: string | undefined;
   try {
-    return await command(store);
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
+    journal = checkJournalPlace(process.env, options);
+    const { store } = engineDeps();
+    try {
+      return await command(store);
+    } finally {
+      await store.close();
     }
-    throw error;
-  } finally {
-    await store.close();
+  } catch (error) {
+    return reportError(error, { json: false, ...(journal ? { context: { journal } } : {}) });
   }
 }
 
@@ -92,7 +93,7 @@ export function forkCommand(sessionId: string): Promise<number> {
       process.stderr.write(`verbatim: ${error.message}\n`);
       return 1;
     }
-  });
+  }, { write: true });
 }
 
 /** Prints a session's journal as JSON lines, one fact a line (no secrets are ever journaled). */
@@ -109,11 +110,11 @@ export function exportSession(sessionId: string): Promise<number> {
 export function deleteSession(sessionId: string): Promise<number> {
   return onSession(sessionId, async (store) => {
     if (!(await store.delete(sessionId))) {
-      process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
+      process.stderr.write(`verbatim: there is no session ${sessionId} in the journal; \`verbatim sessions\` lists the recorded sessions\n`);
       return 1;
     }
     removeEnvFile(process.env, sessionId);
     out(`deleted ${sessionId}`);
     return 0;
-  });
+  }, { write: true });
 }
