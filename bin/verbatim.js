@@ -53,8 +53,13 @@ function findBun() {
 const bundle = join(root, "dist", "verbatim.js");
 const entry = existsSync(bundle) ? bundle : join(root, "src", "cli.ts");
 const child = spawn(findBun(), [entry, ...process.argv.slice(2)], { stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"];
+for (const signal of forwarded) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {
-  if (signal) process.kill(process.pid, signal);
-  else process.exit(code ?? 1);
+  if (!signal) process.exit(code ?? 1);
+  // Die of the same signal, so the caller sees what Bun's own exit would show (143 for SIGTERM).
+  // The forwarding handler must go first: while it is installed, the signal would be caught and
+  // this process would end with 0.
+  for (const s of forwarded) process.removeAllListeners(s);
+  process.kill(process.pid, signal);
 });

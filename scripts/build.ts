@@ -9,8 +9,8 @@
  *
  * usage: bun scripts/build.ts [OUTDIR]   (default: dist)
  */
-import { rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { rmSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
 const outdir = resolve(ROOT, process.argv[2] ?? "dist");
@@ -35,6 +35,7 @@ async function build(config: Parameters<typeof Bun.build>[0]): Promise<void> {
   }
 }
 
+const started = performance.now();
 rmSync(outdir, { recursive: true, force: true });
 await build({
   ...common,
@@ -55,3 +56,13 @@ await build({
 for (const v of VENDORED) {
   await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
 }
+
+// Say what was built, so a build that seemed to do nothing is not mistaken for one that failed.
+const size = (path: string) => `${(statSync(path).size / 1024).toFixed(0)} KiB`;
+const shown = (path: string) => (relative(process.cwd(), path).startsWith("..") ? path : relative(process.cwd(), path));
+const main = join(outdir, "verbatim.js");
+console.log(`built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the SDKs it loads when first needed:`);
+for (const v of VENDORED) console.log(`  ${shown(join(outdir, "vendor", v.name))} (${size(join(outdir, "vendor", v.name))})`);
+// The launcher (what npm installs as `verbatim`) runs the checkout's own dist/ only.
+const run = outdir === join(ROOT, "dist") ? `node ${shown(join(ROOT, "bin", "verbatim.js"))}` : `${shown(join(ROOT, "node_modules", ".bin", "bun"))} ${shown(main)}`;
+console.log(`run it: ${run} --help`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
- * protocol messages). Subcommands: setup, demo, sessions, show, run, export, fork, delete, trust.
+ * protocol messages). Subcommands: setup, demo, sessions, show, run, models, doctor, export, fork, delete, trust.
  */
 import { VERSION } from "./version.ts";
 
@@ -17,10 +17,22 @@ usage:
   verbatim sessions [--cwd DIR] [--json]
                                 list recorded sessions, newest first
   verbatim show ID              print a session as a client sees it after reopening
-  verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] [--trust] PROMPT
-                                run one prompt headless; exit code tells how the turn ended
-                                (0 end_turn, 1 error, 3 refusal, 4 max_tokens, 5 max_turn_requests,
-                                130 cancelled)
+  verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none] [--json]
+               [--session ID | --continue] [--file PATH]... [--trust] PROMPT|-
+                                run one prompt headless. PROMPT - (or no PROMPT with stdin not a
+                                terminal) reads it from stdin; --file attaches a file; --session
+                                or --continue (the latest session of --cwd) continues a session,
+                                and --model / --mode then change its model or mode.
+                                --json: one JSON object a line, each session/update, then last
+                                {"sessionId","stopReason"} or {"error":{"code","message","data"?},"sessionId"?}
+                                exit: 0 end_turn, 1 error, 2 usage, 3 refusal, 4 max_tokens,
+                                5 max_turn_requests, 129 SIGHUP, 130 cancelled (Ctrl-C),
+                                141 stdout closed, 143 SIGTERM
+  verbatim models [--cwd DIR] [--json]
+                                the configured providers' models; exit 1 if none can be used
+  verbatim doctor [--cwd DIR] [--json]
+                                check Bun, the journal, the config files, each provider and the
+                                trusted folders; says what to fix; exit 1 if a check fails
   verbatim export ID            the session's journal as JSON lines, one fact a line
   verbatim fork ID              copy a session as it stands into a new one; prints the new id
   verbatim delete ID            delete a session
@@ -96,33 +108,28 @@ async function main(argv: string[]): Promise<number> {
       return showSession(positionals[0]);
     }
     case "run": {
-      const { values, positionals } = (await parseArgs())({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          model: { type: "string" },
-          cwd: { type: "string" },
-          session: { type: "string" },
-          approve: { type: "string", default: "none" },
-          json: { type: "boolean" },
-          trust: { type: "boolean" },
-        },
-      });
-      const approve = values.approve;
-      if (positionals.length !== 1 || !positionals[0] || (approve !== "all" && approve !== "edits" && approve !== "none")) {
-        process.stderr.write("usage: verbatim run [--model M] [--cwd DIR] [--approve all|edits|none] [--json] [--session ID] [--trust] PROMPT\n");
-        return 2;
+      const [{ parseRunArgs, wantsJson }, { run }, { reportError }] = await Promise.all([
+        import("./cli/run-args.ts"),
+        import("./cli/run.ts"),
+        import("./cli/cli-error.ts"),
+      ]);
+      let options;
+      try {
+        options = await parseRunArgs(rest);
+      } catch (error) {
+        return reportError(error, { json: wantsJson(rest) });
       }
-      const { run } = await import("./cli/run.ts");
-      return run({
-        prompt: positionals[0],
-        approve,
-        json: values.json ?? false,
-        trust: values.trust ?? false,
-        ...(values.model ? { model: values.model } : {}),
-        ...(values.cwd ? { cwd: values.cwd } : {}),
-        ...(values.session ? { session: values.session } : {}),
-      });
+      return run(options);
+    }
+    case "models": {
+      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { listModels } = await import("./cli/models.ts");
+      return listModels({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
+    }
+    case "doctor": {
+      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { doctor } = await import("./cli/doctor.ts");
+      return doctor({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "export":
     case "fork":

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnAgent } from "../client/spawn-agent.ts";
+import { journalFile } from "../journal/paths.ts";
 import { ViewClient } from "../client/view-client.ts";
 import { diffValues } from "../view/view-diff.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
@@ -80,6 +81,12 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     const loadedView = reopened.view(sessionId);
 
     const differences = diffValues(comparable(liveView), comparable(loadedView));
+    if (options.keep) {
+      out();
+      out(`kept: the workspace ${workspace}, and the journal ${journalFile(home)} holding session ${sessionId}`);
+      out(`  look again: VERBATIM_HOME=${home} verbatim show ${sessionId}`);
+      out(`  continue:   VERBATIM_HOME=${home} VERBATIM_MODEL=scripted/demo verbatim run --cwd ${workspace} --session ${sessionId} "..."`);
+    }
     out();
     out(`── reopened in a fresh process (session/load, ${loadMs.toFixed(0)} ms including start-up) ──`);
     out(`${Object.keys(loadedView.messages).length} messages, ${Object.keys(loadedView.toolCalls).length} tool cards, ` +

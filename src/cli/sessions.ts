@@ -4,7 +4,6 @@ import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import type { EngineDeps } from "../core/session/session-types.ts";
 import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import { JournalError } from "../journal/errors.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
@@ -12,23 +11,25 @@ import { TranscriptRecorder } from "../view/transcript.ts";
 import { visible } from "../view/visible-text.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
+import { reportError } from "./cli-error.ts";
+import { checkJournalPlace } from "./journal-access.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
 export async function listSessions(args: { cwd?: string; json?: boolean }): Promise<number> {
-  const { store } = engineDeps();
   const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : undefined;
+  let journal: string | undefined;
   let rows: SessionRow[];
   try {
-    rows = await store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
+    journal = checkJournalPlace(process.env, { write: false });
+    const { store } = engineDeps();
+    try {
+      rows = await store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
+    } finally {
+      await store.close();
     }
-    throw error;
-  } finally {
-    await store.close();
+  } catch (error) {
+    return reportError(error, { json: args.json ?? false, ...(journal ? { context: { journal } } : {}) });
   }
   if (args.json) {
     for (const row of rows) out(JSON.stringify(row));
@@ -47,25 +48,25 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
 }
 
 /**
- * Runs a command on one stored session: checks the id, opens the journal, and turns journal
- * errors into a message and exit code 1.
+ * Runs a command on one stored session: checks the id and the journal's place, opens the
+ * journal, and turns every failure into words and exit code 1 (2 for a bad id).
  */
-async function onSession(sessionId: string, command: (deps: EngineDeps) => Promise<number>): Promise<number> {
+async function onSession(sessionId: string, command: (deps: EngineDeps) => Promise<number>, options: { write: boolean } = { write: false }): Promise<number> {
   if (!isValidSessionId(sessionId)) {
-    process.stderr.write(`verbatim: "${sessionId}" is not a session id\n`);
+    process.stderr.write(`verbatim: "${sessionId.slice(0, 200)}" is not a session id (ids look like ses_01k...); \`verbatim sessions\` lists them\n`);
     return 2;
   }
-  const deps = engineDeps();
+  let journal: string | undefined;
   try {
-    return await command(deps);
-  } catch (error) {
-    if (error instanceof JournalError) {
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
+    journal = checkJournalPlace(process.env, options);
+    const deps = engineDeps();
+    try {
+      return await command(deps);
+    } finally {
+      await deps.store.close();
     }
-    throw error;
-  } finally {
-    await deps.store.close();
+  } catch (error) {
+    return reportError(error, { json: false, ...(journal ? { context: { journal } } : {}) });
   }
 }
 
@@ -90,7 +91,7 @@ export function forkCommand(sessionId: string): Promise<number> {
       process.stderr.write(`verbatim: ${error.message}\n`);
       return 1;
     }
-  });
+  }, { write: true });
 }
 
 /**
@@ -121,10 +122,10 @@ export function exportSession(sessionId: string): Promise<number> {
 export function deleteSession(sessionId: string): Promise<number> {
   return onSession(sessionId, async (deps) => {
     if (!(await deleteStoredSession(deps, sessionId))) {
-      process.stderr.write(`verbatim: session ${sessionId} is not in the journal\n`);
+      process.stderr.write(`verbatim: there is no session ${sessionId} in the journal; \`verbatim sessions\` lists the recorded sessions\n`);
       return 1;
     }
     out(`deleted ${sessionId}`);
     return 0;
-  });
+  }, { write: true });
 }

@@ -5,26 +5,42 @@
  * command output, option names) is drawn through `visible`, so no control character from it
  * reaches the terminal.
  */
-import type { ContentBlock, PermissionOption, PlanEntry, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { ContentBlock, PermissionOption, PlanEntry, SessionConfigOption, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { unifiedDiff } from "./unified-diff.ts";
 import { visible } from "./visible-text.ts";
 import { emptyView, reduce, type ToolCardView, type ViewModel } from "./view-model.ts";
 
-/** Something shown between messages and cards: a plan as it was then, or a mode change. */
-export type Mark = { at: number } & ({ kind: "plan"; entries: PlanEntry[] } | { kind: "mode"; modeId: string });
+/** Something shown between messages and cards: a plan as it was then, a mode or model change. */
+export type Mark = { at: number } & ({ kind: "plan"; entries: PlanEntry[] } | { kind: "mode"; modeId: string } | { kind: "model"; model: string });
+
+const modelOf = (options: SessionConfigOption[] | undefined): string | undefined => {
+  const option = options?.find((o) => o.id === "model");
+  return option && "currentValue" in option ? String(option.currentValue) : undefined;
+};
 
 /**
- * Folds updates into a client's view and also remembers where in the timeline each plan and
- * mode change arrived, which the view model (the latest value only) does not keep.
+ * Folds updates into a client's view and also remembers where in the timeline each plan, mode
+ * change and model change arrived, which the view model (the latest value only) does not keep.
+ * A session's first fact shows no config, so the model before the first change is unknown: the
+ * first config update marks its model unless it came with a mode change (which is marked as one).
  */
 export class TranscriptRecorder {
   readonly view: ViewModel = emptyView();
   readonly marks: Mark[] = [];
+  #model: string | undefined;
+  #afterModeChange = false;
 
   apply(update: SessionUpdate): void {
     const at = this.view.timeline.length;
     if (update.sessionUpdate === "plan") this.marks.push({ at, kind: "plan", entries: update.entries });
     if (update.sessionUpdate === "current_mode_update") this.marks.push({ at, kind: "mode", modeId: update.currentModeId });
+    if (update.sessionUpdate === "config_option_update") {
+      const model = modelOf(update.configOptions);
+      const changed = this.#model === undefined ? !this.#afterModeChange : model !== this.#model;
+      if (model !== undefined && changed) this.marks.push({ at, kind: "model", model });
+      if (model !== undefined) this.#model = model;
+    }
+    this.#afterModeChange = update.sessionUpdate === "current_mode_update";
     reduce(this.view, update);
   }
 
@@ -82,7 +98,14 @@ const planLines = (entries: PlanEntry[]) => [
 ];
 
 function markLines(mark: Mark): string[] {
-  return mark.kind === "plan" ? planLines(mark.entries) : [`(mode: ${visible(mark.modeId)})`, ""];
+  switch (mark.kind) {
+    case "plan":
+      return planLines(mark.entries);
+    case "mode":
+      return [`(mode: ${visible(mark.modeId)})`, ""];
+    case "model":
+      return [`(model: ${visible(mark.model)})`, ""];
+  }
 }
 
 function cardLines(card: ToolCardView): string[] {

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import * as acp from "@agentclientprotocol/sdk";
+import { join } from "node:path";
 import { connectProcess, newSession, prompt } from "../support/acp-session.ts";
 import { runCli } from "../support/cli-process.ts";
 import { rawAgent } from "../support/raw-client.ts";
@@ -54,7 +55,7 @@ describe("verbatim fork", () => {
   test("an unknown session is an error in the user's words", async () => {
     const result = await runCli(["fork", "ses_nothing"], box.env);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("verbatim: session ses_nothing is not in the journal\n");
+    expect(result.stderr).toBe(`verbatim: there is no session ses_nothing in the journal at ${join(box.home, "journal.db")}. \`verbatim sessions\` lists the recorded sessions.\n`);
   });
 });
 

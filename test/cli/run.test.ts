@@ -1,5 +1,7 @@
 /** `verbatim run`: one prompt headless, with an exit code that tells how the turn ended. */
 import { describe, expect, test } from "bun:test";
+import { existsSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { runCli } from "../support/cli-process.ts";
 import { sandbox } from "../support/workspace.ts";
 
@@ -98,4 +100,35 @@ describe("verbatim export and delete", () => {
     expect((await runCli(["sessions"], box.env)).stdout.trim()).toBe("no sessions");
     expect((await runCli(["export", sessionId], box.env)).code).toBe(1);
   });
+});
+
+describe("verbatim run with the scripted edit scenario", () => {
+  test("in a folder without the README it edits, it says what it needs", async () => {
+    const box = sandbox("scripted/edit");
+    rmSync(join(box.workspace, "README.md"));
+    const r = await runCli(["run", "--approve", "all", "--cwd", box.workspace, "Fix it"], box.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('The edit did not happen (It needs a README.md in the working directory with the lines "Line three." and "Line four."');
+    expect(existsSync(join(box.workspace, "README.md"))).toBe(false);
+  });
+});
+
+describe("verbatim demo --keep", () => {
+  test("says where the journal is and which session it made, so the session can be shown again", async () => {
+    const r = await runCli(["demo", "--keep"], {});
+    expect(r.code).toBe(0);
+    const kept = /kept: the workspace (\S+), and the journal (\S+) holding session (ses_[0-9a-z]+)/.exec(r.stdout);
+    expect(kept).not.toBeNull();
+    const [, workspace, journal, sessionId] = kept as unknown as [string, string, string, string];
+    try {
+      expect(existsSync(journal)).toBe(true);
+      const shown = await runCli(["show", sessionId], { VERBATIM_HOME: dirname(journal) });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain("> Give me an overview of this project.");
+    } finally {
+      // The demo's temporary root holds both the workspace and the journal's folder.
+      const root = dirname(workspace);
+      if (basename(root).startsWith("verbatim-demo-")) rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { spawnAgent, type AgentProcess } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
 import { cards, texts } from "../parity/harness.ts";
-import { buildBundle } from "../support/build.ts";
+import { buildBundleSaying } from "../support/build.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { stdioServer } from "../support/mcp/configs.ts";
 import { kits, modelRef } from "../support/provider-kits.ts";
@@ -19,10 +19,11 @@ import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 let outdir = "";
 let bundle = "";
+let buildSaid = "";
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), "verbatim-bundle-test-"));
-  bundle = await buildBundle(join(outdir, "dist"));
+  ({ bundle, stdout: buildSaid } = await buildBundleSaying(join(outdir, "dist")));
 });
 afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
@@ -44,6 +45,12 @@ async function promptBundle(box: Sandbox, env: Record<string, string>, text: str
     await agent.exited;
   }
 }
+
+test("the build says what it built, and how to run it", () => {
+  expect(buildSaid).toContain(`built ${join(outdir, "dist", "verbatim.js")}`);
+  for (const name of ["anthropic-sdk.js", "openai-sdk.js", "mcp-sdk.js"]) expect(buildSaid).toContain(join(outdir, "dist", "vendor", name));
+  expect(buildSaid).toContain(`${join(outdir, "dist", "verbatim.js")} --help`);
+});
 
 describe("the built bundle", () => {
   test("holds none of the SDKs: each is a bundle of its own under vendor/, loaded from there", async () => {

@@ -13,7 +13,9 @@ export type FixtureResponse =
    */
   | { sse: string[]; drop?: true | Promise<unknown>; headers?: Record<string, string> }
   /** A plain JSON answer, typically an HTTP error. */
-  | { status: number; json: unknown; headers?: Record<string, string> };
+  | { status: number; json: unknown; headers?: Record<string, string> }
+  /** A web page, as a proxy or a server's error handler answers a wrong URL. */
+  | { status: number; html: string };
 
 export type RecordedRequest = { method: string; path: string; headers: Record<string, string>; body: unknown };
 
@@ -56,6 +58,7 @@ export function fixtureServer(): FixtureServer {
         return Response.json({ error: { type: "invalid_request_error", message: `fixture server: nothing queued for ${req.method} ${url.pathname}` } }, { status: 400 });
       }
       if ("json" in next) return Response.json(next.json, { status: next.status, headers: next.headers ?? {} });
+      if ("html" in next) return new Response(next.html, { status: next.status, headers: { "content-type": "text/html; charset=utf-8" } });
       return new Response(sseBody(next.sse, next.drop), {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...(next.headers ?? {}) },
       });

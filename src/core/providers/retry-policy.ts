@@ -19,6 +19,9 @@ export type Failure =
 /** HTTP statuses that say "try again later". 529 is Anthropic's "overloaded". */
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 
+/** 5xx statuses that say the server cannot do this at all (501 Not Implemented: often a wrong URL): asking again changes nothing. */
+const FINAL_5XX = new Set([501, 505, 506, 508, 510, 511]);
+
 /** Error types sent in a stream's error event that say "try again later". */
 const RETRYABLE_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error", "rate_limit_exceeded", "timeout_error"]);
 
@@ -32,7 +35,7 @@ export function toErrorEvent(failure: Failure): ErrorEvent {
       return { type: "error", message: failure.message, retryable: false };
     case "api": {
       const retryable =
-        (failure.status !== undefined && (RETRYABLE_STATUS.has(failure.status) || failure.status >= 500)) ||
+        (failure.status !== undefined && (RETRYABLE_STATUS.has(failure.status) || (failure.status >= 500 && !FINAL_5XX.has(failure.status)))) ||
         (failure.status === undefined && (failure.errorTypes ?? []).some((t) => RETRYABLE_TYPES.has(t)));
       const wait = retryable && failure.headers ? retryAfterMs(failure.headers) : undefined;
       return { type: "error", message: failure.message, retryable, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };

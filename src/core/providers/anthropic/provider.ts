@@ -13,16 +13,19 @@ import { parseStream } from "./stream.ts";
 
 export const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com";
 
+/** The SDK client for a configured provider: no silent retries, nothing read from the environment. */
+export const anthropicClient = (config: ResolvedProvider): Anthropic =>
+  new Anthropic({
+    apiKey: config.apiKey ?? PLACEHOLDER_KEY,
+    authToken: null,
+    baseURL: config.baseUrl ?? ANTHROPIC_DEFAULT_URL,
+    maxRetries: 0,
+    defaultHeaders: config.headers,
+  });
+
 export function anthropicProvider(config: ResolvedProvider): Provider {
   let client: Anthropic | undefined;
-  const connect = () =>
-    (client ??= new Anthropic({
-      apiKey: config.apiKey ?? PLACEHOLDER_KEY,
-      authToken: null,
-      baseURL: config.baseUrl ?? ANTHROPIC_DEFAULT_URL,
-      maxRetries: 0,
-      defaultHeaders: config.headers,
-    }));
+  const connect = () => (client ??= anthropicClient(config));
   async function* run(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
     const body = buildRequest(request, config.id, config.model(request.model));
     const events = await connect().messages.create(body, { signal });
@@ -31,6 +34,6 @@ export function anthropicProvider(config: ResolvedProvider): Provider {
   return {
     id: config.id,
     ...modelFacts(config),
-    stream: (request, signal) => guardStream(() => run(request, signal), anthropicFailure, signal),
+    stream: (request, signal) => guardStream(() => run(request, signal), anthropicFailure(config.baseUrl), signal),
   };
 }

@@ -25,6 +25,6 @@ export function openaiChatProvider(config: ResolvedProvider): Provider {
   return {
     id: config.id,
     ...modelFacts(config),
-    stream: (request, signal) => guardStream(() => run(request, signal), openaiFailure(label), signal),
+    stream: (request, signal) => guardStream(() => run(request, signal), openaiFailure(label, config), signal),
   };
 }

@@ -23,6 +23,6 @@ export function openaiResponsesProvider(config: ResolvedProvider): Provider {
   return {
     id: config.id,
     ...modelFacts(config),
-    stream: (request, signal) => guardStream(() => run(request, signal), openaiFailure("OpenAI"), signal),
+    stream: (request, signal) => guardStream(() => run(request, signal), openaiFailure("OpenAI", config), signal),
   };
 }

@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { call, done, say, type Scenario, type ScriptContext, type Step } from "./script.ts";
 
 const readme = (ctx: ScriptContext) => join(ctx.cwd, "README.md");
+
+/** What the edit scenario needs of the folder it runs in (verbatim demo's workspace and the tests' have it). */
+const EDIT_NEEDS = "It needs a README.md in the working directory with the lines \"Line three.\" and \"Line four.\", as verbatim's test workspaces have.";
 const result = (ctx: ScriptContext) => ctx.results[0];
 const firstLine = (text: string) => text.split("\n")[0] ?? "";
 
@@ -96,16 +99,16 @@ export const toolScenarios: Record<string, Scenario> = {
     ]],
   },
   edit: {
-    description: "Reads README.md and edits its third line; a second prompt edits the fourth line.",
+    description: `Reads README.md and edits its third line; a second prompt edits the fourth line. ${EDIT_NEEDS}`,
     prompts: [
       [
         (ctx) => [...say("Let me read the README first. "), ...call(0, "call_read", "Read", { file_path: readme(ctx) }), ...done("tool_use")],
         editStep("Line three.", "Line 3.", "Now I'll change the third line. "),
-        reported("Done: the third line now reads \"Line 3.\"", "The edit did not happen:"),
+        reported("Done: the third line now reads \"Line 3.\"", `The edit did not happen (${EDIT_NEEDS}):`),
       ],
       [
         editStep("Line four.", "Line 4.", "Changing the fourth line too. "),
-        reported("Done: the fourth line now reads \"Line 4.\"", "The edit did not happen:"),
+        reported("Done: the fourth line now reads \"Line 4.\"", `The edit did not happen (${EDIT_NEEDS}):`),
       ],
     ],
   },

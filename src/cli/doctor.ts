@@ -1,0 +1,155 @@
+/**
+ * `verbatim doctor`: checks what verbatim depends on and says what to fix. Bun; the journal (its
+ * place, its permissions, its integrity); the config files; each configured provider (set up,
+ * and answering); the trusted workspaces. Changes nothing. Exits 1 when a check fails (a
+ * warning alone exits 0).
+ */
+import { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { readSettingsFile } from "../core/config/settings.ts";
+import { trustedFolders } from "../core/hooks/trust.ts";
+import { journalUrl, openJournal } from "../journal/open-journal.ts";
+import { redactUrl } from "../journal/postgres-url.ts";
+import { SqliteJournal } from "../journal/sqlite-store.ts";
+import { describeError } from "./cli-error.ts";
+import { checkJournalPlace, journalPlace } from "./journal-access.ts";
+import { providerStatus } from "./provider-status.ts";
+import { reachProvider } from "./provider-reach.ts";
+
+export type Check = { check: string; status: "ok" | "warn" | "fail"; message: string };
+
+type Env = Record<string, string | undefined>;
+
+const ok = (check: string, message: string): Check => ({ check, status: "ok", message });
+const warn = (check: string, message: string): Check => ({ check, status: "warn", message });
+const fail = (check: string, message: string): Check => ({ check, status: "fail", message });
+
+export async function doctor(args: { cwd?: string; json: boolean }): Promise<number> {
+  const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : process.cwd();
+  const checks = await runChecks(process.env, cwd);
+  for (const c of checks) {
+    process.stdout.write(args.json ? `${JSON.stringify(c)}\n` : `${c.status === "ok" ? "ok  " : c.status === "warn" ? "warn" : "FAIL"}  ${c.check}: ${c.message}\n`);
+  }
+  const failed = checks.filter((c) => c.status === "fail").length;
+  if (!args.json) process.stdout.write(failed ? `\n${failed} check${failed === 1 ? "" : "s"} failed: fix what FAIL says, then run verbatim doctor again.\n` : "\nall checks passed\n");
+  return failed ? 1 : 0;
+}
+
+export async function runChecks(env: Env, cwd: string): Promise<Check[]> {
+  return [bunCheck(), ...(await journalChecks(env)), ...configChecks(env, cwd), ...(await providerChecks(env, cwd)), ...trustChecks(env, cwd)];
+}
+
+function bunCheck(): Check {
+  return ok("bun", `Bun ${Bun.version} (${process.execPath})`);
+}
+
+async function journalChecks(env: Env): Promise<Check[]> {
+  let url: string | undefined;
+  try {
+    url = journalUrl(env);
+  } catch (error) {
+    return [fail("journal", describeError(error).body.message)];
+  }
+  if (url !== undefined) return [await serverJournal(env, redactUrl(url))];
+  const { home, file } = journalPlace(env);
+  try {
+    checkJournalPlace(env, { write: false });
+  } catch (error) {
+    return [fail("journal", describeError(error).body.message)];
+  }
+  const homeStat = statSync(home, { throwIfNoEntry: false });
+  if (!homeStat) return [ok("journal", `${file} (not created yet: the first session creates it, private to you)`)];
+  const checks: Check[] = [];
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(3, "0");
+  if ((homeStat.mode & 0o077) !== 0) checks.push(fail("journal permissions", `${home} is mode ${mode(home)}, readable by others: chmod 700 ${home}`));
+  const fileStat = statSync(file, { throwIfNoEntry: false });
+  if (!fileStat) return [...checks, ok("journal", `${file} (not created yet)`)];
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s && (s.mode & 0o077) !== 0) checks.push(fail("journal permissions", `${path} is mode ${mode(path)}, readable by others: chmod 600 ${path}`));
+  }
+  checks.push(await journalIntegrity(file));
+  return checks;
+}
+
+/** A journal on PostgreSQL: that it answers, and how many sessions it holds. */
+async function serverJournal(env: Env, where: string): Promise<Check> {
+  const store = openJournal(env);
+  try {
+    const sessions = (await store.list({ limit: 100_000 })).length;
+    return ok("journal", `PostgreSQL at ${where}: ${sessions} session${sessions === 1 ? "" : "s"}`);
+  } catch (error) {
+    return fail("journal", describeError(error, { journal: where }).body.message);
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** SQLite's own integrity check, then the journal's layout and sessions as the store reads them. */
+async function journalIntegrity(file: string): Promise<Check> {
+  try {
+    const db = new Database(file, { readonly: true, strict: true });
+    try {
+      const rows = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
+      const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
+      if (problems.length) return fail("journal", `${file} is damaged (${problems.slice(0, 3).join("; ")}). Move it away to start a new journal; keep it for recovery.`);
+    } finally {
+      db.close();
+    }
+    const store = new SqliteJournal(file);
+    try {
+      const sessions = (await store.list({ limit: 100_000 })).length;
+      return ok("journal", `${file}: intact, ${sessions} session${sessions === 1 ? "" : "s"}`);
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    return fail("journal", describeError(error, { journal: file }).body.message);
+  }
+}
+
+function configChecks(env: Env, cwd: string): Check[] {
+  const status = providerStatus(env, cwd);
+  const checks: Check[] = [];
+  for (const [which, path] of [["user config", status.files.user], ["project config", status.files.project]] as const) {
+    if (!statSync(path, { throwIfNoEntry: false })) {
+      checks.push(ok(which, `${path} (none)`));
+      continue;
+    }
+    const warnings: string[] = [];
+    const read = readSettingsFile(path, [dirname(dirname(path))], warnings);
+    checks.push(read.ok ? ok(which, path) : fail(which, read.error));
+    for (const warning of warnings) checks.push(warn(which, warning));
+  }
+  if (status.configError && checks.every((c) => c.status === "ok")) checks.push(fail("config", status.configError));
+  return checks;
+}
+
+async function providerChecks(env: Env, cwd: string): Promise<Check[]> {
+  const { setup, configError } = providerStatus(env, cwd);
+  if (configError) return [];
+  const checks: Check[] = [];
+  if (!setup.defaultModel) checks.push(fail("model", setup.problem ?? "no model can be used"));
+  else checks.push(ok("model", `new sessions use ${setup.defaultModel.provider}/${setup.defaultModel.model}`));
+  if (setup.scripted) checks.push(ok("provider scripted", "offline, plays scripted scenarios"));
+  const reaches = await Promise.all(setup.providers.map(async (p) => {
+    const name = `provider ${p.id}`;
+    if (p.missing) return (setup.defaultModel?.provider === p.id ? fail : warn)(name, p.missing);
+    const reach = await reachProvider(p);
+    return reach.ok ? ok(name, reach.message) : (setup.defaultModel?.provider === p.id ? fail : warn)(name, reach.message);
+  }));
+  return [...checks, ...reaches];
+}
+
+function trustChecks(env: Env, cwd: string): Check[] {
+  const folders = trustedFolders(env);
+  const checks: Check[] = folders.map((folder) =>
+    statSync(folder, { throwIfNoEntry: false })?.isDirectory()
+      ? ok("trusted folder", folder)
+      : warn("trusted folder", `${folder} no longer exists; remove it from trustedFolders in the user config`),
+  );
+  const trusted = providerStatus(env, cwd).trusted;
+  checks.push(ok("this workspace", `${cwd} is ${trusted ? "trusted: its project hooks run" : "not trusted: its project hooks do not run (verbatim trust to trust it)"}`));
+  return checks;
+}

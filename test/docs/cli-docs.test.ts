@@ -1,0 +1,28 @@
+/** The exit codes and commands the README and `--help` document are the ones the command line has. */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { USAGE_EXIT } from "../../src/cli/cli-error.ts";
+import { exitCodes } from "../../src/cli/run.ts";
+import { STDOUT_CLOSED_EXIT } from "../../src/cli/stdout-sink.ts";
+import { CHECKOUT } from "../support/build.ts";
+import { runCli } from "../support/cli-process.ts";
+
+const readme = readFileSync(`${CHECKOUT}/README.md`, "utf8");
+
+/** Every exit code `verbatim run` can end with: its own, and the signals' (128 + the signal) it dies of. */
+const RUN_EXITS = [...new Set([...Object.values(exitCodes), USAGE_EXIT, STDOUT_CLOSED_EXIT, 128 + 1, 128 + 15])].sort((a, b) => a - b);
+
+describe("the documented exit codes", () => {
+  test("the README's table lists exactly the codes verbatim run ends with", () => {
+    const rows = [...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
+    expect(rows).toEqual(RUN_EXITS);
+  });
+
+  test("--help names each of them and the two commands that check the setup", async () => {
+    const help = (await runCli(["--help"], {})).stdout;
+    for (const code of RUN_EXITS) expect(help).toMatch(new RegExp(`\\b${code} `));
+    expect(help).toContain("verbatim models");
+    expect(help).toContain("verbatim doctor");
+    expect(help).toContain('{"error":{"code","message","data"?},"sessionId"?}');
+  });
+});
