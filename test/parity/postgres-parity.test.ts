@@ -3,7 +3,8 @@
  * shows after `session/load`, the journal on the test run's server (the scenarios of
  * core-scenarios.test.ts that exercise each way a fact reaches the journal: streamed chunks in
  * groups, turns after the first, tool calls, a cancel, a subagent's child session).
- * VERBATIM_TEST_STORE=postgres runs every parity scenario this way.
+ * VERBATIM_TEST_STORE=postgres runs every scenario of the harness this way (the few tests that
+ * also read the SQLite file directly then fail: they are not store-neutral).
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
