@@ -11,6 +11,11 @@ import type { ModelMessage, ModelToolResult, UserPart } from "../model-messages.
 export const SUMMARY_PREFIX =
   "This conversation continues from an earlier part that was summarised to fit the context window:\n<conversation-summary>\n";
 
+/** What the model is told, with its next prompt, of a session moved to another directory. */
+export function movedNote(fromCwd: string, cwd: string): string {
+  return `This session was moved from ${fromCwd} to another machine or directory. The working directory is now ${cwd}: tools run there, and paths in the conversation above are as they were.`;
+}
+
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
 const INTERRUPTED_MODEL = { provider: "unknown", model: "unknown" };
 
@@ -24,11 +29,19 @@ export class ConversationFold {
   readonly #callContext = new Map<string, string[]>();
   /** A compaction summary not yet given to the model: it opens the next user message. */
   #summary: string | undefined;
+  /** A move to another directory not yet told to the model: it opens the next prompt. */
+  #moved: string | undefined;
 
   apply(fact: Fact): void {
     switch (fact.kind) {
       case "prompt_received": {
-        const message: Extract<ModelMessage, { role: "user" }> = { role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) };
+        const moved = this.#moved;
+        this.#moved = undefined;
+        const parts = fact.blocks.flatMap(userParts);
+        const message: Extract<ModelMessage, { role: "user" }> = {
+          role: "user",
+          content: this.#opening(moved === undefined ? parts : [{ type: "text", text: moved }, ...parts]),
+        };
         this.#prompts.set(fact.turnId, message);
         this.messages.push(message);
         return;
@@ -66,6 +79,9 @@ export class ConversationFold {
         return;
       case "turn_ended":
         if (fact.retracted) this.#forget(fact.turnId);
+        return;
+      case "session_moved":
+        this.#moved = movedNote(fact.fromCwd, fact.cwd);
         return;
       case "session_recovered":
         // A step the dead process was still streaming: the model is shown what the user saw.

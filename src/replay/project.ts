@@ -41,6 +41,7 @@ export class Projector {
       case "mcp_tools_listed":
       case "command_invoked":
       case "session_forked":
+      case "session_moved":
         return [];
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];

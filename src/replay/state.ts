@@ -77,6 +77,9 @@ export class SessionStateFold {
       case "title_set":
         this.title = fact.title;
         return;
+      case "session_moved":
+        this.cwd = fact.cwd;
+        return;
       case "session_forked":
         this.forkOf = { sessionId: fact.fromSessionId, seq: fact.fromSeq };
         return;

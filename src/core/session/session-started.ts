@@ -5,6 +5,7 @@ import { buildConfigOptions, type ConfigValues, type ModelChoice } from "../conf
 import { modes } from "../config/modes.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ChildParams, NewSessionParams } from "./session-types.ts";
+import { readOrigin } from "./session-origin.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 /** The fact, and the instruction files left out of its system prompt (to be shown to the user). */
@@ -24,5 +25,6 @@ export function sessionStartedFact(
     modes: { currentModeId: options.values.modeId, availableModes: modes.map((m) => ({ ...m })) },
     configOptions: buildConfigOptions(options.values, options.models),
     ...(child ? { parentSessionId: child.parentSessionId, subagentType: child.kind.name } : {}),
+    origin: readOrigin(params.cwd),
   } };
 }

@@ -12,6 +12,22 @@ export type ToolSpec = z.infer<typeof toolSpec>;
 export const modelRef = z.object({ provider: z.string(), model: z.string() });
 export type ModelRef = z.infer<typeof modelRef>;
 
+/**
+ * Where a session ran, as read when it started (sessions recorded before this have none): the
+ * host, and for a git checkout its remote (normalized, no credentials), the session directory's
+ * path inside the checkout ("" at its root, "/"-separated), the branch and the head commit.
+ */
+export const sessionOrigin = z.object({
+  host: z.string(),
+  git: z.object({
+    remote: z.string().optional(),
+    innerPath: z.string(),
+    branch: z.string().optional(),
+    head: z.string().optional(),
+  }).optional(),
+});
+export type SessionOrigin = z.infer<typeof sessionOrigin>;
+
 /** The first fact of every session: where it runs and what the model is given. */
 export const sessionStarted = z.object({
   kind: z.literal("session_started"),
@@ -26,6 +42,7 @@ export const sessionStarted = z.object({
   parentSessionId: z.string().optional(),
   /** For a subagent's session: its type (e.g. "general-purpose"). */
   subagentType: z.string().optional(),
+  origin: sessionOrigin.optional(),
 });
 
 export const titleSet = z.object({
@@ -56,4 +73,16 @@ export const sessionForked = z.object({
   fromSeq: z.number().int().positive(),
 });
 
-export const sessionFacts = [sessionStarted, titleSet, configChanged, sessionForked] as const;
+/**
+ * The session was imported to live in another directory (`verbatim import --cwd`): tools run in
+ * `cwd` from now on, and the model is told so with its next prompt. Shows nothing: the
+ * transcript stays exactly as it was shown where the session ran.
+ */
+export const sessionMoved = z.object({
+  kind: z.literal("session_moved"),
+  fromCwd: z.string(),
+  cwd: z.string(),
+  origin: sessionOrigin,
+});
+
+export const sessionFacts = [sessionStarted, titleSet, configChanged, sessionForked, sessionMoved] as const;
