@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
- * protocol messages). Subcommands: setup, demo, sessions, show, run, models, doctor, export, fork, delete, trust.
+ * protocol messages). Subcommands: setup, demo, sessions, show, run, models, doctor, export, import, fork, delete, trust.
  */
 import { VERSION } from "./version.ts";
 
@@ -33,7 +33,11 @@ usage:
   verbatim doctor [--cwd DIR] [--json]
                                 check Bun, the journal, the config files, each provider and the
                                 trusted folders; says what to fix; exit 1 if a check fails
-  verbatim export ID            the session's journal as JSON lines, one fact a line
+  verbatim export ID [--file F] the session as a file (JSON lines: the format and its version,
+                                then its records and the payloads they refer to)
+  verbatim import F [--cwd DIR] [--new-id]
+                                bring an exported session into this journal; --cwd DIR: it
+                                continues in DIR; --new-id: as a new session; prints its id
   verbatim fork ID              copy a session as it stands into a new one; prints the new id
   verbatim delete ID            delete a session
   verbatim --version
@@ -131,7 +135,28 @@ async function main(argv: string[]): Promise<number> {
       const { doctor } = await import("./cli/doctor.ts");
       return doctor({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
-    case "export":
+    case "export": {
+      const { values, positionals } = (await parseArgs())({ args: rest, allowPositionals: true, options: { file: { type: "string" } } });
+      if (positionals.length !== 1 || !positionals[0]) {
+        process.stderr.write("usage: verbatim export ID [--file F]\n");
+        return 2;
+      }
+      const { exportCommand } = await import("./cli/export-import.ts");
+      return exportCommand(positionals[0], values.file);
+    }
+    case "import": {
+      const { values, positionals } = (await parseArgs())({
+        args: rest,
+        allowPositionals: true,
+        options: { cwd: { type: "string" }, "new-id": { type: "boolean" } },
+      });
+      if (positionals.length !== 1 || !positionals[0]) {
+        process.stderr.write("usage: verbatim import F [--cwd DIR] [--new-id]\n");
+        return 2;
+      }
+      const { importCommand } = await import("./cli/export-import.ts");
+      return importCommand(positionals[0], { ...(values.cwd ? { cwd: values.cwd } : {}), newId: values["new-id"] ?? false });
+    }
     case "fork":
     case "delete": {
       const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
@@ -139,8 +164,8 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`usage: verbatim ${command} ID\n`);
         return 2;
       }
-      const { exportSession, forkCommand, deleteSession } = await import("./cli/sessions.ts");
-      const act = { export: exportSession, fork: forkCommand, delete: deleteSession }[command];
+      const { forkCommand, deleteSession } = await import("./cli/sessions.ts");
+      const act = { fork: forkCommand, delete: deleteSession }[command];
       return act(positionals[0]);
     }
     case "--version":

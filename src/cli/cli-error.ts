@@ -80,10 +80,10 @@ function requestBody(error: RequestError, context: ErrorContext): ErrorBody {
 
 const JOURNAL_CODES = [
   "not_found", "newer_record", "corrupt_record", "missing_record", "busy", "stale_write", "corrupt_database", "newer_database", "unreachable",
-  "empty_database", "not_a_journal", "read_only", "write_failed",
+  "empty_database", "not_a_journal", "read_only", "write_failed", "exists",
 ] as const satisfies readonly JournalError["code"][];
 const isJournalCode = (code: string): code is JournalError["code"] => (JOURNAL_CODES as readonly string[]).includes(code);
-const ENGINE_CODES = ["turn_running", "no_provider", "invalid_config", "unsupported_content", "closed", "not_forkable"] as const satisfies readonly EngineError["code"][];
+const ENGINE_CODES = ["turn_running", "no_provider", "invalid_config", "unsupported_content", "closed", "not_forkable", "cwd_missing"] as const satisfies readonly EngineError["code"][];
 const isEngineCode = (code: string): code is EngineError["code"] => (ENGINE_CODES as readonly string[]).includes(code);
 
 function journalBody(code: JournalError["code"], message: string, details: Record<string, unknown>, context: ErrorContext): ErrorBody {
@@ -92,6 +92,8 @@ function journalBody(code: JournalError["code"], message: string, details: Recor
   switch (code) {
     case "not_found":
       return sessionId ? notFound(sessionId, context) : body("session_not_found", message);
+    case "exists":
+      return body("session_exists", message, sessionId ? { sessionId } : undefined);
     case "busy":
     case "stale_write":
       return body("session_busy", `${message}. Wait for the other process to finish with it, or end that process.`, sessionId ? { sessionId } : undefined);
@@ -132,6 +134,8 @@ function engineBody(code: EngineError["code"], message: string, details: Record<
       return body("closed", message, data);
     case "not_forkable":
       return body("not_forkable", message, data);
+    case "cwd_missing":
+      return body("cwd_missing", message, data);
   }
 }
 

@@ -1,4 +1,4 @@
-/** `verbatim sessions`, `show`, `export`, `fork` and `delete`: the journal from the command line. */
+/** `verbatim sessions`, `show`, `fork` and `delete`: the journal from the command line. */
 import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
@@ -106,16 +106,6 @@ export async function sessionTranscript(store: JournalStore, sessionId: string):
   }
   for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) transcript.apply(update);
   return transcript.render();
-}
-
-/** Prints a session's journal as JSON lines, one fact a line (no secrets are ever journaled). */
-export function exportSession(sessionId: string): Promise<number> {
-  return onSession(sessionId, async ({ store }) => {
-    for await (const page of store.readPages(sessionId)) {
-      for (const { seq, at, fact } of page) out(JSON.stringify({ seq, at, ...fact }));
-    }
-    return 0;
-  });
 }
 
 /** Deletes a session and its journal, unless another live process holds it. */

@@ -11,6 +11,7 @@ export class JournalError extends Error {
       | "missing_record"
       | "busy"
       | "stale_write"
+      | "exists"
       | "corrupt_database"
       | "newer_database"
       | "unreachable"
@@ -37,3 +38,6 @@ export const busy = (sessionId: string, holder?: { pid: number; host?: string })
       `${holder ? ` (pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ""})` : ""}; close it there first, or load it read-only`,
     { sessionId, ...(holder ? { pid: holder.pid, ...(holder.host ? { host: holder.host } : {}) } : {}) },
   );
+
+export const sessionExists = (sessionId: string) =>
+  new JournalError("exists", `session ${sessionId} is already in the journal`, { sessionId });

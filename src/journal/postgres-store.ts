@@ -12,14 +12,14 @@ import { SQL } from "bun";
 import { hostname } from "node:os";
 import { blobRefsOf } from "./blob-refs.ts";
 import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
-import { JournalError, sessionNotFound } from "./errors.ts";
+import { JournalError, sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, pgGuard } from "./postgres-errors.ts";
 import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { currentProcess } from "./process-identity.ts";
-import type { JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
+import { importedRow, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
 
 /** Records per page of a read (keyset pages: memory holds one page, however long the session). */
 const PAGE_SIZE = 512;
@@ -93,6 +93,30 @@ export class PostgresJournal implements JournalStore {
       }),
     );
     return { seq: from.seq + 1, at, fact: last };
+  }
+
+  async importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void> {
+    await this.#ensureLayout();
+    const id = row.sessionId;
+    const encoded = records.map(({ fact }) => encodeFact(fact));
+    const blobs: { sha256: string; data: string }[] = [];
+    for (const e of encoded) for (const [sha256, data] of e.blobs) blobs.push({ sha256, data });
+    const rows = encoded.map((e, i) => ({ seq: i + 1, kind: e.kind, v: e.v, at: records[i]!.at, body: e.body }));
+    const { title, updatedAt } = importedRow(row, records);
+    await this.#guard(id, () =>
+      this.#sql.begin(async (tx) => {
+        const [present] = await tx`SELECT 1 AS one FROM verbatim.sessions WHERE session_id = ${id}` as unknown[];
+        if (present) throw sessionExists(id);
+        await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id, forked_from)
+          VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${title ?? null}, ${row.createdAt}, ${updatedAt}, ${row.parentSessionId ?? null}, ${row.forkOf ? JSON.stringify(row.forkOf) : null})`;
+        await tx`INSERT INTO verbatim.blobs (session_id, sha256, data)
+          SELECT ${id}, b.sha256, b.data FROM json_to_recordset(${JSON.stringify(blobs)}::text::json) AS b(sha256 text, data text)
+          ON CONFLICT DO NOTHING`;
+        await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body)
+          SELECT ${id}, f.seq, f.kind, f.v, f.at, f.body FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS f(seq integer, kind text, v integer, at text, body text)
+          ORDER BY f.seq`;
+      }),
+    );
   }
 
   async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {

@@ -5,13 +5,13 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
-import { busy, JournalError, sessionNotFound } from "./errors.ts";
+import { busy, JournalError, sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SessionRow } from "./store.ts";
+import { importedRow, type Durability, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
@@ -82,6 +82,30 @@ export class SqliteJournal implements JournalStore {
     );
     w.checkpoints.committed(0);
     return forked;
+  }
+
+  async importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void> {
+    const w = this.#writer();
+    const encoded = records.map(({ fact }) => encodeFact(fact));
+    const { title, updatedAt } = importedRow(row, records);
+    guard(row.sessionId, () =>
+      w.db.transaction(() => {
+        if (w.db.query("SELECT 1 FROM sessions WHERE session_id = ?").get(row.sessionId)) throw sessionExists(row.sessionId);
+        w.insertSession.run(
+          row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), title ?? null,
+          row.createdAt, updatedAt, row.parentSessionId ?? null,
+        );
+        if (row.forkOf) w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [JSON.stringify(row.forkOf), row.sessionId]);
+        for (let i = 0; i < records.length; i++) {
+          const e = encoded[i] as EncodedFact;
+          for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
+          w.insertFact.run(row.sessionId, i + 1, e.kind, e.v, (records[i] as { at: string }).at, e.body);
+        }
+      }).immediate(),
+    );
+    let bytes = 0;
+    for (const e of encoded) bytes += e.body.length;
+    w.checkpoints.committed(bytes);
   }
 
   async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {

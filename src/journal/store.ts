@@ -53,6 +53,13 @@ export interface JournalStore {
    */
   fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact>;
   /**
+   * Records `row` as a new session whose journal is `records`, numbered from 1 with the times
+   * given, their payloads too, all in one transaction: all of it, or nothing. The row's
+   * `updatedAt` and title follow the records. Rejects with `exists` when the session id is in the
+   * journal already. Takes no lease (an imported session is written like a loaded one).
+   */
+  importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void>;
+  /**
    * Reads a session's facts in order from `fromSeq` (default 1), validated and migrated, in pages
    * (memory holds one page at a time, however long the session). Never writes. Rejects with
    * `not_found` for a session with no records.
@@ -87,4 +94,11 @@ export async function readAll(store: JournalStore, sessionId: string, fromSeq = 
   const all: StoredFact[] = [];
   for await (const page of store.readPages(sessionId, fromSeq)) all.push(...page);
   return all;
+}
+
+/** An imported session's title and last activity, as its records say. */
+export function importedRow(row: SessionRow, records: readonly { fact: Fact; at: string }[]): { title: string | undefined; updatedAt: string } {
+  let title = row.title;
+  for (const { fact } of records) if (fact.kind === "title_set") title = fact.title;
+  return { title, updatedAt: records[records.length - 1]?.at ?? row.updatedAt };
 }

@@ -88,12 +88,13 @@ describe("verbatim run", () => {
 });
 
 describe("verbatim export and delete", () => {
-  test("export prints one fact per line; delete removes the session", async () => {
+  test("export prints its format line, then one record per line; delete removes the session", async () => {
     const box = sandbox("scripted/plain");
     const first = await runCli(["run", "--json", "--cwd", box.workspace, "Hi"], box.env);
     const { sessionId } = JSON.parse(first.stdout.trim().split("\n").pop()!) as { sessionId: string };
     const exported = await runCli(["export", sessionId], box.env);
-    const facts = exported.stdout.trim().split("\n").map((l) => JSON.parse(l) as { seq: number; kind: string });
+    const [format, ...facts] = exported.stdout.trim().split("\n").map((l) => JSON.parse(l) as { seq: number; kind: string });
+    expect(format).toMatchObject({ format: "verbatim-session-export", version: 1 });
     expect(facts[0]).toMatchObject({ seq: 1, kind: "session_started" });
     expect(facts.map((f) => f.seq)).toEqual(facts.map((_, i) => i + 1));
     expect((await runCli(["delete", sessionId], box.env)).code).toBe(0);

@@ -132,6 +132,29 @@ for (const kind of storeKinds) {
       expect((await readAll(store, "ses_fork")).length).toBe(3);
     });
 
+    test("an import writes a whole session with its times and payloads, and is listed by its last record", async () => {
+      const { store } = await open();
+      const row = { sessionId: "ses_imported", cwd: "/there", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) };
+      const records = [
+        { fact: startFact("/there"), at: at(0) },
+        { fact: image("B".repeat(40_000)), at: at(1) },
+        { fact: { kind: "title_set", title: "brought over" } as Fact, at: at(2) },
+      ];
+      await store.importSession(row, records);
+      expect((await readAll(store, row.sessionId)).map(({ seq, at: when, fact }) => ({ seq, at: when, fact }))).toEqual(records.map((r, i) => ({ seq: i + 1, ...r })));
+      expect(await store.info(row.sessionId)).toMatchObject({ cwd: "/there", title: "brought over", createdAt: at(0), updatedAt: at(2) });
+      expect(await store.holder(row.sessionId)).toBeUndefined();
+    });
+
+    test("an import refuses a session id already in the journal, writing nothing", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      const row = { sessionId: id, cwd: "/there", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) };
+      expect((await journalError(() => store.importSession(row, [{ fact: startFact("/there"), at: at(0) }, { fact: chunk("x"), at: at(1) }]))).code).toBe("exists");
+      expect((await readAll(store, id)).length).toBe(1);
+      expect((await store.info(id))?.cwd).toBe("/work");
+    });
+
     test("an empty store has no sessions, and reading one is not_found", async () => {
       const { store } = await open();
       expect(await store.list({ limit: 10 })).toEqual([]);

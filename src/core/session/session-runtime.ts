@@ -26,6 +26,7 @@ import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { recoveryFact } from "./recovery.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
+import { checkCwdHere } from "./cwd-here.ts";
 import { sessionStartedFact } from "./session-started.ts";
 import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
@@ -178,6 +179,7 @@ export class SessionRuntime {
    */
   async prompt(blocks: ContentBlock[]): Promise<TurnOutcome> {
     if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
+    checkCwdHere(this.sessionId, this.state.cwd);
     this.begin();
     const previous = this.#turn;
     if (previous && !previous.abort.signal.aborted) {
