@@ -3,16 +3,18 @@
  * last activity, in cursor pages read as of the first page's moment (see `ListQuery`). Each row
  * carries what the RFD "session list for history views" names: `updatedAt` in the schema's
  * field, the rest (`state`, `lastTurnEndedAt`, `cost`) under `_meta.verbatim`, as the stable
- * `SessionInfo` has no field for them.
+ * `SessionInfo` has no field for them. A listing for a `cwd` continues, after the sessions
+ * recorded there, with those of the same repository and inner path recorded elsewhere, each
+ * marked `_meta.verbatim.foundBy = "repository"` with `ranAt: {host, cwd}`.
  */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { sessionSummary } from "../core/session/session-summary.ts";
-import type { SessionRow } from "../journal/store.ts";
+import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { throwIfCancelled, typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
-import { decodeCursor, encodeCursor } from "./list-cursor.ts";
+import { decodeCursor, encodeCursor, type Position } from "./list-cursor.ts";
 import { checkDirectories } from "./request-checks.ts";
 
 const PAGE_SIZE = 50;
@@ -25,23 +27,24 @@ export function listHandlers(app: HandlerRegistry, deps: EngineDeps): void {
       if (params.cwd != null) checkDirectories(params.cwd, []);
       const from = params.cursor ? decodeCursor(params.cursor) : undefined;
       const asOf = from?.asOf ?? new Date().toISOString();
-      const rows = await deps.store.list({
-        ...(params.cwd != null ? { cwd: params.cwd } : {}),
-        limit: PAGE_SIZE + 1,
-        asOf,
-        ...(from ? { after: { updatedAt: from.updatedAt, sessionId: from.sessionId } } : {}),
-      });
-      const page = rows.slice(0, PAGE_SIZE);
-      const last = page[page.length - 1];
+      const { rows, more } = params.cwd != null
+        ? await listForCwd(deps.store, params.cwd, { limit: PAGE_SIZE, asOf, ...(from ? { after: from } : {}) })
+        : await listAll(deps, asOf, from);
+      const last = rows[rows.length - 1];
       return {
-        sessions: await Promise.all(page.map((row) => sessionInfo(deps, row))),
-        ...(rows.length > PAGE_SIZE && last ? { nextCursor: encodeCursor({ asOf, updatedAt: last.updatedAt, sessionId: last.sessionId }) } : {}),
+        sessions: await Promise.all(rows.map((row) => sessionInfo(deps, row))),
+        ...(more && last ? { nextCursor: encodeCursor({ asOf, updatedAt: last.updatedAt, sessionId: last.sessionId, group: last.group }) } : {}),
       };
     }),
   );
 }
 
-async function sessionInfo(deps: EngineDeps, row: SessionRow): Promise<SessionInfo> {
+async function listAll(deps: EngineDeps, asOf: string, from: Position | undefined): Promise<{ rows: ListedSession[]; more: boolean }> {
+  const rows = await deps.store.list({ limit: PAGE_SIZE + 1, asOf, ...(from ? { after: { updatedAt: from.updatedAt, sessionId: from.sessionId } } : {}) });
+  return { rows: rows.slice(0, PAGE_SIZE).map((row) => ({ ...row, group: "here" })), more: rows.length > PAGE_SIZE };
+}
+
+async function sessionInfo(deps: EngineDeps, row: ListedSession): Promise<SessionInfo> {
   const summary = await sessionSummary(deps.store, row.sessionId);
   return {
     sessionId: row.sessionId,
@@ -49,6 +52,6 @@ async function sessionInfo(deps: EngineDeps, row: SessionRow): Promise<SessionIn
     ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
     ...(row.title !== undefined ? { title: row.title } : {}),
     updatedAt: row.updatedAt,
-    _meta: { verbatim: { ...summary, ...(row.forkOf ? { forkOf: row.forkOf } : {}) } },
+    _meta: { verbatim: { ...summary, ...(row.forkOf ? { forkOf: row.forkOf } : {}), ...(row.group === "repository" ? { foundBy: "repository", ranAt: row.ranAt } : {}) } },
   };
 }

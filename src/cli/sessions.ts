@@ -4,7 +4,8 @@ import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import type { EngineDeps } from "../core/session/session-types.ts";
 import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import type { JournalStore, SessionRow } from "../journal/store.ts";
+import type { JournalStore } from "../journal/store.ts";
+import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
@@ -19,12 +20,14 @@ const out = (line = "") => process.stdout.write(`${line}\n`);
 export async function listSessions(args: { cwd?: string; json?: boolean }): Promise<number> {
   const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : undefined;
   let journal: string | undefined;
-  let rows: SessionRow[];
+  let rows: ListedSession[];
   try {
     journal = checkJournalPlace(process.env, { write: false });
     const { store } = engineDeps();
     try {
-      rows = await store.list({ ...(cwd ? { cwd } : {}), limit: 1000 });
+      rows = cwd
+        ? (await listForCwd(store, cwd, { limit: 1000 })).rows
+        : (await store.list({ limit: 1000 })).map((row): ListedSession => ({ ...row, group: "here" }));
     } finally {
       await store.close();
     }
@@ -32,7 +35,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
     return reportError(error, { json: args.json ?? false, ...(journal ? { context: { journal } } : {}) });
   }
   if (args.json) {
-    for (const row of rows) out(JSON.stringify(row));
+    for (const { group, ranAt, ...row } of rows) out(JSON.stringify(group === "repository" ? { ...row, foundBy: group, ranAt } : row));
     return 0;
   }
   if (rows.length === 0) {
@@ -42,7 +45,8 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   for (const row of rows) {
     const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";
     // A title comes from a prompt, a cwd from a client: neither may carry control characters to the terminal.
-    out(`${row.sessionId}  ${row.updatedAt}  ${visible(row.title ?? "(untitled)").replaceAll("\n", " ")}  ${visible(row.cwd)}${fork}`);
+    const ran = row.group === "repository" ? `  (same repository; ran on ${visible(row.ranAt?.host ?? "an unknown host")} in ${visible(row.ranAt?.cwd ?? row.cwd)})` : "";
+    out(`${row.sessionId}  ${row.updatedAt}  ${visible(row.title ?? "(untitled)").replaceAll("\n", " ")}  ${visible(row.cwd)}${fork}${ran}`);
   }
   return 0;
 }

@@ -210,6 +210,16 @@ export class PostgresJournal implements JournalStore {
       args.push(query.cwd);
       where.push(`s.cwd = $${args.length}`);
     }
+    if (query.exceptCwd !== undefined) {
+      args.push(query.exceptCwd);
+      where.push(`s.cwd <> $${args.length}`);
+    }
+    if (query.repository !== undefined) {
+      // As in SQLite's list: the session's first record says where it started.
+      args.push(query.repository.remote, query.repository.innerPath);
+      where.push(`EXISTS (SELECT 1 FROM verbatim.facts o WHERE o.session_id = s.session_id AND o.seq = 1
+        AND (o.body::jsonb #>> '{origin,git,remote}') = $${args.length - 1} AND (o.body::jsonb #>> '{origin,git,innerPath}') = $${args.length})`);
+    }
     let after = "";
     if (query.after) {
       args.push(query.after.updatedAt, query.after.sessionId);

@@ -220,6 +220,16 @@ export class SqliteJournal implements JournalStore {
       where.push("s.cwd = :cwd");
       args.cwd = query.cwd;
     }
+    if (query.exceptCwd !== undefined) {
+      where.push("s.cwd <> :exceptCwd");
+      args.exceptCwd = query.exceptCwd;
+    }
+    if (query.repository !== undefined) {
+      // The session's first record says where it started (sessions recorded before that say nothing, and match nothing).
+      where.push(`EXISTS (SELECT 1 FROM facts o WHERE o.session_id = s.session_id AND o.seq = 1
+        AND json_extract(o.body, '$.origin.git.remote') = :remote AND json_extract(o.body, '$.origin.git.innerPath') = :innerPath)`);
+      Object.assign(args, { remote: query.repository.remote, innerPath: query.repository.innerPath });
+    }
     const after = query.after ? "AND (activity < :afterAt OR (activity = :afterAt AND session_id < :afterId))" : "";
     if (query.after) Object.assign(args, { afterAt: query.after.updatedAt, afterId: query.after.sessionId });
     type ListedRow = SessionDbRow & { activity: string };

@@ -24,7 +24,19 @@ export type SessionRow = {
  * and a session created after `asOf` is not listed. Paging with the same `asOf` and the last row's
  * position as `after` repeats no session and skips none, whatever happens meanwhile.
  */
-export type ListQuery = { cwd?: string; limit: number; asOf?: string; after?: { updatedAt: string; sessionId: string } };
+export type ListQuery = {
+  cwd?: string;
+  /** Only sessions whose start recorded this git remote and path inside the checkout (see `sessionOrigin`). */
+  repository?: RepositoryKey;
+  /** Leaves out the sessions of this directory. */
+  exceptCwd?: string;
+  limit: number;
+  asOf?: string;
+  after?: { updatedAt: string; sessionId: string };
+};
+
+/** A place in a repository, as any checkout of it names it: its normalized remote and the path inside it. */
+export type RepositoryKey = { remote: string; innerPath: string };
 
 /** Durability: `normal` survives any process kill; `strict` also fsyncs each append. */
 export type Durability = "normal" | "strict";
