@@ -155,6 +155,26 @@ for (const kind of storeKinds) {
       expect((await store.info(id))?.cwd).toBe("/work");
     });
 
+    test("a listing by repository finds the sessions whose start recorded that remote and inner path, leaving out a directory", async () => {
+      const { store } = await open();
+      const started = (id: string, cwd: string, remote: string, innerPath: string) =>
+        store.importSession({ sessionId: id, cwd, additionalDirectories: [], createdAt: at(0), updatedAt: at(0) }, [
+          { fact: { ...startFact(cwd), origin: { host: "ci", git: { remote, innerPath, branch: "main" } } } as Fact, at: at(0) },
+          { fact: image("x"), at: at(Number(id.slice(-1))) },
+        ]);
+      await started("ses_a1", "/ci/app", "example.com/team/app", "");
+      await started("ses_a2", "/me/app", "example.com/team/app", "");
+      await started("ses_a3", "/ci/app/docs", "example.com/team/app", "docs");
+      await started("ses_a4", "/ci/other", "example.com/team/other", "");
+      await store.importSession({ sessionId: "ses_a5", cwd: "/old", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) }, [
+        { fact: startFact("/old"), at: at(0) }, { fact: image("x"), at: at(5) },
+      ]);
+      const found = await store.list({ repository: { remote: "example.com/team/app", innerPath: "" }, exceptCwd: "/me/app", limit: 10 });
+      expect(found.map((r) => r.sessionId)).toEqual(["ses_a1"]);
+      const all = await store.list({ repository: { remote: "example.com/team/app", innerPath: "" }, limit: 10 });
+      expect(all.map((r) => r.sessionId)).toEqual(["ses_a2", "ses_a1"]);
+    });
+
     test("an empty store has no sessions, and reading one is not_found", async () => {
       const { store } = await open();
       expect(await store.list({ limit: 10 })).toEqual([]);
