@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { exportedFacts } from "../support/exported-facts.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { lastJsonLine, runCli } from "../support/cli-process.ts";
 import { chatKit, modelRef } from "../support/provider-kits.ts";
@@ -17,10 +18,8 @@ async function firstSession(box: Sandbox, env: Record<string, string> = box.env,
 }
 
 const configChanges = async (box: Sandbox, sessionId: string) =>
-  (await runCli(["export", sessionId], box.env)).stdout.trim().split("\n")
-    .map((l) => JSON.parse(l) as { kind: string; configId?: string; value?: string })
-    .filter((f) => f.kind === "config_changed")
-    .map((f) => `${f.configId}=${f.value}`);
+  (await exportedFacts(box.env, sessionId))
+    .flatMap((f) => (f.kind === "config_changed" ? [`${f.configId}=${f.value}`] : []));
 
 describe("verbatim run --session with --model and --mode", () => {
   test("--model switches the continued session's model, recorded and shown where it changed", async () => {

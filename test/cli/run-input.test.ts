@@ -4,10 +4,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { lastJsonLine, runCli } from "../support/cli-process.ts";
+import { exportedFacts } from "../support/exported-facts.ts";
 import { sandbox } from "../support/workspace.ts";
 
-const exported = async (env: Record<string, string>, sessionId: string) =>
-  (await runCli(["export", sessionId], env)).stdout.trim().split("\n").map((l) => JSON.parse(l) as { kind: string; blocks?: unknown[] });
+const exported = exportedFacts;
 
 describe("verbatim run: the prompt from stdin", () => {
   test("`run -` reads the prompt from stdin", async () => {

@@ -96,8 +96,8 @@ describe("AskUserQuestion", () => {
     }
     const { runCli } = await import("../support/cli-process.ts");
     const sessions = (await runCli(["sessions", "--json"], box.env)).stdout.trim().split("\n").map((l) => JSON.parse(l) as { sessionId: string });
-    const exported = (await runCli(["export", sessions[0]!.sessionId], box.env)).stdout.split("\n")[0]!;
-    const started = JSON.parse(exported) as { tools: { name: string; inputSchema: { properties: { questions: { items: { properties: Record<string, unknown>; required: string[] } } } } }[] };
+    const { exportedFacts } = await import("../support/exported-facts.ts");
+    const started = (await exportedFacts(box.env, sessions[0]!.sessionId))[0] as unknown as { tools: { name: string; inputSchema: { properties: { questions: { items: { properties: Record<string, unknown>; required: string[] } } } } }[] };
     const tool = started.tools.find((t) => t.name === "AskUserQuestion");
     const item = tool?.inputSchema.properties.questions.items;
     expect(Object.keys(item?.properties ?? {}).sort()).toEqual(["header", "multiSelect", "options", "question"]);
