@@ -20,17 +20,13 @@ import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { currentProcess } from "./process-identity.ts";
 import { importedRow, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
+import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 
 /** Records per page of a read (keyset pages: memory holds one page, however long the session). */
 const PAGE_SIZE = 512;
 const CONNECT_TIMEOUT_S = 10;
 
 type FactRow = { seq: number; kind: string; v: number; at: string; body: string };
-type SessionDbRow = {
-  session_id: string; cwd: string; additional_directories: string; title: string | null;
-  created_at: string; updated_at: string; parent_session_id: string | null; forked_from: string | null;
-};
-
 export class PostgresJournal implements JournalStore {
   readonly target: PostgresTarget;
   readonly #sql: SQL;
@@ -449,17 +445,4 @@ function checkVersion(version: number | undefined): number | undefined {
     );
   }
   return version;
-}
-
-function toSessionRow(row: SessionDbRow): SessionRow {
-  return {
-    sessionId: row.session_id,
-    cwd: row.cwd,
-    additionalDirectories: JSON.parse(row.additional_directories) as string[],
-    ...(row.title !== null ? { title: row.title } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
-    ...(row.forked_from ? { forkOf: JSON.parse(row.forked_from) as { sessionId: string; seq: number } } : {}),
-  };
 }

@@ -13,15 +13,9 @@ import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
 import { importedRow, type Durability, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
+import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 
 type Row = { seq: number; kind: string; v: number; at: string; body: string };
-type SessionDbRow = {
-  session_id: string; cwd: string; additional_directories: string; title: string | null;
-  created_at: string; updated_at: string; parent_session_id: string | null;
-  /** Absent from a database no writer of this version has opened yet. */
-  forked_from?: string | null;
-};
-
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
 
@@ -417,17 +411,4 @@ class Writer {
       "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
     );
   }
-}
-
-function toSessionRow(row: SessionDbRow): SessionRow {
-  return {
-    sessionId: row.session_id,
-    cwd: row.cwd,
-    additionalDirectories: JSON.parse(row.additional_directories) as string[],
-    ...(row.title !== null ? { title: row.title } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
-    ...(row.forked_from ? { forkOf: JSON.parse(row.forked_from) as { sessionId: string; seq: number } } : {}),
-  };
 }
