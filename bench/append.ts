@@ -21,7 +21,10 @@ export type Append = { normal: AppendRun; strict: AppendRun };
 async function journalRate(dir: string, durability: Durability, count: number): Promise<number> {
   const journal = new SqliteJournal(join(dir, `journal-${files++}.db`), durability);
   const at = new Date().toISOString();
-  await journal.create({ sessionId: "ses_bench", cwd: dir, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(dir));
+  await journal.create(
+    { sessionId: "ses_bench", cwd: dir, additionalDirectories: [], createdAt: at, updatedAt: at },
+    startFact(dir),
+  );
   const t0 = now();
   for (let i = 0; i < count; i++) await journal.append("ses_bench", i + 2, chunkFact(i), new Date().toISOString());
   const ms = now() - t0;
@@ -48,7 +51,9 @@ function floorRate(dir: string, durability: Durability, count: number): number {
   return (count / ms) * 1000;
 }
 
-export async function append(counts: { normal: number; strict: number } = { normal: 20_000, strict: 1_000 }): Promise<Append> {
+export async function append(
+  counts: { normal: number; strict: number } = { normal: 20_000, strict: 1_000 },
+): Promise<Append> {
   const dir = mkdtempSync(join(tmpdir(), "verbatim-bench-append-"));
   try {
     const run = async (durability: Durability, count: number): Promise<AppendRun> => {

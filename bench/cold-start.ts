@@ -33,14 +33,23 @@ export type ColdStart = {
   source: { verbatim: number; floor: number; ratio: number; verbatimP90: number; floorP90: number };
 };
 
-export async function coldStart(build: { verbatim: string; floor: string }, env: Record<string, string>, runs = 20): Promise<ColdStart> {
+export async function coldStart(
+  build: { verbatim: string; floor: string },
+  env: Record<string, string>,
+  runs = 20,
+): Promise<ColdStart> {
   const programs = {
     builtVerbatim: build.verbatim,
     builtFloor: build.floor,
     sourceVerbatim: join(ROOT, "src", "cli.ts"),
     sourceFloor: join(ROOT, "bench", "floor", "initialize-only.ts"),
   };
-  const samples: Record<keyof typeof programs, number[]> = { builtVerbatim: [], builtFloor: [], sourceVerbatim: [], sourceFloor: [] };
+  const samples: Record<keyof typeof programs, number[]> = {
+    builtVerbatim: [],
+    builtFloor: [],
+    sourceVerbatim: [],
+    sourceFloor: [],
+  };
   const names = Object.keys(programs) as (keyof typeof programs)[];
   // One warm-up of each (the OS file cache), not counted.
   for (const name of names) await timeToInitialize(programs[name], env);

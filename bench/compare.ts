@@ -30,7 +30,8 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const baseRoot = args[0] && !args[0].startsWith("--") ? resolve(args[0]) : undefined;
-if (!baseRoot) throw new Error("usage: bun bench/compare.ts BASE_CHECKOUT [--only ...] [--runs N] [--sizes ...] [--chunks N]");
+if (!baseRoot)
+  throw new Error("usage: bun bench/compare.ts BASE_CHECKOUT [--only ...] [--runs N] [--sizes ...] [--chunks N]");
 const only = new Set((option("only") ?? "cold,reopen,live,paced").split(","));
 const runs = Number(option("runs") ?? 15);
 const sizes = (option("sizes") ?? "10,100,1000").split(",").map(Number);
@@ -40,7 +41,14 @@ const log = (message: string) => process.stderr.write(`compare: ${message}\n`);
 
 /** Builds BASE with its own build script and bench (its dist/ is its own). */
 function buildBase(): Build {
-  const result = Bun.spawnSync([process.execPath, "-e", `const {buildAll}=await import(${JSON.stringify(join(baseRoot as string, "bench/lib/agents.ts"))});const b=buildAll();console.log(JSON.stringify(b))`], { cwd: baseRoot, stdout: "pipe", stderr: "inherit" });
+  const result = Bun.spawnSync(
+    [
+      process.execPath,
+      "-e",
+      `const {buildAll}=await import(${JSON.stringify(join(baseRoot as string, "bench/lib/agents.ts"))});const b=buildAll();console.log(JSON.stringify(b))`,
+    ],
+    { cwd: baseRoot, stdout: "pipe", stderr: "inherit" },
+  );
   if (result.exitCode !== 0) throw new Error("building the base failed");
   const built = JSON.parse(result.stdout.toString()) as Omit<Build, "dispose">;
   return { ...built, dispose: () => rmSync(built.dir, { recursive: true, force: true }) };
@@ -51,7 +59,9 @@ const row = (name: string, base: number[], mine: number[], floor: number[] | und
   const m = median(mine);
   const f = floor ? median(floor) : Number.NaN;
   const ratio = (x: number) => (floor ? ` (${(x / f).toFixed(2)}x)` : "");
-  process.stdout.write(`${name.padEnd(34)} base ${b.toFixed(1)}${unit}${ratio(b)}  this ${m.toFixed(1)}${unit}${ratio(m)}${floor ? `  floor ${f.toFixed(1)}${unit}` : ""}  this/base ${(m / b).toFixed(3)}\n`);
+  process.stdout.write(
+    `${name.padEnd(34)} base ${b.toFixed(1)}${unit}${ratio(b)}  this ${m.toFixed(1)}${unit}${ratio(m)}${floor ? `  floor ${f.toFixed(1)}${unit}` : ""}  this/base ${(m / b).toFixed(3)}\n`,
+  );
 };
 
 log("building both");
@@ -60,7 +70,12 @@ const base = buildBase();
 const home = mkdtempSync(join(tmpdir(), "verbatim-compare-"));
 const env = { VERBATIM_HOME: home };
 try {
-  process.stdout.write(`load average at start: ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  process.stdout.write(
+    `load average at start: ${(await import("node:os"))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
   if (only.has("cold")) {
     log("cold start");
     const s = { base: [] as number[], mine: [] as number[], floor: [] as number[] };
@@ -78,7 +93,13 @@ try {
     for (const turns of sizes) {
       log(`reopen ${turns} turns`);
       const id = `ses_${turns}`;
-      const s = { base: [] as number[], mine: [] as number[], floor: [] as number[], basePeak: [] as number[], minePeak: [] as number[] };
+      const s = {
+        base: [] as number[],
+        mine: [] as number[],
+        floor: [] as number[],
+        basePeak: [] as number[],
+        minePeak: [] as number[],
+      };
       await loadOnce(base.verbatim, env, id, cwd);
       await loadOnce(mine.verbatim, env, id, cwd);
       for (let i = 0; i < runs; i++) {
@@ -94,7 +115,10 @@ try {
       row(`  peak RSS`, s.basePeak, s.minePeak, undefined, " MB");
     }
   }
-  for (const [name, pauseMs, n] of [["live", 0, chunks], ["paced", 1, 2_000]] as const) {
+  for (const [name, pauseMs, n] of [
+    ["live", 0, chunks],
+    ["paced", 1, 2_000],
+  ] as const) {
     if (!only.has(name)) continue;
     log(`${name} streaming`);
     const cwd = mkdtempSync(join(tmpdir(), "verbatim-compare-cwd-"));
@@ -107,10 +131,22 @@ try {
     }
     rmSync(cwd, { recursive: true, force: true });
     for (const key of ["perSecond", "latencyP50", "latencyP90", "latencyP99"] as const) {
-      row(`${name} ${key}`, s.base.map((r) => r[key]), s.mine.map((r) => r[key]), s.floor.map((r) => r[key]), "");
+      row(
+        `${name} ${key}`,
+        s.base.map((r) => r[key]),
+        s.mine.map((r) => r[key]),
+        s.floor.map((r) => r[key]),
+        "",
+      );
     }
-    const all = (rs: StreamRun[]) => quantile(rs.map((r) => r.latencyP99), 1);
-    process.stdout.write(`${name} worst p99: base ${all(s.base).toFixed(0)} this ${all(s.mine).toFixed(0)} floor ${all(s.floor).toFixed(0)}\n`);
+    const all = (rs: StreamRun[]) =>
+      quantile(
+        rs.map((r) => r.latencyP99),
+        1,
+      );
+    process.stdout.write(
+      `${name} worst p99: base ${all(s.base).toFixed(0)} this ${all(s.mine).toFixed(0)} floor ${all(s.floor).toFixed(0)}\n`,
+    );
   }
 } finally {
   mine.dispose();

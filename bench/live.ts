@@ -63,7 +63,13 @@ export async function streamOnce(entry: string, env: Record<string, string>, cwd
   await agent.stop();
   if (stamps.length === 0) throw new Error(`${entry} streamed no chunks`);
   const latencies = stamps.map((s, i) => ((arrivals[i] as number) - s) * 1000);
-  if (process.env.BENCH_DUMP) await Bun.write(`${process.env.BENCH_DUMP}-${entry.split("/").pop()}`, latencies.map((l, i) => `${i} ${l.toFixed(0)} ${i ? ((stamps[i] as number) - (stamps[i - 1] as number)) * 1000 : 0}`).join("\n"));
+  if (process.env.BENCH_DUMP)
+    await Bun.write(
+      `${process.env.BENCH_DUMP}-${entry.split("/").pop()}`,
+      latencies
+        .map((l, i) => `${i} ${l.toFixed(0)} ${i ? ((stamps[i] as number) - (stamps[i - 1] as number)) * 1000 : 0}`)
+        .join("\n"),
+    );
   const costs = stamps.slice(1).map((s, i) => (s - (stamps[i] as number)) * 1000);
   const span = (arrivals[arrivals.length - 1] as number) - (stamps[0] as number);
   return {

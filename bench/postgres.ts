@@ -51,7 +51,10 @@ async function writeSession(store: JournalStore, sessionId: string, cwd: string,
   return seq;
 }
 
-export async function postgresBench(verbatim: string, options: { sizes: number[]; runs: number; appends: number }): Promise<PostgresBench> {
+export async function postgresBench(
+  verbatim: string,
+  options: { sizes: number[]; runs: number; appends: number },
+): Promise<PostgresBench> {
   const server = await startPostgres({ durable: true });
   const dir = mkdtempSync(join(tmpdir(), "verbatim-bench-pg-"));
   const cwd = join(dir, "project");
@@ -61,7 +64,10 @@ export async function postgresBench(verbatim: string, options: { sizes: number[]
     const postgres = new PostgresJournal(url);
     await appendRate(sqlite, cwd, Math.min(300, options.appends));
     await appendRate(postgres, cwd, Math.min(300, options.appends));
-    const append = { sqlite: await appendRate(sqlite, cwd, options.appends), postgres: await appendRate(postgres, cwd, options.appends) };
+    const append = {
+      sqlite: await appendRate(sqlite, cwd, options.appends),
+      postgres: await appendRate(postgres, cwd, options.appends),
+    };
     await sqlite.close();
     // The reopened sessions are written first, by writers that are gone (and, for SQLite, whose log is folded) when they load.
     const written = new SqliteJournal(join(dir, "journal.db"));
@@ -102,7 +108,13 @@ if (import.meta.main) {
   const { buildAll } = await import("./lib/agents.ts");
   const build = buildAll();
   try {
-    console.log(JSON.stringify(await postgresBench(build.verbatim, { sizes: [10, 500, 10_000], runs: 3, appends: 2_000 }), null, 2));
+    console.log(
+      JSON.stringify(
+        await postgresBench(build.verbatim, { sizes: [10, 500, 10_000], runs: 3, appends: 2_000 }),
+        null,
+        2,
+      ),
+    );
   } finally {
     build.dispose();
   }

@@ -36,7 +36,13 @@ export type ReopenRun = {
 export type Reopen = { shape: TurnShape; runs: ReopenRun[]; msPerThousandTurns: number; linearR2: number };
 
 /** Writes a session of `turns` turns through the store API; returns its fact count. */
-export function generateSession(journal: SqliteJournal, sessionId: string, cwd: string, turns: number, shape: TurnShape = STREAMED_TURN): number {
+export function generateSession(
+  journal: SqliteJournal,
+  sessionId: string,
+  cwd: string,
+  turns: number,
+  shape: TurnShape = STREAMED_TURN,
+): number {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
   let seq = 1;
   journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
@@ -54,7 +60,12 @@ export function generateSession(journal: SqliteJournal, sessionId: string, cwd: 
  * thread would otherwise go on folding it while the loads are measured): the state of a session
  * reopened later. Returns each session's fact count.
  */
-export function writeSessions(path: string, cwd: string, sizes: number[], shape: TurnShape = STREAMED_TURN): Map<number, number> {
+export function writeSessions(
+  path: string,
+  cwd: string,
+  sizes: number[],
+  shape: TurnShape = STREAMED_TURN,
+): Map<number, number> {
   const journal = new SqliteJournal(path);
   const facts = new Map<number, number>();
   for (const turns of sizes) facts.set(turns, generateSession(journal, `ses_${turns}`, cwd, turns, shape));
@@ -68,7 +79,11 @@ export function writeSessions(path: string, cwd: string, sizes: number[], shape:
 }
 
 /** Reads and parses the session's stored rows in a fresh process: what any reader must do at least. */
-export function floorRead(entry: string, path: string, sessionId: string): { ms: number; openMs: number; bytes: number } {
+export function floorRead(
+  entry: string,
+  path: string,
+  sessionId: string,
+): { ms: number; openMs: number; bytes: number } {
   const result = Bun.spawnSync([BUN, entry, path, sessionId], { stdout: "pipe", stderr: "inherit" });
   if (result.exitCode !== 0) throw new Error(`the read floor failed for ${sessionId}`);
   const { ms, openMs, bytes } = JSON.parse(result.stdout.toString()) as { ms: number; openMs: number; bytes: number };
@@ -158,7 +173,10 @@ export async function reopen(
         peakRatio: peakRssMb / rssAfterInitializeMb,
       });
     }
-    const fit = linearFit(results.map((r) => r.turns), results.map((r) => r.loadMs));
+    const fit = linearFit(
+      results.map((r) => r.turns),
+      results.map((r) => r.loadMs),
+    );
     return { shape, runs: results, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 };
   } finally {
     rmSync(home, { recursive: true, force: true });

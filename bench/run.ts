@@ -31,9 +31,13 @@ try {
   log("cold start");
   const cold = await coldStart(build, env, quick ? 8 : 20);
   log("live streaming");
-  const stream = await live(build, env, quick
-    ? { chunks: 5_000, runs: 1, pacedChunks: 500, pauseMs: 1 }
-    : { chunks: 20_000, runs: 3, pacedChunks: 2_000, pauseMs: 1 });
+  const stream = await live(
+    build,
+    env,
+    quick
+      ? { chunks: 5_000, runs: 1, pacedChunks: 500, pauseMs: 1 }
+      : { chunks: 20_000, runs: 3, pacedChunks: 2_000, pauseMs: 1 },
+  );
   log("append throughput");
   const appended = await append(quick ? { normal: 5_000, strict: 300 } : { normal: 20_000, strict: 1_000 });
   log("reopen at scale (generating sessions)");
@@ -42,12 +46,19 @@ try {
   log("reopen at scale, whole turns (generating sessions)");
   const reopenedWhole = await reopen(build.verbatim, build.readFloor, sizes, quick ? 1 : 3, WHOLE_TURN);
   log("PostgreSQL beside SQLite (starting a server)");
-  const postgres = await postgresBench(build.verbatim, quick
-    ? { sizes: [10, 500], runs: 1, appends: 500 }
-    : { sizes: [10, 500, 10_000], runs: 3, appends: 2_000 });
+  const postgres = await postgresBench(
+    build.verbatim,
+    quick ? { sizes: [10, 500], runs: 1, appends: 500 } : { sizes: [10, 500, 10_000], runs: 3, appends: 2_000 },
+  );
   const results = {
     started,
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", loadAverageAtStart: load, bun: Bun.version, platform: process.platform },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? "unknown",
+      loadAverageAtStart: load,
+      bun: Bun.version,
+      platform: process.platform,
+    },
     quick,
     coldStart: cold,
     live: stream,

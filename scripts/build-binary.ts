@@ -42,18 +42,35 @@ export async function buildBinary(platform: Platform, outdir: string): Promise<s
   const outfile = join(outdir, binaryName(platform));
   // This machine's own platform needs no --target: Bun uses itself, and nothing is fetched.
   const target = platform === hostPlatform() ? [] : [`--target=${TARGETS[platform]}`];
-  const child = Bun.spawn([process.execPath, "build", "--compile", "--minify", "--bytecode", ...target, join(ROOT, "src/cli.ts"), "--outfile", outfile], {
-    cwd: ROOT,
-    stdout: "ignore",
-    stderr: "pipe",
-  });
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      "build",
+      "--compile",
+      "--minify",
+      "--bytecode",
+      ...target,
+      join(ROOT, "src/cli.ts"),
+      "--outfile",
+      outfile,
+    ],
+    {
+      cwd: ROOT,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  );
   const code = await child.exited;
   if (code !== 0) throw new Error(`building the ${platform} binary failed: ${await new Response(child.stderr).text()}`);
   return outfile;
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { outdir: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { outdir: { type: "string" } },
+  });
   const outdir = resolve(ROOT, values.outdir ?? "dist-bin");
   const host = hostPlatform();
   const platforms = positionals.length > 0 ? positionals : host ? [host] : [];

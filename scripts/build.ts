@@ -61,8 +61,14 @@ for (const v of VENDORED) {
 const size = (path: string) => `${(statSync(path).size / 1024).toFixed(0)} KiB`;
 const shown = (path: string) => (relative(process.cwd(), path).startsWith("..") ? path : relative(process.cwd(), path));
 const main = join(outdir, "verbatim.js");
-console.log(`built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the SDKs it loads when first needed:`);
-for (const v of VENDORED) console.log(`  ${shown(join(outdir, "vendor", v.name))} (${size(join(outdir, "vendor", v.name))})`);
+console.log(
+  `built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the SDKs it loads when first needed:`,
+);
+for (const v of VENDORED)
+  console.log(`  ${shown(join(outdir, "vendor", v.name))} (${size(join(outdir, "vendor", v.name))})`);
 // The launcher (what npm installs as `verbatim`) runs the checkout's own dist/ only.
-const run = outdir === join(ROOT, "dist") ? `node ${shown(join(ROOT, "bin", "verbatim.js"))}` : `${shown(join(ROOT, "node_modules", ".bin", "bun"))} ${shown(main)}`;
+const run =
+  outdir === join(ROOT, "dist")
+    ? `node ${shown(join(ROOT, "bin", "verbatim.js"))}`
+    : `${shown(join(ROOT, "node_modules", ".bin", "bun"))} ${shown(main)}`;
 console.log(`run it: ${run} --help`);

@@ -98,7 +98,10 @@ async function main(argv: string[]): Promise<number> {
       return runDemo({ keep: values.keep ?? false });
     }
     case "sessions": {
-      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { values } = (await parseArgs())({
+        args: rest,
+        options: { cwd: { type: "string" }, json: { type: "boolean" } },
+      });
       const { listSessions } = await import("./cli/sessions.ts");
       return listSessions({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
@@ -126,17 +129,27 @@ async function main(argv: string[]): Promise<number> {
       return run(options);
     }
     case "models": {
-      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { values } = (await parseArgs())({
+        args: rest,
+        options: { cwd: { type: "string" }, json: { type: "boolean" } },
+      });
       const { listModels } = await import("./cli/models.ts");
       return listModels({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "doctor": {
-      const { values } = (await parseArgs())({ args: rest, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+      const { values } = (await parseArgs())({
+        args: rest,
+        options: { cwd: { type: "string" }, json: { type: "boolean" } },
+      });
       const { doctor } = await import("./cli/doctor.ts");
       return doctor({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "export": {
-      const { values, positionals } = (await parseArgs())({ args: rest, allowPositionals: true, options: { file: { type: "string" } } });
+      const { values, positionals } = (await parseArgs())({
+        args: rest,
+        allowPositionals: true,
+        options: { file: { type: "string" } },
+      });
       if (positionals.length !== 1 || !positionals[0]) {
         process.stderr.write("usage: verbatim export ID [--file F]\n");
         return 2;
@@ -155,7 +168,10 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const { importCommand } = await import("./cli/export-import.ts");
-      return importCommand(positionals[0], { ...(values.cwd ? { cwd: values.cwd } : {}), newId: values["new-id"] ?? false });
+      return importCommand(positionals[0], {
+        ...(values.cwd ? { cwd: values.cwd } : {}),
+        newId: values["new-id"] ?? false,
+      });
     }
     case "fork":
     case "delete": {
@@ -192,7 +208,9 @@ main(process.argv.slice(2)).then(
     }
     // A journal that cannot be used is the user's to fix: its message says what is wrong with which file.
     const expected = error instanceof Error && error.name === "JournalError";
-    process.stderr.write(`verbatim: ${error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error)}\n`);
+    process.stderr.write(
+      `verbatim: ${error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

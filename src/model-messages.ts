@@ -4,9 +4,7 @@
  */
 import type { ModelRef } from "./journal/facts/index.ts";
 
-export type UserPart =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string };
+export type UserPart = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
 
 export type ModelCall = { providerCallId: string; name: string; input: unknown };
 

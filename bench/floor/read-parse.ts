@@ -18,9 +18,11 @@ db.run("PRAGMA busy_timeout = 5000");
 const openMs = performance.now() - t0;
 let bytes = 0;
 let rows = 0;
-for (const row of db.query<{ seq: number; kind: string; v: number; at: string; body: string }, [string]>(
-  "SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq",
-).iterate(sessionId)) {
+for (const row of db
+  .query<{ seq: number; kind: string; v: number; at: string; body: string }, [string]>(
+    "SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq",
+  )
+  .iterate(sessionId)) {
   bytes += row.body.length;
   rows++;
   JSON.parse(row.body);

@@ -22,7 +22,11 @@ acp
       if (event.type !== "text_delta") continue;
       await client.notify(acp.methods.client.session.update, {
         sessionId: params.sessionId,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text }, messageId: "msg_floor" },
+        update: {
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: event.text },
+          messageId: "msg_floor",
+        },
       });
     }
     return { stopReason: "end_turn" };

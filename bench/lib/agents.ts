@@ -10,7 +10,15 @@ export const BUN = process.execPath;
 /** Where the floors of a run are built (ignored by git). */
 const BUILD_DIR = join(ROOT, "bench", ".build");
 
-export type Build = { verbatim: string; floor: string; streamFloor: string; liveAgent: string; readFloor: string; dir: string; dispose(): void };
+export type Build = {
+  verbatim: string;
+  floor: string;
+  streamFloor: string;
+  liveAgent: string;
+  readFloor: string;
+  dir: string;
+  dispose(): void;
+};
 
 /**
  * Builds the shipped artifact (`bun run build`) and the floors the same way, into a fresh

@@ -15,7 +15,10 @@ export function quantile(samples: readonly number[], q: number): number {
 export const median = (samples: readonly number[]): number => quantile(samples, 0.5);
 
 /** Least-squares slope and the coefficient of determination of y over x. */
-export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number; r2: number } {
+export function linearFit(
+  xs: readonly number[],
+  ys: readonly number[],
+): { slope: number; intercept: number; r2: number } {
   const n = xs.length;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;

@@ -66,8 +66,17 @@ const m = acp.methods.agent;
 
 /** The requests the engine answers. A test checks this list against what the engine registers. */
 export const ENGINE_REQUESTS = [
-  m.authenticate, m.session.new, m.session.load, m.session.resume, m.session.list, m.session.fork, m.session.close, m.session.delete,
-  m.session.prompt, m.session.setConfigOption, m.session.setMode,
+  m.authenticate,
+  m.session.new,
+  m.session.load,
+  m.session.resume,
+  m.session.list,
+  m.session.fork,
+  m.session.close,
+  m.session.delete,
+  m.session.prompt,
+  m.session.setConfigOption,
+  m.session.setMode,
 ] as const satisfies readonly AgentRequestMethod[];
 
 /** The notifications the engine handles. */
@@ -87,16 +96,25 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   const responses = new AfterResponse();
   const load = (): Promise<LoadedHandlers> =>
     (loading ??= import("./lazy-handlers.ts").then(({ loadHandlers }) => {
-      engine = loadHandlers(deps, capabilities, { trust: options.trust ?? false, responses, ...(processCatalog ? { catalog: processCatalog } : {}) });
+      engine = loadHandlers(deps, capabilities, {
+        trust: options.trust ?? false,
+        responses,
+        ...(processCatalog ? { catalog: processCatalog } : {}),
+      });
       engine.sessions.clientInfo = clientInfo;
       return engine;
     }));
   /** The catalog of the directory verbatim runs in: what `initialize` offers to configure. */
   const catalog = async (): Promise<ProviderCatalog> => {
     if (!processCatalog) {
-      const [{ catalogFromEnv }, { isTrusted }] = await Promise.all([import("../core/providers/catalog.ts"), import("../core/hooks/trust.ts")]);
+      const [{ catalogFromEnv }, { isTrusted }] = await Promise.all([
+        import("../core/providers/catalog.ts"),
+        import("../core/hooks/trust.ts"),
+      ]);
       const cwd = process.cwd();
-      processCatalog = catalogFromEnv(process.env, cwd, { trustProject: (options.trust ?? false) || isTrusted(process.env, cwd) });
+      processCatalog = catalogFromEnv(process.env, cwd, {
+        trustProject: (options.trust ?? false) || isTrusted(process.env, cwd),
+      });
     }
     return processCatalog;
   };
@@ -104,7 +122,10 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   const app = acp.agent({ name: "verbatim" }).onRequest(m.initialize, ({ params }) =>
     typed(async () => {
       if (!Number.isInteger(params.protocolVersion) || params.protocolVersion < 0) {
-        throw RequestError.invalidParams({ protocolVersion: params.protocolVersion }, "protocolVersion must be a non-negative integer");
+        throw RequestError.invalidParams(
+          { protocolVersion: params.protocolVersion },
+          "protocolVersion must be a non-negative integer",
+        );
       }
       capabilities = params.clientCapabilities ?? {};
       clientInfo = params.clientInfo ?? undefined;
@@ -112,7 +133,10 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
         engine.sessions.clientCapabilities = capabilities;
         engine.sessions.clientInfo = clientInfo;
       }
-      return initializeResponse(deps?.agentVersion ?? VERSION, offeredAuthMethods(capabilities, (await catalog()).setupMethods()));
+      return initializeResponse(
+        deps?.agentVersion ?? VERSION,
+        offeredAuthMethods(capabilities, (await catalog()).setupMethods()),
+      );
     }),
   );
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
@@ -162,7 +186,11 @@ function cancelledSession(message: unknown): string | undefined {
   return typeof sessionId === "string" ? sessionId : undefined;
 }
 
-function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, load: () => Promise<LoadedHandlers>): void {
+function forwardRequest<M extends AgentRequestMethod>(
+  app: AgentApp,
+  method: M,
+  load: () => Promise<LoadedHandlers>,
+): void {
   type Context = Parameters<AgentRequestHandlersByMethod[M]>[0];
   const forward = async (context: Context): Promise<unknown> => {
     const handler = (await load()).handlers.request(method) as ((context: Context) => unknown) | undefined;
@@ -172,7 +200,11 @@ function forwardRequest<M extends AgentRequestMethod>(app: AgentApp, method: M, 
   app.onRequest(method, forward as unknown as AgentRequestHandlersByMethod[M]);
 }
 
-function forwardNotification<M extends AgentNotificationMethod>(app: AgentApp, method: M, load: () => Promise<LoadedHandlers>): void {
+function forwardNotification<M extends AgentNotificationMethod>(
+  app: AgentApp,
+  method: M,
+  load: () => Promise<LoadedHandlers>,
+): void {
   type Context = Parameters<AgentNotificationHandlersByMethod[M]>[0];
   const forward = async (context: Context): Promise<void> => {
     const handler = (await load()).handlers.notification(method) as ((context: Context) => unknown) | undefined;

@@ -11,7 +11,10 @@ import type { ClientCapabilities, Implementation, SessionUpdate } from "@agentcl
  * extension's own declaration: `clientCapabilities._meta.jetbrains.air.capabilities` listing
  * `loadReplayEnd`, as the published adapter checks.
  */
-export function wantsReplayEnd(clientInfo: Implementation | null | undefined, capabilities: ClientCapabilities): boolean {
+export function wantsReplayEnd(
+  clientInfo: Implementation | null | undefined,
+  capabilities: ClientCapabilities,
+): boolean {
   const names = `${clientInfo?.name ?? ""} ${clientInfo?.title ?? ""}`.toLowerCase();
   if (names.includes("jetbrains") && /\bair\b/.test(names)) return true;
   const air = record(record(record(capabilities._meta).jetbrains).air);

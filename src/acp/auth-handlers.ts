@@ -15,7 +15,10 @@ export function authHandlers(app: HandlerRegistry, deps: EngineDeps): void {
       const offered = deps.catalog.setupMethods().map((m) => m.id);
       if (offered.length === 0) return {};
       if (!offered.includes(params.methodId)) {
-        throw RequestError.invalidParams({ methodId: params.methodId }, `unknown auth method "${params.methodId}"; offered: ${offered.join(", ")}`);
+        throw RequestError.invalidParams(
+          { methodId: params.methodId },
+          `unknown auth method "${params.methodId}"; offered: ${offered.join(", ")}`,
+        );
       }
       deps.catalog.reload();
       if (deps.catalog.defaultModel()) return {};

@@ -59,7 +59,8 @@ export function clientHost(client: AgentContext, capabilities: ClientCapabilitie
 /** An elicitation response as the engine takes it: an action it does not know counts as a dismissal. */
 function formAnswer(response: { action: string; content?: unknown }): FormAnswer {
   if (response.action === "accept") {
-    const content = response.content && typeof response.content === "object" ? (response.content as Record<string, unknown>) : {};
+    const content =
+      response.content && typeof response.content === "object" ? (response.content as Record<string, unknown>) : {};
     return { action: "accept", content };
   }
   return response.action === "decline" ? { action: "decline" } : { action: "cancel" };

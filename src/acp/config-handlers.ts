@@ -11,7 +11,8 @@ export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
     checkSessionId(sessionId);
     await sessions.lifecycle.settled(sessionId);
     const open = sessions.get(sessionId);
-    if (!open) throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
+    if (!open)
+      throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
     return open;
   };
 
@@ -19,7 +20,10 @@ export function configHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
     typed(async () => {
       const open = await openSession(params.sessionId);
       if (typeof params.value !== "string") {
-        throw RequestError.invalidParams({ configId: params.configId }, `config option "${params.configId}" takes a string value`);
+        throw RequestError.invalidParams(
+          { configId: params.configId },
+          `config option "${params.configId}" takes a string value`,
+        );
       }
       const configOptions = await open.runtime.setConfig(params.configId, params.value);
       await sessions.flush();

@@ -102,7 +102,12 @@ class Scanner {
     if (first === "{" || first === "[") return this.#container(start);
     // A number or literal: it ends at a delimiter, which must be present (else it may be cut).
     let at = start;
-    while (at < this.text.length && !WHITESPACE.has(this.text[at] as string) && !",}]".includes(this.text[at] as string)) at++;
+    while (
+      at < this.text.length &&
+      !WHITESPACE.has(this.text[at] as string) &&
+      !",}]".includes(this.text[at] as string)
+    )
+      at++;
     if (at === this.text.length || at === start) return undefined;
     this.#at = at;
     return at;

@@ -37,10 +37,17 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
   async function open(sessionId: string, client: AgentContext, mcpServers: McpServerConfig[]): Promise<SessionRuntime> {
     const projector = sessions.newProjector(true);
     const io = sessions.io(sessionId, client, projector);
-    const runtime = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
-      projector.apply(record);
-      return undefined;
-    }, mcpServers);
+    const runtime = await SessionRuntime.restore(
+      deps,
+      io,
+      sessionId,
+      deps.store.readPages(sessionId),
+      (record) => {
+        projector.apply(record);
+        return undefined;
+      },
+      mcpServers,
+    );
     projector.context.replay = false;
     sessions.set({ runtime, projector });
     // As after session/new: what the session shows next (its MCP servers' reports) follows the response.

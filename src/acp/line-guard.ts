@@ -29,12 +29,18 @@ export function maxMessageBytes(env: Record<string, string | undefined> = proces
   if (configured === undefined || configured === "") return DEFAULT_MAX_MESSAGE_BYTES;
   const bytes = Number(configured);
   if (Number.isSafeInteger(bytes) && bytes > 0) return bytes;
-  log.warn(`VERBATIM_MAX_MESSAGE_BYTES=${configured} is not a positive number of bytes; using ${DEFAULT_MAX_MESSAGE_BYTES}`);
+  log.warn(
+    `VERBATIM_MAX_MESSAGE_BYTES=${configured} is not a positive number of bytes; using ${DEFAULT_MAX_MESSAGE_BYTES}`,
+  );
   return DEFAULT_MAX_MESSAGE_BYTES;
 }
 
 /** A JSON-RPC message as written to the client. */
-export type Answer = { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string; data?: unknown } };
+export type Answer = {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  error: { code: number; message: string; data?: unknown };
+};
 
 /**
  * Splits `input` into lines of at most `limit` bytes (not counting the newline) for the SDK's
@@ -67,7 +73,10 @@ class LineGuard {
   /** Set while dropping an oversized line: its first bytes and its length so far. */
   #dropping: { head: Uint8Array; bytes: number } | undefined;
 
-  constructor(private readonly limit: number, private readonly answer: (message: Answer) => void) {}
+  constructor(
+    private readonly limit: number,
+    private readonly answer: (message: Answer) => void,
+  ) {}
 
   push(chunk: Uint8Array, emit: Emit): void {
     let start = 0;
@@ -123,7 +132,10 @@ class LineGuard {
       this.#carriedBytes += bytes.length;
       return;
     }
-    const head = concat([...this.#carried, bytes.subarray(0, Math.max(0, HEAD_BYTES - this.#carriedBytes))]).subarray(0, HEAD_BYTES);
+    const head = concat([...this.#carried, bytes.subarray(0, Math.max(0, HEAD_BYTES - this.#carriedBytes))]).subarray(
+      0,
+      HEAD_BYTES,
+    );
     this.#dropping = { head: head.slice(), bytes: this.#carriedBytes + bytes.length };
     this.#carried = [];
     this.#carriedBytes = 0;

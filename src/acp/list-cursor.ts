@@ -9,17 +9,25 @@ import type { ListGroup } from "../core/session/list-here.ts";
 
 export type Position = { asOf: string; updatedAt: string; sessionId: string; group: ListGroup };
 
-export const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.asOf, p.updatedAt, p.sessionId, p.group])).toString("base64url");
+export const encodeCursor = (p: Position) =>
+  Buffer.from(JSON.stringify([p.asOf, p.updatedAt, p.sessionId, p.group])).toString("base64url");
 
 export function decodeCursor(cursor: string): Position {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && (value.length === 3 || value.length === 4) && value.every((v) => typeof v === "string")) {
+    if (
+      Array.isArray(value) &&
+      (value.length === 3 || value.length === 4) &&
+      value.every((v) => typeof v === "string")
+    ) {
       const [asOf, updatedAt, sessionId, group = "here"] = value as [string, string, string, string?];
       if (group === "here" || group === "repository") return { asOf, updatedAt, sessionId, group };
     }
   } catch {
     // fall through to the error below
   }
-  throw RequestError.invalidParams({ cursor }, "the cursor is not one this agent returned; start again without a cursor");
+  throw RequestError.invalidParams(
+    { cursor },
+    "the cursor is not one this agent returned; start again without a cursor",
+  );
 }

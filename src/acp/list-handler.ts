@@ -27,20 +27,38 @@ export function listHandlers(app: HandlerRegistry, deps: EngineDeps): void {
       if (params.cwd != null) checkDirectories(params.cwd, []);
       const from = params.cursor ? decodeCursor(params.cursor) : undefined;
       const asOf = from?.asOf ?? new Date().toISOString();
-      const { rows, more } = params.cwd != null
-        ? await listForCwd(deps.store, params.cwd, { limit: PAGE_SIZE, asOf, ...(from ? { after: from } : {}) })
-        : await listAll(deps, asOf, from);
+      const { rows, more } =
+        params.cwd != null
+          ? await listForCwd(deps.store, params.cwd, { limit: PAGE_SIZE, asOf, ...(from ? { after: from } : {}) })
+          : await listAll(deps, asOf, from);
       const last = rows[rows.length - 1];
       return {
         sessions: await Promise.all(rows.map((row) => sessionInfo(deps, row))),
-        ...(more && last ? { nextCursor: encodeCursor({ asOf, updatedAt: last.updatedAt, sessionId: last.sessionId, group: last.group }) } : {}),
+        ...(more && last
+          ? {
+              nextCursor: encodeCursor({
+                asOf,
+                updatedAt: last.updatedAt,
+                sessionId: last.sessionId,
+                group: last.group,
+              }),
+            }
+          : {}),
       };
     }),
   );
 }
 
-async function listAll(deps: EngineDeps, asOf: string, from: Position | undefined): Promise<{ rows: ListedSession[]; more: boolean }> {
-  const rows = await deps.store.list({ limit: PAGE_SIZE + 1, asOf, ...(from ? { after: { updatedAt: from.updatedAt, sessionId: from.sessionId } } : {}) });
+async function listAll(
+  deps: EngineDeps,
+  asOf: string,
+  from: Position | undefined,
+): Promise<{ rows: ListedSession[]; more: boolean }> {
+  const rows = await deps.store.list({
+    limit: PAGE_SIZE + 1,
+    asOf,
+    ...(from ? { after: { updatedAt: from.updatedAt, sessionId: from.sessionId } } : {}),
+  });
   return { rows: rows.slice(0, PAGE_SIZE).map((row) => ({ ...row, group: "here" })), more: rows.length > PAGE_SIZE };
 }
 
@@ -52,6 +70,12 @@ async function sessionInfo(deps: EngineDeps, row: ListedSession): Promise<Sessio
     ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
     ...(row.title !== undefined ? { title: row.title } : {}),
     updatedAt: row.updatedAt,
-    _meta: { verbatim: { ...summary, ...(row.forkOf ? { forkOf: row.forkOf } : {}), ...(row.group === "repository" ? { foundBy: "repository", ranAt: row.ranAt } : {}) } },
+    _meta: {
+      verbatim: {
+        ...summary,
+        ...(row.forkOf ? { forkOf: row.forkOf } : {}),
+        ...(row.group === "repository" ? { foundBy: "repository", ranAt: row.ranAt } : {}),
+      },
+    },
   };
 }

@@ -7,12 +7,23 @@ export function mcpServerConfigs(servers: McpServer[] | null | undefined): McpSe
   return (servers ?? []).map((server, index) => {
     if ("type" in server && (server.type === "http" || server.type === "sse")) {
       if (!/^https?:\/\//.test(server.url)) {
-        throw RequestError.invalidParams({ index, name: server.name }, `MCP server "${server.name}" needs an http(s) URL`);
+        throw RequestError.invalidParams(
+          { index, name: server.name },
+          `MCP server "${server.name}" needs an http(s) URL`,
+        );
       }
-      return { transport: server.type, name: server.name, url: server.url, headers: server.headers.map(({ name, value }) => ({ name, value })) };
+      return {
+        transport: server.type,
+        name: server.name,
+        url: server.url,
+        headers: server.headers.map(({ name, value }) => ({ name, value })),
+      };
     }
     if (!("command" in server) || typeof server.command !== "string" || !server.command) {
-      throw RequestError.invalidParams({ index }, "an MCP server needs a command (stdio) or a type of http or sse with a url");
+      throw RequestError.invalidParams(
+        { index },
+        "an MCP server needs a command (stdio) or a type of http or sse with a url",
+      );
     }
     // The spec asks for an absolute path; a bare name is still looked up on PATH, as some editors send them.
     return {

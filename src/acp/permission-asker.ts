@@ -47,7 +47,14 @@ export function askClientForSubagent(
         sessionId,
         toolCall,
         options,
-        _meta: { verbatim: { requestId, originSessionId: origin.sessionId, originToolCallId: toolCallId, parentToolCallId: origin.parentToolCallId } },
+        _meta: {
+          verbatim: {
+            requestId,
+            originSessionId: origin.sessionId,
+            originToolCallId: toolCallId,
+            parentToolCallId: origin.parentToolCallId,
+          },
+        },
       },
       { cancellationSignal: signal },
     );

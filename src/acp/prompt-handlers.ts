@@ -14,12 +14,20 @@ export function promptHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
       // A load or resume of this session in progress opens it: wait for it rather than refuse.
       await sessions.lifecycle.settled(params.sessionId);
       const open = sessions.get(params.sessionId);
-      if (!open) throw unknownSession(params.sessionId, "is not open on this connection; call session/load or session/resume first");
+      if (!open)
+        throw unknownSession(
+          params.sessionId,
+          "is not open on this connection; call session/load or session/resume first",
+        );
       checkPromptBlocks(params.prompt);
       const outcome = await open.runtime.prompt(params.prompt);
       // Every update of the turn is written before its response.
       await sessions.flush();
-      if (!outcome.ok) throw RequestError.internalError({ reason: "turn_failed", sessionId: params.sessionId, error: outcome.error }, outcome.error);
+      if (!outcome.ok)
+        throw RequestError.internalError(
+          { reason: "turn_failed", sessionId: params.sessionId, error: outcome.error },
+          outcome.error,
+        );
       return { stopReason: outcome.stopReason };
     }),
   );

@@ -19,10 +19,16 @@ const MAX_PATH_LENGTH = 4096;
 export function checkDirectories(cwd: string, additional: string[]): void {
   for (const dir of [cwd, ...additional]) {
     if (!isAbsolute(dir) || dir.includes("\0")) {
-      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directories must be absolute paths, got "${dir.slice(0, 200)}"`);
+      throw RequestError.invalidParams(
+        { path: dir.slice(0, 500) },
+        `directories must be absolute paths, got "${dir.slice(0, 200)}"`,
+      );
     }
     if (dir.length > MAX_PATH_LENGTH) {
-      throw RequestError.invalidParams({ path: dir.slice(0, 500) }, `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`);
+      throw RequestError.invalidParams(
+        { path: dir.slice(0, 500) },
+        `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`,
+      );
     }
   }
 }

@@ -18,11 +18,11 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       const mcpServers = mcpServerConfigs(params.mcpServers);
       const projector = sessions.newProjector(false);
-      const runtime = await SessionRuntime.create(
-        deps,
-        (sessionId) => sessions.io(sessionId, client, projector),
-        { cwd: params.cwd, additionalDirectories: params.additionalDirectories ?? [], mcpServers },
-      );
+      const runtime = await SessionRuntime.create(deps, (sessionId) => sessions.io(sessionId, client, projector), {
+        cwd: params.cwd,
+        additionalDirectories: params.additionalDirectories ?? [],
+        mcpServers,
+      });
       sessions.set({ runtime, projector });
       // The client learns the session id from the response: what the session shows next (its
       // slash commands, its MCP servers' reports) starts once the response is written.
@@ -65,7 +65,16 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
-        const runtime = open ?? { runtime: await restoreSession(deps, sessions, params.sessionId, client, false, mcpServerConfigs(params.mcpServers)) };
+        const runtime = open ?? {
+          runtime: await restoreSession(
+            deps,
+            sessions,
+            params.sessionId,
+            client,
+            false,
+            mcpServerConfigs(params.mcpServers),
+          ),
+        };
         activate(runtime.runtime, params);
         return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
       });
@@ -96,7 +105,8 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
         if (open) {
           // A delete another live process refuses must leave the session open here: ask before closing it.
           const holder = await deps.store.holder(params.sessionId);
-          if (holder && (holder.pid !== process.pid || (holder.host !== undefined && holder.host !== hostname()))) throw busy(params.sessionId, holder);
+          if (holder && (holder.pid !== process.pid || (holder.host !== undefined && holder.host !== hostname())))
+            throw busy(params.sessionId, holder);
           sessions.delete(params.sessionId);
           await open.runtime.close();
         }

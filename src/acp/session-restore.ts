@@ -36,21 +36,29 @@ export async function restoreSession(
   const pipeline = new ReplayPipeline(projector);
   const io = sessions.io(sessionId, client, projector);
   let sinceYield = 0;
-  const restored = await SessionRuntime.restore(deps, io, sessionId, deps.store.readPages(sessionId), (record) => {
-    throwIfCancelled(signal);
-    if (!replay) {
-      projector.apply(record);
-      return undefined;
-    }
-    for (const update of pipeline.push(record)) sender.send(sessionId, update);
-    // Written updates settle as microtasks: without a turn of the event loop now and then, a
-    // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
-    if (++sinceYield < YIELD_EVERY) return sender.pressure();
-    sinceYield = 0;
-    return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
-  }, mcpServers);
+  const restored = await SessionRuntime.restore(
+    deps,
+    io,
+    sessionId,
+    deps.store.readPages(sessionId),
+    (record) => {
+      throwIfCancelled(signal);
+      if (!replay) {
+        projector.apply(record);
+        return undefined;
+      }
+      for (const update of pipeline.push(record)) sender.send(sessionId, update);
+      // Written updates settle as microtasks: without a turn of the event loop now and then, a
+      // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
+      if (++sinceYield < YIELD_EVERY) return sender.pressure();
+      sinceYield = 0;
+      return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
+    },
+    mcpServers,
+  );
   if (replay) {
-    for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId))) sender.send(sessionId, update);
+    for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId)))
+      sender.send(sessionId, update);
     if (wantsReplayEnd(sessions.clientInfo, sessions.clientCapabilities)) sender.send(sessionId, replayEnd());
     await sender.flush();
     throwIfCancelled(signal);

@@ -15,7 +15,10 @@ import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message, type S
 /** The two ends of the transport: stdin and stdout unless given (tests give their own). */
 export type StdioEnds = { input: ReadableStream<Uint8Array>; output: Sink };
 
-const processEnds = (): StdioEnds => ({ input: Bun.stdin.stream(), output: Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }) });
+const processEnds = (): StdioEnds => ({
+  input: Bun.stdin.stream(),
+  output: Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }),
+});
 
 /**
  * Serves one client until it closes stdin. Without `deps`, the engine is built from the
@@ -25,15 +28,24 @@ const processEnds = (): StdioEnds => ({ input: Bun.stdin.stream(), output: Bun.s
  * opens the journal for reading: a client sends a session method next, and that is what the
  * method would wait for first. The preload writes nothing, and sends nothing.
  */
-export async function serveStdio(options: { deps?: EngineDeps; trust?: boolean; ends?: StdioEnds } = {}): Promise<void> {
+export async function serveStdio(
+  options: { deps?: EngineDeps; trust?: boolean; ends?: StdioEnds } = {},
+): Promise<void> {
   if (!options.ends) protectStdout();
   const agent = createAgentApp(options.deps, { trust: options.trust ?? false });
-  const stdio = stdioStream(options.ends ?? processEnds(), () => agent.preload(), (message) => agent.received(message));
+  const stdio = stdioStream(
+    options.ends ?? processEnds(),
+    () => agent.preload(),
+    (message) => agent.received(message),
+  );
   const connection = agent.connect(stdio);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
   // Shutdown never throws: sessions close, the journal closes and what is owed is flushed, whatever failed before.
   await agent.closeAll().catch((error: unknown) => log.warn("closing the sessions failed", error));
-  await agent.loadedDeps()?.store.close().catch((error: unknown) => log.warn("closing the journal failed", error));
+  await agent
+    .loadedDeps()
+    ?.store.close()
+    .catch((error: unknown) => log.warn("closing the journal failed", error));
   await stdio.flush();
 }
 
@@ -68,7 +80,12 @@ export function stdioStream(
       transform(message, controller) {
         pending.received(message);
         received?.(message);
-        if (afterInitialize && "method" in message && message.method === acp.methods.agent.initialize && "id" in message) {
+        if (
+          afterInitialize &&
+          "method" in message &&
+          message.method === acp.methods.agent.initialize &&
+          "id" in message
+        ) {
           initializing.add(message.id);
         }
         controller.enqueue(message);
@@ -78,7 +95,8 @@ export function stdioStream(
   );
   const sent = (message: Message) => {
     pending.sent(message);
-    if (afterInitialize && !("method" in message) && "id" in message && initializing.delete(message.id)) out.afterWrite(afterInitialize);
+    if (afterInitialize && !("method" in message) && "id" in message && initializing.delete(message.id))
+      out.afterWrite(afterInitialize);
   };
   return { readable: tracked, writable: new MessageWritable(out, { sent }), flush: () => out.flushAll() };
 }

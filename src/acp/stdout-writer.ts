@@ -53,7 +53,10 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
   readonly desiredSize = 1;
   readonly ready = settled;
 
-  constructor(private readonly out: BufferedStdout, private readonly pending: SentObserver) {}
+  constructor(
+    private readonly out: BufferedStdout,
+    private readonly pending: SentObserver,
+  ) {}
 
   write(message: Message): Promise<void> {
     const written = this.out.write(`${JSON.stringify(message)}\n`) ?? settled;

@@ -19,7 +19,8 @@ export const terminalSetupMethod: AuthMethod = {
   type: "terminal",
   id: TERMINAL_SETUP_ID,
   name: "Set up in a terminal",
-  description: "Choose a model provider (Anthropic, OpenAI, an OpenAI-compatible server, or the offline scripted model) and give its key; verbatim checks it and saves it in its user config file.",
+  description:
+    "Choose a model provider (Anthropic, OpenAI, an OpenAI-compatible server, or the offline scripted model) and give its key; verbatim checks it and saves it in its user config file.",
   args: ["setup"],
 };
 

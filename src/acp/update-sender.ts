@@ -18,7 +18,9 @@ export class UpdateSender {
 
   send(sessionId: string, update: SessionUpdate): void {
     this.#inFlight++;
-    this.#last = this.client.notify(methods.client.session.update, { sessionId, update }).then(this.#sent, this.#failed);
+    this.#last = this.client
+      .notify(methods.client.session.update, { sessionId, update })
+      .then(this.#sent, this.#failed);
   }
 
   readonly #sent = (): void => {

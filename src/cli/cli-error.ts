@@ -31,7 +31,8 @@ export const usageError = (message: string) => new CliError("usage", message, US
 /** Where the journal is, for messages that name it. */
 export type ErrorContext = { journal?: string };
 
-const RPC_PREFIX = /^(Internal error|Authentication required|Invalid params|Invalid request|Resource not found|Parse error|Request cancelled)(: |$)/;
+const RPC_PREFIX =
+  /^(Internal error|Authentication required|Invalid params|Invalid request|Resource not found|Parse error|Request cancelled)(: |$)/;
 
 /** The message without the JSON-RPC phrase the SDK puts before it. */
 const plain = (message: string) => message.replace(RPC_PREFIX, "");
@@ -41,24 +42,41 @@ const FIND_SESSIONS = "`verbatim sessions` lists the recorded sessions.";
 /** What went wrong, in words, and the exit code it means. */
 export function describeError(error: unknown, context: ErrorContext = {}): { body: ErrorBody; exit: number } {
   if (error instanceof CliError) return { body: body(error.code, error.message, error.data), exit: error.exit };
-  if (error instanceof JournalError) return { body: journalBody(error.code, error.message, error.details, context), exit: 1 };
+  if (error instanceof JournalError)
+    return { body: journalBody(error.code, error.message, error.details, context), exit: 1 };
   if (error instanceof EngineError) return { body: engineBody(error.code, error.message, error.details), exit: 1 };
   if (error instanceof RequestError) return { body: requestBody(error, context), exit: 1 };
   const errno = (error as { code?: unknown }).code;
   if (typeof errno === "string" && /^E[A-Z]+$/.test(errno)) {
     const path = (error as { path?: unknown }).path;
     const where = typeof path === "string" ? path : (context.journal ?? "a file");
-    return { body: body("file_error", `cannot use ${where} (${errno}: ${fsWords(errno)})`, typeof path === "string" ? { path } : undefined), exit: 1 };
+    return {
+      body: body(
+        "file_error",
+        `cannot use ${where} (${errno}: ${fsWords(errno)})`,
+        typeof path === "string" ? { path } : undefined,
+      ),
+      exit: 1,
+    };
   }
   if (error instanceof Error && error.name === "SQLiteError") {
     const code = String((error as { code?: unknown }).code ?? "");
     if (/^SQLITE_(NOTADB|CORRUPT)/.test(code) || /not a database|malformed/.test(error.message)) {
       return { body: journalBody("corrupt_database", error.message, {}, context), exit: 1 };
     }
-    return { body: body("journal_unavailable", `the journal${context.journal ? ` at ${context.journal}` : ""} could not be used: ${error.message}`), exit: 1 };
+    return {
+      body: body(
+        "journal_unavailable",
+        `the journal${context.journal ? ` at ${context.journal}` : ""} could not be used: ${error.message}`,
+      ),
+      exit: 1,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { body: body("internal", `verbatim failed unexpectedly: ${message}. Please report this, with the command you ran.`), exit: 1 };
+  return {
+    body: body("internal", `verbatim failed unexpectedly: ${message}. Please report this, with the command you ran.`),
+    exit: 1,
+  };
 }
 
 function requestBody(error: RequestError, context: ErrorContext): ErrorBody {
@@ -73,20 +91,49 @@ function requestBody(error: RequestError, context: ErrorContext): ErrorBody {
   if (reason && isEngineCode(reason)) return engineBody(reason, message, {});
   if (error.code === -32002 && typeof data.sessionId === "string") return notFound(data.sessionId, context);
   if (error.code === -32603 && typeof data.details === "string") {
-    return body("internal", `verbatim failed unexpectedly: ${data.details}. Please report this, with the command you ran.`);
+    return body(
+      "internal",
+      `verbatim failed unexpectedly: ${data.details}. Please report this, with the command you ran.`,
+    );
   }
   return body("failed", message || "the request failed", reason ? { reason } : undefined);
 }
 
 const JOURNAL_CODES = [
-  "not_found", "newer_record", "corrupt_record", "missing_record", "busy", "stale_write", "corrupt_database", "newer_database", "unreachable",
-  "empty_database", "not_a_journal", "read_only", "write_failed", "exists",
+  "not_found",
+  "newer_record",
+  "corrupt_record",
+  "missing_record",
+  "busy",
+  "stale_write",
+  "corrupt_database",
+  "newer_database",
+  "unreachable",
+  "empty_database",
+  "not_a_journal",
+  "read_only",
+  "write_failed",
+  "exists",
 ] as const satisfies readonly JournalError["code"][];
-const isJournalCode = (code: string): code is JournalError["code"] => (JOURNAL_CODES as readonly string[]).includes(code);
-const ENGINE_CODES = ["turn_running", "no_provider", "invalid_config", "unsupported_content", "closed", "not_forkable", "cwd_missing"] as const satisfies readonly EngineError["code"][];
+const isJournalCode = (code: string): code is JournalError["code"] =>
+  (JOURNAL_CODES as readonly string[]).includes(code);
+const ENGINE_CODES = [
+  "turn_running",
+  "no_provider",
+  "invalid_config",
+  "unsupported_content",
+  "closed",
+  "not_forkable",
+  "cwd_missing",
+] as const satisfies readonly EngineError["code"][];
 const isEngineCode = (code: string): code is EngineError["code"] => (ENGINE_CODES as readonly string[]).includes(code);
 
-function journalBody(code: JournalError["code"], message: string, details: Record<string, unknown>, context: ErrorContext): ErrorBody {
+function journalBody(
+  code: JournalError["code"],
+  message: string,
+  details: Record<string, unknown>,
+  context: ErrorContext,
+): ErrorBody {
   const sessionId = typeof details.sessionId === "string" ? details.sessionId : undefined;
   const file = context.journal ? ` (${context.journal})` : "";
   switch (code) {
@@ -96,12 +143,22 @@ function journalBody(code: JournalError["code"], message: string, details: Recor
       return body("session_exists", message, sessionId ? { sessionId } : undefined);
     case "busy":
     case "stale_write":
-      return body("session_busy", `${message}. Wait for the other process to finish with it, or end that process.`, sessionId ? { sessionId } : undefined);
+      return body(
+        "session_busy",
+        `${message}. Wait for the other process to finish with it, or end that process.`,
+        sessionId ? { sessionId } : undefined,
+      );
     case "newer_database":
     case "newer_record":
-      return body("journal_newer", `${message}${file}. It was written by a newer verbatim: upgrade verbatim to read it.`);
+      return body(
+        "journal_newer",
+        `${message}${file}. It was written by a newer verbatim: upgrade verbatim to read it.`,
+      );
     case "unreachable":
-      return body("journal_unavailable", `${message}. Check VERBATIM_JOURNAL (or journal.url in the user config) and that the database server is running.`);
+      return body(
+        "journal_unavailable",
+        `${message}. Check VERBATIM_JOURNAL (or journal.url in the user config) and that the database server is running.`,
+      );
     case "read_only":
     case "write_failed":
       // The store's message names the file and what to do.
@@ -140,9 +197,17 @@ function engineBody(code: EngineError["code"], message: string, details: Record<
 }
 
 const notFound = (sessionId: string, context: ErrorContext) =>
-  body("session_not_found", `there is no session ${sessionId} in the journal${context.journal ? ` at ${context.journal}` : ""}. ${FIND_SESSIONS}`, { sessionId });
+  body(
+    "session_not_found",
+    `there is no session ${sessionId} in the journal${context.journal ? ` at ${context.journal}` : ""}. ${FIND_SESSIONS}`,
+    { sessionId },
+  );
 
-const body = (code: string, message: string, data?: Record<string, unknown>): ErrorBody => ({ code, message, ...(data ? { data } : {}) });
+const body = (code: string, message: string, data?: Record<string, unknown>): ErrorBody => ({
+  code,
+  message,
+  ...(data ? { data } : {}),
+});
 
 function fsWords(code: string): string {
   switch (code) {
@@ -166,7 +231,10 @@ function fsWords(code: string): string {
 }
 
 /** Says the error on stderr and, under --json, as the last line of stdout. Returns the exit code. */
-export function reportError(error: unknown, options: { json: boolean; sessionId?: string; context?: ErrorContext; stdout?: (text: string) => void }): number {
+export function reportError(
+  error: unknown,
+  options: { json: boolean; sessionId?: string; context?: ErrorContext; stdout?: (text: string) => void },
+): number {
   const { body: described, exit } = describeError(error, options.context);
   process.stderr.write(`verbatim: ${described.message}\n`);
   if (options.json) {

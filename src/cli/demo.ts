@@ -46,10 +46,19 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     const live = new ViewClient();
     const agent = spawnAgent({ env, cwd: workspace });
     const sessionId = await live.app().connectWith(agent.stream, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
-      for (const [i, text] of ["Give me an overview of this project.", "Are there any notes I should read?"].entries()) {
-        const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      for (const [i, text] of [
+        "Give me an overview of this project.",
+        "Are there any notes I should read?",
+      ].entries()) {
+        const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text }],
+        });
         live.promptEnded(sessionId, stopReason);
         out(`turn ${i + 1} ended: ${stopReason}`);
         if (i === 0) {
@@ -72,7 +81,10 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     const fresh = spawnAgent({ env, cwd: workspace });
     const started = performance.now();
     await reopened.app().connectWith(fresh.stream, async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
       await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
     });
     const loadMs = performance.now() - started;
@@ -85,12 +97,16 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
       out();
       out(`kept: the workspace ${workspace}, and the journal ${journalFile(home)} holding session ${sessionId}`);
       out(`  look again: VERBATIM_HOME=${home} verbatim show ${sessionId}`);
-      out(`  continue:   VERBATIM_HOME=${home} VERBATIM_MODEL=scripted/demo verbatim run --cwd ${workspace} --session ${sessionId} "..."`);
+      out(
+        `  continue:   VERBATIM_HOME=${home} VERBATIM_MODEL=scripted/demo verbatim run --cwd ${workspace} --session ${sessionId} "..."`,
+      );
     }
     out();
     out(`── reopened in a fresh process (session/load, ${loadMs.toFixed(0)} ms including start-up) ──`);
-    out(`${Object.keys(loadedView.messages).length} messages, ${Object.keys(loadedView.toolCalls).length} tool cards, ` +
-      `${live.notifications.length} updates live, ${reopened.notifications.length} on reload`);
+    out(
+      `${Object.keys(loadedView.messages).length} messages, ${Object.keys(loadedView.toolCalls).length} tool cards, ` +
+        `${live.notifications.length} updates live, ${reopened.notifications.length} on reload`,
+    );
     if (differences.length === 0) {
       out("parity: IDENTICAL — the reopened session shows exactly what was shown live, field by field");
       return 0;

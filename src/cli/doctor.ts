@@ -29,15 +29,30 @@ export async function doctor(args: { cwd?: string; json: boolean }): Promise<num
   const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : process.cwd();
   const checks = await runChecks(process.env, cwd);
   for (const c of checks) {
-    process.stdout.write(args.json ? `${JSON.stringify(c)}\n` : `${c.status === "ok" ? "ok  " : c.status === "warn" ? "warn" : "FAIL"}  ${c.check}: ${c.message}\n`);
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify(c)}\n`
+        : `${c.status === "ok" ? "ok  " : c.status === "warn" ? "warn" : "FAIL"}  ${c.check}: ${c.message}\n`,
+    );
   }
   const failed = checks.filter((c) => c.status === "fail").length;
-  if (!args.json) process.stdout.write(failed ? `\n${failed} check${failed === 1 ? "" : "s"} failed: fix what FAIL says, then run verbatim doctor again.\n` : "\nall checks passed\n");
+  if (!args.json)
+    process.stdout.write(
+      failed
+        ? `\n${failed} check${failed === 1 ? "" : "s"} failed: fix what FAIL says, then run verbatim doctor again.\n`
+        : "\nall checks passed\n",
+    );
   return failed ? 1 : 0;
 }
 
 export async function runChecks(env: Env, cwd: string): Promise<Check[]> {
-  return [bunCheck(), ...(await journalChecks(env)), ...configChecks(env, cwd), ...(await providerChecks(env, cwd)), ...trustChecks(env, cwd)];
+  return [
+    bunCheck(),
+    ...(await journalChecks(env)),
+    ...configChecks(env, cwd),
+    ...(await providerChecks(env, cwd)),
+    ...trustChecks(env, cwd),
+  ];
 }
 
 function bunCheck(): Check {
@@ -62,12 +77,14 @@ async function journalChecks(env: Env): Promise<Check[]> {
   if (!homeStat) return [ok("journal", `${file} (not created yet: the first session creates it, private to you)`)];
   const checks: Check[] = [];
   const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(3, "0");
-  if ((homeStat.mode & 0o077) !== 0) checks.push(fail("journal permissions", `${home} is mode ${mode(home)}, readable by others: chmod 700 ${home}`));
+  if ((homeStat.mode & 0o077) !== 0)
+    checks.push(fail("journal permissions", `${home} is mode ${mode(home)}, readable by others: chmod 700 ${home}`));
   const fileStat = statSync(file, { throwIfNoEntry: false });
   if (!fileStat) return [...checks, ok("journal", `${file} (not created yet)`)];
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     const s = statSync(path, { throwIfNoEntry: false });
-    if (s && (s.mode & 0o077) !== 0) checks.push(fail("journal permissions", `${path} is mode ${mode(path)}, readable by others: chmod 600 ${path}`));
+    if (s && (s.mode & 0o077) !== 0)
+      checks.push(fail("journal permissions", `${path} is mode ${mode(path)}, readable by others: chmod 600 ${path}`));
   }
   checks.push(await journalIntegrity(file));
   return checks;
@@ -93,7 +110,11 @@ async function journalIntegrity(file: string): Promise<Check> {
     try {
       const rows = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
       const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
-      if (problems.length) return fail("journal", `${file} is damaged (${problems.slice(0, 3).join("; ")}). Move it away to start a new journal; keep it for recovery.`);
+      if (problems.length)
+        return fail(
+          "journal",
+          `${file} is damaged (${problems.slice(0, 3).join("; ")}). Move it away to start a new journal; keep it for recovery.`,
+        );
     } finally {
       db.close();
     }
@@ -112,7 +133,10 @@ async function journalIntegrity(file: string): Promise<Check> {
 function configChecks(env: Env, cwd: string): Check[] {
   const status = providerStatus(env, cwd);
   const checks: Check[] = [];
-  for (const [which, path] of [["user config", status.files.user], ["project config", status.files.project]] as const) {
+  for (const [which, path] of [
+    ["user config", status.files.user],
+    ["project config", status.files.project],
+  ] as const) {
     if (!statSync(path, { throwIfNoEntry: false })) {
       checks.push(ok(which, `${path} (none)`));
       continue;
@@ -133,12 +157,16 @@ async function providerChecks(env: Env, cwd: string): Promise<Check[]> {
   if (!setup.defaultModel) checks.push(fail("model", setup.problem ?? "no model can be used"));
   else checks.push(ok("model", `new sessions use ${setup.defaultModel.provider}/${setup.defaultModel.model}`));
   if (setup.scripted) checks.push(ok("provider scripted", "offline, plays scripted scenarios"));
-  const reaches = await Promise.all(setup.providers.map(async (p) => {
-    const name = `provider ${p.id}`;
-    if (p.missing) return (setup.defaultModel?.provider === p.id ? fail : warn)(name, p.missing);
-    const reach = await reachProvider(p);
-    return reach.ok ? ok(name, reach.message) : (setup.defaultModel?.provider === p.id ? fail : warn)(name, reach.message);
-  }));
+  const reaches = await Promise.all(
+    setup.providers.map(async (p) => {
+      const name = `provider ${p.id}`;
+      if (p.missing) return (setup.defaultModel?.provider === p.id ? fail : warn)(name, p.missing);
+      const reach = await reachProvider(p);
+      return reach.ok
+        ? ok(name, reach.message)
+        : (setup.defaultModel?.provider === p.id ? fail : warn)(name, reach.message);
+    }),
+  );
   return [...checks, ...reaches];
 }
 
@@ -150,6 +178,11 @@ function trustChecks(env: Env, cwd: string): Check[] {
       : warn("trusted folder", `${folder} no longer exists; remove it from trustedFolders in the user config`),
   );
   const trusted = providerStatus(env, cwd).trusted;
-  checks.push(ok("this workspace", `${cwd} is ${trusted ? "trusted: its project hooks run" : "not trusted: its project hooks do not run (verbatim trust to trust it)"}`));
+  checks.push(
+    ok(
+      "this workspace",
+      `${cwd} is ${trusted ? "trusted: its project hooks run" : "not trusted: its project hooks do not run (verbatim trust to trust it)"}`,
+    ),
+  );
   return checks;
 }

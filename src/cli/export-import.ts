@@ -73,13 +73,17 @@ export function importCommand(file: string, options: { cwd?: string; newId?: boo
     throw error;
   }
   const { row, records } = imported;
-  if (!isValidSessionId(row.sessionId) && !options.newId) return Promise.resolve(fail(`${file}: "${row.sessionId}" is not a session id; import it with --new-id`));
+  if (!isValidSessionId(row.sessionId) && !options.newId)
+    return Promise.resolve(fail(`${file}: "${row.sessionId}" is not a session id; import it with --new-id`));
   const sessionId = options.newId ? mintId("ses") : row.sessionId;
   const moved: { fact: Fact; at: string }[] = [];
   if (cwd !== undefined) {
     const state = new SessionStateFold();
     records.forEach(({ fact }, i) => state.apply(fact, i + 1));
-    moved.push({ fact: { kind: "session_moved", fromCwd: state.cwd, cwd, origin: readOrigin(cwd) }, at: new Date().toISOString() });
+    moved.push({
+      fact: { kind: "session_moved", fromCwd: state.cwd, cwd, origin: readOrigin(cwd) },
+      at: new Date().toISOString(),
+    });
   }
   return withStore(async (store) => {
     try {

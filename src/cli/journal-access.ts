@@ -15,7 +15,11 @@ type Env = Record<string, string | undefined>;
 /** The folder and file, and how the user named the folder (for the advice). */
 export function journalPlace(env: Env): { home: string; file: string; named: string } {
   const home = dataHome(env);
-  return { home, file: journalFile(home), named: env.VERBATIM_HOME ? "VERBATIM_HOME" : "XDG_DATA_HOME (or ~/.local/share)" };
+  return {
+    home,
+    file: journalFile(home),
+    named: env.VERBATIM_HOME ? "VERBATIM_HOME" : "XDG_DATA_HOME (or ~/.local/share)",
+  };
 }
 
 const errnoOf = (error: unknown) => String((error as { code?: unknown }).code ?? "");
@@ -34,11 +38,16 @@ export function checkJournalPlace(env: Env, options: { write: boolean }): string
   const fail = (message: string, path = home) => new CliError("journal_unavailable", message, 1, { path });
   const stat = statSync(home, { throwIfNoEntry: false });
   if (stat && !stat.isDirectory()) {
-    throw fail(`${home} is a file, not a folder. verbatim keeps its journal in the folder ${named} names: point it at a folder, or move the file away.`);
+    throw fail(
+      `${home} is a file, not a folder. verbatim keeps its journal in the folder ${named} names: point it at a folder, or move the file away.`,
+    );
   }
   if (!options.write) {
     if (stat && statSync(file, { throwIfNoEntry: false }) && !canAccess(file, constants.R_OK)) {
-      throw fail(`cannot read the journal ${file} (permission denied). Make it readable by you (it should be yours, mode 0600).`, file);
+      throw fail(
+        `cannot read the journal ${file} (permission denied). Make it readable by you (it should be yours, mode 0600).`,
+        file,
+      );
     }
     return file;
   }
@@ -46,13 +55,20 @@ export function checkJournalPlace(env: Env, options: { write: boolean }): string
     ensurePrivateDir(home);
   } catch (error) {
     const code = errnoOf(error);
-    throw fail(`cannot create the journal's folder ${home} (${code}: ${fsWords(code)}). Set ${named} to a folder you can write.`);
+    throw fail(
+      `cannot create the journal's folder ${home} (${code}: ${fsWords(code)}). Set ${named} to a folder you can write.`,
+    );
   }
   if (!canAccess(home, constants.W_OK | constants.X_OK)) {
-    throw fail(`cannot write in the journal's folder ${home} (permission denied). Set ${named} to a folder you can write.`);
+    throw fail(
+      `cannot write in the journal's folder ${home} (permission denied). Set ${named} to a folder you can write.`,
+    );
   }
   if (statSync(file, { throwIfNoEntry: false }) && !canAccess(file, constants.R_OK | constants.W_OK)) {
-    throw fail(`cannot write the journal ${file} (permission denied). Make it yours and writable (mode 0600), or set ${named} to another folder.`, file);
+    throw fail(
+      `cannot write the journal ${file} (permission denied). Make it yours and writable (mode 0600), or set ${named} to another folder.`,
+      file,
+    );
   }
   return file;
 }

@@ -62,14 +62,17 @@ export class LivePrinter {
         if (update.status !== "completed" && update.status !== "failed") return;
         const running = this.#running.get(update.toolCallId);
         this.#running.delete(update.toolCallId);
-        if (running && running.reported > 0) this.progress(`… ${title}: ${update.status} after ${this.#seconds(running.startedAt)}s\n`);
+        if (running && running.reported > 0)
+          this.progress(`… ${title}: ${update.status} after ${this.#seconds(running.startedAt)}s\n`);
         this.#break();
         this.out(`[${update.status}] ${title}\n`);
         return;
       }
       case "plan":
         this.#break();
-        this.out(`plan: ${update.entries.map((e) => `${e.status === "completed" ? "✓" : e.status === "in_progress" ? "▸" : "·"} ${oneLine(e.content)}`).join("; ")}\n`);
+        this.out(
+          `plan: ${update.entries.map((e) => `${e.status === "completed" ? "✓" : e.status === "in_progress" ? "▸" : "·"} ${oneLine(e.content)}`).join("; ")}\n`,
+        );
         return;
       default:
         return;
@@ -79,9 +82,12 @@ export class LivePrinter {
   /** Reports how a permission question was answered (headless runs answer them by a policy). */
   permission(request: RequestPermissionRequest, response: RequestPermissionResponse, policy: string): void {
     const outcome = response.outcome;
-    const chosen = outcome.outcome === "selected" ? request.options.find((o) => o.optionId === outcome.optionId) : undefined;
+    const chosen =
+      outcome.outcome === "selected" ? request.options.find((o) => o.optionId === outcome.optionId) : undefined;
     const answer = chosen ? `${oneLine(chosen.name)} (${chosen.kind})` : "cancelled";
-    this.progress(`? ${oneLine(request.toolCall.title ?? request.toolCall.toolCallId)}: ${answer} by --approve ${policy}\n`);
+    this.progress(
+      `? ${oneLine(request.toolCall.title ?? request.toolCall.toolCallId)}: ${answer} by --approve ${policy}\n`,
+    );
   }
 
   /**

@@ -14,7 +14,12 @@ export function listModels(args: { cwd?: string; json: boolean }): number {
   const problem = status.configError ?? (status.setup.defaultModel ? undefined : status.setup.problem);
   if (args.json) {
     for (const model of status.models) out(JSON.stringify(model));
-    if (problem) out(JSON.stringify({ error: { code: status.configError ? "invalid_config_file" : "no_provider", message: problem } }));
+    if (problem)
+      out(
+        JSON.stringify({
+          error: { code: status.configError ? "invalid_config_file" : "no_provider", message: problem },
+        }),
+      );
     return usable && !status.configError ? 0 : 1;
   }
   for (const model of status.models) {

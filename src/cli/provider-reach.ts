@@ -43,7 +43,10 @@ export async function reachProvider(p: ResolvedProvider, timeoutMs = REACH_TIMEO
       }
     }
   } catch (error) {
-    return { ok: false, message: `cannot check ${where || p.id}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `cannot check ${where || p.id}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   return { ok: true, message: `${where} answers` };
 }
@@ -51,11 +54,15 @@ export async function reachProvider(p: ResolvedProvider, timeoutMs = REACH_TIMEO
 function failed(f: Failure, where: string, timeoutMs: number): Reach {
   switch (f.kind) {
     case "cancelled":
-      return { ok: false, message: `${where} gave no answer within ${timeoutMs / 1000}s; is the server running, and is the URL right?` };
+      return {
+        ok: false,
+        message: `${where} gave no answer within ${timeoutMs / 1000}s; is the server running, and is the URL right?`,
+      };
     case "connection":
       return { ok: false, message: `${f.message}; is the server running, and is the URL right?` };
     case "api":
-      if (f.status === 401 || f.status === 403) return { ok: false, message: `${where} refused the key (HTTP ${f.status}); check the provider's API key` };
+      if (f.status === 401 || f.status === 403)
+        return { ok: false, message: `${where} refused the key (HTTP ${f.status}); check the provider's API key` };
       return { ok: false, message: `${where} answered HTTP ${f.status ?? "?"}: ${f.message}` };
     case "other":
       return { ok: false, message: `${where}: ${f.message}` };

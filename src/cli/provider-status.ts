@@ -10,7 +10,14 @@ import { scenarios } from "../core/providers/scripted/scenarios.ts";
 
 type Env = Record<string, string | undefined>;
 
-export type ModelRow = { model: string; name: string; provider: string; available: boolean; reason?: string; default?: true };
+export type ModelRow = {
+  model: string;
+  name: string;
+  provider: string;
+  available: boolean;
+  reason?: string;
+  default?: true;
+};
 
 export type ProviderStatus = {
   files: SettingsFiles;
@@ -26,14 +33,25 @@ export function providerStatus(env: Env, cwd: string, options: { trust?: boolean
   const files = settingsFiles(env, cwd);
   const trusted = (options.trust ?? false) || isTrusted(env, cwd);
   const loaded = loadSettings(files, { trustProject: trusted });
-  const setup: ProviderSetup = loaded.ok ? resolveProviders(loaded.settings, env, files.user) : { providers: [], scripted: false };
+  const setup: ProviderSetup = loaded.ok
+    ? resolveProviders(loaded.settings, env, files.user)
+    : { providers: [], scripted: false };
   const chosen = setup.defaultModel ? `${setup.defaultModel.provider}/${setup.defaultModel.model}` : undefined;
   const row = (provider: string, id: string, name: string, reason?: string): ModelRow => {
     const model = `${provider}/${id}`;
-    return { model, name, provider, available: reason === undefined, ...(reason ? { reason } : {}), ...(model === chosen ? { default: true as const } : {}) };
+    return {
+      model,
+      name,
+      provider,
+      available: reason === undefined,
+      ...(reason ? { reason } : {}),
+      ...(model === chosen ? { default: true as const } : {}),
+    };
   };
   const models = [
-    ...(setup.scripted ? Object.entries(scenarios).map(([name, s]) => row("scripted", name, `Scripted: ${name} (${s.description})`)) : []),
+    ...(setup.scripted
+      ? Object.entries(scenarios).map(([name, s]) => row("scripted", name, `Scripted: ${name} (${s.description})`))
+      : []),
     ...setup.providers.flatMap((p) => p.models.map((m) => row(p.id, m.id, m.name, p.missing))),
   ];
   return { files, trusted, ...(loaded.ok ? {} : { configError: loaded.error }), setup, models };

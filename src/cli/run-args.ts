@@ -72,20 +72,28 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
     throw usageError(`--approve takes all, edits or none, not "${approve}"`);
   }
   if (values.session !== undefined && values.session === "") {
-    throw usageError("--session needs a session id; `verbatim sessions` lists them (or use --continue for the latest one here)");
+    throw usageError(
+      "--session needs a session id; `verbatim sessions` lists them (or use --continue for the latest one here)",
+    );
   }
   if (values.session !== undefined && !isValidSessionId(values.session)) {
-    throw usageError(`"${values.session.slice(0, 200)}" is not a session id (ids look like ses_01k...); \`verbatim sessions\` lists them`);
+    throw usageError(
+      `"${values.session.slice(0, 200)}" is not a session id (ids look like ses_01k...); \`verbatim sessions\` lists them`,
+    );
   }
   if (values.session !== undefined && values.continue) throw usageError("give --session ID or --continue, not both");
   if (values.model !== undefined && !parseModelRef(values.model)) {
-    throw usageError(`--model takes <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), not "${values.model}"; \`verbatim models\` lists them`);
+    throw usageError(
+      `--model takes <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), not "${values.model}"; \`verbatim models\` lists them`,
+    );
   }
   if (values.mode !== undefined && !isModeId(values.mode)) {
     throw usageError(`--mode takes one of ${modes.map((m) => m.id).join(", ")}, not "${values.mode}"`);
   }
   if (positionals.length > 1) {
-    throw usageError(`run takes one prompt, got ${positionals.length} words: quote it (verbatim run "${positionals.join(" ").slice(0, 60)}")`);
+    throw usageError(
+      `run takes one prompt, got ${positionals.length} words: quote it (verbatim run "${positionals.join(" ").slice(0, 60)}")`,
+    );
   }
   const cwd = checkedCwd(values.cwd);
   const text = await promptText(positionals[0], stdin);
@@ -109,10 +117,13 @@ async function promptText(positional: string | undefined, stdin: Stdin): Promise
     return positional;
   }
   if (positional === undefined && stdin.isTTY) {
-    throw usageError(`no prompt: give it as an argument (quoted), or pipe it on stdin (echo "..." | verbatim run -)\n${RUN_USAGE}`);
+    throw usageError(
+      `no prompt: give it as an argument (quoted), or pipe it on stdin (echo "..." | verbatim run -)\n${RUN_USAGE}`,
+    );
   }
   const text = await stdin.read();
-  if (text.trim() === "") throw usageError("no prompt: stdin was empty; give the prompt as an argument, or pipe it on stdin");
+  if (text.trim() === "")
+    throw usageError("no prompt: stdin was empty; give the prompt as an argument, or pipe it on stdin");
   return text;
 }
 
@@ -121,7 +132,8 @@ function checkedCwd(given: string | undefined): string {
   const cwd = isAbsolute(given) ? given : resolve(given);
   const stat = statSync(cwd, { throwIfNoEntry: false });
   if (!stat) throw new CliError("invalid_cwd", `--cwd ${cwd}: there is no such folder`, USAGE_EXIT, { path: cwd });
-  if (!stat.isDirectory()) throw new CliError("invalid_cwd", `--cwd ${cwd} is a file, not a folder`, USAGE_EXIT, { path: cwd });
+  if (!stat.isDirectory())
+    throw new CliError("invalid_cwd", `--cwd ${cwd} is a file, not a folder`, USAGE_EXIT, { path: cwd });
   return cwd;
 }
 
@@ -132,7 +144,8 @@ function fileBlock(given: string): ContentBlock {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) throw fail("there is no such file");
   if (!stat.isFile()) throw fail("is not a regular file");
-  if (stat.size > MAX_FILE_BYTES) throw fail(`is ${(stat.size / 1048576).toFixed(1)} MiB; attach files of at most ${MAX_FILE_BYTES / 1048576} MiB`);
+  if (stat.size > MAX_FILE_BYTES)
+    throw fail(`is ${(stat.size / 1048576).toFixed(1)} MiB; attach files of at most ${MAX_FILE_BYTES / 1048576} MiB`);
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

@@ -8,7 +8,12 @@
  * `{"error": {code, message, data?}, sessionId?}` for anything else.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { ClientContext, RequestPermissionRequest, SessionConfigOption, StopReason } from "@agentclientprotocol/sdk";
+import type {
+  ClientContext,
+  RequestPermissionRequest,
+  SessionConfigOption,
+  StopReason,
+} from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../acp/agent-app.ts";
 import { choose, ViewClient, type PermissionPolicy } from "../client/view-client.ts";
 import { parseModelRef } from "../core/config/model-ref.ts";
@@ -79,17 +84,30 @@ export async function run(options: RunOptions): Promise<number> {
   sink.onClosed(cancel);
   process.on("SIGINT", cancel);
   try {
-    await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    await agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
     const existing = options.session ?? (options.continueLatest ? await latestSession(deps, cwd) : undefined);
     if (existing) {
-      const { configOptions } = await agent.request(acp.methods.agent.session.resume, { sessionId: existing, cwd, mcpServers: [] });
+      const { configOptions } = await agent.request(acp.methods.agent.session.resume, {
+        sessionId: existing,
+        cwd,
+        mcpServers: [],
+      });
       sessionId = existing;
       await applyChanges(agent, deps, sessionId, configOptions ?? [], options);
     } else {
       const ref = options.model ? parseModelRef(options.model) : undefined;
-      if (options.model && ref && !deps.catalogFor(cwd).provider(ref)) throw modelUnavailable(options.model, cwd, options.trust);
+      if (options.model && ref && !deps.catalogFor(cwd).provider(ref))
+        throw modelUnavailable(options.model, cwd, options.trust);
       sessionId = (await agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
-      if (options.mode) await agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: options.mode });
+      if (options.mode)
+        await agent.request(acp.methods.agent.session.setConfigOption, {
+          sessionId,
+          configId: "mode",
+          value: options.mode,
+        });
     }
     const { stopReason } = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: options.prompt });
     printer.finish();
@@ -100,7 +118,12 @@ export async function run(options: RunOptions): Promise<number> {
   } catch (error) {
     printer.finish();
     if (sink.closed && sessionId) return closedEnd(sessionId);
-    const exit = reportError(error, { json: options.json, ...(sessionId ? { sessionId } : {}), context: { journal }, stdout });
+    const exit = reportError(error, {
+      json: options.json,
+      ...(sessionId ? { sessionId } : {}),
+      context: { journal },
+      stdout,
+    });
     if (sessionId) stderr(`session ${sessionId} (error); continue with: verbatim run --session ${sessionId} "..."\n`);
     return exit;
   } finally {
@@ -114,14 +137,22 @@ export async function run(options: RunOptions): Promise<number> {
 }
 
 function closedEnd(sessionId: string): number {
-  process.stderr.write(`session ${sessionId} (stopped: stdout was closed); continue with: verbatim run --session ${sessionId} "..."\n`);
+  process.stderr.write(
+    `session ${sessionId} (stopped: stdout was closed); continue with: verbatim run --session ${sessionId} "..."\n`,
+  );
   return STDOUT_CLOSED_EXIT;
 }
 
 /** The most recently updated session of `cwd` (not a subagent's). */
 async function latestSession(deps: EngineDeps, cwd: string): Promise<string> {
   const [latest] = await deps.store.list({ cwd, limit: 1 });
-  if (!latest) throw new CliError("session_not_found", `there is no session in ${cwd} to continue; start one with: verbatim run "..."`, 1, { cwd });
+  if (!latest)
+    throw new CliError(
+      "session_not_found",
+      `there is no session in ${cwd} to continue; start one with: verbatim run "..."`,
+      1,
+      { cwd },
+    );
   return latest.sessionId;
 }
 
@@ -136,15 +167,34 @@ const currentValue = (options: SessionConfigOption[], id: string) => {
  * (VERBATIM_MODEL alone does not switch it); if that model cannot be used here, the run stops
  * before the prompt is recorded and says how to switch.
  */
-async function applyChanges(agent: ClientContext, deps: EngineDeps, sessionId: string, config: SessionConfigOption[], options: RunOptions): Promise<void> {
+async function applyChanges(
+  agent: ClientContext,
+  deps: EngineDeps,
+  sessionId: string,
+  config: SessionConfigOption[],
+  options: RunOptions,
+): Promise<void> {
   const sessionCwd = (await deps.store.info(sessionId))?.cwd ?? options.cwd;
   if (options.model && currentValue(config, "model") !== options.model) {
     const ref = parseModelRef(options.model);
-    if (ref && !deps.catalogFor(sessionCwd).provider(ref)) throw modelUnavailable(options.model, sessionCwd, options.trust);
-    config = (await agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: options.model })).configOptions;
+    if (ref && !deps.catalogFor(sessionCwd).provider(ref))
+      throw modelUnavailable(options.model, sessionCwd, options.trust);
+    config = (
+      await agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "model",
+        value: options.model,
+      })
+    ).configOptions;
   }
   if (options.mode && currentValue(config, "mode") !== options.mode) {
-    config = (await agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: options.mode })).configOptions;
+    config = (
+      await agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "mode",
+        value: options.mode,
+      })
+    ).configOptions;
   }
   const model = currentValue(config, "model");
   const ref = model ? parseModelRef(model) : undefined;
@@ -165,5 +215,10 @@ function modelUnavailable(model: string, cwd: string, trust: boolean): CliError 
   const status = providerStatus({ ...process.env, VERBATIM_MODEL: model }, cwd, { trust });
   const row = status.models.find((m) => m.model === model);
   const why = status.configError ?? row?.reason ?? `no provider is named "${model.split("/")[0]}"`;
-  return new CliError("model_unavailable", `--model ${model} cannot be used here: ${why} (\`verbatim models\` lists the models you can use)`, 1, { model });
+  return new CliError(
+    "model_unavailable",
+    `--model ${model} cannot be used here: ${why} (\`verbatim models\` lists the models you can use)`,
+    1,
+    { model },
+  );
 }

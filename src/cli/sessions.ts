@@ -35,7 +35,8 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
     return reportError(error, { json: args.json ?? false, ...(journal ? { context: { journal } } : {}) });
   }
   if (args.json) {
-    for (const { group, ranAt, ...row } of rows) out(JSON.stringify(group === "repository" ? { ...row, foundBy: group, ranAt } : row));
+    for (const { group, ranAt, ...row } of rows)
+      out(JSON.stringify(group === "repository" ? { ...row, foundBy: group, ranAt } : row));
     return 0;
   }
   if (rows.length === 0) {
@@ -45,8 +46,13 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   for (const row of rows) {
     const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";
     // A title comes from a prompt, a cwd from a client: neither may carry control characters to the terminal.
-    const ran = row.group === "repository" ? `  (same repository; ran on ${visible(row.ranAt?.host ?? "an unknown host")} in ${visible(row.ranAt?.cwd ?? row.cwd)})` : "";
-    out(`${row.sessionId}  ${row.updatedAt}  ${visible(row.title ?? "(untitled)").replaceAll("\n", " ")}  ${visible(row.cwd)}${fork}${ran}`);
+    const ran =
+      row.group === "repository"
+        ? `  (same repository; ran on ${visible(row.ranAt?.host ?? "an unknown host")} in ${visible(row.ranAt?.cwd ?? row.cwd)})`
+        : "";
+    out(
+      `${row.sessionId}  ${row.updatedAt}  ${visible(row.title ?? "(untitled)").replaceAll("\n", " ")}  ${visible(row.cwd)}${fork}${ran}`,
+    );
   }
   return 0;
 }
@@ -55,9 +61,15 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
  * Runs a command on one stored session: checks the id and the journal's place, opens the
  * journal, and turns every failure into words and exit code 1 (2 for a bad id).
  */
-async function onSession(sessionId: string, command: (deps: EngineDeps) => Promise<number>, options: { write: boolean } = { write: false }): Promise<number> {
+async function onSession(
+  sessionId: string,
+  command: (deps: EngineDeps) => Promise<number>,
+  options: { write: boolean } = { write: false },
+): Promise<number> {
   if (!isValidSessionId(sessionId)) {
-    process.stderr.write(`verbatim: "${sessionId.slice(0, 200)}" is not a session id (ids look like ses_01k...); \`verbatim sessions\` lists them\n`);
+    process.stderr.write(
+      `verbatim: "${sessionId.slice(0, 200)}" is not a session id (ids look like ses_01k...); \`verbatim sessions\` lists them\n`,
+    );
     return 2;
   }
   let journal: string | undefined;
@@ -86,16 +98,20 @@ export function showSession(sessionId: string): Promise<number> {
 
 /** Forks a session at its end and prints the new session's id. */
 export function forkCommand(sessionId: string): Promise<number> {
-  return onSession(sessionId, async ({ store }) => {
-    try {
-      out((await forkSession(store, sessionId, false)).sessionId);
-      return 0;
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-      process.stderr.write(`verbatim: ${error.message}\n`);
-      return 1;
-    }
-  }, { write: true });
+  return onSession(
+    sessionId,
+    async ({ store }) => {
+      try {
+        out((await forkSession(store, sessionId, false)).sessionId);
+        return 0;
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        process.stderr.write(`verbatim: ${error.message}\n`);
+        return 1;
+      }
+    },
+    { write: true },
+  );
 }
 
 /**
@@ -114,12 +130,18 @@ export async function sessionTranscript(store: JournalStore, sessionId: string):
 
 /** Deletes a session and its journal, unless another live process holds it. */
 export function deleteSession(sessionId: string): Promise<number> {
-  return onSession(sessionId, async (deps) => {
-    if (!(await deleteStoredSession(deps, sessionId))) {
-      process.stderr.write(`verbatim: there is no session ${sessionId} in the journal; \`verbatim sessions\` lists the recorded sessions\n`);
-      return 1;
-    }
-    out(`deleted ${sessionId}`);
-    return 0;
-  }, { write: true });
+  return onSession(
+    sessionId,
+    async (deps) => {
+      if (!(await deleteStoredSession(deps, sessionId))) {
+        process.stderr.write(
+          `verbatim: there is no session ${sessionId} in the journal; \`verbatim sessions\` lists the recorded sessions\n`,
+        );
+        return 1;
+      }
+      out(`deleted ${sessionId}`);
+      return 0;
+    },
+    { write: true },
+  );
 }

@@ -19,7 +19,13 @@ const COMPATIBLE_ID = "openai-compatible";
 
 type Hosted = { kind: "anthropic" | "openai"; name: string; keyVar: string; urlVar: string; model: string };
 const HOSTED: Hosted[] = [
-  { kind: "anthropic", name: "Anthropic", keyVar: "ANTHROPIC_API_KEY", urlVar: "ANTHROPIC_BASE_URL", model: "claude-sonnet-4-6" },
+  {
+    kind: "anthropic",
+    name: "Anthropic",
+    keyVar: "ANTHROPIC_API_KEY",
+    urlVar: "ANTHROPIC_BASE_URL",
+    model: "claude-sonnet-4-6",
+  },
   { kind: "openai", name: "OpenAI", keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL", model: "gpt-5.4" },
 ];
 
@@ -90,9 +96,20 @@ async function compatibleServer(prompt: Prompter, env: Env): Promise<SetupChoice
   return { model: `${COMPATIBLE_ID}/${model}`, provider: { id: COMPATIBLE_ID, settings } };
 }
 
-async function chooseKey(prompt: Prompter, env: Env, keyVar: string | undefined, optional: boolean): Promise<KeyChoice> {
-  const ways = ["Type the key now (saved in the config file, readable only by you)", "Name the environment variable that holds it"];
-  const way = await prompt.choose("How does verbatim get the API key?", optional ? ["The server needs no key", ...ways] : ways);
+async function chooseKey(
+  prompt: Prompter,
+  env: Env,
+  keyVar: string | undefined,
+  optional: boolean,
+): Promise<KeyChoice> {
+  const ways = [
+    "Type the key now (saved in the config file, readable only by you)",
+    "Name the environment variable that holds it",
+  ];
+  const way = await prompt.choose(
+    "How does verbatim get the API key?",
+    optional ? ["The server needs no key", ...ways] : ways,
+  );
   const typed = optional ? way === 1 : way === 0;
   if (optional && way === 0) return { settings: {} };
   if (typed) {
@@ -117,9 +134,16 @@ async function chooseKey(prompt: Prompter, env: Env, keyVar: string | undefined,
  * Checks the server with the key; on a failure asks whether to save anyway. Undefined when the
  * user chose not to save.
  */
-async function check(prompt: Prompter, kind: ProviderKind, baseUrl: string, key: KeyChoice): Promise<CheckResult | undefined> {
+async function check(
+  prompt: Prompter,
+  kind: ProviderKind,
+  baseUrl: string,
+  key: KeyChoice,
+): Promise<CheckResult | undefined> {
   if (key.unset) {
-    prompt.say(`${key.unset} is not set in this terminal, so the key cannot be checked now. The editor must start verbatim with ${key.unset} set.`);
+    prompt.say(
+      `${key.unset} is not set in this terminal, so the key cannot be checked now. The editor must start verbatim with ${key.unset} set.`,
+    );
     return { ok: false, message: "not checked" };
   }
   prompt.say(`Checking ${baseUrl}...`);
@@ -139,7 +163,9 @@ async function chooseModel(prompt: Prompter, fallback: string | undefined, check
   const offered = checked.ok ? checked.models : [];
   if (offered.length > 0) {
     const shown = offered.slice(0, 20);
-    prompt.say(`The server's models: ${shown.join(", ")}${offered.length > shown.length ? `, and ${offered.length - shown.length} more` : ""}`);
+    prompt.say(
+      `The server's models: ${shown.join(", ")}${offered.length > shown.length ? `, and ${offered.length - shown.length} more` : ""}`,
+    );
   }
   for (;;) {
     const model = await prompt.ask("Model", fallback);
@@ -147,7 +173,8 @@ async function chooseModel(prompt: Prompter, fallback: string | undefined, check
       prompt.say("Give the model's id, as the server names it.");
       continue;
     }
-    if (offered.length > 0 && !offered.includes(model)) prompt.say(`Note: the server did not list "${model}"; using it anyway.`);
+    if (offered.length > 0 && !offered.includes(model))
+      prompt.say(`Note: the server did not list "${model}"; using it anyway.`);
     return model;
   }
 }
@@ -160,11 +187,13 @@ function save(prompt: Prompter, file: string, choice: SetupChoice): number {
   }
   const valid = mergedSettingsSchema.safeParse(next.settings);
   if (!valid.success) {
-    process.stderr.write(`verbatim setup: the settings would not be valid, so nothing was saved:\n${describeIssues(file, valid.error)}\n`);
+    process.stderr.write(
+      `verbatim setup: the settings would not be valid, so nothing was saved:\n${describeIssues(file, valid.error)}\n`,
+    );
     return 1;
   }
   writeUserConfig(file, valid.data);
   prompt.say(`\nSaved ${file} (readable only by you). New sessions use ${choice.model}.`);
-  prompt.say("Start a new thread in your editor, or run `verbatim run \"...\"` here.");
+  prompt.say('Start a new thread in your editor, or run `verbatim run "..."` here.');
   return 0;
 }

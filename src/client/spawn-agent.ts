@@ -26,7 +26,9 @@ export function agentCommand(): string[] {
   return [process.execPath, entry];
 }
 
-export function spawnAgent(options: { env?: Record<string, string | undefined>; cwd?: string; command?: string[] } = {}): AgentProcess {
+export function spawnAgent(
+  options: { env?: Record<string, string | undefined>; cwd?: string; command?: string[] } = {},
+): AgentProcess {
   const child = Bun.spawn(options.command ?? agentCommand(), {
     stdin: "pipe",
     stdout: "pipe",

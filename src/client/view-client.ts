@@ -4,16 +4,26 @@
  * use it; it speaks through the SDK's own client, which validates every message it receives.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { ClientApp, RequestPermissionRequest, RequestPermissionResponse, SessionNotification, StopReason } from "@agentclientprotocol/sdk";
+import type {
+  ClientApp,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionNotification,
+  StopReason,
+} from "@agentclientprotocol/sdk";
 import { emptyView, reduce, retractLastPrompt, type ViewModel } from "../view/view-model.ts";
 
-export type PermissionPolicy = (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+export type PermissionPolicy = (
+  request: RequestPermissionRequest,
+) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
 
 /** Picks the first option of the given kind (or cancels when there is none). */
-export const choose = (kind: "allow_once" | "allow_always" | "reject_once" | "reject_always"): PermissionPolicy => (request) => {
-  const option = request.options.find((o) => o.kind === kind);
-  return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
-};
+export const choose =
+  (kind: "allow_once" | "allow_always" | "reject_once" | "reject_always"): PermissionPolicy =>
+  (request) => {
+    const option = request.options.find((o) => o.kind === kind);
+    return { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } };
+  };
 
 export class ViewClient {
   readonly #views = new Map<string, ViewModel>();

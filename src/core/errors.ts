@@ -1,7 +1,14 @@
 /** Engine conditions the protocol layer turns into typed errors. */
 export class EngineError extends Error {
   constructor(
-    readonly code: "turn_running" | "no_provider" | "invalid_config" | "unsupported_content" | "closed" | "not_forkable" | "cwd_missing",
+    readonly code:
+      | "turn_running"
+      | "no_provider"
+      | "invalid_config"
+      | "unsupported_content"
+      | "closed"
+      | "not_forkable"
+      | "cwd_missing",
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {

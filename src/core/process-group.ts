@@ -122,7 +122,11 @@ export class ProcessTree {
  * leader has exited: children that outlive the leader are still in the tree). Resolves once the
  * SIGKILL is sent. Pass `tree` to signal it again later (what survives after the leader's exit).
  */
-export async function killGroup(child: { pid: number; exited: Promise<number> }, graceMs = KILL_GRACE_MS, tree = new ProcessTree(child.pid)): Promise<void> {
+export async function killGroup(
+  child: { pid: number; exited: Promise<number> },
+  graceMs = KILL_GRACE_MS,
+  tree = new ProcessTree(child.pid),
+): Promise<void> {
   tree.signal("SIGTERM");
   await Promise.race([child.exited, Bun.sleep(graceMs)]);
   tree.signal("SIGKILL");

@@ -20,14 +20,17 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export const sha256 = sha256Hex;
 
 /** The payload field of a content block worth storing apart, if any. */
-function payloadField(node: Record<string, unknown>): { holder: Record<string, unknown>; key: string; path: string[] } | undefined {
+function payloadField(
+  node: Record<string, unknown>,
+): { holder: Record<string, unknown>; key: string; path: string[] } | undefined {
   if ((node.type === "image" || node.type === "audio") && typeof node.data === "string" && node.data.length > 0) {
     return { holder: node, key: "data", path: ["data"] };
   }
   if (node.type === "resource" && isRecord(node.resource)) {
     const r = node.resource;
     if (typeof r.blob === "string" && r.blob.length > 0) return { holder: r, key: "blob", path: ["resource", "blob"] };
-    if (typeof r.text === "string" && r.text.length >= MIN_TEXT_BLOB) return { holder: r, key: "text", path: ["resource", "text"] };
+    if (typeof r.text === "string" && r.text.length >= MIN_TEXT_BLOB)
+      return { holder: r, key: "text", path: ["resource", "text"] };
   }
   return undefined;
 }
@@ -75,14 +78,20 @@ export function extractBlobs(body: Record<string, unknown>): Extracted {
  * Puts the payloads back into a stored body (mutating it). `lookup` returns a payload by hash,
  * or undefined when the store does not hold it; the first missing one is returned as an error.
  */
-export function restoreBlobs(body: Record<string, unknown>, refs: BlobRef[], lookup: (sha256: string) => string | undefined): string | undefined {
+export function restoreBlobs(
+  body: Record<string, unknown>,
+  refs: BlobRef[],
+  lookup: (sha256: string) => string | undefined,
+): string | undefined {
   for (const ref of refs) {
     const data = lookup(ref.sha256);
     if (data === undefined) return `blob ${ref.sha256} is missing`;
     let node: unknown = body;
-    for (const step of ref.path.slice(0, -1)) node = isRecord(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[step] : undefined;
+    for (const step of ref.path.slice(0, -1))
+      node = isRecord(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[step] : undefined;
     const last = ref.path[ref.path.length - 1];
-    if ((!isRecord(node) && !Array.isArray(node)) || last === undefined) return `blob reference ${ref.path.join(".")} does not point into the record`;
+    if ((!isRecord(node) && !Array.isArray(node)) || last === undefined)
+      return `blob reference ${ref.path.join(".")} does not point into the record`;
     (node as Record<string | number, unknown>)[last] = data;
   }
   return undefined;
@@ -92,7 +101,12 @@ export function restoreBlobs(body: Record<string, unknown>, refs: BlobRef[], loo
 export function blobRefsOf(body: Record<string, unknown>): BlobRef[] | undefined {
   const refs = body.$blobs;
   if (!Array.isArray(refs)) return undefined;
-  const ok = refs.every((r) => isRecord(r) && typeof r.sha256 === "string" && Array.isArray(r.path) &&
-    r.path.every((p) => typeof p === "string" || typeof p === "number"));
+  const ok = refs.every(
+    (r) =>
+      isRecord(r) &&
+      typeof r.sha256 === "string" &&
+      Array.isArray(r.path) &&
+      r.path.every((p) => typeof p === "string" || typeof p === "number"),
+  );
   return ok ? (refs as BlobRef[]) : undefined;
 }

@@ -93,16 +93,29 @@ export function decodeRecord(
   try {
     body = JSON.parse(row.body);
   } catch {
-    throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}) is not valid JSON`, where);
+    throw new JournalError(
+      "corrupt_record",
+      `session ${sessionId} record ${row.seq} (${row.kind}) is not valid JSON`,
+      where,
+    );
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}) is not an object`, where);
+    throw new JournalError(
+      "corrupt_record",
+      `session ${sessionId} record ${row.seq} (${row.kind}) is not an object`,
+      where,
+    );
   }
   const refs = blobRefsOf(body as Record<string, unknown>);
   if (refs) {
     const { $blobs: _refs, ...rest } = body as Record<string, unknown>;
     const problem = restoreBlobs(rest, refs, blob);
-    if (problem) throw new JournalError("corrupt_record", `session ${sessionId} record ${row.seq} (${row.kind}): ${problem}`, where);
+    if (problem)
+      throw new JournalError(
+        "corrupt_record",
+        `session ${sessionId} record ${row.seq} (${row.kind}): ${problem}`,
+        where,
+      );
     body = rest;
   }
   let raw: RawRecord = { kind: row.kind, body: body as Record<string, unknown> };

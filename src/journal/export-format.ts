@@ -24,7 +24,11 @@ const sessionHeader = z.object({
   createdAt: z.string(),
   forkOf: z.object({ sessionId: z.string(), seq: z.number().int().positive() }).optional(),
 });
-const header = z.object({ format: z.literal(EXPORT_FORMAT), version: z.number().int().positive(), session: sessionHeader });
+const header = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.number().int().positive(),
+  session: sessionHeader,
+});
 const factLine = z.object({
   seq: z.number().int().positive(),
   at: z.string(),
@@ -35,9 +39,15 @@ const factLine = z.object({
 const blobLine = z.object({ blob: z.string(), data: z.string() });
 
 /** The lines of a session's export file, each without its newline. */
-export async function* exportLines(row: SessionRow, records: AsyncIterable<readonly StoredFact[]>): AsyncGenerator<string> {
+export async function* exportLines(
+  row: SessionRow,
+  records: AsyncIterable<readonly StoredFact[]>,
+): AsyncGenerator<string> {
   const session: z.infer<typeof sessionHeader> = {
-    sessionId: row.sessionId, cwd: row.cwd, additionalDirectories: row.additionalDirectories, createdAt: row.createdAt,
+    sessionId: row.sessionId,
+    cwd: row.cwd,
+    additionalDirectories: row.additionalDirectories,
+    createdAt: row.createdAt,
     ...(row.title !== undefined ? { title: row.title } : {}),
     ...(row.forkOf ? { forkOf: row.forkOf } : {}),
   };
@@ -73,7 +83,12 @@ export function parseExport(text: string): ImportedSession {
   if (lines[lines.length - 1] === "") lines.pop();
   const first = parseLine(lines[0] ?? "", 1);
   const format = (first as { format?: unknown } | undefined)?.format;
-  if (format !== EXPORT_FORMAT) throw new JournalError("corrupt_record", `this is not a verbatim session export (its first line does not name the format ${EXPORT_FORMAT})`, { line: 1 });
+  if (format !== EXPORT_FORMAT)
+    throw new JournalError(
+      "corrupt_record",
+      `this is not a verbatim session export (its first line does not name the format ${EXPORT_FORMAT})`,
+      { line: 1 },
+    );
   const version = (first as { version?: unknown }).version;
   if (typeof version === "number" && version > EXPORT_VERSION) {
     throw new JournalError(
@@ -83,7 +98,11 @@ export function parseExport(text: string): ImportedSession {
     );
   }
   const head = header.safeParse(first);
-  if (!head.success) throw damaged(1, `is not a valid export header (${head.error.issues[0]?.path.join(".") || "header"}: ${head.error.issues[0]?.message})`);
+  if (!head.success)
+    throw damaged(
+      1,
+      `is not a valid export header (${head.error.issues[0]?.path.join(".") || "header"}: ${head.error.issues[0]?.message})`,
+    );
   const { session } = head.data;
   const blobs = new Map<string, string>();
   const rows: { line: number; row: z.infer<typeof factLine> }[] = [];
@@ -91,28 +110,37 @@ export function parseExport(text: string): ImportedSession {
     const value = parseLine(lines[i] as string, i + 1);
     const blob = blobLine.safeParse(value);
     if (blob.success) {
-      if (sha256Hex(blob.data.data) !== blob.data.blob) throw damaged(i + 1, `holds a payload that does not match its hash ${blob.data.blob}`);
+      if (sha256Hex(blob.data.data) !== blob.data.blob)
+        throw damaged(i + 1, `holds a payload that does not match its hash ${blob.data.blob}`);
       blobs.set(blob.data.blob, blob.data.data);
       continue;
     }
     const fact = factLine.safeParse(value);
     if (!fact.success) throw damaged(i + 1, "is neither a record nor a payload");
-    if (fact.data.seq !== rows.length + 1) throw damaged(i + 1, `is record ${fact.data.seq} where record ${rows.length + 1} belongs`);
+    if (fact.data.seq !== rows.length + 1)
+      throw damaged(i + 1, `is record ${fact.data.seq} where record ${rows.length + 1} belongs`);
     rows.push({ line: i + 1, row: fact.data });
   }
   const records = rows.map(({ line, row }) => {
     try {
-      const stored = decodeRecord(session.sessionId, { ...row, body: JSON.stringify(row.body) }, (hash) => blobs.get(hash));
+      const stored = decodeRecord(session.sessionId, { ...row, body: JSON.stringify(row.body) }, (hash) =>
+        blobs.get(hash),
+      );
       return { fact: stored.fact, at: stored.at };
     } catch (error) {
-      if (error instanceof JournalError) throw new JournalError(error.code, `line ${line}: ${error.message}`, { ...error.details, line });
+      if (error instanceof JournalError)
+        throw new JournalError(error.code, `line ${line}: ${error.message}`, { ...error.details, line });
       throw error;
     }
   });
-  if (records[0]?.fact.kind !== "session_started") throw damaged(2, "is not the session's start: the export holds no session");
+  if (records[0]?.fact.kind !== "session_started")
+    throw damaged(2, "is not the session's start: the export holds no session");
   const row: SessionRow = {
-    sessionId: session.sessionId, cwd: session.cwd, additionalDirectories: session.additionalDirectories,
-    createdAt: session.createdAt, updatedAt: session.createdAt,
+    sessionId: session.sessionId,
+    cwd: session.cwd,
+    additionalDirectories: session.additionalDirectories,
+    createdAt: session.createdAt,
+    updatedAt: session.createdAt,
     ...(session.title !== undefined ? { title: session.title } : {}),
     ...(session.forkOf ? { forkOf: session.forkOf } : {}),
   };

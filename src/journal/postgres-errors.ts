@@ -19,7 +19,11 @@ export const heldElsewhere = (sessionId: string, holder?: LeaseHolder) =>
 type DriverError = { code?: string; errno?: string; message?: string };
 
 /** Runs `run`, turning the driver's failures into JournalErrors that name the session and the server. */
-export async function pgGuard<T>(target: PostgresTarget, sessionId: string | undefined, run: () => Promise<T>): Promise<T> {
+export async function pgGuard<T>(
+  target: PostgresTarget,
+  sessionId: string | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -37,20 +41,33 @@ export function translate(target: PostgresTarget, sessionId: string | undefined,
   if (sqlState === "23505" || sqlState === "P0002") {
     return new JournalError("stale_write", `${where}another writer appended first; nothing was written`, details);
   }
-  if (sqlState === "P0001") return new JournalError("corrupt_database", `${where}${message}; nothing was written`, details);
+  if (sqlState === "P0001")
+    return new JournalError("corrupt_database", `${where}${message}; nothing was written`, details);
   const server = `the journal's PostgreSQL server at ${target.where}`;
   if (sqlState === "28P01" || sqlState === "28000") {
     return new JournalError("unreachable", `${server} refused the login (${message})`, details);
   }
-  if (sqlState === "3D000") return new JournalError("unreachable", `${server} has no database "${target.database}"`, details);
+  if (sqlState === "3D000")
+    return new JournalError("unreachable", `${server} has no database "${target.database}"`, details);
   // Bun's own codes (ERR_POSTGRES_CONNECTION_CLOSED, ..._REFUSED, ..._TIMEOUT, TLS failures), the
   // server shutting down or ending this backend (57P0x), connection exceptions (08xxx).
   // The server refusing new connections (53300 too many; 55000 a database closed to them) is one too.
-  const connection = (e.code !== undefined && e.code.startsWith("ERR_POSTGRES") && e.code !== "ERR_POSTGRES_SERVER_ERROR") ||
-    sqlState.startsWith("57P0") || sqlState.startsWith("08") || sqlState === "53300" ||
+  const connection =
+    (e.code !== undefined && e.code.startsWith("ERR_POSTGRES") && e.code !== "ERR_POSTGRES_SERVER_ERROR") ||
+    sqlState.startsWith("57P0") ||
+    sqlState.startsWith("08") ||
+    sqlState === "53300" ||
     (sqlState === "55000" && /accepting connections/.test(message));
   if (connection) {
-    return new JournalError("unreachable", `${where}${server} cannot be reached (${e.code ?? sqlState}: ${message})`, details);
+    return new JournalError(
+      "unreachable",
+      `${where}${server} cannot be reached (${e.code ?? sqlState}: ${message})`,
+      details,
+    );
   }
-  return new JournalError("corrupt_database", `${where}${server} failed (${sqlState || e.code || "error"}: ${message})`, details);
+  return new JournalError(
+    "corrupt_database",
+    `${where}${server} failed (${sqlState || e.code || "error"}: ${message})`,
+    details,
+  );
 }

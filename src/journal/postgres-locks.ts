@@ -19,7 +19,10 @@ export class AdvisoryLocks {
   #lost = false;
 
   /** `holding`: whether the store holds any session (a connection closing then loses locks). */
-  constructor(private readonly target: PostgresTarget, private readonly holding: () => boolean) {}
+  constructor(
+    private readonly target: PostgresTarget,
+    private readonly holding: () => boolean,
+  ) {}
 
   /** True when the lock connection closed while sessions were held. */
   get lost(): boolean {

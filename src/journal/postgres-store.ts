@@ -38,7 +38,10 @@ export class PostgresJournal implements JournalStore {
   #layout: Promise<number | undefined> | undefined;
   readonly #owner = { host: hostname(), ...currentProcess() };
 
-  constructor(url: string, private readonly options: { poolSize?: number } = {}) {
+  constructor(
+    url: string,
+    private readonly options: { poolSize?: number } = {},
+  ) {
     this.target = parsePostgresUrl(url);
     this.#sql = this.#connect(options.poolSize ?? 4);
     this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
@@ -101,7 +104,7 @@ export class PostgresJournal implements JournalStore {
     const { title, updatedAt } = importedRow(row, records);
     await this.#guard(id, () =>
       this.#sql.begin(async (tx) => {
-        const [present] = await tx`SELECT 1 AS one FROM verbatim.sessions WHERE session_id = ${id}` as unknown[];
+        const [present] = (await tx`SELECT 1 AS one FROM verbatim.sessions WHERE session_id = ${id}`) as unknown[];
         if (present) throw sessionExists(id);
         await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id, forked_from)
           VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${title ?? null}, ${row.createdAt}, ${updatedAt}, ${row.parentSessionId ?? null}, ${row.forkOf ? JSON.stringify(row.forkOf) : null})`;
@@ -120,7 +123,11 @@ export class PostgresJournal implements JournalStore {
     return record as StoredFact;
   }
 
-  async appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): Promise<StoredFact[]> {
+  async appendMany(
+    sessionId: string,
+    firstSeq: number,
+    facts: readonly { fact: Fact; at: string }[],
+  ): Promise<StoredFact[]> {
     if (facts.length === 0) return [];
     if (this.#locks.lost) await this.#relock();
     const epoch = this.#held.get(sessionId);
@@ -128,12 +135,20 @@ export class PostgresJournal implements JournalStore {
     const encoded = facts.map(({ fact }) => encodeFact(fact));
     const blobs: { sha256: string; data: string }[] = [];
     for (const e of encoded) for (const [sha256, data] of e.blobs) blobs.push({ sha256, data });
-    const rows = encoded.map((e: EncodedFact, i) => ({ seq: firstSeq + i, kind: e.kind, v: e.v, at: facts[i]!.at, body: e.body }));
+    const rows = encoded.map((e: EncodedFact, i) => ({
+      seq: firstSeq + i,
+      kind: e.kind,
+      v: e.v,
+      at: facts[i]!.at,
+      body: e.body,
+    }));
     let title: string | null = null;
     for (const { fact } of facts) if (fact.kind === "title_set") title = fact.title;
     const last = facts[facts.length - 1]!.at;
     // One statement, one round trip, one transaction: the epoch check and the writes stand or fall together.
-    const [result] = await this.#guard(sessionId, () => this.#sql`
+    const [result] = (await this.#guard(
+      sessionId,
+      () => this.#sql`
       WITH lease AS (
         SELECT 1 FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch} FOR SHARE
       ), blob AS (
@@ -151,7 +166,8 @@ export class PostgresJournal implements JournalStore {
         UPDATE verbatim.sessions SET updated_at = ${last}, title = COALESCE(${title}::text, title)
         WHERE session_id = ${sessionId} AND EXISTS (SELECT 1 FROM lease)
       )
-      SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written`) as { ours: boolean; written: number }[];
+      SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written`,
+    )) as { ours: boolean; written: number }[];
     if (!result?.ours) {
       this.#held.delete(sessionId);
       throw heldElsewhere(sessionId, await this.holder(sessionId));
@@ -164,9 +180,12 @@ export class PostgresJournal implements JournalStore {
     let expected = fromSeq;
     for (;;) {
       const from = expected;
-      const rows = await this.#guard(sessionId, () => this.#sql`
+      const rows = (await this.#guard(
+        sessionId,
+        () => this.#sql`
         SELECT seq, kind, v, at, body FROM verbatim.facts
-        WHERE session_id = ${sessionId} AND seq >= ${from} ORDER BY seq LIMIT ${PAGE_SIZE}`) as FactRow[];
+        WHERE session_id = ${sessionId} AND seq >= ${from} ORDER BY seq LIMIT ${PAGE_SIZE}`,
+      )) as FactRow[];
       if (rows.length === 0) break;
       const blobs = await this.#blobsFor(sessionId, rows);
       const page: StoredFact[] = [];
@@ -189,7 +208,10 @@ export class PostgresJournal implements JournalStore {
 
   async info(sessionId: string): Promise<SessionRow | undefined> {
     if ((await this.#readLayout()) === undefined) return undefined;
-    const [row] = await this.#guard(sessionId, () => this.#sql`SELECT * FROM verbatim.sessions WHERE session_id = ${sessionId}`) as SessionDbRow[];
+    const [row] = (await this.#guard(
+      sessionId,
+      () => this.#sql`SELECT * FROM verbatim.sessions WHERE session_id = ${sessionId}`,
+    )) as SessionDbRow[];
     return row ? toSessionRow(row) : undefined;
   }
 
@@ -229,15 +251,20 @@ export class PostgresJournal implements JournalStore {
         ELSE (SELECT MAX(f.at) FROM verbatim.facts f WHERE f.session_id = s.session_id AND f.at <= $1) END AS activity
       FROM verbatim.sessions s WHERE ${where.join(" AND ")}
     ) listed ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
-    const rows = await this.#guard(undefined, () => this.#sql.unsafe(text, args)) as (SessionDbRow & { activity: string })[];
+    const rows = (await this.#guard(undefined, () => this.#sql.unsafe(text, args))) as (SessionDbRow & {
+      activity: string;
+    })[];
     return rows.map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
   }
 
   async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
     if (kinds.length === 0 || (await this.#readLayout()) === undefined) return undefined;
-    const rows = await this.#guard(sessionId, () => this.#sql`
+    const rows = (await this.#guard(
+      sessionId,
+      () => this.#sql`
       SELECT seq, kind, v, at, body FROM verbatim.facts
-      WHERE session_id = ${sessionId} AND kind = ANY(${this.#sql.array([...kinds], "TEXT")}) ORDER BY seq DESC LIMIT 1`) as FactRow[];
+      WHERE session_id = ${sessionId} AND kind = ANY(${this.#sql.array([...kinds], "TEXT")}) ORDER BY seq DESC LIMIT 1`,
+    )) as FactRow[];
     const row = rows[0];
     if (!row) return undefined;
     const blobs = await this.#blobsFor(sessionId, rows);
@@ -249,10 +276,12 @@ export class PostgresJournal implements JournalStore {
     await this.#ensureLayout();
     const deleted = await this.#guard(sessionId, () =>
       this.#sql.begin(async (tx) => {
-        const doomed = (await tx`
+        const doomed = (
+          (await tx`
           WITH RECURSIVE tree(id) AS (
             SELECT ${sessionId}::text UNION SELECT s.session_id FROM verbatim.sessions s JOIN tree ON s.parent_session_id = tree.id
-          ) SELECT id FROM tree` as { id: string }[]).map((r) => r.id);
+          ) SELECT id FROM tree`) as { id: string }[]
+        ).map((r) => r.id);
         for (const id of doomed) {
           const holder = await this.#liveHolder(tx, id);
           if (holder && !this.#held.has(id)) throw heldElsewhere(id, holder);
@@ -280,11 +309,14 @@ export class PostgresJournal implements JournalStore {
     await this.#ensureLayout();
     await this.#lock(sessionId);
     // A takeover: the epoch moves on, so that whoever held the session before can append nothing more.
-    const [lease] = await this.#guard(sessionId, () => this.#sql`
+    const [lease] = (await this.#guard(
+      sessionId,
+      () => this.#sql`
       INSERT INTO verbatim.leases (session_id, host, pid, start_time, epoch)
       VALUES (${sessionId}, ${this.#owner.host}, ${this.#owner.pid}, ${this.#owner.startTime}, 1)
       ON CONFLICT (session_id) DO UPDATE SET host = excluded.host, pid = excluded.pid, start_time = excluded.start_time, epoch = verbatim.leases.epoch + 1
-      RETURNING epoch::float8 AS epoch`) as { epoch: number }[];
+      RETURNING epoch::float8 AS epoch`,
+    )) as { epoch: number }[];
     this.#held.set(sessionId, lease!.epoch);
   }
 
@@ -293,9 +325,12 @@ export class PostgresJournal implements JournalStore {
     if (epoch === undefined) return;
     this.#held.delete(sessionId);
     // The lease row stays, its epoch moved on and no holder named: epochs only ever grow.
-    await this.#guard(sessionId, () => this.#sql`
+    await this.#guard(
+      sessionId,
+      () => this.#sql`
       UPDATE verbatim.leases SET epoch = epoch + 1, host = '', pid = 0, start_time = ''
-      WHERE session_id = ${sessionId} AND epoch = ${epoch}`);
+      WHERE session_id = ${sessionId} AND epoch = ${epoch}`,
+    );
     await this.#locks.give(sessionId);
   }
 
@@ -316,14 +351,14 @@ export class PostgresJournal implements JournalStore {
 
   /** The named holder of a session's lease, if its advisory lock is held right now (by a live connection). */
   async #liveHolder(sql: SQL, sessionId: string): Promise<LeaseHolder | undefined> {
-    const [row] = await sql`
+    const [row] = (await sql`
       SELECT l.host, l.pid FROM verbatim.leases l
       WHERE l.session_id = ${sessionId} AND l.pid <> 0 AND EXISTS (
         SELECT 1 FROM pg_locks k
         WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
           AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtextextended(${lockName(sessionId)}, 0)
-      )` as { host: string; pid: number }[];
+      )`) as { host: string; pid: number }[];
     return row ? { pid: row.pid, host: row.host } : undefined;
   }
 
@@ -348,8 +383,10 @@ export class PostgresJournal implements JournalStore {
           this.#held.delete(sessionId);
           continue;
         }
-        const [lease] = await this.#guard(sessionId, () =>
-          this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`) as { ok: number }[];
+        const [lease] = (await this.#guard(
+          sessionId,
+          () => this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`,
+        )) as { ok: number }[];
         if (!lease) {
           this.#held.delete(sessionId);
           await this.#locks.give(sessionId);
@@ -379,9 +416,12 @@ export class PostgresJournal implements JournalStore {
       }
     }
     if (hashes.size === 0) return new Map();
-    const found = await this.#guard(sessionId, () => this.#sql`
+    const found = (await this.#guard(
+      sessionId,
+      () => this.#sql`
       SELECT sha256, data FROM verbatim.blobs
-      WHERE session_id = ${sessionId} AND sha256 IN (SELECT json_array_elements_text(${JSON.stringify([...hashes])}::text::json))`) as { sha256: string; data: string }[];
+      WHERE session_id = ${sessionId} AND sha256 IN (SELECT json_array_elements_text(${JSON.stringify([...hashes])}::text::json))`,
+    )) as { sha256: string; data: string }[];
     return new Map(found.map((b) => [b.sha256, b.data]));
   }
 
@@ -427,13 +467,13 @@ export class PostgresJournal implements JournalStore {
   }
 }
 
-
 async function currentLayout(sql: SQL): Promise<number | undefined> {
-  const [present] = await sql`SELECT to_regclass('verbatim.meta') IS NOT NULL AS present` as { present: boolean }[];
+  const [present] = (await sql`SELECT to_regclass('verbatim.meta') IS NOT NULL AS present`) as { present: boolean }[];
   if (!present?.present) return undefined;
-  const [row] = await sql`SELECT value FROM verbatim.meta WHERE key = 'layout'` as { value: string }[];
+  const [row] = (await sql`SELECT value FROM verbatim.meta WHERE key = 'layout'`) as { value: string }[];
   const version = Number(row?.value);
-  if (!row || !Number.isInteger(version)) throw new JournalError("corrupt_database", "the journal database has no layout record");
+  if (!row || !Number.isInteger(version))
+    throw new JournalError("corrupt_database", "the journal database has no layout record");
   return version;
 }
 

@@ -42,7 +42,8 @@ export function parsePostgresUrl(value: string): PostgresTarget {
     url: value,
     host,
     port,
-    database: decodeURIComponent(parsed.pathname.replace(/^\//, "")) || decodeURIComponent(parsed.username) || "postgres",
+    database:
+      decodeURIComponent(parsed.pathname.replace(/^\//, "")) || decodeURIComponent(parsed.username) || "postgres",
     sslMode: mode as SslMode,
     where: `${host.includes(":") ? `[${host}]` : host}:${port}`,
   };
@@ -50,7 +51,9 @@ export function parsePostgresUrl(value: string): PostgresTarget {
 
 /** The URL with any password replaced by `***` (also for strings that do not parse as URLs). */
 export function redactUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, "$1:***@").replace(/([?&]password=)[^&#]*/i, "$1***");
+  return value
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, "$1:***@")
+    .replace(/([?&]password=)[^&#]*/i, "$1***");
 }
 
 /** `text` with every occurrence of the password (raw or URL-encoded) removed: for error messages from the driver. */
@@ -63,7 +66,8 @@ export function withoutSecret(text: string, url: string): string {
     return out;
   }
   if (password) {
-    for (const form of new Set([password, decodeURIComponent(password)])) if (form.length > 0) out = out.split(form).join("***");
+    for (const form of new Set([password, decodeURIComponent(password)]))
+      if (form.length > 0) out = out.split(form).join("***");
   }
   return out;
 }

@@ -2,8 +2,13 @@
 import type { SessionRow } from "./store.ts";
 
 export type SessionDbRow = {
-  session_id: string; cwd: string; additional_directories: string; title: string | null;
-  created_at: string; updated_at: string; parent_session_id: string | null;
+  session_id: string;
+  cwd: string;
+  additional_directories: string;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+  parent_session_id: string | null;
   /** Absent from an SQLite database no writer of this version has opened yet. */
   forked_from?: string | null;
 };

@@ -40,13 +40,25 @@ function translate(sessionId: string | undefined, error: unknown): unknown {
     return new JournalError("busy", `${where}the journal is locked by another process`, details);
   }
   if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) {
-    return new JournalError("write_failed", `${where}the journal file could not be written or read (${message}); nothing was written`, details);
+    return new JournalError(
+      "write_failed",
+      `${where}the journal file could not be written or read (${message}); nothing was written`,
+      details,
+    );
   }
   if (code.startsWith("SQLITE_READONLY")) {
     return new JournalError("read_only", `${where}the journal is read-only (${message}); nothing was written`, details);
   }
-  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT") || /not a database|malformed/.test(message)) {
-    return new JournalError("corrupt_database", `${where}the journal database is damaged (${message}); nothing was written`, details);
+  if (
+    code.startsWith("SQLITE_NOTADB") ||
+    code.startsWith("SQLITE_CORRUPT") ||
+    /not a database|malformed/.test(message)
+  ) {
+    return new JournalError(
+      "corrupt_database",
+      `${where}the journal database is damaged (${message}); nothing was written`,
+      details,
+    );
   }
   return error;
 }

@@ -146,14 +146,24 @@ const emptyFile = (path: string) =>
 
 /** The database's layout version; throws when it is not a verbatim journal or is newer than this verbatim. */
 function checkLayout(db: Database, path: string): number {
-  const meta = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  const meta = db
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get();
   if (!meta) {
-    throw new JournalError("not_a_journal", `${path} is an SQLite database but not a verbatim journal (it has no meta table); nothing was written`, { path });
+    throw new JournalError(
+      "not_a_journal",
+      `${path} is an SQLite database but not a verbatim journal (it has no meta table); nothing was written`,
+      { path },
+    );
   }
   const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'layout'").get();
   const version = Number(row?.value);
   if (!row || !Number.isInteger(version)) {
-    throw new JournalError("corrupt_database", `${path}: the journal database has no layout record; nothing was written`, { path });
+    throw new JournalError(
+      "corrupt_database",
+      `${path}: the journal database has no layout record; nothing was written`,
+      { path },
+    );
   }
   if (version > LAYOUT_VERSION) {
     throw new JournalError(
@@ -174,7 +184,10 @@ function quickCheck(db: Database, path: string): void {
     // The check itself can fail on a damaged file ("database disk image is malformed").
     rows = [{ error: error instanceof Error ? error.message : String(error) }];
   }
-  const findings = rows.flatMap((r) => Object.values(r)).filter((v): v is string => typeof v === "string").map((v) => v.replace(/\s*\n\s*/g, "; "));
+  const findings = rows
+    .flatMap((r) => Object.values(r))
+    .filter((v): v is string => typeof v === "string")
+    .map((v) => v.replace(/\s*\n\s*/g, "; "));
   if (findings.length === 1 && findings[0] === "ok") return;
   throw new JournalError(
     "corrupt_database",

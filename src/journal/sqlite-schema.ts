@@ -33,7 +33,8 @@ export const forkColumnSql = "ALTER TABLE sessions ADD COLUMN forked_from TEXT";
  * as it holds only prompt records. Created by the first writer that does not find it; a verbatim
  * that does not know it writes on as before (SQLite keeps it up to date).
  */
-export const promptIndexSql = "CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received'";
+export const promptIndexSql =
+  "CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received'";
 
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

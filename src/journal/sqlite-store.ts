@@ -11,7 +11,14 @@ import { ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
-import { importedRow, type Durability, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
+import {
+  importedRow,
+  type Durability,
+  type JournalStore,
+  type LeaseHolder,
+  type ListQuery,
+  type SessionRow,
+} from "./store.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 
@@ -35,17 +42,24 @@ export class SqliteJournal implements JournalStore {
     const w = this.#writer();
     const at = row.createdAt;
     const created = guard(row.sessionId, () =>
-      w.db.transaction(() => {
-        w.insertSession.run(
-          row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), row.title ?? null,
-          row.createdAt, row.updatedAt, row.parentSessionId ?? null,
-        );
-        w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
-        const e = encodeFact(first);
-        for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
-        w.insertFact.run(row.sessionId, 1, e.kind, e.v, at, e.body);
-        return { seq: 1, at, fact: first };
-      }).immediate(),
+      w.db
+        .transaction(() => {
+          w.insertSession.run(
+            row.sessionId,
+            row.cwd,
+            JSON.stringify(row.additionalDirectories),
+            row.title ?? null,
+            row.createdAt,
+            row.updatedAt,
+            row.parentSessionId ?? null,
+          );
+          w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
+          const e = encodeFact(first);
+          for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
+          w.insertFact.run(row.sessionId, 1, e.kind, e.v, at, e.body);
+          return { seq: 1, at, fact: first };
+        })
+        .immediate(),
     );
     w.checkpoints.committed(0);
     return created;
@@ -56,23 +70,33 @@ export class SqliteJournal implements JournalStore {
     const from = row.forkOf;
     const at = row.updatedAt;
     const forked = guard(row.sessionId, () =>
-      w.db.transaction(() => {
-        w.insertSession.run(
-          row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), row.title ?? null,
-          row.createdAt, row.updatedAt, row.parentSessionId ?? null,
-        );
-        w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [JSON.stringify(from), row.sessionId]);
-        const copied = w.db.run(
-          "INSERT INTO facts (session_id, seq, kind, v, at, body) SELECT ?, seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq <= ? ORDER BY seq",
-          [row.sessionId, from.sessionId, from.seq],
-        ).changes;
-        if (copied !== from.seq) throw sessionNotFound(from.sessionId);
-        w.db.run("INSERT INTO blobs (session_id, sha256, data) SELECT ?, sha256, data FROM blobs WHERE session_id = ?", [row.sessionId, from.sessionId]);
-        const e = encodeFact(last);
-        for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
-        w.insertFact.run(row.sessionId, from.seq + 1, e.kind, e.v, at, e.body);
-        return { seq: from.seq + 1, at, fact: last };
-      }).immediate(),
+      w.db
+        .transaction(() => {
+          w.insertSession.run(
+            row.sessionId,
+            row.cwd,
+            JSON.stringify(row.additionalDirectories),
+            row.title ?? null,
+            row.createdAt,
+            row.updatedAt,
+            row.parentSessionId ?? null,
+          );
+          w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [JSON.stringify(from), row.sessionId]);
+          const copied = w.db.run(
+            "INSERT INTO facts (session_id, seq, kind, v, at, body) SELECT ?, seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq <= ? ORDER BY seq",
+            [row.sessionId, from.sessionId, from.seq],
+          ).changes;
+          if (copied !== from.seq) throw sessionNotFound(from.sessionId);
+          w.db.run(
+            "INSERT INTO blobs (session_id, sha256, data) SELECT ?, sha256, data FROM blobs WHERE session_id = ?",
+            [row.sessionId, from.sessionId],
+          );
+          const e = encodeFact(last);
+          for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
+          w.insertFact.run(row.sessionId, from.seq + 1, e.kind, e.v, at, e.body);
+          return { seq: from.seq + 1, at, fact: last };
+        })
+        .immediate(),
     );
     w.checkpoints.committed(0);
     return forked;
@@ -83,19 +107,31 @@ export class SqliteJournal implements JournalStore {
     const encoded = records.map(({ fact }) => encodeFact(fact));
     const { title, updatedAt } = importedRow(row, records);
     guard(row.sessionId, () =>
-      w.db.transaction(() => {
-        if (w.db.query("SELECT 1 FROM sessions WHERE session_id = ?").get(row.sessionId)) throw sessionExists(row.sessionId);
-        w.insertSession.run(
-          row.sessionId, row.cwd, JSON.stringify(row.additionalDirectories), title ?? null,
-          row.createdAt, updatedAt, row.parentSessionId ?? null,
-        );
-        if (row.forkOf) w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [JSON.stringify(row.forkOf), row.sessionId]);
-        for (let i = 0; i < records.length; i++) {
-          const e = encoded[i] as EncodedFact;
-          for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
-          w.insertFact.run(row.sessionId, i + 1, e.kind, e.v, (records[i] as { at: string }).at, e.body);
-        }
-      }).immediate(),
+      w.db
+        .transaction(() => {
+          if (w.db.query("SELECT 1 FROM sessions WHERE session_id = ?").get(row.sessionId))
+            throw sessionExists(row.sessionId);
+          w.insertSession.run(
+            row.sessionId,
+            row.cwd,
+            JSON.stringify(row.additionalDirectories),
+            title ?? null,
+            row.createdAt,
+            updatedAt,
+            row.parentSessionId ?? null,
+          );
+          if (row.forkOf)
+            w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [
+              JSON.stringify(row.forkOf),
+              row.sessionId,
+            ]);
+          for (let i = 0; i < records.length; i++) {
+            const e = encoded[i] as EncodedFact;
+            for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
+            w.insertFact.run(row.sessionId, i + 1, e.kind, e.v, (records[i] as { at: string }).at, e.body);
+          }
+        })
+        .immediate(),
     );
     let bytes = 0;
     for (const e of encoded) bytes += e.body.length;
@@ -107,7 +143,11 @@ export class SqliteJournal implements JournalStore {
     return record as StoredFact;
   }
 
-  async appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): Promise<StoredFact[]> {
+  async appendMany(
+    sessionId: string,
+    firstSeq: number,
+    facts: readonly { fact: Fact; at: string }[],
+  ): Promise<StoredFact[]> {
     return this.#appendMany(sessionId, firstSeq, facts);
   }
 
@@ -163,13 +203,17 @@ export class SqliteJournal implements JournalStore {
     // A statement of its own (not the query cache): a replay may wait for its client part of the
     // way, while another read of the same query runs; a shared statement would be reset under it.
     const statement = guard(sessionId, () =>
-      db.prepare<Row, [string, number]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq"),
+      db.prepare<Row, [string, number]>(
+        "SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq",
+      ),
     );
     const rows = guard(sessionId, () => statement.iterate(sessionId, fromSeq));
     let expected = fromSeq;
     let blobQuery: Statement<{ data: string }, [string, string]> | undefined;
     const blob = (hash: string) => {
-      blobQuery ??= db.query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?");
+      blobQuery ??= db.query<{ data: string }, [string, string]>(
+        "SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?",
+      );
       return blobQuery.get(sessionId, hash)?.data;
     };
     try {
@@ -240,7 +284,9 @@ export class SqliteJournal implements JournalStore {
       ...db.query<ListedRow, [Record<string, string>]>(untouched).all(args),
       ...db.query<ListedRow, [Record<string, string>]>(touched).all(args),
     ]);
-    rows.sort((x, y) => (x.activity === y.activity ? (x.session_id < y.session_id ? 1 : -1) : x.activity < y.activity ? 1 : -1));
+    rows.sort((x, y) =>
+      x.activity === y.activity ? (x.session_id < y.session_id ? 1 : -1) : x.activity < y.activity ? 1 : -1,
+    );
     return rows.slice(0, limit).map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
   }
 
@@ -248,13 +294,21 @@ export class SqliteJournal implements JournalStore {
     const db = this.#reader();
     if (!db || kinds.length === 0) return undefined;
     const row = guard(sessionId, () =>
-      db.query<Row, string[]>(
-        `SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq DESC LIMIT 1`,
-      ).get(sessionId, ...kinds),
+      db
+        .query<Row, string[]>(
+          `SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq DESC LIMIT 1`,
+        )
+        .get(sessionId, ...kinds),
     );
     if (!row) return undefined;
     const blob = (hash: string) =>
-      guard(sessionId, () => db.query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?").get(sessionId, hash)?.data);
+      guard(
+        sessionId,
+        () =>
+          db
+            .query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?")
+            .get(sessionId, hash)?.data,
+      );
     return decodeRecord(sessionId, row, blob);
   }
 
@@ -262,39 +316,45 @@ export class SqliteJournal implements JournalStore {
   async delete(sessionId: string): Promise<boolean> {
     const w = this.#writer();
     return guard(sessionId, () =>
-      w.db.transaction(() => {
-        const doomed = [sessionId];
-        for (let i = 0; i < doomed.length; i++) {
-          const children = w.db.query<{ session_id: string }, [string]>("SELECT session_id FROM sessions WHERE parent_session_id = ?").all(doomed[i]!);
-          doomed.push(...children.map((c) => c.session_id));
-        }
-        for (const id of doomed) {
-          const lease = w.selectLease.get(id);
-          if (lease && !this.#ownsOrDead(lease)) throw busy(id, { pid: lease.pid });
-        }
-        let deleted = false;
-        for (const id of doomed) {
-          w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
-          w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
-          w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
-          w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
-          w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
-          const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
-          if (id === sessionId) deleted = gone;
-        }
-        return deleted;
-      }).immediate(),
+      w.db
+        .transaction(() => {
+          const doomed = [sessionId];
+          for (let i = 0; i < doomed.length; i++) {
+            const children = w.db
+              .query<{ session_id: string }, [string]>("SELECT session_id FROM sessions WHERE parent_session_id = ?")
+              .all(doomed[i]!);
+            doomed.push(...children.map((c) => c.session_id));
+          }
+          for (const id of doomed) {
+            const lease = w.selectLease.get(id);
+            if (lease && !this.#ownsOrDead(lease)) throw busy(id, { pid: lease.pid });
+          }
+          let deleted = false;
+          for (const id of doomed) {
+            w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
+            w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
+            w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
+            w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
+            w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
+            const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
+            if (id === sessionId) deleted = gone;
+          }
+          return deleted;
+        })
+        .immediate(),
     );
   }
 
   async acquire(sessionId: string): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () =>
-      w.db.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
-        w.upsertLease.run(sessionId, this.#owner.pid, this.#owner.startTime);
-      }).immediate(),
+      w.db
+        .transaction(() => {
+          const lease = w.selectLease.get(sessionId);
+          if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
+          w.upsertLease.run(sessionId, this.#owner.pid, this.#owner.startTime);
+        })
+        .immediate(),
     );
   }
 
@@ -303,7 +363,9 @@ export class SqliteJournal implements JournalStore {
     const w = this.#rw;
     guard(sessionId, () =>
       w.db.run("DELETE FROM leases WHERE session_id = ? AND pid = ? AND start_time = ?", [
-        sessionId, this.#owner.pid, this.#owner.startTime,
+        sessionId,
+        this.#owner.pid,
+        this.#owner.startTime,
       ]),
     );
   }
@@ -312,7 +374,9 @@ export class SqliteJournal implements JournalStore {
     const db = this.#reader();
     if (!db) return undefined;
     const lease = guard(sessionId, () =>
-      db.query<{ pid: number; start_time: string }, [string]>("SELECT pid, start_time FROM leases WHERE session_id = ?").get(sessionId),
+      db
+        .query<{ pid: number; start_time: string }, [string]>("SELECT pid, start_time FROM leases WHERE session_id = ?")
+        .get(sessionId),
     );
     if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
     return { pid: lease.pid };
@@ -335,7 +399,9 @@ export class SqliteJournal implements JournalStore {
   dump(sessionId: string): Row[] {
     const db = this.#reader();
     if (!db) return [];
-    return db.query<Row, [string]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq").all(sessionId);
+    return db
+      .query<Row, [string]>("SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? ORDER BY seq")
+      .all(sessionId);
   }
 
   async close(): Promise<void> {
@@ -395,7 +461,10 @@ class Writer {
   readonly touchTitle: Statement;
   readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
   readonly upsertLease: Statement;
-  constructor(readonly db: Database, readonly checkpoints: WalCheckpointer) {
+  constructor(
+    readonly db: Database,
+    readonly checkpoints: WalCheckpointer,
+  ) {
     const immediate = db.transaction((run: () => unknown) => run()).immediate;
     this.transaction = <T>(run: () => T): T => immediate(run) as T;
     this.insertSession = db.query(

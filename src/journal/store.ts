@@ -109,7 +109,10 @@ export async function readAll(store: JournalStore, sessionId: string, fromSeq = 
 }
 
 /** An imported session's title and last activity, as its records say. */
-export function importedRow(row: SessionRow, records: readonly { fact: Fact; at: string }[]): { title: string | undefined; updatedAt: string } {
+export function importedRow(
+  row: SessionRow,
+  records: readonly { fact: Fact; at: string }[],
+): { title: string | undefined; updatedAt: string } {
   let title = row.title;
   for (const { fact } of records) if (fact.kind === "title_set") title = fact.title;
   return { title, updatedAt: records[records.length - 1]?.at ?? row.updatedAt };

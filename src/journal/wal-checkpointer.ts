@@ -50,7 +50,10 @@ export class WalCheckpointer {
   private readonly policy: CheckpointPolicy;
 
   /** `policy`: what differs from the default (tests set their own thresholds). */
-  constructor(private readonly path: string, policy: Partial<CheckpointPolicy> = {}) {
+  constructor(
+    private readonly path: string,
+    policy: Partial<CheckpointPolicy> = {},
+  ) {
     this.policy = { ...DEFAULT_POLICY, ...policy };
   }
 

@@ -40,11 +40,19 @@ export const questionLine = (message: string): string => `Question: ${message}`;
 export function answerLine(requestedSchema: Record<string, unknown>, answer: QuestionAnswered): string {
   if (answer.error !== undefined) return `Not answered: the client could not ask (${answer.error}).`;
   if (answer.action === "decline") return "Not answered: the user declined.";
-  if (answer.action === "cancel") return answer.cancelledBy === "turn" ? "Not answered: the turn was cancelled." : "Not answered: the user dismissed the question.";
+  if (answer.action === "cancel")
+    return answer.cancelledBy === "turn"
+      ? "Not answered: the turn was cancelled."
+      : "Not answered: the user dismissed the question.";
   const properties = (requestedSchema.properties ?? {}) as Record<string, { title?: unknown }>;
   const content = answer.content ?? {};
   const parts = Object.keys(properties)
-    .filter((key) => content[key] !== undefined && content[key] !== "" && !(Array.isArray(content[key]) && (content[key] as unknown[]).length === 0))
+    .filter(
+      (key) =>
+        content[key] !== undefined &&
+        content[key] !== "" &&
+        !(Array.isArray(content[key]) && (content[key] as unknown[]).length === 0),
+    )
     .map((key) => {
       const value = content[key];
       const shown = Array.isArray(value) ? value.map(String).join(", ") : String(value);

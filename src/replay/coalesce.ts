@@ -9,7 +9,9 @@ type Chunk = SessionUpdate & { sessionUpdate: "agent_message_chunk" | "agent_tho
 
 const mergeable = (u: SessionUpdate): u is Chunk =>
   (u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk") &&
-  u.content.type === "text" && u._meta === undefined && typeof u.messageId === "string";
+  u.content.type === "text" &&
+  u._meta === undefined &&
+  typeof u.messageId === "string";
 
 /** Nothing ready: shared, as most chunks of a long replay merge into the one before them. */
 const NOTHING: readonly SessionUpdate[] = Object.freeze([]);

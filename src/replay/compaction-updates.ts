@@ -16,37 +16,59 @@ const opening = {
   manual: "Summarising older turns for the model. Nothing shown here is removed.\n\n",
 };
 
-export function compactionUpdates(fact: CompactionFact, shown: Map<string, CompactionShown>, native: boolean): SessionUpdate[] {
+export function compactionUpdates(
+  fact: CompactionFact,
+  shown: Map<string, CompactionShown>,
+  native: boolean,
+): SessionUpdate[] {
   const { compactionId } = fact;
   if (fact.kind === "compaction_started") {
     shown.set(compactionId, { messageId: fact.messageId, trigger: fact.trigger });
     if (native) return [{ sessionUpdate: "compaction_update", compactionId, status: "in_progress" }];
-    return [message(fact.messageId, opening[fact.trigger], { compactionId, trigger: fact.trigger, status: "in_progress" })];
+    return [
+      message(fact.messageId, opening[fact.trigger], { compactionId, trigger: fact.trigger, status: "in_progress" }),
+    ];
   }
   const entry = shown.get(compactionId);
   if (!entry) return [];
   if (fact.kind === "compaction_chunk") {
-    if (native) return [{ sessionUpdate: "compaction_summary_chunk", compactionId, content: { type: "text", text: fact.text } }];
+    if (native)
+      return [{ sessionUpdate: "compaction_summary_chunk", compactionId, content: { type: "text", text: fact.text } }];
     return [message(entry.messageId, fact.text, { compactionId, trigger: entry.trigger, status: "in_progress" })];
   }
   const status = fact.outcome;
   if (native) {
-    return [{
-      sessionUpdate: "compaction_update",
-      compactionId,
-      status,
-      ...(fact.summary !== undefined ? { summary: [{ type: "text", text: fact.summary }] } : {}),
-      ...(fact.error !== undefined ? { error: fact.error } : {}),
-    }];
+    return [
+      {
+        sessionUpdate: "compaction_update",
+        compactionId,
+        status,
+        ...(fact.summary !== undefined ? { summary: [{ type: "text", text: fact.summary }] } : {}),
+        ...(fact.error !== undefined ? { error: fact.error } : {}),
+      },
+    ];
   }
-  const closing = status === "completed"
-    ? "\n\n(From here on the model sees this summary instead of the earlier turns.)"
-    : status === "cancelled"
-      ? "\n\nCompaction cancelled; the model still sees the whole conversation."
-      : `\n\nCompaction failed${fact.error ? `: ${fact.error}` : ""}; the model still sees the whole conversation.`;
-  return [message(entry.messageId, closing, { compactionId, trigger: entry.trigger, status, ...(fact.error ? { error: fact.error } : {}) })];
+  const closing =
+    status === "completed"
+      ? "\n\n(From here on the model sees this summary instead of the earlier turns.)"
+      : status === "cancelled"
+        ? "\n\nCompaction cancelled; the model still sees the whole conversation."
+        : `\n\nCompaction failed${fact.error ? `: ${fact.error}` : ""}; the model still sees the whole conversation.`;
+  return [
+    message(entry.messageId, closing, {
+      compactionId,
+      trigger: entry.trigger,
+      status,
+      ...(fact.error ? { error: fact.error } : {}),
+    }),
+  ];
 }
 
 function message(messageId: string, text: string, compaction: Record<string, unknown>): SessionUpdate {
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId, _meta: { verbatim: { compaction } } };
+  return {
+    sessionUpdate: "agent_message_chunk",
+    content: { type: "text", text },
+    messageId,
+    _meta: { verbatim: { compaction } },
+  };
 }

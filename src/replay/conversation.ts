@@ -56,7 +56,8 @@ export class ConversationFold {
         if (fact.outcome === "completed" && fact.summary !== undefined) this.#compact(fact.turnId, fact.summary);
         return;
       case "message_chunk":
-        if (fact.stream === "answer") this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
+        if (fact.stream === "answer")
+          this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
         return;
       case "step_ended": {
         const text = this.#stepText.get(fact.stepId) ?? "";
@@ -113,7 +114,8 @@ export class ConversationFold {
     const context = fact.modelContext;
     if (!context) return;
     if (fact.toolCallId !== undefined) {
-      if (this.#pairing.has(fact.toolCallId)) this.#callContext.set(fact.toolCallId, [...(this.#callContext.get(fact.toolCallId) ?? []), context]);
+      if (this.#pairing.has(fact.toolCallId))
+        this.#callContext.set(fact.toolCallId, [...(this.#callContext.get(fact.toolCallId) ?? []), context]);
       return;
     }
     if (fact.event === "Stop" || fact.event === "SubagentStop" || !prompt) {

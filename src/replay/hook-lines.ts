@@ -20,19 +20,25 @@ export function hookOutcomeLine(outcome: Outcome): string {
     const running = outcome.runs.map((r) => runningText(r)).join(", ");
     return `${head}: running ${running}…`;
   }
-  const verdict = verdictWords[outcome.event]?.[outcome.decision] ?? (outcome.decision === "none" ? "done" : outcome.decision);
+  const verdict =
+    verdictWords[outcome.event]?.[outcome.decision] ?? (outcome.decision === "none" ? "done" : outcome.decision);
   const lines = [`${head}: ${verdict}${outcome.reason ? ` — ${outcome.reason}` : ""}.`];
   if (outcome.inputRewritten) {
     const by = commandOf(outcome.runs, outcome.inputRewritten.byHookId);
     const losers = outcome.inputRewritten.conflictingHookIds.map((id) => commandOf(outcome.runs, id));
-    lines.push(`Input rewritten by ${by}${losers.length ? ` (conflicting rewrites not used: ${losers.join(", ")})` : ""}.`);
+    lines.push(
+      `Input rewritten by ${by}${losers.length ? ` (conflicting rewrites not used: ${losers.join(", ")})` : ""}.`,
+    );
   }
   if (outcome.halted) lines.push(`A hook stopped the turn: ${outcome.halted.stopReason}.`);
   for (const message of outcome.systemMessages) lines.push(`Hook message: ${message}`);
   // Problems are shown; a systemMessage is already shown above.
   for (const run of outcome.runs) {
     for (const entry of run.entries) {
-      const problem = entry.kind === "error" || entry.kind === "conflict" || (entry.kind === "warning" && !outcome.systemMessages.includes(entry.text));
+      const problem =
+        entry.kind === "error" ||
+        entry.kind === "conflict" ||
+        (entry.kind === "warning" && !outcome.systemMessages.includes(entry.text));
       if (problem) lines.push(`${run.command}: ${entry.text}`);
     }
   }

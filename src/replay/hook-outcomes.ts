@@ -18,7 +18,13 @@ type Outcome = FactOf<"hook_outcome">;
 /** What a client is shown of an outcome under `_meta.verbatim` (the model's context stays private). */
 export type HookOutcomeMeta = Omit<Outcome, "kind" | "messageId" | "modelContext">;
 
-type Shown = { revision: number; content: string; toolCallId: string | undefined; originSessionId: string; card: Card | undefined };
+type Shown = {
+  revision: number;
+  content: string;
+  toolCallId: string | undefined;
+  originSessionId: string;
+  card: Card | undefined;
+};
 
 export class HookOutcomeProjection {
   readonly #shown = new Map<string, Shown>();
@@ -31,10 +37,17 @@ export class HookOutcomeProjection {
     const content = JSON.stringify(metaOf(fact));
     const known = this.#shown.get(fact.outcomeId);
     if (!known) {
-      const card = fact.toolCallId !== undefined && (sessionId === undefined || fact.originSessionId === sessionId)
-        ? cards.get(fact.toolCallId)
-        : undefined;
-      this.#shown.set(fact.outcomeId, { revision: fact.revision, content, toolCallId: fact.toolCallId, originSessionId: fact.originSessionId, card });
+      const card =
+        fact.toolCallId !== undefined && (sessionId === undefined || fact.originSessionId === sessionId)
+          ? cards.get(fact.toolCallId)
+          : undefined;
+      this.#shown.set(fact.outcomeId, {
+        revision: fact.revision,
+        content,
+        toolCallId: fact.toolCallId,
+        originSessionId: fact.originSessionId,
+        card,
+      });
       return card ? [onCard(card, fact)] : standalone(fact);
     }
     if (fact.revision === known.revision && content === known.content) return [];
@@ -47,9 +60,12 @@ export class HookOutcomeProjection {
 }
 
 function evidenceReason(fact: Outcome, known: Shown): string | undefined {
-  if (fact.toolCallId !== known.toolCallId) return `it names call ${fact.toolCallId ?? "(none)"}, but the outcome belongs to call ${known.toolCallId ?? "(none)"}`;
-  if (fact.originSessionId !== known.originSessionId) return `it comes from session ${fact.originSessionId}, but the outcome comes from session ${known.originSessionId}`;
-  if (fact.revision < known.revision) return `revision ${fact.revision} is older than revision ${known.revision}, already shown`;
+  if (fact.toolCallId !== known.toolCallId)
+    return `it names call ${fact.toolCallId ?? "(none)"}, but the outcome belongs to call ${known.toolCallId ?? "(none)"}`;
+  if (fact.originSessionId !== known.originSessionId)
+    return `it comes from session ${fact.originSessionId}, but the outcome comes from session ${known.originSessionId}`;
+  if (fact.revision < known.revision)
+    return `revision ${fact.revision} is older than revision ${known.revision}, already shown`;
   if (fact.revision === known.revision) return `revision ${fact.revision} was already shown with other content`;
   return undefined;
 }
@@ -79,18 +95,23 @@ function onCard(card: Card, fact: Outcome): SessionUpdate {
 /** An outcome of its own is shown once it has settled (a running one has nothing to say yet). */
 function standalone(fact: Outcome): SessionUpdate[] {
   if (fact.status === "running") return [];
-  return [{
-    sessionUpdate: "agent_message_chunk",
-    content: { type: "text", text: hookOutcomeLine(fact) },
-    messageId: fact.messageId,
-    _meta: { verbatim: { hook: metaOf(fact) } },
-  }];
+  return [
+    {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: hookOutcomeLine(fact) },
+      messageId: fact.messageId,
+      _meta: { verbatim: { hook: metaOf(fact) } },
+    },
+  ];
 }
 
 function evidence(fact: Outcome, reason: string): SessionUpdate {
   return {
     sessionUpdate: "agent_message_chunk",
-    content: { type: "text", text: `Hook ${fact.event}: an update of outcome ${fact.outcomeId} was not applied (${reason}).` },
+    content: {
+      type: "text",
+      text: `Hook ${fact.event}: an update of outcome ${fact.outcomeId} was not applied (${reason}).`,
+    },
     messageId: fact.messageId,
     _meta: { verbatim: { hook: metaOf(fact), notApplied: reason } },
   };

@@ -51,23 +51,34 @@ export class Projector {
         return compactionUpdates(fact, this.#compactions, this.context.compaction === true);
       case "subagent_started":
         return this.#withCard(fact.toolCallId, (card) => {
-          card.meta = { ...card.meta, subagent: { sessionId: fact.sessionId, subagentType: fact.subagentType, description: fact.description } };
+          card.meta = {
+            ...card.meta,
+            subagent: { sessionId: fact.sessionId, subagentType: fact.subagentType, description: fact.description },
+          };
           card.interop = { ...card.interop, subagent_session_info: { session_id: fact.sessionId } };
           return [contentAndMetaUpdate(card)];
         });
       case "prompt_received":
-        return fact.blocks.map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: fact.messageId }));
-      case "message_chunk":
-        return [{
-          sessionUpdate: fact.stream === "thought" ? "agent_thought_chunk" : "agent_message_chunk",
-          content: { type: "text", text: fact.text },
+        return fact.blocks.map((content) => ({
+          sessionUpdate: "user_message_chunk",
+          content,
           messageId: fact.messageId,
-        }];
+        }));
+      case "message_chunk":
+        return [
+          {
+            sessionUpdate: fact.stream === "thought" ? "agent_thought_chunk" : "agent_message_chunk",
+            content: { type: "text", text: fact.text },
+            messageId: fact.messageId,
+          },
+        ];
       case "title_set":
         return [{ sessionUpdate: "session_info_update", title: fact.title, updatedAt: at }];
       case "config_changed":
         return [
-          ...(fact.modeId !== undefined ? [{ sessionUpdate: "current_mode_update" as const, currentModeId: fact.modeId }] : []),
+          ...(fact.modeId !== undefined
+            ? [{ sessionUpdate: "current_mode_update" as const, currentModeId: fact.modeId }]
+            : []),
           { sessionUpdate: "config_option_update", configOptions: fact.configOptions },
         ];
       case "usage_recorded": {
@@ -121,7 +132,10 @@ export class Projector {
         });
       case "question_asked":
         return this.#withCard(fact.toolCallId, (card) => {
-          card.meta = { ...card.meta, question: { message: fact.message, requestedSchema: fact.requestedSchema, answer: null } };
+          card.meta = {
+            ...card.meta,
+            question: { message: fact.message, requestedSchema: fact.requestedSchema, answer: null },
+          };
           card.notes = [...card.notes, textContent(questionLine(fact.message))];
           return [contentAndMetaUpdate(card)];
         });
@@ -134,7 +148,9 @@ export class Projector {
           return [contentAndMetaUpdate(card)];
         });
       case "session_recovered":
-        return fact.calls.flatMap((call) => this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]));
+        return fact.calls.flatMap((call) =>
+          this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
+        );
       case "hook_outcome":
         return this.#hooks.apply(fact, this.#cards, this.context.sessionId);
       case "tool_input_rewritten":
@@ -143,12 +159,14 @@ export class Projector {
           card.title = fact.title;
           card.locations = fact.locations;
           card.body = this.#shown(fact.content);
-          return [{
-            ...contentAndMetaUpdate(card),
-            title: card.title,
-            rawInput: card.rawInput,
-            locations: card.locations,
-          }];
+          return [
+            {
+              ...contentAndMetaUpdate(card),
+              title: card.title,
+              rawInput: card.rawInput,
+              locations: card.locations,
+            },
+          ];
         });
     }
   }
@@ -224,12 +242,14 @@ export class Projector {
       return [{ sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) }];
     }
     const text = description ? `${title}: ${description}` : title;
-    return [{
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text },
-      messageId: fact.messageId,
-      _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) } } },
-    }];
+    return [
+      {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text },
+        messageId: fact.messageId,
+        _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) } } },
+      },
+    ];
   }
 
   /**

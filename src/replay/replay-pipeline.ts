@@ -48,7 +48,11 @@ export class ReplayPipeline {
 }
 
 /** Every update a replay of `records` sends, in order (see ReplayPipeline). */
-export function replayAll(projector: Projector, records: Iterable<StoredFact>, markInterrupted: boolean): SessionUpdate[] {
+export function replayAll(
+  projector: Projector,
+  records: Iterable<StoredFact>,
+  markInterrupted: boolean,
+): SessionUpdate[] {
   const pipeline = new ReplayPipeline(projector);
   const updates: SessionUpdate[] = [];
   for (const record of records) updates.push(...pipeline.push(record));

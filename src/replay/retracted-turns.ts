@@ -11,8 +11,13 @@ import type { Fact } from "../journal/facts/index.ts";
 
 /** What a client shows as entries of the conversation: what it removes for a refusal. */
 const ENTRIES = new Set<SessionUpdate["sessionUpdate"]>([
-  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update",
-  "compaction_update", "compaction_summary_chunk",
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "compaction_update",
+  "compaction_summary_chunk",
 ]);
 
 const NOTHING: readonly SessionUpdate[] = Object.freeze([]);

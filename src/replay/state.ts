@@ -93,7 +93,12 @@ export class SessionStateFold {
       case "step_ended":
         if (fact.outcome !== "completed") return;
         for (const c of fact.calls) {
-          this.openCalls.set(c.toolCallId, { toolCallId: c.toolCallId, providerCallId: c.providerCallId, started: false, awaitingPermission: false });
+          this.openCalls.set(c.toolCallId, {
+            toolCallId: c.toolCallId,
+            providerCallId: c.providerCallId,
+            started: false,
+            awaitingPermission: false,
+          });
         }
         return;
       case "permission_requested":

@@ -8,7 +8,13 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Fact } from "../journal/facts/index.ts";
 import { permissionLine, refusalLine } from "./card-lines.ts";
 
-type CallLine = { kind: "call"; title: string; status: "pending" | "running" | "completed" | "failed"; note?: string; options?: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[] };
+type CallLine = {
+  kind: "call";
+  title: string;
+  status: "pending" | "running" | "completed" | "failed";
+  note?: string;
+  options?: { optionId: string; name: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[];
+};
 type AnswerLine = { kind: "answer"; text: string };
 
 const marks = { pending: "◦", running: "▸", completed: "✓", failed: "✗" } as const;
@@ -41,7 +47,8 @@ export class SubagentProgress {
         return this.#patch(fact.toolCallId, { note: permissionLine(line?.options ?? [], fact.outcome) });
       }
       case "message_chunk":
-        if (fact.stream === "answer") this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
+        if (fact.stream === "answer")
+          this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
         return false;
       case "step_ended": {
         const text = this.#stepText.get(fact.stepId) ?? "";

@@ -5,13 +5,24 @@
  * command output, option names) is drawn through `visible`, so no control character from it
  * reaches the terminal.
  */
-import type { ContentBlock, PermissionOption, PlanEntry, SessionConfigOption, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type {
+  ContentBlock,
+  PermissionOption,
+  PlanEntry,
+  SessionConfigOption,
+  SessionUpdate,
+  ToolCallContent,
+} from "@agentclientprotocol/sdk";
 import { unifiedDiff } from "./unified-diff.ts";
 import { visible } from "./visible-text.ts";
 import { emptyView, reduce, type ToolCardView, type ViewModel } from "./view-model.ts";
 
 /** Something shown between messages and cards: a plan as it was then, a mode or model change. */
-export type Mark = { at: number } & ({ kind: "plan"; entries: PlanEntry[] } | { kind: "mode"; modeId: string } | { kind: "model"; model: string });
+export type Mark = { at: number } & (
+  | { kind: "plan"; entries: PlanEntry[] }
+  | { kind: "mode"; modeId: string }
+  | { kind: "model"; model: string }
+);
 
 const modelOf = (options: SessionConfigOption[] | undefined): string | undefined => {
   const option = options?.find((o) => o.id === "model");
@@ -33,7 +44,8 @@ export class TranscriptRecorder {
   apply(update: SessionUpdate): void {
     const at = this.view.timeline.length;
     if (update.sessionUpdate === "plan") this.marks.push({ at, kind: "plan", entries: update.entries });
-    if (update.sessionUpdate === "current_mode_update") this.marks.push({ at, kind: "mode", modeId: update.currentModeId });
+    if (update.sessionUpdate === "current_mode_update")
+      this.marks.push({ at, kind: "mode", modeId: update.currentModeId });
     if (update.sessionUpdate === "config_option_update") {
       const model = modelOf(update.configOptions);
       const changed = this.#model === undefined ? !this.#afterModeChange : model !== this.#model;
@@ -49,7 +61,11 @@ export class TranscriptRecorder {
   }
 }
 
-const indent = (text: string, prefix: string) => text.split("\n").map((l) => prefix + l).join("\n");
+const indent = (text: string, prefix: string) =>
+  text
+    .split("\n")
+    .map((l) => prefix + l)
+    .join("\n");
 
 const blockText = (block: ContentBlock): string => visible(rawBlockText(block));
 
@@ -86,14 +102,18 @@ function permissionQuestion(card: ToolCardView): string | undefined {
   const permission = (card.meta?.verbatim as { permission?: PermissionMeta } | undefined)?.permission;
   if (!permission?.options) return undefined;
   const outcome = permission.outcome;
-  const options = permission.options.map((o) => visible(outcome?.outcome === "selected" && o.optionId === outcome.optionId ? `[${o.name}]` : o.name));
+  const options = permission.options.map((o) =>
+    visible(outcome?.outcome === "selected" && o.optionId === outcome.optionId ? `[${o.name}]` : o.name),
+  );
   const state = !outcome ? " (waiting for an answer)" : outcome.outcome === "cancelled" ? " (cancelled)" : "";
   return `? asked: ${options.join(" | ")}${state}`;
 }
 
 const planLines = (entries: PlanEntry[]) => [
   "Plan:",
-  ...entries.map((e) => `  [${e.status === "completed" ? "x" : e.status === "in_progress" ? "~" : " "}] ${visible(e.content)}`),
+  ...entries.map(
+    (e) => `  [${e.status === "completed" ? "x" : e.status === "in_progress" ? "~" : " "}] ${visible(e.content)}`,
+  ),
   "",
 ];
 
@@ -109,7 +129,9 @@ function markLines(mark: Mark): string[] {
 }
 
 function cardLines(card: ToolCardView): string[] {
-  const where = card.locations?.length ? ` @ ${card.locations.map((l) => `${visible(l.path)}${l.line ? `:${l.line}` : ""}`).join(", ")}` : "";
+  const where = card.locations?.length
+    ? ` @ ${card.locations.map((l) => `${visible(l.path)}${l.line ? `:${l.line}` : ""}`).join(", ")}`
+    : "";
   const question = permissionQuestion(card);
   return [
     `[${visible(card.kind)}] ${visible(card.title)} — ${visible(card.status)}${where}`,
@@ -141,7 +163,11 @@ export function renderTranscript(view: ViewModel, marks?: Mark[]): string {
     } else if (kind === "compaction") {
       const c = view.compactions[id];
       if (!c) return;
-      out.push(`[compaction] ${visible(c.status)}${c.error ? `: ${visible(c.error)}` : ""}`, indent(c.summary.map(blockText).join(""), "    "), "");
+      out.push(
+        `[compaction] ${visible(c.status)}${c.error ? `: ${visible(c.error)}` : ""}`,
+        indent(c.summary.map(blockText).join(""), "    "),
+        "",
+      );
     } else {
       const card = view.toolCalls[id];
       if (card) out.push(...cardLines(card));

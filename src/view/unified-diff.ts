@@ -33,13 +33,17 @@ export function diffLines(a: string[], b: string[]): Op[] {
 function middle(a: string[], b: string[]): Op[] {
   const removed: Op[] = a.map((line) => ({ op: "-", line }));
   const added: Op[] = b.map((line) => ({ op: "+", line }));
-  if (a.length === 0 || b.length === 0 || (a.length + 1) * (b.length + 1) > MAX_TABLE_CELLS) return [...removed, ...added];
+  if (a.length === 0 || b.length === 0 || (a.length + 1) * (b.length + 1) > MAX_TABLE_CELLS)
+    return [...removed, ...added];
   // lcs[i][j]: the longest common subsequence of a[i..] and b[j..], in a flat table.
   const width = b.length + 1;
   const lcs = new Uint32Array((a.length + 1) * width);
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+      lcs[i * width + j] =
+        a[i] === b[j]
+          ? lcs[(i + 1) * width + j + 1]! + 1
+          : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
     }
   }
   const ops: Op[] = [];
@@ -93,4 +97,5 @@ export function unifiedDiff(path: string, oldText: string | null | undefined, ne
 }
 
 /** A hunk range: 1-based start and count; an empty range names the line before it. */
-const range = (start: number, count: number) => (count === 0 ? `${start},0` : count === 1 ? `${start + 1}` : `${start + 1},${count}`);
+const range = (start: number, count: number) =>
+  count === 0 ? `${start},0` : count === 1 ? `${start + 1}` : `${start + 1},${count}`;

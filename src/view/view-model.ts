@@ -164,7 +164,11 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
       appendBlock(compaction(view, update.compactionId).summary, update.content);
       return view;
     case "notice":
-      view.notices.push({ severity: update.severity, title: update.title, ...(update.description != null ? { description: update.description } : {}) });
+      view.notices.push({
+        severity: update.severity,
+        title: update.title,
+        ...(update.description != null ? { description: update.description } : {}),
+      });
       return view;
     default:
       view.problems.push(`unhandled update ${(update as { sessionUpdate: string }).sessionUpdate}`);
@@ -179,7 +183,9 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
  * timeline. Session state (plan, mode, config, title, usage, commands) stays.
  */
 export function retractLastPrompt(view: ViewModel): ViewModel {
-  const at = view.timeline.findLastIndex((entry) => entry.startsWith("message:") && view.messages[entry.slice(8)]?.role === "user");
+  const at = view.timeline.findLastIndex(
+    (entry) => entry.startsWith("message:") && view.messages[entry.slice(8)]?.role === "user",
+  );
   if (at === -1) return view;
   for (const entry of view.timeline.splice(at)) {
     const [kind, id] = [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)];

@@ -10,7 +10,9 @@ function slowStream(log: string[], delayMs = 5) {
     writable: new WritableStream<AnyMessage>({
       write: async (message) => {
         await Bun.sleep(delayMs);
-        log.push("method" in message ? `wrote ${message.method}` : `wrote response ${String((message as { id: unknown }).id)}`);
+        log.push(
+          "method" in message ? `wrote ${message.method}` : `wrote response ${String((message as { id: unknown }).id)}`,
+        );
       },
     }),
   };

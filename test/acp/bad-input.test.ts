@@ -19,7 +19,10 @@ describe("bad input over stdio", () => {
     const reply = await agent.request("session/load", { sessionId: "ses_unknown", cwd: box.workspace, mcpServers: [] });
     expect(reply.error?.code).toBe(-32002);
     expect(reply.error?.data).toMatchObject({ sessionId: "ses_unknown" });
-    const prompt = await agent.request("session/prompt", { sessionId: "ses_unknown", prompt: [{ type: "text", text: "hi" }] });
+    const prompt = await agent.request("session/prompt", {
+      sessionId: "ses_unknown",
+      prompt: [{ type: "text", text: "hi" }],
+    });
     expect(prompt.error?.code).toBe(-32002);
   });
 
@@ -61,7 +64,9 @@ describe("bad input over stdio", () => {
     expect(reply.error?.code).toBe(-32602);
     expect(reply.error?.message).toContain("audio");
     const list = await agent.request("session/list", {});
-    const session = (list.result as { sessions: { sessionId: string; title?: string }[] }).sessions.find((s) => s.sessionId === sessionId);
+    const session = (list.result as { sessions: { sessionId: string; title?: string }[] }).sessions.find(
+      (s) => s.sessionId === sessionId,
+    );
     expect(session?.title).toBeUndefined();
   });
 

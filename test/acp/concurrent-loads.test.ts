@@ -32,9 +32,11 @@ test("two sessions loaded at once on one connection each replay in full", async 
   journal.close();
   const c = await connectInProcess(box.env);
   try {
-    const load = (sessionId: string) => c.ctx.request(acp.methods.agent.session.load, { sessionId, cwd: box.workspace, mcpServers: [] });
+    const load = (sessionId: string) =>
+      c.ctx.request(acp.methods.agent.session.load, { sessionId, cwd: box.workspace, mcpServers: [] });
     await Promise.all([load("ses_first"), load("ses_second")]);
-    const plans = (sessionId: string) => c.client.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === "plan").length;
+    const plans = (sessionId: string) =>
+      c.client.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === "plan").length;
     expect(plans("ses_first")).toBe(3000);
     expect(plans("ses_second")).toBe(2000);
   } finally {
@@ -49,9 +51,13 @@ test("overlapping loads of one session leave one session that keeps answering an
   journal.close();
   const c = await connectInProcess(box.env);
   try {
-    const load = () => c.ctx.request(acp.methods.agent.session.load, { sessionId: "ses_twice", cwd: box.workspace, mcpServers: [] });
+    const load = () =>
+      c.ctx.request(acp.methods.agent.session.load, { sessionId: "ses_twice", cwd: box.workspace, mcpServers: [] });
     const first = load();
-    const second = load().then(() => "loaded", (error: { code: number; data?: { reason?: string } }) => `${error.code} ${error.data?.reason}`);
+    const second = load().then(
+      () => "loaded",
+      (error: { code: number; data?: { reason?: string } }) => `${error.code} ${error.data?.reason}`,
+    );
     await first;
     // A prompt as soon as the first load has answered: it runs on the session that load opened.
     const during = prompt(c.ctx, "ses_twice", "hello");
@@ -71,15 +77,31 @@ test("a session being loaded is not opened a second time by session/resume", asy
   journal.close();
   const c = await connectInProcess(box.env);
   try {
-    const loading = c.ctx.request(acp.methods.agent.session.load, { sessionId: "ses_resumed", cwd: box.workspace, mcpServers: [] });
-    const resumed = c.ctx.request(acp.methods.agent.session.resume, { sessionId: "ses_resumed", cwd: box.workspace, mcpServers: [] });
+    const loading = c.ctx.request(acp.methods.agent.session.load, {
+      sessionId: "ses_resumed",
+      cwd: box.workspace,
+      mcpServers: [],
+    });
+    const resumed = c.ctx.request(acp.methods.agent.session.resume, {
+      sessionId: "ses_resumed",
+      cwd: box.workspace,
+      mcpServers: [],
+    });
     await resumed;
     // Resumed while the load still replays: the prompt must run on the session both end with.
     const during = prompt(c.ctx, "ses_resumed", "hello");
     await loading;
     expect((await during).stopReason).toBe("end_turn");
     expect((await prompt(c.ctx, "ses_resumed", "again")).stopReason).toBe("end_turn");
-    expect(await errorOf(c.ctx.request(acp.methods.agent.session.load, { sessionId: "ses_unknown_here", cwd: box.workspace, mcpServers: [] }))).toMatchObject({ code: -32002 });
+    expect(
+      await errorOf(
+        c.ctx.request(acp.methods.agent.session.load, {
+          sessionId: "ses_unknown_here",
+          cwd: box.workspace,
+          mcpServers: [],
+        }),
+      ),
+    ).toMatchObject({ code: -32002 });
   } finally {
     await c.close();
   }

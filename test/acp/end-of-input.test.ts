@@ -18,7 +18,10 @@ describe("end of input", () => {
     });
     const output = await new Response(child.stdout).text();
     expect(await child.exited).toBe(0);
-    const answered = output.trim().split("\n").map((line) => JSON.parse(line) as { id: number });
+    const answered = output
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number });
     expect(answered.map((m) => m.id).sort()).toEqual([1, 2]);
   });
 });

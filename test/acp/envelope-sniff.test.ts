@@ -4,7 +4,11 @@ import { sniffEnvelope } from "../../src/acp/envelope-sniff.ts";
 
 describe("sniffEnvelope", () => {
   test("reads a number, string or null id of a request", () => {
-    expect(sniffEnvelope('{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"x":')).toEqual({ id: 5, method: true, response: false });
+    expect(sniffEnvelope('{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"x":')).toEqual({
+      id: 5,
+      method: true,
+      response: false,
+    });
     expect(sniffEnvelope('{ "id" : "a\\"b" , "method": "m"')).toEqual({ id: 'a"b', method: true, response: false });
     expect(sniffEnvelope('{"id":null,"method":"m","params":[')).toEqual({ id: null, method: true, response: false });
   });
@@ -15,7 +19,11 @@ describe("sniffEnvelope", () => {
   });
 
   test("knows a response by its result or error member", () => {
-    expect(sniffEnvelope('{"jsonrpc":"2.0","id":3,"result":{"content":"aaa')).toEqual({ id: 3, method: false, response: true });
+    expect(sniffEnvelope('{"jsonrpc":"2.0","id":3,"result":{"content":"aaa')).toEqual({
+      id: 3,
+      method: false,
+      response: true,
+    });
     expect(sniffEnvelope('{"id":"r","error":{"code":1')).toEqual({ id: "r", method: false, response: true });
   });
 

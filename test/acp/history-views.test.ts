@@ -28,17 +28,25 @@ async function oneTurn(box: Sandbox): Promise<string> {
 }
 
 const updatesOf = (agent: RawAgent, sessionId: string) =>
-  agent.messages.filter((m) => m.method === "session/update" && (m.params as { sessionId: string }).sessionId === sessionId);
+  agent.messages.filter(
+    (m) => m.method === "session/update" && (m.params as { sessionId: string }).sessionId === sessionId,
+  );
 
 const isReplayEnd = (m: RawMessage) => {
-  const update = (m.params as { update: { sessionUpdate: string; _meta?: { jetbrains?: { air?: { loadReplayEnd?: boolean } } } } }).update;
+  const update = (
+    m.params as { update: { sessionUpdate: string; _meta?: { jetbrains?: { air?: { loadReplayEnd?: boolean } } } } }
+  ).update;
   return update.sessionUpdate === "session_info_update" && update._meta?.jetbrains?.air?.loadReplayEnd === true;
 };
 
 async function loadedBy(box: Sandbox, sessionId: string, clientInfo: unknown, clientCapabilities: unknown = {}) {
   const agent = rawAgent(box.env);
   try {
-    await agent.request("initialize", { protocolVersion: 1, clientCapabilities, ...(clientInfo ? { clientInfo } : {}) });
+    await agent.request("initialize", {
+      protocolVersion: 1,
+      clientCapabilities,
+      ...(clientInfo ? { clientInfo } : {}),
+    });
     const response = await agent.request("session/load", { sessionId, cwd: box.workspace, mcpServers: [] }, "load");
     expect(response.error).toBeUndefined();
     const responseAt = agent.messages.indexOf(response);
@@ -71,7 +79,11 @@ describe("the replay-end marker for JetBrains AIR", () => {
   test("is not sent to other clients", async () => {
     const box = sandbox("scripted/demo");
     const sessionId = await oneTurn(box);
-    for (const info of [undefined, { name: "zed", version: "1" }, { name: "JetBrains IDE", title: "IntelliJ IDEA", version: "1" }]) {
+    for (const info of [
+      undefined,
+      { name: "zed", version: "1" },
+      { name: "JetBrains IDE", title: "IntelliJ IDEA", version: "1" },
+    ]) {
       const { updates } = await loadedBy(box, sessionId, info);
       expect(updates.filter(isReplayEnd)).toEqual([]);
     }
@@ -83,14 +95,33 @@ function bigSession(box: Sandbox, count: number): string {
   const journal = new SqliteJournal(journalFile(box.home));
   const sessionId = "ses_big";
   const at = new Date().toISOString();
-  journal.create({ sessionId, cwd: box.workspace, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(box.workspace));
-  journal.append(sessionId, 2, { kind: "prompt_received", turnId: "turn_1", messageId: "msg_p", blocks: [{ type: "text", text: "Talk" }] }, at);
+  journal.create(
+    { sessionId, cwd: box.workspace, additionalDirectories: [], createdAt: at, updatedAt: at },
+    startFact(box.workspace),
+  );
+  journal.append(
+    sessionId,
+    2,
+    { kind: "prompt_received", turnId: "turn_1", messageId: "msg_p", blocks: [{ type: "text", text: "Talk" }] },
+    at,
+  );
   const facts = Array.from({ length: count }, (_, i) => ({
-    fact: { kind: "message_chunk" as const, stepId: `step_${i}`, messageId: `msg_${i}`, stream: "answer" as const, text: `Message ${i}. `.repeat(8) },
+    fact: {
+      kind: "message_chunk" as const,
+      stepId: `step_${i}`,
+      messageId: `msg_${i}`,
+      stream: "answer" as const,
+      text: `Message ${i}. `.repeat(8),
+    },
     at,
   }));
   journal.appendMany(sessionId, 3, facts);
-  journal.append(sessionId, count + 3, { kind: "turn_ended", turnId: "turn_1", outcome: "completed", stopReason: "end_turn" }, at);
+  journal.append(
+    sessionId,
+    count + 3,
+    { kind: "turn_ended", turnId: "turn_1", outcome: "completed", stopReason: "end_turn" },
+    at,
+  );
   journal.release(sessionId);
   journal.close();
   return sessionId;
@@ -98,7 +129,12 @@ function bigSession(box: Sandbox, count: number): string {
 
 /** A spawned agent whose output is read only as far as the test asks (its updates counted). */
 function slowReader(box: Sandbox) {
-  const child = Bun.spawn(agentCommand(), { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { ...process.env, ...box.env } });
+  const child = Bun.spawn(agentCommand(), {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+    env: { ...process.env, ...box.env },
+  });
   const reader = child.stdout.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -135,21 +171,41 @@ describe("$/cancel_request", () => {
     const sessionId = bigSession(box, count);
     const agent = slowReader(box);
     try {
-      await agent.write({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+      await agent.write({
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: { protocolVersion: 1, clientCapabilities: {} },
+      });
       await agent.readUntil((m) => m.id === "init");
       // The engine is loaded first, so that the load below starts replaying at once.
       await agent.write({ jsonrpc: "2.0", id: "list", method: "session/list", params: {} });
       await agent.readUntil((m) => m.id === "list");
-      await agent.write({ jsonrpc: "2.0", id: "load-1", method: "session/load", params: { sessionId, cwd: box.workspace, mcpServers: [] } });
+      await agent.write({
+        jsonrpc: "2.0",
+        id: "load-1",
+        method: "session/load",
+        params: { sessionId, cwd: box.workspace, mcpServers: [] },
+      });
       await Bun.sleep(50);
       await agent.write({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: "load-1" } });
       const cancelled = await agent.readUntil((m) => m.id === "load-1");
       expect(cancelled.error?.code).toBe(-32800);
       const shown = agent.updates();
       expect(shown).toBeLessThan(count);
-      await agent.write({ jsonrpc: "2.0", id: "prompt", method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "Hi" }] } });
+      await agent.write({
+        jsonrpc: "2.0",
+        id: "prompt",
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "Hi" }] },
+      });
       expect((await agent.readUntil((m) => m.id === "prompt")).error).toBeDefined();
-      await agent.write({ jsonrpc: "2.0", id: "load-2", method: "session/load", params: { sessionId, cwd: box.workspace, mcpServers: [] } });
+      await agent.write({
+        jsonrpc: "2.0",
+        id: "load-2",
+        method: "session/load",
+        params: { sessionId, cwd: box.workspace, mcpServers: [] },
+      });
       expect((await agent.readUntil((m) => m.id === "load-2")).error).toBeUndefined();
       expect(agent.updates() - shown).toBe(count + 1);
     } finally {

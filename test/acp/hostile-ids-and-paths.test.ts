@@ -35,7 +35,16 @@ export const HOSTILE_SESSION_IDS = [
   "x".repeat(100_000),
 ];
 
-const HOSTILE_DIRECTORIES = ["relative", "", "./here", "../up", "~/home", "C:\\work", "/a\u0000b", `/${"a".repeat(5000)}`];
+const HOSTILE_DIRECTORIES = [
+  "relative",
+  "",
+  "./here",
+  "../up",
+  "~/home",
+  "C:\\work",
+  "/a\u0000b",
+  `/${"a".repeat(5000)}`,
+];
 
 describe("hostile session ids over ACP", () => {
   const box = sandbox("scripted/plain");
@@ -44,7 +53,9 @@ describe("hostile session ids over ACP", () => {
   let before: Record<string, unknown[]>;
   beforeAll(async () => {
     agent = await initializedRawAgent(box.env);
-    sessionId = ((await agent.request("session/new", { cwd: box.workspace, mcpServers: [] })).result as { sessionId: string }).sessionId;
+    sessionId = (
+      (await agent.request("session/new", { cwd: box.workspace, mcpServers: [] })).result as { sessionId: string }
+    ).sessionId;
     await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
     before = dumpDatabase(join(box.home, "journal.db"));
   });
@@ -74,9 +85,12 @@ describe("hostile session ids over ACP", () => {
   }
 
   test("session/cancel with each is ignored, and the agent keeps answering", async () => {
-    for (const id of HOSTILE_SESSION_IDS) await agent.send(JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: id } }));
+    for (const id of HOSTILE_SESSION_IDS)
+      await agent.send(JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: id } }));
     const list = await agent.request("session/list", {});
-    expect((list.result as { sessions: { sessionId: string }[] }).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+    expect((list.result as { sessions: { sessionId: string }[] }).sessions.map((s) => s.sessionId)).toEqual([
+      sessionId,
+    ]);
   });
 
   test("none of them changed the journal", () => {
@@ -91,7 +105,9 @@ describe("hostile directories over ACP", () => {
   let before: Record<string, unknown[]>;
   beforeAll(async () => {
     agent = await initializedRawAgent(box.env);
-    sessionId = ((await agent.request("session/new", { cwd: box.workspace, mcpServers: [] })).result as { sessionId: string }).sessionId;
+    sessionId = (
+      (await agent.request("session/new", { cwd: box.workspace, mcpServers: [] })).result as { sessionId: string }
+    ).sessionId;
     // The new session records its slash commands after answering: the journal is still once they are out.
     await agent.until(() => agent.messages.some((m) => m.method === "session/update"), "the session's commands");
     before = dumpDatabase(join(box.home, "journal.db"));
@@ -102,11 +118,20 @@ describe("hostile directories over ACP", () => {
 
   const places: Record<string, (dir: string) => [string, unknown]> = {
     "session/new cwd": (dir) => ["session/new", { cwd: dir, mcpServers: [] }],
-    "session/new additionalDirectories": (dir) => ["session/new", { cwd: box.workspace, additionalDirectories: [box.workspace, dir], mcpServers: [] }],
+    "session/new additionalDirectories": (dir) => [
+      "session/new",
+      { cwd: box.workspace, additionalDirectories: [box.workspace, dir], mcpServers: [] },
+    ],
     "session/load cwd": (dir) => ["session/load", { sessionId, cwd: dir, mcpServers: [] }],
-    "session/load additionalDirectories": (dir) => ["session/load", { sessionId, cwd: box.workspace, additionalDirectories: [dir], mcpServers: [] }],
+    "session/load additionalDirectories": (dir) => [
+      "session/load",
+      { sessionId, cwd: box.workspace, additionalDirectories: [dir], mcpServers: [] },
+    ],
     "session/resume cwd": (dir) => ["session/resume", { sessionId, cwd: dir, mcpServers: [] }],
-    "session/resume additionalDirectories": (dir) => ["session/resume", { sessionId, cwd: box.workspace, additionalDirectories: [dir], mcpServers: [] }],
+    "session/resume additionalDirectories": (dir) => [
+      "session/resume",
+      { sessionId, cwd: box.workspace, additionalDirectories: [dir], mcpServers: [] },
+    ],
     "session/list cwd": (dir) => ["session/list", { cwd: dir }],
   };
 
@@ -116,7 +141,9 @@ describe("hostile directories over ACP", () => {
         const [method, params] = build(dir);
         const reply = await agent.request(method, params);
         expect({ dir: dir.slice(0, 40), code: reply.error?.code }).toEqual({ dir: dir.slice(0, 40), code: -32602 });
-        expect(reply.error?.message).toMatch(/directories must be absolute paths|directory paths are at most 4096 characters/);
+        expect(reply.error?.message).toMatch(
+          /directories must be absolute paths|directory paths are at most 4096 characters/,
+        );
       }
     });
   }
@@ -135,7 +162,11 @@ describe("hostile session ids on the command line", () => {
       const box = sandbox("scripted/plain");
       for (const id of ids) {
         const result = await runCli([command, "--", id], box.env);
-        expect({ id: id.slice(0, 40), code: result.code, stdout: result.stdout }).toEqual({ id: id.slice(0, 40), code: 2, stdout: "" });
+        expect({ id: id.slice(0, 40), code: result.code, stdout: result.stdout }).toEqual({
+          id: id.slice(0, 40),
+          code: 2,
+          stdout: "",
+        });
         expect(result.stderr).toContain("is not a session id");
       }
       expect(existsSync(join(box.home, "journal.db"))).toBe(false);
@@ -151,7 +182,8 @@ describe("hostile session ids on the command line", () => {
       await agent.close();
     }
     const before = dumpDatabase(join(box.home, "journal.db"));
-    for (const id of ["../journal", "/etc/passwd", "x".repeat(129)]) expect((await runCli(["delete", "--", id], box.env)).code).toBe(2);
+    for (const id of ["../journal", "/etc/passwd", "x".repeat(129)])
+      expect((await runCli(["delete", "--", id], box.env)).code).toBe(2);
     expect(dumpDatabase(join(box.home, "journal.db"))).toEqual(before);
   }, 30_000);
 });

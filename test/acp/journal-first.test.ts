@@ -19,7 +19,9 @@ describe("journal first, then send", () => {
       if (update.content.type !== "text") return;
       chunks++;
       const text = update.content.text;
-      const stored = [...reader.read(sessionId)].some(({ fact }) => fact.kind === "message_chunk" && fact.messageId === update.messageId && fact.text === text);
+      const stored = [...reader.read(sessionId)].some(
+        ({ fact }) => fact.kind === "message_chunk" && fact.messageId === update.messageId && fact.text === text,
+      );
       if (!stored) missing.push(text);
     };
     await prompt(c.ctx, sessionId, "go");

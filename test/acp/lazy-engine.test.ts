@@ -26,7 +26,10 @@ describe("the engine behind initialize", () => {
     try {
       const agent = createAgentApp();
       const connection = new ViewClient(choose("allow_once")).app().connect(agent.inMemory());
-      await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      await connection.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
       expect(agent.loadedDeps()).toBeUndefined();
       await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });
       expect(agent.loadedDeps()).toBeDefined();

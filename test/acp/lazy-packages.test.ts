@@ -20,7 +20,11 @@ async function probe(mcpServers: unknown[]): Promise<Record<"initialize" | "new"
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`the probe failed (${code}): ${err}`);
   return JSON.parse(out);
 }
@@ -35,6 +39,8 @@ describe("heavy packages load when first needed", () => {
     const steps = await probe([stdioServer("tests")]);
     expect(steps.initialize).toEqual([]);
     expect(steps.prompt).toEqual(["@modelcontextprotocol/sdk"]);
-    expect(HEAVY_PACKAGES.filter((p) => p !== "@modelcontextprotocol/sdk").some((p) => steps.load.includes(p))).toBe(false);
+    expect(HEAVY_PACKAGES.filter((p) => p !== "@modelcontextprotocol/sdk").some((p) => steps.load.includes(p))).toBe(
+      false,
+    );
   });
 });

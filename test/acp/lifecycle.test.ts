@@ -19,8 +19,17 @@ describe("session/new", () => {
       const created = await newSession(c.ctx, box.workspace);
       expect(created.sessionId).toMatch(/^ses_[0-9a-z]+$/);
       expect(created.modes?.currentModeId).toBe("default");
-      expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
-      expect(created.configOptions?.map((o) => [o.id, o.category])).toEqual([["mode", "mode"], ["model", "model"], ["thought_level", "thought_level"]]);
+      expect(created.modes?.availableModes.map((m) => m.id)).toEqual([
+        "default",
+        "acceptEdits",
+        "plan",
+        "bypassPermissions",
+      ]);
+      expect(created.configOptions?.map((o) => [o.id, o.category])).toEqual([
+        ["mode", "mode"],
+        ["model", "model"],
+        ["thought_level", "thought_level"],
+      ]);
       const model = created.configOptions?.find((o) => o.id === "model");
       expect(model?.type === "select" && model.currentValue).toBe("scripted/plain");
     } finally {
@@ -92,7 +101,10 @@ describe("session/load", () => {
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       const turn = prompt(c.ctx, sessionId, "Go");
-      await until(() => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk"), "thinking");
+      await until(
+        () => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk"),
+        "thinking",
+      );
       const error = await errorOf(load(c.ctx, sessionId, box.workspace));
       expect(error.code).toBe(-32600);
       expect(error.data).toMatchObject({ reason: "turn_running", sessionId });
@@ -114,7 +126,11 @@ describe("session/resume", () => {
     await live.close();
     const c = await connectInProcess(box.env);
     try {
-      const resumed = await c.ctx.request(acp.methods.agent.session.resume, { sessionId, cwd: box.workspace, mcpServers: [] });
+      const resumed = await c.ctx.request(acp.methods.agent.session.resume, {
+        sessionId,
+        cwd: box.workspace,
+        mcpServers: [],
+      });
       expect(c.client.notifications.length).toBe(0);
       expect(resumed.modes?.currentModeId).toBe("plan");
       expect((await prompt(c.ctx, sessionId, "Two")).stopReason).toBe("end_turn");
@@ -141,7 +157,10 @@ describe("session/list", () => {
       expect(first.sessions[0]).toMatchObject({ sessionId: ids[0], title: "The titled one", cwd: box.workspace });
       expect(first.sessions[0]?.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(first.nextCursor).toBeString();
-      const second = await c.ctx.request(acp.methods.agent.session.list, { cwd: box.workspace, cursor: first.nextCursor! });
+      const second = await c.ctx.request(acp.methods.agent.session.list, {
+        cwd: box.workspace,
+        cursor: first.nextCursor!,
+      });
       expect(second.sessions.length).toBe(2);
       expect(second.nextCursor).toBeUndefined();
       const all = new Set([...first.sessions, ...second.sessions].map((s) => s.sessionId));
@@ -172,7 +191,10 @@ describe("session/close and session/delete", () => {
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       const turn = prompt(c.ctx, sessionId, "Go");
-      await until(() => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk"), "thinking");
+      await until(
+        () => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk"),
+        "thinking",
+      );
       await c.ctx.request(acp.methods.agent.session.close, { sessionId });
       expect((await turn).stopReason).toBe("cancelled");
       expect((await errorOf(prompt(c.ctx, sessionId, "More"))).code).toBe(-32002);
@@ -206,7 +228,11 @@ describe("config options", () => {
       let view = c.client.view(sessionId);
       expect(view.modeId).toBe("acceptEdits");
       expect(view.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "acceptEdits" });
-      const response = await c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: "plan" });
+      const response = await c.ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "mode",
+        value: "plan",
+      });
       view = c.client.view(sessionId);
       expect(view.modeId).toBe("plan");
       expect(response.configOptions.find((o) => o.id === "mode")).toMatchObject({ currentValue: "plan" });
@@ -220,7 +246,8 @@ describe("config options", () => {
     const c = await connectInProcess(box.env);
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
-      const set = (configId: string, value: string) => c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+      const set = (configId: string, value: string) =>
+        c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
       expect((await errorOf(set("colour", "blue"))).code).toBe(-32602);
       expect((await errorOf(set("mode", "yolo"))).code).toBe(-32602);
       expect((await errorOf(set("model", "nowhere/model"))).code).toBe(-32602);
@@ -236,7 +263,11 @@ describe("config options", () => {
     const c = await connectInProcess(box.env);
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
-      await c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "thought_level", value: "off" });
+      await c.ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "thought_level",
+        value: "off",
+      });
       await prompt(c.ctx, sessionId, "Hi");
       expect(c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk")).toBe(false);
     } finally {
@@ -249,7 +280,11 @@ describe("config options", () => {
     const c = await connectInProcess(box.env);
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
-      await c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "scripted/thinking" });
+      await c.ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "model",
+        value: "scripted/thinking",
+      });
       await prompt(c.ctx, sessionId, "Hi");
       expect(c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk")).toBe(true);
     } finally {

@@ -32,12 +32,15 @@ function split(text: string, random: () => number): string[] {
   return chunks;
 }
 
-const request = (id: unknown, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "session/prompt", params });
+const request = (id: unknown, params: unknown) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "session/prompt", params });
 
 describe("lines within the limit", () => {
   test("pass through unchanged however the input is chunked", async () => {
     const random = seededRandom(7);
-    const text = Array.from({ length: 50 }, (_, i) => request(i, { text: "x".repeat(Math.floor(random() * 90)) })).join("\n") + "\n";
+    const text =
+      Array.from({ length: 50 }, (_, i) => request(i, { text: "x".repeat(Math.floor(random() * 90)) })).join("\n") +
+      "\n";
     for (let round = 0; round < 20; round++) {
       const { passed, answers } = await guard(split(text, random), 200);
       expect(passed).toBe(text);
@@ -66,20 +69,27 @@ describe("an oversized request", () => {
     for (const chunks of [[text], split(text, seededRandom(3))]) {
       const { passed, answers } = await guard(chunks, 200);
       expect(passed).toBe(`${request(1, {})}\n${request(2, {})}\n`);
-      expect(answers).toEqual([{
-        jsonrpc: "2.0",
-        id: 42,
-        error: {
-          code: -32600,
-          message: `Invalid request: message too large: ${big.length} bytes, over the limit of 200 bytes`,
-          data: { reason: "message_too_large", bytes: big.length, limit: 200 },
+      expect(answers).toEqual([
+        {
+          jsonrpc: "2.0",
+          id: 42,
+          error: {
+            code: -32600,
+            message: `Invalid request: message too large: ${big.length} bytes, over the limit of 200 bytes`,
+            data: { reason: "message_too_large", bytes: big.length, limit: 200 },
+          },
         },
-      }]);
+      ]);
     }
   });
 
   test("whose id cannot be read from its start is answered with id null", async () => {
-    const idLast = JSON.stringify({ jsonrpc: "2.0", method: "session/prompt", params: { text: "z".repeat(6000) }, id: 9 });
+    const idLast = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "session/prompt",
+      params: { text: "z".repeat(6000) },
+      id: 9,
+    });
     const { answers } = await guard([`${idLast}\n`], 1000);
     expect(answers.map((a) => a.id)).toEqual([null]);
   });
@@ -108,7 +118,11 @@ describe("an oversized response from the client", () => {
     const { passed, answers } = await guard([`${response}\n{"next":1}\n`], 200);
     expect(answers).toEqual([]);
     const [replaced, next] = passed.trimEnd().split("\n");
-    expect(JSON.parse(replaced ?? "")).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32600, data: { reason: "message_too_large" } } });
+    expect(JSON.parse(replaced ?? "")).toMatchObject({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32600, data: { reason: "message_too_large" } },
+    });
     expect(next).toBe('{"next":1}');
   });
 });

@@ -14,12 +14,20 @@ import { dumpDatabase } from "../support/db-dump.ts";
 import { fakeEnds } from "../support/fake-ends.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
-const INITIALIZE = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: 1, clientCapabilities: {} },
+};
 
 /** A journal that notes what the client had been sent when it was warmed. */
 class WatchedJournal extends SqliteJournal {
   sentWhenWarmed: string | undefined;
-  constructor(path: string, private readonly sent: () => string) {
+  constructor(
+    path: string,
+    private readonly sent: () => string,
+  ) {
     super(path);
   }
   override warm(): void {

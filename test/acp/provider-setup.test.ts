@@ -20,7 +20,10 @@ const errorOf = async (p: Promise<unknown>) => {
 
 async function initialize(env: Record<string, string>) {
   const c = await connectInProcess(env);
-  const init = await c.ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  const init = await c.ctx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: {},
+  });
   return { c, init };
 }
 
@@ -42,7 +45,9 @@ describe("no provider configured", () => {
     try {
       const error = await errorOf(newSession(c.ctx, box.workspace));
       expect(error.code).toBe(-32000);
-      expect(error.message).toContain("VERBATIM_MODEL is anthropic/claude-opus-4-7, but no Anthropic API key is set. Set ANTHROPIC_API_KEY.");
+      expect(error.message).toContain(
+        "VERBATIM_MODEL is anthropic/claude-opus-4-7, but no Anthropic API key is set. Set ANTHROPIC_API_KEY.",
+      );
       expect(error.data).toMatchObject({ reason: "no_provider" });
     } finally {
       await c.close();
@@ -53,16 +58,29 @@ describe("no provider configured", () => {
     const box = sandbox();
     const c = await connectInProcess({ ...box.env, VERBATIM_MODEL: "" });
     try {
-      expect((await errorOf(c.ctx.request(acp.methods.agent.authenticate, { methodId: "config-file" }))).code).toBe(-32000);
+      expect((await errorOf(c.ctx.request(acp.methods.agent.authenticate, { methodId: "config-file" }))).code).toBe(
+        -32000,
+      );
       mkdirSync(join(box.configHome, "verbatim"));
       writeFileSync(
         join(box.configHome, "verbatim", "config.json"),
-        JSON.stringify({ providers: { ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { "qwen3:8b": { contextWindow: 40960 } } } } }),
+        JSON.stringify({
+          providers: {
+            ollama: {
+              type: "openai-chat",
+              baseUrl: "http://127.0.0.1:11434/v1",
+              models: { "qwen3:8b": { contextWindow: 40960 } },
+            },
+          },
+        }),
       );
       expect(await c.ctx.request(acp.methods.agent.authenticate, { methodId: "config-file" })).toEqual({});
       const session = await newSession(c.ctx, box.workspace);
       const model = session.configOptions?.find((o) => o.id === "model");
-      expect(model).toMatchObject({ currentValue: "ollama/qwen3:8b", options: [{ value: "ollama/qwen3:8b", name: "qwen3:8b (ollama)" }] });
+      expect(model).toMatchObject({
+        currentValue: "ollama/qwen3:8b",
+        options: [{ value: "ollama/qwen3:8b", name: "qwen3:8b (ollama)" }],
+      });
     } finally {
       await c.close();
     }

@@ -22,7 +22,14 @@ const recorded = withRead({
 const boom = () => {
   throw new Error("tool code ran during a reload");
 };
-const changed = withRead({ ...(readTool as Tool), title: boom, locations: boom, preview: boom, run: boom, ruleScope: boom });
+const changed = withRead({
+  ...(readTool as Tool),
+  title: boom,
+  locations: boom,
+  preview: boom,
+  run: boom,
+  ruleScope: boom,
+});
 
 describe("reload never runs tool code", () => {
   test("a tool whose title changed after recording still shows the recorded title", async () => {

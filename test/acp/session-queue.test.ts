@@ -14,7 +14,11 @@ describe("SessionQueue", () => {
       events.push(`end ${name}`);
       return name;
     };
-    const results = await Promise.all([queue.run("s", task("a", 20)), queue.run("s", task("b", 1)), queue.run("s", task("c", 5))]);
+    const results = await Promise.all([
+      queue.run("s", task("a", 20)),
+      queue.run("s", task("b", 1)),
+      queue.run("s", task("c", 5)),
+    ]);
     expect(results).toEqual(["a", "b", "c"]);
     expect(events).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
   });

@@ -13,7 +13,10 @@ async function authMethods(clientCapabilities: ClientCapabilities, model = ""): 
   const box = sandbox();
   const c = await connectInProcess({ ...box.env, VERBATIM_MODEL: model });
   try {
-    const init = await c.ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
+    const init = await c.ctx.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities,
+    });
     return init.authMethods ?? [];
   } finally {
     await c.close();

@@ -24,10 +24,15 @@ describe("message ids", () => {
     try {
       await c.ctx.request(acp.methods.agent.session.prompt, {
         sessionId,
-        prompt: [{ type: "text", text: "Look at " }, { type: "resource_link", uri: "file:///x/a.ts", name: "a.ts" }],
+        prompt: [
+          { type: "text", text: "Look at " },
+          { type: "resource_link", uri: "file:///x/a.ts", name: "a.ts" },
+        ],
       });
       // The session's slash commands went out after session/new, before the turn: the turn starts with the echo.
-      const [first, second] = c.client.notifications.filter((n) => n.update.sessionUpdate !== "available_commands_update");
+      const [first, second] = c.client.notifications.filter(
+        (n) => n.update.sessionUpdate !== "available_commands_update",
+      );
       expect(kinds([first!, second!])).toEqual(["user_message_chunk", "user_message_chunk"]);
       expect(first!.update).toMatchObject({ content: { type: "text", text: "Look at " } });
       expect(second!.update).toMatchObject({ content: { type: "resource_link", uri: "file:///x/a.ts", name: "a.ts" } });
@@ -100,7 +105,10 @@ describe("cancel", () => {
     const { c, sessionId } = await session("scripted/slow");
     try {
       const turn = prompt(c.ctx, sessionId, "Go");
-      await until(() => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_message_chunk"), "an answer chunk");
+      await until(
+        () => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_message_chunk"),
+        "an answer chunk",
+      );
       await c.ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       await c.ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       expect(await turn).toEqual({ stopReason: "cancelled" });
@@ -128,7 +136,10 @@ describe("overlapping prompts", () => {
     const { c, sessionId } = await session("scripted/slow");
     try {
       const turn = prompt(c.ctx, sessionId, "First");
-      await until(() => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk"), "thinking");
+      await until(
+        () => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk"),
+        "thinking",
+      );
       const error = await errorOf(prompt(c.ctx, sessionId, "Second"));
       expect(error.code).toBe(-32600);
       expect(error.data).toMatchObject({ reason: "turn_running" });
@@ -144,7 +155,10 @@ describe("overlapping prompts", () => {
     const { c, sessionId } = await session("scripted/slow");
     try {
       const first = prompt(c.ctx, sessionId, "First");
-      await until(() => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_message_chunk"), "an answer chunk");
+      await until(
+        () => c.client.notifications.some((n) => n.update.sessionUpdate === "agent_message_chunk"),
+        "an answer chunk",
+      );
       await c.ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       const second = prompt(c.ctx, sessionId, "Second");
       expect((await first).stopReason).toBe("cancelled");
@@ -192,7 +206,10 @@ describe("stop reasons and failures", () => {
     expect(error.code).toBe(-32603);
     expect(error.message).toContain("dropped the connection");
     const view = live.client.view(sessionId);
-    expect(texts(view, "agent")).toEqual(["Starting the answer, and then ", expect.stringContaining("dropped the connection")]);
+    expect(texts(view, "agent")).toEqual([
+      "Starting the answer, and then ",
+      expect.stringContaining("dropped the connection"),
+    ]);
     await live.close();
     const fresh = await connectInProcess(box.env);
     try {

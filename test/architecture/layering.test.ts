@@ -53,13 +53,16 @@ describe("imports", () => {
 
   test("src/core never imports src/acp or src/cli", () => {
     const crossings = modulesUnder("src/core/").flatMap((m) =>
-      [...graph.all.get(m)!].filter((to) => to.startsWith("src/acp/") || to.startsWith("src/cli/")).map((to) => `${m} -> ${to}`),
+      [...graph.all.get(m)!]
+        .filter((to) => to.startsWith("src/acp/") || to.startsWith("src/cli/"))
+        .map((to) => `${m} -> ${to}`),
     );
     expect(crossings).toEqual([]);
   });
 
   test("src/core uses the ACP SDK's data types only: never at runtime, never a session update or a connection", () => {
-    const wire = /\b(SessionUpdate|SessionNotification|AgentContext|ClientContext|AgentApp|RequestError|Connection|methods)\b/;
+    const wire =
+      /\b(SessionUpdate|SessionNotification|AgentContext|ClientContext|AgentApp|RequestError|Connection|methods)\b/;
     const found = modulesUnder("src/core/").flatMap((m) => {
       const runtime = [...graph.packages.get(m)!].filter((p) => p.startsWith("@agentclientprotocol/"));
       const code = readFileSync(join(ROOT, m), "utf8");
@@ -75,14 +78,17 @@ describe("imports", () => {
     const pure = (m: string) => m.startsWith("src/replay/") || m.startsWith("src/journal/facts/");
     const found = modulesUnder("src/replay/").flatMap((m) => {
       const reached = [...runtimeClosure(m)];
-      const packages = [...new Set([m, ...reached].flatMap((r) => [...(graph.packages.get(r) ?? [])]))].filter((p) => p !== "zod");
+      const packages = [...new Set([m, ...reached].flatMap((r) => [...(graph.packages.get(r) ?? [])]))].filter(
+        (p) => p !== "zod",
+      );
       return [...reached.filter((r) => !pure(r)), ...packages].map((r) => `${m} -> ${r}`);
     });
     expect(found).toEqual([]);
   });
 
   test("src/replay reads no clock, process, timer or Bun API of its own", () => {
-    const impure = /\b(Date\.now|new Date\(|performance\.|process\.|Bun\.|setTimeout|setInterval|setImmediate|queueMicrotask|fetch\(|Math\.random)/;
+    const impure =
+      /\b(Date\.now|new Date\(|performance\.|process\.|Bun\.|setTimeout|setInterval|setImmediate|queueMicrotask|fetch\(|Math\.random)/;
     const found = modulesUnder("src/replay/").filter((m) => impure.test(readFileSync(join(ROOT, m), "utf8")));
     expect(found).toEqual([]);
   });

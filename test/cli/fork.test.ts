@@ -39,8 +39,14 @@ describe("verbatim fork", () => {
     const line = stdout.split("\n").find((l) => l.startsWith(forked));
     expect(line).toEndWith(`(fork of ${parent})`);
     expect(stdout.split("\n").find((l) => l.startsWith(parent))).not.toContain("fork of");
-    const json = (await runCli(["sessions", "--json"], box.env)).stdout.trim().split("\n").map((l) => JSON.parse(l) as { sessionId: string; forkOf?: unknown });
-    expect(json.find((row) => row.sessionId === forked)?.forkOf).toEqual({ sessionId: parent, seq: expect.any(Number) });
+    const json = (await runCli(["sessions", "--json"], box.env)).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { sessionId: string; forkOf?: unknown });
+    expect(json.find((row) => row.sessionId === forked)?.forkOf).toEqual({
+      sessionId: parent,
+      seq: expect.any(Number),
+    });
   });
 
   test("show says whose fork it is, then draws the parent's transcript", async () => {
@@ -55,7 +61,9 @@ describe("verbatim fork", () => {
   test("an unknown session is an error in the user's words", async () => {
     const result = await runCli(["fork", "ses_nothing"], box.env);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`verbatim: there is no session ses_nothing in the journal at ${join(box.home, "journal.db")}. \`verbatim sessions\` lists the recorded sessions.\n`);
+    expect(result.stderr).toBe(
+      `verbatim: there is no session ses_nothing in the journal at ${join(box.home, "journal.db")}. \`verbatim sessions\` lists the recorded sessions.\n`,
+    );
   });
 });
 
@@ -64,7 +72,10 @@ describe("session/fork on the wire", () => {
     const agent = rawAgent(box.env);
     try {
       const init = await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-      expect((init.result as { agentCapabilities: { sessionCapabilities: Record<string, unknown> } }).agentCapabilities.sessionCapabilities.fork).toEqual({});
+      expect(
+        (init.result as { agentCapabilities: { sessionCapabilities: Record<string, unknown> } }).agentCapabilities
+          .sessionCapabilities.fork,
+      ).toEqual({});
     } finally {
       await agent.close();
     }
@@ -74,7 +85,8 @@ describe("session/fork on the wire", () => {
     const c = await connectProcess(box.env);
     try {
       const { sessions } = await c.ctx.request(acp.methods.agent.session.list, {});
-      const forkOf = (id: string) => (sessions.find((s) => s.sessionId === id)?._meta?.verbatim as { forkOf?: unknown } | undefined)?.forkOf;
+      const forkOf = (id: string) =>
+        (sessions.find((s) => s.sessionId === id)?._meta?.verbatim as { forkOf?: unknown } | undefined)?.forkOf;
       expect(forkOf(forked)).toEqual({ sessionId: parent, seq: expect.any(Number) });
       expect(forkOf(parent)).toBeUndefined();
     } finally {

@@ -7,11 +7,21 @@ function printer() {
   const out: string[] = [];
   const err: string[] = [];
   let now = 0;
-  const p = new LivePrinter((t) => out.push(t), (t) => err.push(t), () => now);
+  const p = new LivePrinter(
+    (t) => out.push(t),
+    (t) => err.push(t),
+    () => now,
+  );
   return { p, out, err, at: (seconds: number) => (now = seconds * 1000) };
 }
 
-const announced: SessionUpdate = { sessionUpdate: "tool_call", toolCallId: "call_1", title: "sleep 30", kind: "execute", status: "pending" };
+const announced: SessionUpdate = {
+  sessionUpdate: "tool_call",
+  toolCallId: "call_1",
+  title: "sleep 30",
+  kind: "execute",
+  status: "pending",
+};
 const started: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "in_progress" };
 const ended: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "completed" };
 

@@ -8,10 +8,17 @@ import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 const userConfig = (box: Sandbox, config: unknown) => {
   mkdirSync(join(box.configHome, "verbatim"), { recursive: true });
-  writeFileSync(join(box.configHome, "verbatim", "config.json"), typeof config === "string" ? config : JSON.stringify(config));
+  writeFileSync(
+    join(box.configHome, "verbatim", "config.json"),
+    typeof config === "string" ? config : JSON.stringify(config),
+  );
 };
 
-const lines = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("verbatim models", () => {
   test("lists the models that can be used, marking the one new sessions use", async () => {
@@ -24,7 +31,9 @@ describe("verbatim models", () => {
 
   test("a provider that is not set up is listed with why, and exits 1 when nothing can be used", async () => {
     const box = sandbox("");
-    userConfig(box, { providers: { work: { type: "anthropic", apiKeyEnv: "WORK_KEY", models: { "claude-sonnet-4-6": {} } } } });
+    userConfig(box, {
+      providers: { work: { type: "anthropic", apiKeyEnv: "WORK_KEY", models: { "claude-sonnet-4-6": {} } } },
+    });
     const r = await runCli(["models", "--json"], box.env);
     expect(r.code).toBe(1);
     expect(lines(r.stdout)[0]).toEqual({
@@ -68,7 +77,11 @@ describe("verbatim doctor", () => {
     writeFileSync(file, "");
     const { code, checks: found } = await checks(box, { ...box.env, VERBATIM_HOME: file });
     expect(code).toBe(1);
-    expect(found).toContainEqual({ check: "journal", status: "fail", message: expect.stringContaining(`${file} is a file, not a folder`) });
+    expect(found).toContainEqual({
+      check: "journal",
+      status: "fail",
+      message: expect.stringContaining(`${file} is a file, not a folder`),
+    });
   });
 
   test("a damaged journal fails the integrity check", async () => {
@@ -86,7 +99,11 @@ describe("verbatim doctor", () => {
     chmodSync(join(box.home, "journal.db"), 0o644);
     const { code, checks: found } = await checks(box);
     expect(code).toBe(1);
-    expect(found).toContainEqual({ check: "journal permissions", status: "fail", message: expect.stringContaining(`chmod 600 ${join(box.home, "journal.db")}`) });
+    expect(found).toContainEqual({
+      check: "journal permissions",
+      status: "fail",
+      message: expect.stringContaining(`chmod 600 ${join(box.home, "journal.db")}`),
+    });
   });
 
   test("an invalid config file fails, naming the file", async () => {
@@ -94,7 +111,11 @@ describe("verbatim doctor", () => {
     userConfig(box, "{ not json");
     const { code, checks: found } = await checks(box);
     expect(code).toBe(1);
-    expect(found).toContainEqual({ check: "user config", status: "fail", message: expect.stringContaining("is not valid JSON") });
+    expect(found).toContainEqual({
+      check: "user config",
+      status: "fail",
+      message: expect.stringContaining("is not valid JSON"),
+    });
   });
 
   test("a provider that answers its model list passes", async () => {
@@ -103,7 +124,11 @@ describe("verbatim doctor", () => {
     server.enqueue({ status: 200, json: { object: "list", data: [] } });
     const { code, checks: found } = await checks(box, { ...box.env, OPENAI_BASE_URL: `${server.origin}/v1` });
     expect(code).toBe(0);
-    expect(found).toContainEqual({ check: "provider openai-chat", status: "ok", message: `${server.origin}/v1 answers` });
+    expect(found).toContainEqual({
+      check: "provider openai-chat",
+      status: "ok",
+      message: `${server.origin}/v1 answers`,
+    });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models"]);
   });
 
@@ -113,7 +138,11 @@ describe("verbatim doctor", () => {
     server.enqueue({ status: 404, html: "<html><head><title>404</title></head></html>" });
     const { code, checks: found } = await checks(box, { ...box.env, OPENAI_BASE_URL: server.origin });
     expect(code).toBe(1);
-    expect(found).toContainEqual({ check: "provider openai-chat", status: "fail", message: expect.stringContaining(`the base URL ${server.origin} may be missing /v1`) });
+    expect(found).toContainEqual({
+      check: "provider openai-chat",
+      status: "fail",
+      message: expect.stringContaining(`the base URL ${server.origin} may be missing /v1`),
+    });
   });
 
   test("a provider that cannot be reached fails, naming the URL", async () => {
@@ -123,7 +152,11 @@ describe("verbatim doctor", () => {
     server.stop();
     const { code, checks: found } = await checks(box, { ...box.env, OPENAI_BASE_URL: `${origin}/v1` });
     expect(code).toBe(1);
-    expect(found).toContainEqual({ check: "provider openai-chat", status: "fail", message: expect.stringContaining(`could not reach ${origin}/v1`) });
+    expect(found).toContainEqual({
+      check: "provider openai-chat",
+      status: "fail",
+      message: expect.stringContaining(`could not reach ${origin}/v1`),
+    });
   });
 
   test("a trusted folder that no longer exists is a warning, not a failure", async () => {
@@ -132,6 +165,10 @@ describe("verbatim doctor", () => {
     userConfig(box, { trustedFolders: [gone] });
     const { code, checks: found } = await checks(box);
     expect(code).toBe(0);
-    expect(found).toContainEqual({ check: "trusted folder", status: "warn", message: expect.stringContaining(`${gone} no longer exists`) });
+    expect(found).toContainEqual({
+      check: "trusted folder",
+      status: "warn",
+      message: expect.stringContaining(`${gone} no longer exists`),
+    });
   });
 });

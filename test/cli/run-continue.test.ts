@@ -18,14 +18,18 @@ async function firstSession(box: Sandbox, env: Record<string, string> = box.env,
 }
 
 const configChanges = async (box: Sandbox, sessionId: string) =>
-  (await exportedFacts(box.env, sessionId))
-    .flatMap((f) => (f.kind === "config_changed" ? [`${f.configId}=${f.value}`] : []));
+  (await exportedFacts(box.env, sessionId)).flatMap((f) =>
+    f.kind === "config_changed" ? [`${f.configId}=${f.value}`] : [],
+  );
 
 describe("verbatim run --session with --model and --mode", () => {
   test("--model switches the continued session's model, recorded and shown where it changed", async () => {
     const box = sandbox("scripted/plain");
     const id = await firstSession(box);
-    const second = await runCli(["run", "--session", id, "--model", "scripted/echo", "--cwd", box.workspace, "Second"], box.env);
+    const second = await runCli(
+      ["run", "--session", id, "--model", "scripted/echo", "--cwd", box.workspace, "Second"],
+      box.env,
+    );
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("You said: Second");
     expect(await configChanges(box, id)).toEqual(["model=scripted/echo"]);
@@ -37,7 +41,10 @@ describe("verbatim run --session with --model and --mode", () => {
   test("VERBATIM_MODEL alone does not switch a continued session", async () => {
     const box = sandbox("scripted/echo");
     const id = await firstSession(box);
-    const second = await runCli(["run", "--session", id, "--cwd", box.workspace, "Second"], { ...box.env, VERBATIM_MODEL: "scripted/plain" });
+    const second = await runCli(["run", "--session", id, "--cwd", box.workspace, "Second"], {
+      ...box.env,
+      VERBATIM_MODEL: "scripted/plain",
+    });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("You said: Second");
     expect(await configChanges(box, id)).toEqual([]);
@@ -46,14 +53,19 @@ describe("verbatim run --session with --model and --mode", () => {
   test("--model naming the model the session already has records nothing", async () => {
     const box = sandbox("scripted/plain");
     const id = await firstSession(box);
-    expect((await runCli(["run", "--session", id, "--model", "scripted/plain", "--cwd", box.workspace, "Again"], box.env)).code).toBe(0);
+    expect(
+      (await runCli(["run", "--session", id, "--model", "scripted/plain", "--cwd", box.workspace, "Again"], box.env))
+        .code,
+    ).toBe(0);
     expect(await configChanges(box, id)).toEqual([]);
   });
 
   test("--mode changes the continued session's mode, recorded and shown", async () => {
     const box = sandbox("scripted/plain");
     const id = await firstSession(box);
-    expect((await runCli(["run", "--session", id, "--mode", "plan", "--cwd", box.workspace, "Plan it"], box.env)).code).toBe(0);
+    expect(
+      (await runCli(["run", "--session", id, "--mode", "plan", "--cwd", box.workspace, "Plan it"], box.env)).code,
+    ).toBe(0);
     expect(await configChanges(box, id)).toEqual(["mode=plan"]);
     expect((await runCli(["show", id], box.env)).stdout).toContain("(mode: plan)");
   });
@@ -75,7 +87,10 @@ describe("verbatim run --session with --model and --mode", () => {
     expect(stuck.stderr).toContain(`uses the model ${modelRef(chatKit)}, which is not configured here`);
     expect(stuck.stderr).toContain(`verbatim run --session ${id} --model <provider>/<model>`);
     expect((await runCli(["show", id], box.env)).stdout).not.toContain("> Second");
-    const moved = await runCli(["run", "--session", id, "--model", "scripted/plain", "--cwd", box.workspace, "Third"], box.env);
+    const moved = await runCli(
+      ["run", "--session", id, "--model", "scripted/plain", "--cwd", box.workspace, "Third"],
+      box.env,
+    );
     expect(moved.code).toBe(0);
     expect(moved.stdout).toContain("Every word you see here is recorded");
   });
@@ -83,7 +98,10 @@ describe("verbatim run --session with --model and --mode", () => {
   test("--model naming a model that cannot be used says so in words", async () => {
     const box = sandbox("scripted/plain");
     const id = await firstSession(box);
-    const r = await runCli(["run", "--session", id, "--model", "anthropic/claude-sonnet-4-6", "--cwd", box.workspace, "Hi"], box.env);
+    const r = await runCli(
+      ["run", "--session", id, "--model", "anthropic/claude-sonnet-4-6", "--cwd", box.workspace, "Hi"],
+      box.env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("anthropic/claude-sonnet-4-6");
     expect(r.stderr).toContain("ANTHROPIC_API_KEY");

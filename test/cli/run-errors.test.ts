@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { lastJsonLine, runCli } from "../support/cli-process.ts";
 import { sandbox } from "../support/workspace.ts";
 
-const JSON_RPC_WORDS = /Internal error|Authentication required|Invalid params|Resource not found|Invalid request|SQLiteError|\n\s+at /;
+const JSON_RPC_WORDS =
+  /Internal error|Authentication required|Invalid params|Resource not found|Invalid request|SQLiteError|\n\s+at /;
 
 /** A data home this process cannot write: a read-only folder, or for root (who may write anywhere) a folder of /sys. */
 function readOnlyHome(root: string): string {
@@ -48,7 +49,13 @@ describe("verbatim run: the journal", () => {
     writeFileSync(file, "");
     const r = await runCli(["run", "--json", "--cwd", box.workspace, "Hi"], { ...box.env, VERBATIM_HOME: file });
     expect(r.code).toBe(1);
-    expect(lastJsonLine(r.stdout)).toEqual({ error: { code: "journal_unavailable", message: expect.stringContaining("is a file, not a folder"), data: { path: file } } });
+    expect(lastJsonLine(r.stdout)).toEqual({
+      error: {
+        code: "journal_unavailable",
+        message: expect.stringContaining("is a file, not a folder"),
+        data: { path: file },
+      },
+    });
   });
 });
 
@@ -75,7 +82,10 @@ describe("verbatim sessions, delete: the journal", () => {
   test("a damaged journal is named as damaged, with the file", async () => {
     const box = sandbox("scripted/plain");
     mkdirSync(box.home, { recursive: true });
-    writeFileSync(join(box.home, "journal.db"), "this is not a database, it is a text file of some length ".repeat(100));
+    writeFileSync(
+      join(box.home, "journal.db"),
+      "this is not a database, it is a text file of some length ".repeat(100),
+    );
     const r = await runCli(["run", "--cwd", box.workspace, "Hi"], box.env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(join(box.home, "journal.db"));
@@ -116,7 +126,9 @@ describe("verbatim run: errors in the user's words", () => {
     const r = await runCli(["run", "--json", "--cwd", box.workspace, "Hi"], box.env);
     expect(r.code).toBe(1);
     const last = lastJsonLine(r.stdout);
-    expect(last).toEqual({ error: { code: "no_provider", message: expect.stringContaining('no provider is named "anthropc"') } });
+    expect(last).toEqual({
+      error: { code: "no_provider", message: expect.stringContaining('no provider is named "anthropc"') },
+    });
   });
 
   test("a bad session id is refused, and no continuation is suggested", async () => {
@@ -134,7 +146,13 @@ describe("verbatim run: errors in the user's words", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("there is no session ses_nothere");
     expect(r.stderr).not.toContain("continue with");
-    expect(lastJsonLine(r.stdout)).toEqual({ error: { code: "session_not_found", message: expect.stringContaining("ses_nothere"), data: { sessionId: "ses_nothere" } } });
+    expect(lastJsonLine(r.stdout)).toEqual({
+      error: {
+        code: "session_not_found",
+        message: expect.stringContaining("ses_nothere"),
+        data: { sessionId: "ses_nothere" },
+      },
+    });
   });
 
   test("--json: a failed turn ends with an error object naming the session", async () => {
@@ -142,7 +160,10 @@ describe("verbatim run: errors in the user's words", () => {
     const r = await runCli(["run", "--json", "--cwd", box.workspace, "Go"], box.env);
     expect(r.code).toBe(1);
     const last = lastJsonLine(r.stdout);
-    expect(last).toEqual({ error: { code: "turn_failed", message: expect.any(String) }, sessionId: expect.stringMatching(/^ses_/) });
+    expect(last).toEqual({
+      error: { code: "turn_failed", message: expect.any(String) },
+      sessionId: expect.stringMatching(/^ses_/),
+    });
     expect((last.error as { message: string }).message).not.toMatch(JSON_RPC_WORDS);
   });
 });

@@ -41,7 +41,9 @@ describe("verbatim run --file", () => {
     const r = await runCli(["run", "--json", "--file", file, "--cwd", box.workspace, "What does it say?"], box.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Remember the milk.");
-    const prompt = (await exported(box.env, lastJsonLine(r.stdout).sessionId as string)).find((f) => f.kind === "prompt_received");
+    const prompt = (await exported(box.env, lastJsonLine(r.stdout).sessionId as string)).find(
+      (f) => f.kind === "prompt_received",
+    );
     expect(prompt?.blocks).toEqual([
       { type: "text", text: "What does it say?" },
       { type: "resource", resource: { uri: pathToFileURL(file).href, text: "Remember the milk.\n" } },
@@ -51,12 +53,20 @@ describe("verbatim run --file", () => {
   test("a relative path is the caller's, and a binary file goes as base64", async () => {
     const box = sandbox("scripted/echo");
     writeFileSync(join(box.root, "data.bin"), Buffer.from([0, 1, 2, 255]));
-    const r = await runCli(["run", "--json", "--file", "data.bin", "--cwd", box.workspace, "Look"], box.env, { cwd: box.root });
+    const r = await runCli(["run", "--json", "--file", "data.bin", "--cwd", box.workspace, "Look"], box.env, {
+      cwd: box.root,
+    });
     expect(r.code).toBe(0);
-    const prompt = (await exported(box.env, lastJsonLine(r.stdout).sessionId as string)).find((f) => f.kind === "prompt_received");
+    const prompt = (await exported(box.env, lastJsonLine(r.stdout).sessionId as string)).find(
+      (f) => f.kind === "prompt_received",
+    );
     expect(prompt?.blocks?.[1]).toEqual({
       type: "resource",
-      resource: { uri: pathToFileURL(join(box.root, "data.bin")).href, blob: Buffer.from([0, 1, 2, 255]).toString("base64"), mimeType: "application/octet-stream" },
+      resource: {
+        uri: pathToFileURL(join(box.root, "data.bin")).href,
+        blob: Buffer.from([0, 1, 2, 255]).toString("base64"),
+        mimeType: "application/octet-stream",
+      },
     });
   });
 

@@ -18,7 +18,10 @@ describe("verbatim run", () => {
     const box = sandbox("scripted/tool");
     const r = await runCli(["run", "--json", "--cwd", box.workspace, "Read it"], box.env);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(10);
     expect(lines.slice(0, -1).every((l) => typeof l.sessionId === "string" && typeof l.update === "object")).toBe(true);
     expect(lines[lines.length - 1]).toEqual({ sessionId: expect.stringMatching(/^ses_/), stopReason: "end_turn" });
@@ -46,7 +49,9 @@ describe("verbatim run", () => {
 
   test("SIGINT cancels the turn and exits 130, keeping what streamed", async () => {
     const box = sandbox("scripted/slow");
-    const r = await runCli(["run", "--cwd", box.workspace, "Go"], box.env, { interruptWhen: (out) => out.includes("Here is a long") });
+    const r = await runCli(["run", "--cwd", box.workspace, "Go"], box.env, {
+      interruptWhen: (out) => out.includes("Here is a long"),
+    });
     expect(r.code).toBe(130);
     expect(r.stderr).toContain("(cancelled)");
     const id = /session (ses_[0-9a-z]+)/.exec(r.stderr)?.[1];
@@ -93,7 +98,10 @@ describe("verbatim export and delete", () => {
     const first = await runCli(["run", "--json", "--cwd", box.workspace, "Hi"], box.env);
     const { sessionId } = JSON.parse(first.stdout.trim().split("\n").pop()!) as { sessionId: string };
     const exported = await runCli(["export", sessionId], box.env);
-    const [format, ...facts] = exported.stdout.trim().split("\n").map((l) => JSON.parse(l) as { seq: number; kind: string });
+    const [format, ...facts] = exported.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { seq: number; kind: string });
     expect(format).toMatchObject({ format: "verbatim-session-export", version: 1 });
     expect(facts[0]).toMatchObject({ seq: 1, kind: "session_started" });
     expect(facts.map((f) => f.seq)).toEqual(facts.map((_, i) => i + 1));
@@ -109,7 +117,9 @@ describe("verbatim run with the scripted edit scenario", () => {
     rmSync(join(box.workspace, "README.md"));
     const r = await runCli(["run", "--approve", "all", "--cwd", box.workspace, "Fix it"], box.env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('The edit did not happen (It needs a README.md in the working directory with the lines "Line three." and "Line four."');
+    expect(r.stdout).toContain(
+      'The edit did not happen (It needs a README.md in the working directory with the lines "Line three." and "Line four."',
+    );
     expect(existsSync(join(box.workspace, "README.md"))).toBe(false);
   });
 });

@@ -21,7 +21,10 @@ function unconfigured(): Sandbox {
 
 const configFile = (box: Sandbox) => join(box.configHome, "verbatim", "config.json");
 const configOf = (box: Sandbox) => JSON.parse(readFileSync(configFile(box), "utf8")) as Record<string, unknown>;
-const modelsAnswer = (...ids: string[]) => ({ status: 200, json: { object: "list", data: ids.map((id) => ({ id, object: "model" })) } });
+const modelsAnswer = (...ids: string[]) => ({
+  status: 200,
+  json: { object: "list", data: ids.map((id) => ({ id, object: "model" })) },
+});
 
 /** The model the next `session/new` starts with, in a fresh agent process. */
 async function nextSessionModel(box: Sandbox): Promise<string | undefined> {
@@ -54,11 +57,15 @@ describe("verbatim setup", () => {
     expect(await pty.exited).toBe(0);
 
     expect(pty.output()).not.toContain("sk-local-secret");
-    expect(server.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([["GET", "/v1/models", "Bearer sk-local-secret"]]);
+    expect(server.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+      ["GET", "/v1/models", "Bearer sk-local-secret"],
+    ]);
     expect(statSync(configFile(box)).mode & 0o777).toBe(0o600);
     expect(configOf(box)).toEqual({
       model: "openai-compatible/qwen3",
-      providers: { "openai-compatible": { type: "openai-chat", baseUrl: `${server.origin}/v1`, apiKey: "sk-local-secret" } },
+      providers: {
+        "openai-compatible": { type: "openai-chat", baseUrl: `${server.origin}/v1`, apiKey: "sk-local-secret" },
+      },
     });
     expect(await nextSessionModel(box)).toBe("openai-compatible/qwen3");
   });
@@ -110,7 +117,10 @@ describe("verbatim setup", () => {
 
   test("a key the server refuses is said so before anything is saved", async () => {
     const server = fixtureServer();
-    server.enqueue({ status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
+    server.enqueue({
+      status: 401,
+      json: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } },
+    });
     const box = unconfigured();
     const pty = inPty([...agentCommand(), "setup"], box.env);
     await pty.expect("Choose a number");

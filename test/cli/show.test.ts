@@ -40,7 +40,11 @@ describe("verbatim show", () => {
   });
 
   test("shows thinking marked, under the prompt it answered", () => {
-    expect(linesFrom("> Think first", 3)).toEqual(["> Think first", "", "  ~ The user wants a short answer. I'll keep it brief and clear."]);
+    expect(linesFrom("> Think first", 3)).toEqual([
+      "> Think first",
+      "",
+      "  ~ The user wants a short answer. I'll keep it brief and clear.",
+    ]);
   });
 
   test("draws each plan where it was updated, not only the last one at the end", () => {
@@ -80,7 +84,14 @@ describe("verbatim show", () => {
   test("shows a command's recorded output and exit code, never a terminal", () => {
     const card = linesFrom("[execute] echo hello", 9);
     expect(card[0]).toBe("[execute] echo hello; echo oops >&2 — completed");
-    expect(card.slice(2, 8)).toEqual(["    ```", "    hello", "    oops", "    ```", "    Exit code 0", "    Permission: Allow (allowed once)."]);
+    expect(card.slice(2, 8)).toEqual([
+      "    ```",
+      "    hello",
+      "    oops",
+      "    ```",
+      "    Exit code 0",
+      "    Permission: Allow (allowed once).",
+    ]);
     expect(shown).not.toContain("[terminal ");
   });
 });

@@ -12,7 +12,10 @@ import { collect, providerRequest } from "../support/provider-events.ts";
 import { anthropicKit } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
-function setup(env: Record<string, string>, userConfig?: unknown): { box: Sandbox; catalog: ReturnType<typeof catalogFromEnv> } {
+function setup(
+  env: Record<string, string>,
+  userConfig?: unknown,
+): { box: Sandbox; catalog: ReturnType<typeof catalogFromEnv> } {
   const box = sandbox();
   if (userConfig !== undefined) writeUserConfig(box, userConfig);
   return { box, catalog: catalogFromEnv({ ...box.env, VERBATIM_MODEL: "", ...env }, box.workspace) };
@@ -23,23 +26,39 @@ function writeUserConfig(box: Sandbox, config: unknown) {
   writeFileSync(join(box.configHome, "verbatim", "config.json"), JSON.stringify(config));
 }
 
-const refs = (catalog: ReturnType<typeof catalogFromEnv>) => catalog.models().map((m) => `${m.ref.provider}/${m.ref.model}`);
+const refs = (catalog: ReturnType<typeof catalogFromEnv>) =>
+  catalog.models().map((m) => `${m.ref.provider}/${m.ref.model}`);
 
 describe("with nothing configured", () => {
   test("there is no default model, no model to choose, and the hint names every way to configure one", () => {
     const { catalog } = setup({});
     expect(catalog.defaultModel()).toBeUndefined();
     expect(catalog.models()).toEqual([]);
-    for (const name of ["VERBATIM_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "config.json", "scripted/demo"]) {
+    for (const name of [
+      "VERBATIM_MODEL",
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+      "OPENAI_BASE_URL",
+      "config.json",
+      "scripted/demo",
+    ]) {
       expect(catalog.setupHint).toContain(name);
     }
-    expect(catalog.setupMethods().map((m) => m.id)).toEqual(["config-file", "anthropic", "openai", "openai-compatible"]);
+    expect(catalog.setupMethods().map((m) => m.id)).toEqual([
+      "config-file",
+      "anthropic",
+      "openai",
+      "openai-compatible",
+    ]);
   });
 
   test("the scripted provider is never offered unless chosen", () => {
     const { catalog } = setup({ ANTHROPIC_API_KEY: "k" });
     expect(refs(catalog).some((r) => r.startsWith("scripted/"))).toBe(false);
-    expect(setup({ VERBATIM_MODEL: "scripted/plain" }).catalog.defaultModel()).toEqual({ provider: "scripted", model: "plain" });
+    expect(setup({ VERBATIM_MODEL: "scripted/plain" }).catalog.defaultModel()).toEqual({
+      provider: "scripted",
+      model: "plain",
+    });
   });
 });
 
@@ -47,7 +66,11 @@ describe("from the environment", () => {
   test("an Anthropic key alone offers the known Anthropic models, the first as default", () => {
     const { catalog } = setup({ ANTHROPIC_API_KEY: "k" });
     expect(catalog.defaultModel()).toEqual({ provider: "anthropic", model: "claude-sonnet-4-6" });
-    expect(refs(catalog)).toEqual(["anthropic/claude-sonnet-4-6", "anthropic/claude-opus-4-7", "anthropic/claude-haiku-4-5"]);
+    expect(refs(catalog)).toEqual([
+      "anthropic/claude-sonnet-4-6",
+      "anthropic/claude-opus-4-7",
+      "anthropic/claude-haiku-4-5",
+    ]);
     expect(catalog.models()[0]?.name).toBe("Claude Sonnet 4.6 (Anthropic)");
     expect(catalog.setupMethods()).toEqual([]);
   });
@@ -61,14 +84,19 @@ describe("from the environment", () => {
   test("VERBATIM_MODEL without the provider's key says exactly which key to set", () => {
     const { catalog } = setup({ VERBATIM_MODEL: "anthropic/claude-opus-4-7" });
     expect(catalog.defaultModel()).toBeUndefined();
-    expect(catalog.setupHint).toBe("VERBATIM_MODEL is anthropic/claude-opus-4-7, but no Anthropic API key is set. Set ANTHROPIC_API_KEY.");
+    expect(catalog.setupHint).toBe(
+      "VERBATIM_MODEL is anthropic/claude-opus-4-7, but no Anthropic API key is set. Set ANTHROPIC_API_KEY.",
+    );
   });
 
   test("a local server needs its URL, not a key", () => {
     const without = setup({ VERBATIM_MODEL: "openai-chat/qwen3:8b" }).catalog;
     expect(without.setupHint).toContain("Set OPENAI_BASE_URL");
     expect(without.setupHint).toContain("http://127.0.0.1:11434/v1");
-    const withUrl = setup({ VERBATIM_MODEL: "openai-chat/qwen3:8b", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" }).catalog;
+    const withUrl = setup({
+      VERBATIM_MODEL: "openai-chat/qwen3:8b",
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+    }).catalog;
     expect(withUrl.defaultModel()).toEqual({ provider: "openai-chat", model: "qwen3:8b" });
     expect(withUrl.provider({ provider: "openai-chat", model: "qwen3:8b" })?.contextWindow("qwen3:8b")).toBe(32_768);
   });
@@ -76,18 +104,26 @@ describe("from the environment", () => {
   test("VERBATIM_MODEL splits on the first slash only (OpenRouter model ids contain one)", () => {
     const { catalog } = setup(
       { VERBATIM_MODEL: "openrouter/anthropic/claude-sonnet-4.6", OPENROUTER_KEY: "k" },
-      { providers: { openrouter: { type: "openai-chat", baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "OPENROUTER_KEY" } } },
+      {
+        providers: {
+          openrouter: { type: "openai-chat", baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "OPENROUTER_KEY" },
+        },
+      },
     );
     expect(catalog.defaultModel()).toEqual({ provider: "openrouter", model: "anthropic/claude-sonnet-4.6" });
   });
 
   test("a provider name nobody configured is named, with the ones that exist", () => {
     const { catalog } = setup({ VERBATIM_MODEL: "mistral/large" });
-    expect(catalog.setupHint).toBe('VERBATIM_MODEL is mistral/large, but no provider is named "mistral". Known providers: anthropic, openai, openai-chat, scripted.');
+    expect(catalog.setupHint).toBe(
+      'VERBATIM_MODEL is mistral/large, but no provider is named "mistral". Known providers: anthropic, openai, openai-chat, scripted.',
+    );
   });
 
   test("a malformed VERBATIM_MODEL says what shape it needs", () => {
-    expect(setup({ VERBATIM_MODEL: "claude" }).catalog.setupHint).toContain('VERBATIM_MODEL must be <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), got "claude"');
+    expect(setup({ VERBATIM_MODEL: "claude" }).catalog.setupHint).toContain(
+      'VERBATIM_MODEL must be <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), got "claude"',
+    );
   });
 });
 
@@ -95,7 +131,11 @@ describe("from a config file", () => {
   const ollama = {
     model: "ollama/qwen3:8b",
     providers: {
-      ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { "qwen3:8b": { contextWindow: 40_960 }, "llama3.2": { name: "Llama 3.2" } } },
+      ollama: {
+        type: "openai-chat",
+        baseUrl: "http://127.0.0.1:11434/v1",
+        models: { "qwen3:8b": { contextWindow: 40_960 }, "llama3.2": { name: "Llama 3.2" } },
+      },
     },
   };
 
@@ -118,7 +158,10 @@ describe("from a config file", () => {
       { ANTHROPIC_API_KEY: "key-from-env", ANTHROPIC_BASE_URL: server.origin },
       { providers: { anthropic: { apiKey: "key-from-file" } } },
     );
-    await collect(catalog.provider({ provider: "anthropic", model: "claude-sonnet-4-6" })!, providerRequest(anthropicKit));
+    await collect(
+      catalog.provider({ provider: "anthropic", model: "claude-sonnet-4-6" })!,
+      providerRequest(anthropicKit),
+    );
     // This SDK version sends the key as a bearer token.
     expect(server.requests[0]?.headers.authorization).toBe("Bearer key-from-env");
   });

@@ -25,7 +25,10 @@ const errorOf = (f: SettingsFiles) => {
 
 describe("config files", () => {
   test("live at $XDG_CONFIG_HOME/verbatim/config.json and <project>/.verbatim/config.json", () => {
-    expect(settingsFiles({ XDG_CONFIG_HOME: "/cfg" }, "/proj")).toEqual({ user: "/cfg/verbatim/config.json", project: "/proj/.verbatim/config.json" });
+    expect(settingsFiles({ XDG_CONFIG_HOME: "/cfg" }, "/proj")).toEqual({
+      user: "/cfg/verbatim/config.json",
+      project: "/proj/.verbatim/config.json",
+    });
     expect(settingsFiles({ HOME: "/home/u" }, "/proj").user).toBe("/home/u/.config/verbatim/config.json");
   });
 
@@ -38,7 +41,11 @@ describe("config files", () => {
       model: "ollama/qwen3:8b",
       providers: {
         anthropic: { apiKeyEnv: "MY_ANTHROPIC_KEY", models: { "claude-sonnet-4-6": {} } },
-        ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { "qwen3:8b": { contextWindow: 40960, thinking: "effort" } } },
+        ollama: {
+          type: "openai-chat",
+          baseUrl: "http://127.0.0.1:11434/v1",
+          models: { "qwen3:8b": { contextWindow: 40960, thinking: "effort" } },
+        },
       },
     });
     const loaded = loadSettings(f);
@@ -54,9 +61,17 @@ describe("config files", () => {
   });
 
   test("a value of the wrong shape says what was expected", () => {
-    const error = errorOf(files({ providers: { ollama: { type: "openai-chat", baseUrl: "localhost:11434", models: { m: { contextWindow: "big" } } } } }));
+    const error = errorOf(
+      files({
+        providers: {
+          ollama: { type: "openai-chat", baseUrl: "localhost:11434", models: { m: { contextWindow: "big" } } },
+        },
+      }),
+    );
     expect(error).toContain('providers.ollama.baseUrl: expected an http(s) URL such as "http://127.0.0.1:11434/v1"');
-    expect(error).toContain("providers.ollama.models.m.contextWindow: expected the context window in tokens (a whole number)");
+    expect(error).toContain(
+      "providers.ollama.models.m.contextWindow: expected the context window in tokens (a whole number)",
+    );
   });
 
   test("a provider whose name is not a wire protocol must say which one it speaks", () => {
@@ -80,7 +95,10 @@ describe("config files", () => {
 
   test("the project file wins over the user file, key by key", () => {
     const f = files(
-      { model: "anthropic/claude-sonnet-4-6", providers: { ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { a: {} } } } },
+      {
+        model: "anthropic/claude-sonnet-4-6",
+        providers: { ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { a: {} } } },
+      },
       { model: "ollama/a", providers: { ollama: { models: { b: { contextWindow: 8192 } } } } },
     );
     const loaded = loadSettings(f);
@@ -89,7 +107,13 @@ describe("config files", () => {
       files: [f.user, f.project],
       settings: {
         model: "ollama/a",
-        providers: { ollama: { type: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", models: { a: {}, b: { contextWindow: 8192 } } } },
+        providers: {
+          ollama: {
+            type: "openai-chat",
+            baseUrl: "http://127.0.0.1:11434/v1",
+            models: { a: {}, b: { contextWindow: 8192 } },
+          },
+        },
       },
     });
   });

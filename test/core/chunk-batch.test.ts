@@ -5,7 +5,8 @@ import type { Fact } from "../../src/journal/facts/index.ts";
 import { chunk } from "../support/journal.ts";
 
 const at = "2026-01-01T00:00:00.000Z";
-const texts = (chunks: PendingChunk[]) => chunks.map(({ fact }) => (fact as Extract<Fact, { kind: "message_chunk" }>).text);
+const texts = (chunks: PendingChunk[]) =>
+  chunks.map(({ fact }) => (fact as Extract<Fact, { kind: "message_chunk" }>).text);
 const nextTurnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe("a batch of streamed chunks", () => {

@@ -11,15 +11,19 @@ describe("journal first, then send", () => {
     const deps = engineDeps(box.env);
     const shown: StoredFact[] = [];
     let unjournaled = 0;
-    const runtime = await SessionRuntime.create(deps, (sessionId) => ({
-      host: {},
-      publish: (record) => {
-        // Streamed chunks are committed in groups, so later facts may already be stored too.
-        const stored = [...(deps.store as SqliteJournal).read(sessionId, record.seq)][0];
-        if (stored?.seq !== record.seq || !Bun.deepEquals(stored.fact, record.fact)) unjournaled++;
-        shown.push(record);
-      },
-    }), { cwd: box.workspace, additionalDirectories: [] });
+    const runtime = await SessionRuntime.create(
+      deps,
+      (sessionId) => ({
+        host: {},
+        publish: (record) => {
+          // Streamed chunks are committed in groups, so later facts may already be stored too.
+          const stored = [...(deps.store as SqliteJournal).read(sessionId, record.seq)][0];
+          if (stored?.seq !== record.seq || !Bun.deepEquals(stored.fact, record.fact)) unjournaled++;
+          shown.push(record);
+        },
+      }),
+      { cwd: box.workspace, additionalDirectories: [] },
+    );
     const outcome = await runtime.prompt([{ type: "text", text: "Overview" }]);
     expect(outcome).toEqual({ ok: true, stopReason: "end_turn" });
     expect(shown.length).toBeGreaterThan(20);

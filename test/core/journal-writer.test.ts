@@ -20,18 +20,32 @@ async function writerOn() {
     },
   });
   const at = new Date().toISOString();
-  await writer.create({ sessionId: "ses_w", cwd: "/work", additionalDirectories: [], createdAt: at, updatedAt: at }, startFact());
+  await writer.create(
+    { sessionId: "ses_w", cwd: "/work", additionalDirectories: [], createdAt: at, updatedAt: at },
+    startFact(),
+  );
   return { journal, writer, shown, unjournaled: () => unjournaled };
 }
 
 describe("the journal writer", () => {
   test("facts recorded without waiting are committed, then shown, in the order recorded", async () => {
     const { writer, shown, unjournaled } = await writerOn();
-    const writes = [writer.record(notice("a")), writer.record(chunk("b")), writer.record(notice("c")), writer.record(chunk("d"))];
+    const writes = [
+      writer.record(notice("a")),
+      writer.record(chunk("b")),
+      writer.record(notice("c")),
+      writer.record(chunk("d")),
+    ];
     await Promise.all(writes);
     await writer.flush();
     expect(shown.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(shown.slice(1).map((r) => (r.fact.kind === "notice_shown" ? r.fact.title : r.fact.kind === "message_chunk" ? r.fact.text : ""))).toEqual(["a", "b", "c", "d"]);
+    expect(
+      shown
+        .slice(1)
+        .map((r) =>
+          r.fact.kind === "notice_shown" ? r.fact.title : r.fact.kind === "message_chunk" ? r.fact.text : "",
+        ),
+    ).toEqual(["a", "b", "c", "d"]);
     expect(unjournaled()).toBe(0);
   });
 
@@ -47,7 +61,13 @@ describe("the journal writer", () => {
     expect(shown.length).toBe(1);
     await writer.record(notice("after"));
     expect(batches).toEqual([3]);
-    expect(shown.map((r) => r.fact.kind)).toEqual(["session_started", "message_chunk", "message_chunk", "message_chunk", "notice_shown"]);
+    expect(shown.map((r) => r.fact.kind)).toEqual([
+      "session_started",
+      "message_chunk",
+      "message_chunk",
+      "message_chunk",
+      "notice_shown",
+    ]);
   });
 
   test("a chunk commit nobody waited for that fails makes the next record fail with its error, once", async () => {

@@ -10,7 +10,9 @@ import { runCli } from "../support/cli-process.ts";
 const readme = readFileSync(`${CHECKOUT}/README.md`, "utf8");
 
 /** Every exit code `verbatim run` can end with: its own, and the signals' (128 + the signal) it dies of. */
-const RUN_EXITS = [...new Set([...Object.values(exitCodes), USAGE_EXIT, STDOUT_CLOSED_EXIT, 128 + 1, 128 + 15])].sort((a, b) => a - b);
+const RUN_EXITS = [...new Set([...Object.values(exitCodes), USAGE_EXIT, STDOUT_CLOSED_EXIT, 128 + 1, 128 + 15])].sort(
+  (a, b) => a - b,
+);
 
 describe("the documented exit codes", () => {
   test("the README's table lists exactly the codes verbatim run ends with", () => {

@@ -14,8 +14,13 @@ import { buildBundle, CHECKOUT as checkout } from "../support/build.ts";
 import { sandbox } from "../support/workspace.ts";
 
 const readme = readFileSync(`${checkout}/README.md`, "utf8");
-const pkg = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as { name: string; bin: Record<string, string> };
-const registryEntry = JSON.parse(readFileSync(join(checkout, "registry", "agent.json"), "utf8")) as { distribution: { npx?: { package: string } } };
+const pkg = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as {
+  name: string;
+  bin: Record<string, string>;
+};
+const registryEntry = JSON.parse(readFileSync(join(checkout, "registry", "agent.json"), "utf8")) as {
+  distribution: { npx?: { package: string } };
+};
 
 /** The fenced code blocks of a Markdown text with the given info string, in order. */
 function fenced(markdown: string, language: string): string[] {
@@ -103,10 +108,19 @@ describe("README editor snippets", () => {
     const client = new ViewClient();
     const connection = client.app().connect(agent.stream);
     try {
-      const init = await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const init = await connection.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
       expect(init.agentInfo?.name).toBe("verbatim");
-      const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });
-      const { stopReason } = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Hi" }] });
+      const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, {
+        cwd: box.workspace,
+        mcpServers: [],
+      });
+      const { stopReason } = await connection.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Hi" }],
+      });
       expect(stopReason).toBe("end_turn");
     } finally {
       connection.close();

@@ -35,9 +35,18 @@ async function promptBundle(box: Sandbox, env: Record<string, string>, text: str
   const client = new ViewClient();
   const connection = client.app().connect(agent.stream);
   try {
-    await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers });
-    const { stopReason } = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+    await connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
+    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, {
+      cwd: box.workspace,
+      mcpServers,
+    });
+    const { stopReason } = await connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text }],
+    });
     return { stopReason, view: client.view(sessionId), stderr: agent.stderr() };
   } finally {
     connection.close();
@@ -48,7 +57,8 @@ async function promptBundle(box: Sandbox, env: Record<string, string>, text: str
 
 test("the build says what it built, and how to run it", () => {
   expect(buildSaid).toContain(`built ${join(outdir, "dist", "verbatim.js")}`);
-  for (const name of ["anthropic-sdk.js", "openai-sdk.js", "mcp-sdk.js"]) expect(buildSaid).toContain(join(outdir, "dist", "vendor", name));
+  for (const name of ["anthropic-sdk.js", "openai-sdk.js", "mcp-sdk.js"])
+    expect(buildSaid).toContain(join(outdir, "dist", "vendor", name));
   expect(buildSaid).toContain(`${join(outdir, "dist", "verbatim.js")} --help`);
 });
 
@@ -57,7 +67,11 @@ describe("the built bundle", () => {
     const text = (name: string) => Bun.file(join(outdir, "dist", name)).text();
     const main = await text("verbatim.js");
     // Strings only each SDK's own code holds: its request headers, its error messages.
-    const marks = { "anthropic-sdk.js": "anthropic-version", "openai-sdk.js": "OpenAI-Organization", "mcp-sdk.js": "MCP error" };
+    const marks = {
+      "anthropic-sdk.js": "anthropic-version",
+      "openai-sdk.js": "OpenAI-Organization",
+      "mcp-sdk.js": "MCP error",
+    };
     for (const [name, mark] of Object.entries(marks)) {
       expect(main).toContain(`./vendor/${name}`);
       expect(main).not.toContain(mark);

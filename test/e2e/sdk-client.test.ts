@@ -41,7 +41,11 @@ async function editFlow() {
   });
   const second = await connectProcess(box.env, options);
   const resumed = await closing(second, async ({ ctx }) => {
-    const response = await ctx.request(acp.methods.agent.session.resume, { sessionId, cwd: box.workspace, mcpServers: [] });
+    const response = await ctx.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: box.workspace,
+      mcpServers: [],
+    });
     stops.push((await prompt(ctx, sessionId, "Now the fourth")).stopReason);
     return response;
   });
@@ -64,32 +68,54 @@ let ran: ReturnType<typeof editFlow> | undefined;
 const flow = async () => structuredClone(await (ran ??= editFlow()));
 
 describe("the SDK's client drives verbatim processes", () => {
-  test("an edit asks; the client approves; it receives the diff and the turn ends end_turn", async () => {
-    const r = await flow();
-    expect(r.stops).toEqual(["end_turn", "end_turn"]);
-    expect(r.firstAsked).toHaveLength(1);
-    expect(r.firstAsked[0]?.toolCall.kind).toBe("edit");
-    const view = fold(r.first.map((n) => n.update));
-    const edit = Object.values(view.toolCalls).find((c) => c.kind === "edit");
-    expect(edit?.status).toBe("completed");
-    expect(edit?.content?.find((c) => c.type === "diff")).toMatchObject({ oldText: expect.stringContaining("Line three."), newText: expect.stringContaining("Line 3.") });
-    expect(textOf(edit?.content)).toContain("Permission: Allow (allowed once).");
-    expect(r.fsCalls).toContain("fs/write_text_file");
-  }, SLOW);
+  test(
+    "an edit asks; the client approves; it receives the diff and the turn ends end_turn",
+    async () => {
+      const r = await flow();
+      expect(r.stops).toEqual(["end_turn", "end_turn"]);
+      expect(r.firstAsked).toHaveLength(1);
+      expect(r.firstAsked[0]?.toolCall.kind).toBe("edit");
+      const view = fold(r.first.map((n) => n.update));
+      const edit = Object.values(view.toolCalls).find((c) => c.kind === "edit");
+      expect(edit?.status).toBe("completed");
+      expect(edit?.content?.find((c) => c.type === "diff")).toMatchObject({
+        oldText: expect.stringContaining("Line three."),
+        newText: expect.stringContaining("Line 3."),
+      });
+      expect(textOf(edit?.content)).toContain("Permission: Allow (allowed once).");
+      expect(r.fsCalls).toContain("fs/write_text_file");
+    },
+    SLOW,
+  );
 
-  test("a fresh process resumes the session without replaying it, and the conversation continues", async () => {
-    const r = await flow();
-    expect(r.resumed).toMatchObject({ modes: { currentModeId: "default" } });
-    const firstChunk = r.second.find((n) => n.update.sessionUpdate === "user_message_chunk");
-    expect(firstChunk?.update).toMatchObject({ content: { text: "Now the fourth" } });
-    expect(r.second.some((n) => n.update.sessionUpdate === "user_message_chunk" && n.update.content.type === "text" && n.update.content.text === "Fix the third line")).toBe(false);
-    expect(r.readme).toBe("# Sample\n\nLine 3.\nLine 4.\n");
-  }, SLOW);
+  test(
+    "a fresh process resumes the session without replaying it, and the conversation continues",
+    async () => {
+      const r = await flow();
+      expect(r.resumed).toMatchObject({ modes: { currentModeId: "default" } });
+      const firstChunk = r.second.find((n) => n.update.sessionUpdate === "user_message_chunk");
+      expect(firstChunk?.update).toMatchObject({ content: { text: "Now the fourth" } });
+      expect(
+        r.second.some(
+          (n) =>
+            n.update.sessionUpdate === "user_message_chunk" &&
+            n.update.content.type === "text" &&
+            n.update.content.text === "Fix the third line",
+        ),
+      ).toBe(false);
+      expect(r.readme).toBe("# Sample\n\nLine 3.\nLine 4.\n");
+    },
+    SLOW,
+  );
 
-  test("a load in a third process shows exactly what the client was shown live across both processes", async () => {
-    const r = await flow();
-    const live = fold([...r.first, ...r.second].map((n) => n.update));
-    expect(Object.keys(live.toolCalls)).toHaveLength(3);
-    expect(diffValues(comparable(live), comparable(r.loaded))).toEqual([]);
-  }, SLOW);
+  test(
+    "a load in a third process shows exactly what the client was shown live across both processes",
+    async () => {
+      const r = await flow();
+      const live = fold([...r.first, ...r.second].map((n) => n.update));
+      expect(Object.keys(live.toolCalls)).toHaveLength(3);
+      expect(diffValues(comparable(live), comparable(r.loaded))).toEqual([]);
+    },
+    SLOW,
+  );
 });

@@ -17,7 +17,9 @@ import { cards } from "../parity/harness.ts";
 
 /** The stored facts of one session, as rows. */
 const factsOf = (box: Sandbox, sessionId: string) =>
-  (dumpDatabase(join(box.home, "journal.db")).facts as string[]).filter((row) => (JSON.parse(row) as { session_id: string }).session_id === sessionId);
+  (dumpDatabase(join(box.home, "journal.db")).facts as string[]).filter(
+    (row) => (JSON.parse(row) as { session_id: string }).session_id === sessionId,
+  );
 
 /** A parent with one turn and a fork of it, made in one process; returns the parent's live view too. */
 async function parentAndFork(box: Sandbox) {
@@ -60,7 +62,9 @@ describe("a fork and its parent", () => {
       await c.close();
     }
     const prompts = (view: ReturnType<typeof comparable>) =>
-      Object.values(view.messages).filter((m) => m.role === "user").map((m) => textOf(m.content.map((content) => ({ type: "content" as const, content }))));
+      Object.values(view.messages)
+        .filter((m) => m.role === "user")
+        .map((m) => textOf(m.content.map((content) => ({ type: "content" as const, content }))));
     expect(prompts(comparable(await loaded(box, forked)))).toEqual(["Read the README", "Only on the fork"]);
     expect(prompts(comparable(await loaded(box, parent)))).toEqual(["Read the README", "Only on the parent"]);
   });

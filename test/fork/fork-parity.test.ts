@@ -26,7 +26,12 @@ describe("a fork reopened in a fresh process", () => {
     let forked = "";
     try {
       parent = (await newSession(live.ctx, box.workspace)).sessionId;
-      const use = (model: string) => live.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: parent, configId: "model", value: model });
+      const use = (model: string) =>
+        live.ctx.request(acp.methods.agent.session.setConfigOption, {
+          sessionId: parent,
+          configId: "model",
+          value: model,
+        });
       await prompt(live.ctx, parent, "Think first");
       await use("scripted/plan");
       await prompt(live.ctx, parent, "Plan it");
@@ -36,7 +41,10 @@ describe("a fork reopened in a fresh process", () => {
       const response = await fork(live.ctx, { sessionId: parent, cwd: box.workspace, mcpServers: [] });
       forked = response.sessionId;
       expect(forked).not.toBe(parent);
-      expect(response.configOptions).toEqual((await live.ctx.request(acp.methods.agent.session.resume, { sessionId: parent, cwd: box.workspace })).configOptions);
+      expect(response.configOptions).toEqual(
+        (await live.ctx.request(acp.methods.agent.session.resume, { sessionId: parent, cwd: box.workspace }))
+          .configOptions,
+      );
     } finally {
       await live.close();
     }
@@ -65,7 +73,11 @@ describe.each(kits)("$kind: a turn on a fork", (kit) => {
     try {
       const parent = (await newSession(live.ctx, box.workspace)).sessionId;
       server.enqueue(
-        { sse: kit.thinkingThenCalls("Read it before answering.", "Let me look. ", [{ id: "call_readme", name: "Read", input: { file_path: readme } }]) },
+        {
+          sse: kit.thinkingThenCalls("Read it before answering.", "Let me look. ", [
+            { id: "call_readme", name: "Read", input: { file_path: readme } },
+          ]),
+        },
         { sse: kit.thinkingThenText("Four lines; say so.", "It has four lines.") },
       );
       await prompt(live.ctx, parent, "Read the README");

@@ -9,7 +9,8 @@ import { commandText, loadHookConfig, selectHandlers } from "../../src/core/hook
 import { command, settingsPath, writeHooks } from "../support/hooks.ts";
 import { sandbox } from "../support/workspace.ts";
 
-const load = (box: ReturnType<typeof sandbox>, trusted = true) => loadHookConfig({ env: box.env, cwd: box.workspace, trusted });
+const load = (box: ReturnType<typeof sandbox>, trusted = true) =>
+  loadHookConfig({ env: box.env, cwd: box.workspace, trusted });
 
 describe("hook configuration", () => {
   test("all five sources merge in order: Claude user, verbatim user, Claude project, verbatim project, Claude local", () => {
@@ -21,14 +22,18 @@ describe("hook configuration", () => {
     writeHooks(box, "claude-user", { PreToolUse: [{ hooks: [command("echo claude-user")] }] });
     const config = load(box);
     expect(config.handlers.map((h) => h.command)).toEqual([
-      "echo claude-user", "echo verbatim-user", "echo claude-project", "echo verbatim-project", "echo local",
+      "echo claude-user",
+      "echo verbatim-user",
+      "echo claude-project",
+      "echo verbatim-project",
+      "echo local",
     ]);
     expect(config.handlers.map((h) => h.displayOrder)).toEqual([0, 1, 2, 3, 4]);
     expect(config.handlers.map((h) => h.source.kind)).toEqual(["user", "user", "project", "project", "local"]);
     expect(config.problems).toEqual([]);
   });
 
-  test("\"disableAllHooks\": true turns every hook off; the highest source that sets it decides (local over project over user)", () => {
+  test('"disableAllHooks": true turns every hook off; the highest source that sets it decides (local over project over user)', () => {
     const box = sandbox();
     writeHooks(box, "claude-user", { Stop: [{ hooks: [command("echo user")] }] });
     writeHooks(box, "claude-project", { Stop: [{ hooks: [command("echo project")] }] });
@@ -49,7 +54,10 @@ describe("hook configuration", () => {
     writeHooks(box, "claude-user", { Stop: [{ hooks: [command("./check.sh")] }] });
     writeHooks(box, "claude-project", { Stop: [{ hooks: [command("./check.sh"), command("./other.sh")] }] });
     const config = load(box);
-    expect(config.handlers.map((h) => [h.command, h.source.kind])).toEqual([["./check.sh", "user"], ["./other.sh", "project"]]);
+    expect(config.handlers.map((h) => [h.command, h.source.kind])).toEqual([
+      ["./check.sh", "user"],
+      ["./other.sh", "project"],
+    ]);
   });
 
   test("project and local hooks are held back in an untrusted workspace; user hooks still run", () => {
@@ -76,7 +84,14 @@ describe("hook configuration", () => {
     const box = sandbox();
     writeHooks(box, "claude-project", {
       PreToolUse: [
-        { matcher: "Bash", hooks: [{ type: "http", url: "http://127.0.0.1:9/hook" }, { type: "prompt", prompt: "is it safe?" }, command("./ok.sh")] },
+        {
+          matcher: "Bash",
+          hooks: [
+            { type: "http", url: "http://127.0.0.1:9/hook" },
+            { type: "prompt", prompt: "is it safe?" },
+            command("./ok.sh"),
+          ],
+        },
         { matcher: "[", hooks: [command("./never.sh")] },
       ],
       PostToolUse: [{ hooks: [command("./later.sh", { async: true })] }],
@@ -101,12 +116,16 @@ describe("hook configuration", () => {
     writeFileSync(settingsPath(box, "verbatim-user"), "{ not json");
     const config = load(box);
     expect(config.handlers.map((h) => h.command)).toEqual(["echo fine"]);
-    expect(config.problems).toEqual([{ severity: "error", text: expect.stringContaining(`${settingsPath(box, "verbatim-user")} is not valid JSON`) }]);
+    expect(config.problems).toEqual([
+      { severity: "error", text: expect.stringContaining(`${settingsPath(box, "verbatim-user")} is not valid JSON`) },
+    ]);
   });
 
   test("timeouts are seconds; a value over an hour is read as milliseconds, with a warning", () => {
     const box = sandbox();
-    writeHooks(box, "claude-user", { Stop: [{ hooks: [command("a", { timeout: 5 }), command("b", { timeout: 60000 }), command("c")] }] });
+    writeHooks(box, "claude-user", {
+      Stop: [{ hooks: [command("a", { timeout: 5 }), command("b", { timeout: 60000 }), command("c")] }],
+    });
     const config = load(box);
     expect(config.handlers.map((h) => h.timeoutSec)).toEqual([5, 60, 60]);
     expect(config.problems.map((p) => p.text)).toEqual([expect.stringContaining("read as milliseconds")]);
@@ -115,7 +134,10 @@ describe("hook configuration", () => {
   test("matchers select by the event's field; events without one ignore the matcher", () => {
     const box = sandbox();
     writeHooks(box, "claude-user", {
-      PreToolUse: [{ matcher: "Edit|Write", hooks: [command("edits")] }, { matcher: "*", hooks: [command("all")] }],
+      PreToolUse: [
+        { matcher: "Edit|Write", hooks: [command("edits")] },
+        { matcher: "*", hooks: [command("all")] },
+      ],
       UserPromptSubmit: [{ matcher: "NeverMatches", hooks: [command("prompt")] }],
     });
     const config = load(box);
@@ -127,7 +149,11 @@ describe("hook configuration", () => {
   test("a matcher written with Claude Code's name for a tool (Agent for Task) selects it, once", () => {
     const box = sandbox();
     writeHooks(box, "claude-user", {
-      PreToolUse: [{ matcher: "Agent", hooks: [command("agent")] }, { matcher: "Task|Agent", hooks: [command("both")] }, { matcher: "Bash", hooks: [command("bash")] }],
+      PreToolUse: [
+        { matcher: "Agent", hooks: [command("agent")] },
+        { matcher: "Task|Agent", hooks: [command("both")] },
+        { matcher: "Bash", hooks: [command("bash")] },
+      ],
     });
     const config = load(box);
     expect(selectHandlers(config, "PreToolUse", "Task").map((h) => h.command)).toEqual(["agent", "both"]);

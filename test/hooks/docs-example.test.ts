@@ -36,7 +36,10 @@ describe("the docs example", () => {
     await agent.close();
     const [blocked, allowed] = cards(agent.client.view(sessionId));
     expect(existsSync(join(box.workspace, "build"))).toBe(true);
-    expect(outcomeOf(blocked)).toEqual({ by: "hook", reason: "rm -rf is not allowed in this repository; delete files one by one" });
+    expect(outcomeOf(blocked)).toEqual({
+      by: "hook",
+      reason: "rm -rf is not allowed in this repository; delete files one by one",
+    });
     expect(allowed?.status).toBe("completed");
     expect(readFileSync(join(box.workspace, "ok.txt"), "utf8")).toBe("ok\n");
   });

@@ -84,7 +84,11 @@ describe("the lifecycle notifier", () => {
 describe("lifecycle notifications from the agent", () => {
   const events = (log: string) =>
     existsSync(log)
-      ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { hook_event_name: string; session_id: string })
+      ? readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { hook_event_name: string; session_id: string })
       : [];
 
   test("busy, needs-you and done reach the notify command in order, with Claude Code's field names", async () => {
@@ -122,7 +126,11 @@ describe("lifecycle notifications from the agent", () => {
     const log = join(box.root, "notify.jsonl");
     const held = join(box.root, "held");
     // The first delivery (the first session's busy) is held; every later one goes straight through.
-    const notify = script(box, "notify.sh", `payload=$(cat); printf '%s\\n' "$payload" >> ${log}; if [ ! -e ${held} ]; then touch ${held}; sleep 100; fi`);
+    const notify = script(
+      box,
+      "notify.sh",
+      `payload=$(cat); printf '%s\\n' "$payload" >> ${log}; if [ ! -e ${held} ]; then touch ${held}; sleep 100; fi`,
+    );
     const agent = await connectInProcess({ ...box.env, VERBATIM_NOTIFY_COMMAND: notify });
     const first = (await newSession(agent.ctx, box.workspace)).sessionId;
     await prompt(agent.ctx, first, "hello");
@@ -131,7 +139,10 @@ describe("lifecycle notifications from the agent", () => {
     await agent.ctx.request(acp.methods.agent.session.close, { sessionId: first });
     const second = (await newSession(agent.ctx, box.workspace)).sessionId;
     await prompt(agent.ctx, second, "hello");
-    await until(() => events(log).some((e) => e.session_id === second && e.hook_event_name === "Stop"), "the second session's done");
+    await until(
+      () => events(log).some((e) => e.session_id === second && e.hook_event_name === "Stop"),
+      "the second session's done",
+    );
     await agent.close();
     await Bun.sleep(200);
     expect(events(log).map((e) => `${e.session_id === first ? "first" : "second"} ${e.hook_event_name}`)).toEqual([
@@ -145,8 +156,13 @@ describe("lifecycle notifications from the agent", () => {
     const box = sandbox();
     expect(hookSettings(box.env).notifyCommand).toBeUndefined();
     mkdirSync(join(box.configHome, "verbatim"), { recursive: true });
-    writeFileSync(join(box.configHome, "verbatim", "config.json"), JSON.stringify({ notify: { command: "host-notify --from-config" } }));
+    writeFileSync(
+      join(box.configHome, "verbatim", "config.json"),
+      JSON.stringify({ notify: { command: "host-notify --from-config" } }),
+    );
     expect(hookSettings(box.env).notifyCommand).toBe("host-notify --from-config");
-    expect(hookSettings({ ...box.env, VERBATIM_NOTIFY_COMMAND: "host-notify --from-env" }).notifyCommand).toBe("host-notify --from-env");
+    expect(hookSettings({ ...box.env, VERBATIM_NOTIFY_COMMAND: "host-notify --from-env" }).notifyCommand).toBe(
+      "host-notify --from-env",
+    );
   });
 });

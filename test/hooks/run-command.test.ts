@@ -25,7 +25,11 @@ describe("hook processes", () => {
   test("a hook that hangs is killed at its timeout, with its grandchildren", async () => {
     const { root } = sandbox();
     const files = ["leader", "child1", "child2"].map((f) => join(root, f));
-    const running = runCommand(spec(root, `echo $$ > ${files[0]}; sleep 100 & echo $! > ${files[1]}; sleep 100 & echo $! > ${files[2]}; wait`, { timeoutMs: 1000 }));
+    const running = runCommand(
+      spec(root, `echo $$ > ${files[0]}; sleep 100 & echo $! > ${files[1]}; sleep 100 & echo $! > ${files[2]}; wait`, {
+        timeoutMs: 1000,
+      }),
+    );
     const pids = await pidsFrom(files);
     // The grandchildren really ran (a test that starts too late would prove nothing).
     expect(pids.every(alive)).toBe(true);
@@ -37,7 +41,11 @@ describe("hook processes", () => {
   test("a hook that ignores SIGTERM gets SIGKILL after the grace period", async () => {
     const { root } = sandbox();
     const files = ["leader", "child"].map((f) => join(root, f));
-    const running = runCommand(spec(root, `trap '' TERM; echo $$ > ${files[0]}; sleep 100 & echo $! > ${files[1]}; while :; do wait; done`, { timeoutMs: 1000 }));
+    const running = runCommand(
+      spec(root, `trap '' TERM; echo $$ > ${files[0]}; sleep 100 & echo $! > ${files[1]}; while :; do wait; done`, {
+        timeoutMs: 1000,
+      }),
+    );
     const pids = await pidsFrom(files);
     expect(pids.every(alive)).toBe(true);
     const result = await running;
@@ -50,7 +58,9 @@ describe("hook processes", () => {
     const { root } = sandbox();
     const files = ["leader", "child"].map((f) => join(root, f));
     const abort = new AbortController();
-    const running = runCommand(spec(root, `echo $$ > ${files[0]}; sleep 100 & echo $! > ${files[1]}; wait`, { signal: abort.signal }));
+    const running = runCommand(
+      spec(root, `echo $$ > ${files[0]}; sleep 100 & echo $! > ${files[1]}; wait`, { signal: abort.signal }),
+    );
     const pids = await pidsFrom(files);
     abort.abort();
     const result = await running;
@@ -61,7 +71,9 @@ describe("hook processes", () => {
   test("it is done when the hook exits, even while a background child still holds its output pipe", async () => {
     const { root } = sandbox();
     const childFile = join(root, "child");
-    const result = await runCommand(spec(root, `sleep 30 & echo $! > ${childFile}; echo '{"decision":"approve"}'; exit 0`));
+    const result = await runCommand(
+      spec(root, `sleep 30 & echo $! > ${childFile}; echo '{"decision":"approve"}'; exit 0`),
+    );
     const [child] = await pidsFrom([childFile]);
     try {
       expect(result.exitCode).toBe(0);

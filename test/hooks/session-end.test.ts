@@ -17,15 +17,21 @@ describe("SessionEnd", () => {
     const state = new SessionStateFold();
     state.cwd = box.workspace;
     const facts: Fact[] = [];
-    const hooks = new SessionHooks({ ...hookSettings(box.env), sessionEndCapSec: 1, graceMs: 200 }, {
-      sessionId: "ses_end",
-      state,
-      record: async (fact) => {
-        facts.push(fact);
+    const hooks = new SessionHooks(
+      { ...hookSettings(box.env), sessionEndCapSec: 1, graceMs: 200 },
+      {
+        sessionId: "ses_end",
+        state,
+        record: async (fact) => {
+          facts.push(fact);
+        },
+        preview: async () => [],
       },
-      preview: async () => [],
-    });
-    await hooks.beginTurn({ turnId: "turn_1", promptId: "msg_1", prompt: "hi", model: "scripted/plain" }, new AbortController().signal);
+    );
+    await hooks.beginTurn(
+      { turnId: "turn_1", promptId: "msg_1", prompt: "hi", model: "scripted/plain" },
+      new AbortController().signal,
+    );
     const started = performance.now();
     await hooks.close();
     // Generous: the hook sleeps 30 s; capped at 1 s, the close ends within seconds.

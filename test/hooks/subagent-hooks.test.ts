@@ -13,7 +13,10 @@ import { sandbox } from "../support/workspace.ts";
 
 /** Every payload a logging hook received, in order. */
 const payloads = (path: string) =>
-  readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("hooks inside a subagent", () => {
   test("tool hooks fire for the subagent's calls with agent_id and agent_type; SubagentStart and SubagentStop replace the session's events", async () => {
@@ -21,8 +24,12 @@ describe("hooks inside a subagent", () => {
     const log = join(box.root, "hooks.jsonl");
     const logAll = [{ hooks: [command(`cat >> ${log}; echo >> ${log}`)] }];
     writeHooks(box, "claude-user", {
-      SessionStart: logAll, UserPromptSubmit: logAll, PreToolUse: logAll, Stop: logAll,
-      SubagentStart: logAll, SubagentStop: logAll,
+      SessionStart: logAll,
+      UserPromptSubmit: logAll,
+      PreToolUse: logAll,
+      Stop: logAll,
+      SubagentStart: logAll,
+      SubagentStop: logAll,
     });
     const c = await connectInProcess(box.env);
     try {
@@ -33,7 +40,13 @@ describe("hooks inside a subagent", () => {
     }
     const seen = payloads(log);
     expect(seen.map((p) => `${p.hook_event_name}${p.tool_name ? `:${p.tool_name}` : ""}`)).toEqual([
-      "SessionStart", "UserPromptSubmit", "PreToolUse:Task", "SubagentStart", "PreToolUse:Read", "SubagentStop", "Stop",
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse:Task",
+      "SubagentStart",
+      "PreToolUse:Read",
+      "SubagentStop",
+      "Stop",
     ]);
     const inside = seen.filter((p) => p.agent_id !== undefined);
     expect(inside.map((p) => p.hook_event_name)).toEqual(["SubagentStart", "PreToolUse", "SubagentStop"]);

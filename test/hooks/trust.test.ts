@@ -38,7 +38,11 @@ describe("trusted folders", () => {
     writeFileSync(path, JSON.stringify({ notify: { command: "n" }, hooks: {} }));
     expect(trustFolder(box.env, box.workspace).added).toBe(true);
     expect(trustFolder(box.env, box.workspace).added).toBe(false);
-    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ notify: { command: "n" }, hooks: {}, trustedFolders: [box.workspace] });
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
+      notify: { command: "n" },
+      hooks: {},
+      trustedFolders: [box.workspace],
+    });
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
@@ -74,7 +78,9 @@ describe("from the command line", () => {
     const trusted = await runCli(["trust", box.workspace], box.env);
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain(`Trusted ${box.workspace}`);
-    expect(await runCli(["run", "--cwd", box.workspace, "--approve", "all", "echo hi"], box.env)).toMatchObject({ code: 0 });
+    expect(await runCli(["run", "--cwd", box.workspace, "--approve", "all", "echo hi"], box.env)).toMatchObject({
+      code: 0,
+    });
     expect(existsSync(ran)).toBe(true);
   });
 
@@ -82,7 +88,9 @@ describe("from the command line", () => {
     const box = sandbox("scripted/command");
     const ran = join(box.root, "hook-ran");
     writeHooks(box, "claude-project", { PreToolUse: [{ hooks: [command(`touch ${ran}`)] }] });
-    expect(await runCli(["run", "--trust", "--cwd", box.workspace, "--approve", "all", "echo hi"], box.env)).toMatchObject({ code: 0 });
+    expect(
+      await runCli(["run", "--trust", "--cwd", box.workspace, "--approve", "all", "echo hi"], box.env),
+    ).toMatchObject({ code: 0 });
     expect(existsSync(ran)).toBe(true);
     expect(existsSync(settingsPath(box, "verbatim-user"))).toBe(false);
   });

@@ -9,15 +9,31 @@ describe("appending several facts at once", () => {
   test("they take consecutive places and read back in order", async () => {
     const { journal } = tempJournal();
     const id = createSession(journal);
-    const records = await journal.appendMany(id, 2, [{ fact: chunk("a"), at: at(1) }, { fact: chunk("b"), at: at(2) }]);
+    const records = await journal.appendMany(id, 2, [
+      { fact: chunk("a"), at: at(1) },
+      { fact: chunk("b"), at: at(2) },
+    ]);
     expect(records.map((r) => r.seq)).toEqual([2, 3]);
-    expect([...journal.read(id)].map((r) => [r.seq, r.at])).toEqual([[1, expect.any(String)], [2, at(1)], [3, at(2)]]);
+    expect([...journal.read(id)].map((r) => [r.seq, r.at])).toEqual([
+      [1, expect.any(String)],
+      [2, at(1)],
+      [3, at(2)],
+    ]);
   });
 
   test("a wrong first place writes none of them", async () => {
     const { journal } = tempJournal();
     const id = createSession(journal);
-    expect((await journalError(() => journal.appendMany(id, 3, [{ fact: chunk("a"), at: at(1) }, { fact: chunk("b"), at: at(2) }]))).code).toBe("stale_write");
+    expect(
+      (
+        await journalError(() =>
+          journal.appendMany(id, 3, [
+            { fact: chunk("a"), at: at(1) },
+            { fact: chunk("b"), at: at(2) },
+          ]),
+        )
+      ).code,
+    ).toBe("stale_write");
     expect([...journal.read(id)].length).toBe(1);
   });
 
@@ -39,7 +55,9 @@ describe("appending several facts at once", () => {
       const db = new Database(path);
       db.run("UPDATE leases SET pid = ?, start_time = '' WHERE session_id = ?", [child.pid, id]);
       db.close();
-      expect((await journalError(() => journal.appendMany(id, 2, [{ fact: chunk("a"), at: at(1) }]))).code).toBe("busy");
+      expect((await journalError(() => journal.appendMany(id, 2, [{ fact: chunk("a"), at: at(1) }]))).code).toBe(
+        "busy",
+      );
       expect([...journal.read(id)].length).toBe(1);
     } finally {
       child.kill(9);

@@ -23,7 +23,12 @@ const blocks: ContentBlock[] = [
   { type: "resource_link", uri: "file:///tmp/other.md", name: "other.md" },
 ];
 
-const prompt = (turnId: string, content = blocks): Fact => ({ kind: "prompt_received", turnId, messageId: `msg_${turnId}`, blocks: content });
+const prompt = (turnId: string, content = blocks): Fact => ({
+  kind: "prompt_received",
+  turnId,
+  messageId: `msg_${turnId}`,
+  blocks: content,
+});
 
 const rows = (path: string, sql: string) => {
   const db = new Database(path, { readonly: true });
@@ -43,7 +48,9 @@ describe("blobs", () => {
     expect(body).not.toContain(PNG);
     expect(body).not.toContain(LONG_TEXT);
     expect(body).toContain("short stays inline");
-    const stored = rows(path, `SELECT sha256 FROM blobs WHERE session_id = '${id}' ORDER BY sha256`).map((r) => r.sha256);
+    const stored = rows(path, `SELECT sha256 FROM blobs WHERE session_id = '${id}' ORDER BY sha256`).map(
+      (r) => r.sha256,
+    );
     expect(stored).toEqual([sha256(PNG), sha256(LONG_TEXT)].sort());
     expect([...journal.read(id)][1]?.fact).toEqual(prompt("turn_1"));
   });

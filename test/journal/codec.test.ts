@@ -9,7 +9,12 @@ import { createSession, tempJournal } from "../support/journal.ts";
 function insertRaw(path: string, row: { session: string; seq: number; kind: string; v: number; body: string }) {
   const db = new Database(path);
   db.run("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)", [
-    row.session, row.seq, row.kind, row.v, new Date().toISOString(), row.body,
+    row.session,
+    row.seq,
+    row.kind,
+    row.v,
+    new Date().toISOString(),
+    row.body,
   ]);
   db.close();
 }
@@ -43,7 +48,13 @@ describe("stored records", () => {
     const { journal, path } = tempJournal();
     const id = createSession(journal);
     journal.close();
-    insertRaw(path, { session: id, seq: 2, kind: "message_chunk", v: 1, body: JSON.stringify({ stepId: "s", messageId: "m", stream: "answer", text: 42 }) });
+    insertRaw(path, {
+      session: id,
+      seq: 2,
+      kind: "message_chunk",
+      v: 1,
+      body: JSON.stringify({ stepId: "s", messageId: "m", stream: "answer", text: 42 }),
+    });
     const error = readError(path, id);
     expect(error.code).toBe("corrupt_record");
     expect(error.message).toContain("record 2");

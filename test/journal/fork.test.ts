@@ -38,7 +38,17 @@ describe("forking in the journal", () => {
     const { journal } = tempJournal();
     const parent = createSession(journal);
     const at = new Date().toISOString();
-    journal.create({ sessionId: "ses_child", cwd: "/work", additionalDirectories: [], createdAt: at, updatedAt: at, parentSessionId: parent }, startFact());
+    journal.create(
+      {
+        sessionId: "ses_child",
+        cwd: "/work",
+        additionalDirectories: [],
+        createdAt: at,
+        updatedAt: at,
+        parentSessionId: parent,
+      },
+      startFact(),
+    );
     await expect(forkSession(journal, "ses_child", false)).rejects.toThrow(EngineError);
     expect((await journal.list({ limit: 10 })).map((r) => r.sessionId)).toEqual([]);
     expect(await journal.info("ses_child")).toBeDefined();

@@ -6,7 +6,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { diffValues } from "../../src/view/view-diff.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
-import { asJson, goldenNames, importRowsToPostgres, loadedViews, readGolden, type Golden } from "../support/golden-journals.ts";
+import {
+  asJson,
+  goldenNames,
+  importRowsToPostgres,
+  loadedViews,
+  readGolden,
+  type Golden,
+} from "../support/golden-journals.ts";
 import { freshDatabase } from "../support/postgres-server.ts";
 import { sandbox } from "../support/workspace.ts";
 
@@ -15,12 +22,16 @@ const views = new Map<string, ViewModel | Error>();
 
 beforeAll(async () => {
   const url = await freshDatabase();
-  await importRowsToPostgres(url, goldens.flatMap((g) => g.rows));
+  await importRowsToPostgres(
+    url,
+    goldens.flatMap((g) => g.rows),
+  );
   const env = { ...sandbox("scripted/plain").env, VERBATIM_JOURNAL: url };
   const byCapabilities = Map.groupBy(goldens, (g) => JSON.stringify(g.meta.loadCapabilities));
   for (const group of byCapabilities.values()) {
     const loads = group.map((g) => ({ sessionId: g.meta.sessionId, cwd: g.meta.cwd }));
-    for (const [sessionId, view] of await loadedViews(env, loads, group[0]!.meta.loadCapabilities)) views.set(sessionId, view);
+    for (const [sessionId, view] of await loadedViews(env, loads, group[0]!.meta.loadCapabilities))
+      views.set(sessionId, view);
   }
 }, 90_000);
 

@@ -10,7 +10,17 @@ import { factSchema } from "../../src/journal/facts/index.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
-import { asJson, conversationOf, goldenNames, importRows, loadedViews, readGolden, sha256, storedFacts, type Golden } from "../support/golden-journals.ts";
+import {
+  asJson,
+  conversationOf,
+  goldenNames,
+  importRows,
+  loadedViews,
+  readGolden,
+  sha256,
+  storedFacts,
+  type Golden,
+} from "../support/golden-journals.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 const goldens: Golden[] = goldenNames().map(readGolden);
@@ -22,18 +32,24 @@ describe("the golden journals", () => {
   });
 
   test("every fact kind is in at least one golden (record one with test/fixtures/journals/generate.ts)", () => {
-    const stored = new Set(goldens.flatMap((g) => g.rows.filter((r) => r.table === "facts").map((r) => String(r.row.kind))));
+    const stored = new Set(
+      goldens.flatMap((g) => g.rows.filter((r) => r.table === "facts").map((r) => String(r.row.kind))),
+    );
     expect(factKinds.filter((kind) => !stored.has(kind))).toEqual([]);
   });
 
   test("each golden's rows are exactly as recorded (goldens are never edited)", () => {
-    expect(goldens.map((g) => [g.meta.name, sha256(g.rowsText)])).toEqual(goldens.map((g) => [g.meta.name, g.meta.rowsSha256]));
+    expect(goldens.map((g) => [g.meta.name, sha256(g.rowsText)])).toEqual(
+      goldens.map((g) => [g.meta.name, g.meta.rowsSha256]),
+    );
   });
 
   test("each golden's directory is named for it and lists the kinds its rows hold", () => {
     for (const g of goldens) {
       expect(g.dir.endsWith(`/${g.meta.name}`)).toBe(true);
-      expect(g.meta.kinds).toEqual([...new Set(g.rows.filter((r) => r.table === "facts").map((r) => String(r.row.kind)))].sort());
+      expect(g.meta.kinds).toEqual(
+        [...new Set(g.rows.filter((r) => r.table === "facts").map((r) => String(r.row.kind)))].sort(),
+      );
     }
   });
 });
@@ -45,11 +61,17 @@ let before: Record<string, unknown[]>;
 const views = new Map<string, ViewModel | Error>();
 beforeAll(async () => {
   box = sandbox("scripted/plain");
-  before = dumpDatabase(importRows(box.home, goldens.flatMap((g) => g.rows)));
+  before = dumpDatabase(
+    importRows(
+      box.home,
+      goldens.flatMap((g) => g.rows),
+    ),
+  );
   const byCapabilities = Map.groupBy(goldens, (g) => JSON.stringify(g.meta.loadCapabilities));
   for (const group of byCapabilities.values()) {
     const loads = group.map((g) => ({ sessionId: g.meta.sessionId, cwd: g.meta.cwd }));
-    for (const [sessionId, view] of await loadedViews(box.env, loads, group[0]!.meta.loadCapabilities)) views.set(sessionId, view);
+    for (const [sessionId, view] of await loadedViews(box.env, loads, group[0]!.meta.loadCapabilities))
+      views.set(sessionId, view);
   }
 }, 60_000);
 
@@ -61,7 +83,9 @@ describe.each(goldens.map((g) => [g.meta.name, g] as const))("golden %s", (_name
   });
 
   test("folds to the recorded model conversation", () => {
-    expect(diffValues(golden.expectedConversation, conversationOf(storedFacts(box.home, golden.meta.sessionId)))).toEqual([]);
+    expect(
+      diffValues(golden.expectedConversation, conversationOf(storedFacts(box.home, golden.meta.sessionId))),
+    ).toEqual([]);
   });
 });
 

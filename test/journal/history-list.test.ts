@@ -9,7 +9,12 @@ import type { Fact } from "../../src/journal/facts/index.ts";
 import type { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { createSession, tempJournal } from "../support/journal.ts";
 
-const promptFact = (turnId: string): Fact => ({ kind: "prompt_received", turnId, messageId: `msg_${turnId}`, blocks: [{ type: "text", text: "hi" }] });
+const promptFact = (turnId: string): Fact => ({
+  kind: "prompt_received",
+  turnId,
+  messageId: `msg_${turnId}`,
+  blocks: [{ type: "text", text: "hi" }],
+});
 /** Times after the sessions' creation (now), a second apart. */
 const base = Date.now() + 1000;
 const at = (second: number) => new Date(base + second * 1000).toISOString();
@@ -27,8 +32,16 @@ describe("the history list", () => {
     await prompted(journal, "ses_a", 1);
     await prompted(journal, "ses_b", 2);
     await createSession(journal, "ses_empty");
-    await journal.append("ses_a", 3, { kind: "turn_ended", turnId: "turn_ses_a", outcome: "completed", stopReason: "end_turn" }, at(3));
-    expect((await journal.list({ limit: 10, asOf: at(100) })).map((r) => [r.sessionId, r.updatedAt])).toEqual([["ses_a", at(3)], ["ses_b", at(2)]]);
+    await journal.append(
+      "ses_a",
+      3,
+      { kind: "turn_ended", turnId: "turn_ses_a", outcome: "completed", stopReason: "end_turn" },
+      at(3),
+    );
+    expect((await journal.list({ limit: 10, asOf: at(100) })).map((r) => [r.sessionId, r.updatedAt])).toEqual([
+      ["ses_a", at(3)],
+      ["ses_b", at(2)],
+    ]);
     journal.close();
   });
 
@@ -39,11 +52,23 @@ describe("the history list", () => {
     const first = await journal.list({ limit: 2, asOf });
     expect(first.map((r) => r.sessionId)).toEqual(["ses_4", "ses_3"]);
     // Meanwhile the oldest session goes on, and a new one starts.
-    await journal.append("ses_1", 3, { kind: "turn_ended", turnId: "turn_ses_1", outcome: "completed", stopReason: "end_turn" }, at(20));
+    await journal.append(
+      "ses_1",
+      3,
+      { kind: "turn_ended", turnId: "turn_ses_1", outcome: "completed", stopReason: "end_turn" },
+      at(20),
+    );
     await prompted(journal, "ses_new", 21);
     const last = first[1]!;
-    const second = await journal.list({ limit: 2, asOf, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } });
-    expect(second.map((r) => [r.sessionId, r.updatedAt])).toEqual([["ses_2", at(2)], ["ses_1", at(1)]]);
+    const second = await journal.list({
+      limit: 2,
+      asOf,
+      after: { updatedAt: last.updatedAt, sessionId: last.sessionId },
+    });
+    expect(second.map((r) => [r.sessionId, r.updatedAt])).toEqual([
+      ["ses_2", at(2)],
+      ["ses_1", at(1)],
+    ]);
     // A new listing sees the changes.
     expect((await journal.list({ limit: 2, asOf: at(100) })).map((r) => r.sessionId)).toEqual(["ses_new", "ses_1"]);
     journal.close();
@@ -54,12 +79,32 @@ describe("a listed session's summary", () => {
   test("is idle with its last turn's end and its cost as last shown", async () => {
     const { journal } = tempJournal();
     const id = await prompted(journal, "ses_s", 1);
-    await journal.append(id, 3, {
-      kind: "usage_recorded", stepId: "step_1", inputTokens: 10, outputTokens: 5, used: 15, size: 1000,
-      cost: { amount: 0.001, currency: "USD" }, sessionCost: { amount: 0.003, currency: "USD" },
-    }, at(2));
-    await journal.append(id, 4, { kind: "turn_ended", turnId: "turn_ses_s", outcome: "completed", stopReason: "end_turn" }, at(3));
-    expect(await sessionSummary(journal, id)).toEqual({ state: "idle", lastTurnEndedAt: at(3), cost: { amount: 0.003, currency: "USD" } });
+    await journal.append(
+      id,
+      3,
+      {
+        kind: "usage_recorded",
+        stepId: "step_1",
+        inputTokens: 10,
+        outputTokens: 5,
+        used: 15,
+        size: 1000,
+        cost: { amount: 0.001, currency: "USD" },
+        sessionCost: { amount: 0.003, currency: "USD" },
+      },
+      at(2),
+    );
+    await journal.append(
+      id,
+      4,
+      { kind: "turn_ended", turnId: "turn_ses_s", outcome: "completed", stopReason: "end_turn" },
+      at(3),
+    );
+    expect(await sessionSummary(journal, id)).toEqual({
+      state: "idle",
+      lastTurnEndedAt: at(3),
+      cost: { amount: 0.003, currency: "USD" },
+    });
     journal.close();
   });
 

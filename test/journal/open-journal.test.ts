@@ -49,8 +49,19 @@ describe("choosing the journal's store", () => {
 
 describe("the journal URL", () => {
   test("names host and port, and reads sslmode (prefer by default)", () => {
-    expect(parsePostgresUrl("postgres://u:p@db.example/verbatim")).toMatchObject({ host: "db.example", port: 5432, database: "verbatim", sslMode: "prefer", where: "db.example:5432" });
-    expect(parsePostgresUrl("postgresql://u@[::1]:6000/v?sslmode=verify-full")).toMatchObject({ host: "::1", port: 6000, sslMode: "verify-full", where: "[::1]:6000" });
+    expect(parsePostgresUrl("postgres://u:p@db.example/verbatim")).toMatchObject({
+      host: "db.example",
+      port: 5432,
+      database: "verbatim",
+      sslMode: "prefer",
+      where: "db.example:5432",
+    });
+    expect(parsePostgresUrl("postgresql://u@[::1]:6000/v?sslmode=verify-full")).toMatchObject({
+      host: "::1",
+      port: 6000,
+      sslMode: "verify-full",
+      where: "[::1]:6000",
+    });
   });
 
   test("an unknown sslmode is refused", () => {

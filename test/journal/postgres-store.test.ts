@@ -25,7 +25,10 @@ afterAll(async () => {
 async function created(url: string, sessionId = "ses_pg") {
   const store = storeOn(url);
   const when = now();
-  await store.create({ sessionId, cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when }, startFact());
+  await store.create(
+    { sessionId, cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when },
+    startFact(),
+  );
   return store;
 }
 
@@ -33,7 +36,10 @@ async function created(url: string, sessionId = "ses_pg") {
 async function lockBackends(url: string): Promise<number[]> {
   const { admin } = await postgresServer();
   const database = new URL(url).pathname.slice(1);
-  const rows = await admin`SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND d.datname = ${database}` as { pid: number }[];
+  const rows =
+    (await admin`SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND d.datname = ${database}`) as {
+      pid: number;
+    }[];
   return rows.map((r) => r.pid);
 }
 
@@ -62,7 +68,11 @@ describe("one writer per session across processes", () => {
     expect(error.code).toBe("busy");
     expect(error.message).toContain(hostname());
     expect((await journalError(() => first.append("ses_pg", 4, chunk("and again"), now()))).code).toBe("busy");
-    expect((await readAll(second, "ses_pg")).map((r) => r.fact)).toEqual([startFact(), chunk("before"), chunk("the new writer")]);
+    expect((await readAll(second, "ses_pg")).map((r) => r.fact)).toEqual([
+      startFact(),
+      chunk("before"),
+      chunk("the new writer"),
+    ]);
   });
 
   test("a writer whose lock connection dropped, with nobody taking over, locks again and goes on", async () => {
@@ -134,7 +144,16 @@ describe("the layout", () => {
     await sql.close();
     expect((await journalError(() => storeOn(url).list({ limit: 1 }))).code).toBe("newer_database");
     const writer = storeOn(url);
-    expect((await journalError(() => writer.create({ sessionId: "ses_new", cwd: "/w", additionalDirectories: [], createdAt: now(), updatedAt: now() }, startFact()))).code).toBe("newer_database");
+    expect(
+      (
+        await journalError(() =>
+          writer.create(
+            { sessionId: "ses_new", cwd: "/w", additionalDirectories: [], createdAt: now(), updatedAt: now() },
+            startFact(),
+          ),
+        )
+      ).code,
+    ).toBe("newer_database");
   });
 
   test("a reader that looked before any writer sees the sessions written afterwards", async () => {

@@ -78,16 +78,31 @@ describe("the SQLite journal", () => {
     const { journal } = tempJournal();
     for (let i = 0; i < 5; i++) {
       const id = createSession(journal, `ses_${i}`, i % 2 ? "/odd" : "/even");
-      journal.append(id, 2, { kind: "prompt_received", turnId: `turn_${i}`, messageId: `msg_${i}`, blocks: [{ type: "text", text: "hi" }] }, now());
+      journal.append(
+        id,
+        2,
+        { kind: "prompt_received", turnId: `turn_${i}`, messageId: `msg_${i}`, blocks: [{ type: "text", text: "hi" }] },
+        now(),
+      );
       await Bun.sleep(2);
     }
     // A session that never received a prompt is not listed.
     await createSession(journal, "ses_promptless");
-    expect((await journal.list({ limit: 10 })).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
+    expect((await journal.list({ limit: 10 })).map((r) => r.sessionId)).toEqual([
+      "ses_4",
+      "ses_3",
+      "ses_2",
+      "ses_1",
+      "ses_0",
+    ]);
     expect((await journal.list({ limit: 10, cwd: "/odd" })).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
     const first = await journal.list({ limit: 2 });
     const last = first[first.length - 1]!;
-    expect((await journal.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } })).map((r) => r.sessionId)).toEqual(["ses_2", "ses_1"]);
+    expect(
+      (await journal.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } })).map(
+        (r) => r.sessionId,
+      ),
+    ).toEqual(["ses_2", "ses_1"]);
   });
 
   test("a title fact updates the session's listed title", async () => {

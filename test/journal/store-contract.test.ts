@@ -8,9 +8,24 @@ import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stor
 const now = () => new Date().toISOString();
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
 
-async function create(store: JournalStore, sessionId = "ses_test", cwd = "/work", parentSessionId?: string): Promise<string> {
+async function create(
+  store: JournalStore,
+  sessionId = "ses_test",
+  cwd = "/work",
+  parentSessionId?: string,
+): Promise<string> {
   const when = now();
-  await store.create({ sessionId, cwd, additionalDirectories: ["/extra"], createdAt: when, updatedAt: when, ...(parentSessionId ? { parentSessionId } : {}) }, startFact(cwd));
+  await store.create(
+    {
+      sessionId,
+      cwd,
+      additionalDirectories: ["/extra"],
+      createdAt: when,
+      updatedAt: when,
+      ...(parentSessionId ? { parentSessionId } : {}),
+    },
+    startFact(cwd),
+  );
   return sessionId;
 }
 
@@ -18,7 +33,10 @@ const image = (data: string): Fact => ({
   kind: "prompt_received",
   turnId: "turn_1",
   messageId: "msg_p",
-  blocks: [{ type: "text", text: "look" }, { type: "image", mimeType: "image/png", data }],
+  blocks: [
+    { type: "text", text: "look" },
+    { type: "image", mimeType: "image/png", data },
+  ],
 });
 
 for (const kind of storeKinds) {
@@ -61,10 +79,26 @@ for (const kind of storeKinds) {
     test("appends several facts all or none", async () => {
       const { store } = await open();
       const id = await create(store);
-      expect((await journalError(() => store.appendMany(id, 3, [{ fact: chunk("a"), at: at(1) }, { fact: chunk("b"), at: at(2) }]))).code).toBe("stale_write");
-      const records = await store.appendMany(id, 2, [{ fact: { kind: "title_set", title: "A title" }, at: at(5) }, { fact: chunk("a"), at: at(9) }]);
+      expect(
+        (
+          await journalError(() =>
+            store.appendMany(id, 3, [
+              { fact: chunk("a"), at: at(1) },
+              { fact: chunk("b"), at: at(2) },
+            ]),
+          )
+        ).code,
+      ).toBe("stale_write");
+      const records = await store.appendMany(id, 2, [
+        { fact: { kind: "title_set", title: "A title" }, at: at(5) },
+        { fact: chunk("a"), at: at(9) },
+      ]);
       expect(records.map((r) => r.seq)).toEqual([2, 3]);
-      expect(await store.info(id)).toMatchObject({ title: "A title", updatedAt: at(9), additionalDirectories: ["/extra"] });
+      expect(await store.info(id)).toMatchObject({
+        title: "A title",
+        updatedAt: at(9),
+        additionalDirectories: ["/extra"],
+      });
     });
 
     test("facts are append-only in the database itself", async () => {
@@ -72,7 +106,9 @@ for (const kind of storeKinds) {
       const id = await create(store);
       await expect(raw(`UPDATE facts SET body = '{}' WHERE session_id = '${id}'`)).rejects.toThrow(/append-only/);
       await expect(raw(`DELETE FROM facts WHERE session_id = '${id}'`)).rejects.toThrow(/append-only/);
-      await expect(raw(`INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES ('${id}', 5, 'x', 1, 'x', '{}')`)).rejects.toThrow(/out-of-sequence/);
+      await expect(
+        raw(`INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES ('${id}', 5, 'x', 1, 'x', '{}')`),
+      ).rejects.toThrow(/out-of-sequence/);
       expect((await readAll(store, id)).length).toBe(1);
     });
 
@@ -96,11 +132,21 @@ for (const kind of storeKinds) {
       await create(store, "ses_child", "/odd", "ses_1");
       await store.append("ses_child", 2, image("aGk="), now());
       await create(store, "ses_promptless", "/odd");
-      expect((await store.list({ limit: 10 })).map((r) => r.sessionId)).toEqual(["ses_4", "ses_3", "ses_2", "ses_1", "ses_0"]);
+      expect((await store.list({ limit: 10 })).map((r) => r.sessionId)).toEqual([
+        "ses_4",
+        "ses_3",
+        "ses_2",
+        "ses_1",
+        "ses_0",
+      ]);
       expect((await store.list({ limit: 10, cwd: "/odd" })).map((r) => r.sessionId)).toEqual(["ses_3", "ses_1"]);
       const first = await store.list({ limit: 2 });
       const last = first[first.length - 1]!;
-      expect((await store.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } })).map((r) => r.sessionId)).toEqual(["ses_2", "ses_1"]);
+      expect(
+        (await store.list({ limit: 2, after: { updatedAt: last.updatedAt, sessionId: last.sessionId } })).map(
+          (r) => r.sessionId,
+        ),
+      ).toEqual(["ses_2", "ses_1"]);
     });
 
     test("deleting a session removes it and its child sessions; the rest stay", async () => {
@@ -123,7 +169,10 @@ for (const kind of storeKinds) {
       await store.append(id, 2, image(data), now());
       const when = now();
       const forkOf = { sessionId: id, seq: 2 };
-      await store.fork({ sessionId: "ses_fork", cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when, forkOf }, { kind: "session_forked", fromSessionId: id, fromSeq: 2 });
+      await store.fork(
+        { sessionId: "ses_fork", cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when, forkOf },
+        { kind: "session_forked", fromSessionId: id, fromSeq: 2 },
+      );
       const copied = await readAll(store, "ses_fork");
       expect(copied.slice(0, 2)).toEqual(await readAll(store, id));
       expect(copied[2]?.fact).toEqual({ kind: "session_forked", fromSessionId: id, fromSeq: 2 });
@@ -134,15 +183,28 @@ for (const kind of storeKinds) {
 
     test("an import writes a whole session with its times and payloads, and is listed by its last record", async () => {
       const { store } = await open();
-      const row = { sessionId: "ses_imported", cwd: "/there", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) };
+      const row = {
+        sessionId: "ses_imported",
+        cwd: "/there",
+        additionalDirectories: [],
+        createdAt: at(0),
+        updatedAt: at(0),
+      };
       const records = [
         { fact: startFact("/there"), at: at(0) },
         { fact: image("B".repeat(40_000)), at: at(1) },
         { fact: { kind: "title_set", title: "brought over" } as Fact, at: at(2) },
       ];
       await store.importSession(row, records);
-      expect((await readAll(store, row.sessionId)).map(({ seq, at: when, fact }) => ({ seq, at: when, fact }))).toEqual(records.map((r, i) => ({ seq: i + 1, ...r })));
-      expect(await store.info(row.sessionId)).toMatchObject({ cwd: "/there", title: "brought over", createdAt: at(0), updatedAt: at(2) });
+      expect((await readAll(store, row.sessionId)).map(({ seq, at: when, fact }) => ({ seq, at: when, fact }))).toEqual(
+        records.map((r, i) => ({ seq: i + 1, ...r })),
+      );
+      expect(await store.info(row.sessionId)).toMatchObject({
+        cwd: "/there",
+        title: "brought over",
+        createdAt: at(0),
+        updatedAt: at(2),
+      });
       expect(await store.holder(row.sessionId)).toBeUndefined();
     });
 
@@ -150,7 +212,16 @@ for (const kind of storeKinds) {
       const { store } = await open();
       const id = await create(store);
       const row = { sessionId: id, cwd: "/there", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) };
-      expect((await journalError(() => store.importSession(row, [{ fact: startFact("/there"), at: at(0) }, { fact: chunk("x"), at: at(1) }]))).code).toBe("exists");
+      expect(
+        (
+          await journalError(() =>
+            store.importSession(row, [
+              { fact: startFact("/there"), at: at(0) },
+              { fact: chunk("x"), at: at(1) },
+            ]),
+          )
+        ).code,
+      ).toBe("exists");
       expect((await readAll(store, id)).length).toBe(1);
       expect((await store.info(id))?.cwd).toBe("/work");
     });
@@ -159,17 +230,28 @@ for (const kind of storeKinds) {
       const { store } = await open();
       const started = (id: string, cwd: string, remote: string, innerPath: string) =>
         store.importSession({ sessionId: id, cwd, additionalDirectories: [], createdAt: at(0), updatedAt: at(0) }, [
-          { fact: { ...startFact(cwd), origin: { host: "ci", git: { remote, innerPath, branch: "main" } } } as Fact, at: at(0) },
+          {
+            fact: { ...startFact(cwd), origin: { host: "ci", git: { remote, innerPath, branch: "main" } } } as Fact,
+            at: at(0),
+          },
           { fact: image("x"), at: at(Number(id.slice(-1))) },
         ]);
       await started("ses_a1", "/ci/app", "example.com/team/app", "");
       await started("ses_a2", "/me/app", "example.com/team/app", "");
       await started("ses_a3", "/ci/app/docs", "example.com/team/app", "docs");
       await started("ses_a4", "/ci/other", "example.com/team/other", "");
-      await store.importSession({ sessionId: "ses_a5", cwd: "/old", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) }, [
-        { fact: startFact("/old"), at: at(0) }, { fact: image("x"), at: at(5) },
-      ]);
-      const found = await store.list({ repository: { remote: "example.com/team/app", innerPath: "" }, exceptCwd: "/me/app", limit: 10 });
+      await store.importSession(
+        { sessionId: "ses_a5", cwd: "/old", additionalDirectories: [], createdAt: at(0), updatedAt: at(0) },
+        [
+          { fact: startFact("/old"), at: at(0) },
+          { fact: image("x"), at: at(5) },
+        ],
+      );
+      const found = await store.list({
+        repository: { remote: "example.com/team/app", innerPath: "" },
+        exceptCwd: "/me/app",
+        limit: 10,
+      });
       expect(found.map((r) => r.sessionId)).toEqual(["ses_a1"]);
       const all = await store.list({ repository: { remote: "example.com/team/app", innerPath: "" }, limit: 10 });
       expect(all.map((r) => r.sessionId)).toEqual(["ses_a2", "ses_a1"]);

@@ -26,7 +26,11 @@ function stream(store: SqliteJournal, id: string, commits: number, firstSeq = 2)
   let seq = firstSeq;
   const at = new Date().toISOString();
   for (let c = 0; c < commits; c++) {
-    store.appendMany(id, seq, Array.from({ length: 16 }, (_, i) => ({ fact: chunk(`word ${seq + i} `), at })));
+    store.appendMany(
+      id,
+      seq,
+      Array.from({ length: 16 }, (_, i) => ({ fact: chunk(`word ${seq + i} `), at })),
+    );
     seq += 16;
   }
   return seq - 1;

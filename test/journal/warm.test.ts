@@ -32,7 +32,9 @@ describe("warming the journal", () => {
     const { journal, path } = tempJournal();
     journal.warm();
     expect(existsSync(path)).toBe(false);
-    expect(existsSync(dirname(path)) ? readdirSync(dirname(path)).filter((f) => f.startsWith("journal")) : []).toEqual([]);
+    expect(existsSync(dirname(path)) ? readdirSync(dirname(path)).filter((f) => f.startsWith("journal")) : []).toEqual(
+      [],
+    );
     expect(await journal.info("ses_missing")).toBeUndefined();
   });
 

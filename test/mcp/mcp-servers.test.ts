@@ -27,7 +27,9 @@ const notices = (view: ViewModel) =>
 const listed = (box: Sandbox, sessionId: string) => {
   const journal = new SqliteJournal(journalFile(box.home));
   try {
-    return [...journal.read(sessionId)].map((r) => r.fact).filter((f): f is FactOf<"mcp_tools_listed"> => f.kind === "mcp_tools_listed");
+    return [...journal.read(sessionId)]
+      .map((r) => r.fact)
+      .filter((f): f is FactOf<"mcp_tools_listed"> => f.kind === "mcp_tools_listed");
   } finally {
     journal.close();
   }
@@ -37,9 +39,13 @@ const broken: McpServer = { name: "broken", command: "/nonexistent/verbatim-test
 
 describe("servers that fail", () => {
   test("a server that cannot start is reported, and the session goes on with the others", async () => {
-    const r = await parity("scripted/call", async ({ ctx, sessionId }) => {
-      expect((await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"still here"}')).stopReason).toBe("end_turn");
-    }, { mcpServers: [broken, stdioServer("tests")] });
+    const r = await parity(
+      "scripted/call",
+      async ({ ctx, sessionId }) => {
+        expect((await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"still here"}')).stopReason).toBe("end_turn");
+      },
+      { mcpServers: [broken, stdioServer("tests")] },
+    );
     const [notice] = notices(r.live);
     expect(notice).toContain('The MCP server "broken" could not start; the session goes on without it');
     expect(cards(r.live)[0]).toMatchObject({ name: "mcp__tests__echo", status: "completed" });
@@ -48,15 +54,21 @@ describe("servers that fail", () => {
   });
 
   test("a stdio server that dies is reported, its tools are withdrawn, and the session stays usable", async () => {
-    const r = await parity("scripted/call", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "mcp__tests__crash {}");
-      await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"anyone?"}');
-      expect((await prompt(ctx, sessionId, "Read {}")).stopReason).toBe("end_turn");
-    }, { mcpServers: [stdioServer("tests")] });
+    const r = await parity(
+      "scripted/call",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "mcp__tests__crash {}");
+        await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"anyone?"}');
+        expect((await prompt(ctx, sessionId, "Read {}")).stopReason).toBe("end_turn");
+      },
+      { mcpServers: [stdioServer("tests")] },
+    );
     const [crash] = cards(r.live);
     expect(crash).toMatchObject({ name: "mcp__tests__crash", status: "failed" });
     expect(textOf(crash?.content)).toContain("The tests MCP server could not run crash");
-    expect(notices(r.live).some((n) => n.includes('The MCP server "tests" stopped; its tools are no longer available'))).toBe(true);
+    expect(
+      notices(r.live).some((n) => n.includes('The MCP server "tests" stopped; its tools are no longer available')),
+    ).toBe(true);
     const answers = texts(r.live, "agent").filter((t) => !t.startsWith("The MCP server"));
     expect(answers[1]).toStartWith("I have no tool named mcp__tests__echo. I have: Read, ");
     expect(answers[1]?.split("I have:")[1]).not.toContain("mcp__");
@@ -67,12 +79,16 @@ describe("servers that fail", () => {
 
   test("an HTTP server that goes away is reported when a call cannot reach it", async () => {
     const server = startHttpMcpServer();
-    const r = await parity("scripted/call", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, 'mcp__web__echo {"text":"one"}');
-      await server.close();
-      await prompt(ctx, sessionId, 'mcp__web__echo {"text":"two"}');
-      await prompt(ctx, sessionId, 'mcp__web__echo {"text":"three"}');
-    }, { mcpServers: [httpServer("web", server.url)] });
+    const r = await parity(
+      "scripted/call",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, 'mcp__web__echo {"text":"one"}');
+        await server.close();
+        await prompt(ctx, sessionId, 'mcp__web__echo {"text":"two"}');
+        await prompt(ctx, sessionId, 'mcp__web__echo {"text":"three"}');
+      },
+      { mcpServers: [httpServer("web", server.url)] },
+    );
     expect(cards(r.live).map((c) => c.status)).toEqual(["completed", "failed"]);
     expect(notices(r.live).some((n) => n.includes('The MCP server "web" stopped'))).toBe(true);
     expect(texts(r.live, "agent").at(-1)).toStartWith("I have no tool named mcp__web__echo.");
@@ -82,16 +98,31 @@ describe("servers that fail", () => {
 
 describe("what the model is given", () => {
   test("the server's tools are journaled with its own JSON schemas, once, before the turn that offers them", async () => {
-    const r = await parity("scripted/call", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"a"}');
-      await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"b"}');
-    }, { mcpServers: [stdioServer("tests")] });
+    const r = await parity(
+      "scripted/call",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"a"}');
+        await prompt(ctx, sessionId, 'mcp__tests__echo {"text":"b"}');
+      },
+      { mcpServers: [stdioServer("tests")] },
+    );
     const [first, ...more] = listed(r.box, r.sessionId);
     expect(more).toEqual([]);
-    expect(first?.servers).toEqual([{ name: "tests", transport: "stdio", status: "connected", tools: expect.arrayContaining(["mcp__tests__echo", "mcp__tests__add"]) }]);
+    expect(first?.servers).toEqual([
+      {
+        name: "tests",
+        transport: "stdio",
+        status: "connected",
+        tools: expect.arrayContaining(["mcp__tests__echo", "mcp__tests__add"]),
+      },
+    ]);
     const echo = first?.tools.find((t) => t.name === "mcp__tests__echo");
     expect(echo?.description).toBe("Repeats the text it is given.");
-    expect(echo?.inputSchema).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+    expect(echo?.inputSchema).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    });
   });
 
   test("a reopened session with the same servers offers the same tools without recording them again", async () => {
@@ -121,7 +152,9 @@ describe("what the model is given", () => {
     try {
       await load(second.ctx, sessionId, box.workspace, []);
       await prompt(second.ctx, sessionId, 'mcp__tests__echo {"text":"after"}');
-      expect(texts(second.client.view(sessionId), "agent").at(-1)).toStartWith("I have no tool named mcp__tests__echo.");
+      expect(texts(second.client.view(sessionId), "agent").at(-1)).toStartWith(
+        "I have no tool named mcp__tests__echo.",
+      );
     } finally {
       await second.close();
     }
@@ -156,21 +189,30 @@ describe("secrets", () => {
     const envSecret = "env-secret-value-7d1c9a";
     const headerSecret = "header-secret-value-4b2e8f";
     const querySecret = "query-secret-value-1a3c5e";
-    const r = await parity("scripted/call", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "mcp__tests__secret_length {}");
-      await prompt(ctx, sessionId, 'mcp__web__echo {"text":"hi"}');
-    }, {
-      mcpServers: [
-        stdioServer("tests", [{ name: "MCP_TEST_SECRET", value: envSecret }]),
-        httpServer("web", http.url, [{ name: "X-Api-Key", value: headerSecret }]),
-        httpServer("gone", `http://127.0.0.1:9/mcp?token=${querySecret}`, [{ name: "X-Api-Key", value: headerSecret }]),
-      ],
-    });
+    const r = await parity(
+      "scripted/call",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "mcp__tests__secret_length {}");
+        await prompt(ctx, sessionId, 'mcp__web__echo {"text":"hi"}');
+      },
+      {
+        mcpServers: [
+          stdioServer("tests", [{ name: "MCP_TEST_SECRET", value: envSecret }]),
+          httpServer("web", http.url, [{ name: "X-Api-Key", value: headerSecret }]),
+          httpServer("gone", `http://127.0.0.1:9/mcp?token=${querySecret}`, [
+            { name: "X-Api-Key", value: headerSecret },
+          ]),
+        ],
+      },
+    );
     expect(texts(r.live, "agent")).toContain(`The tool answered: MCP_TEST_SECRET has ${envSecret.length} characters`);
     expect(http.headers.some((h) => h["x-api-key"] === headerSecret)).toBe(true);
     expect(notices(r.live).some((n) => n.includes('"gone" could not start'))).toBe(true);
     const path = journalFile(r.box.home);
-    const stored = [path, `${path}-wal`].filter(existsSync).map((p) => readFileSync(p).toString("latin1")).join("");
+    const stored = [path, `${path}-wal`]
+      .filter(existsSync)
+      .map((p) => readFileSync(p).toString("latin1"))
+      .join("");
     expect(stored).toContain("MCP_TEST_SECRET has");
     for (const secret of [envSecret, headerSecret, querySecret]) {
       expect(stored).not.toContain(secret);

@@ -9,7 +9,11 @@ const def = {
   name: "search issues",
   title: "Search issues",
   description: "Finds issues.",
-  inputSchema: { type: "object" as const, properties: { query: { type: "string" }, limit: { type: "number" } }, required: ["query"] },
+  inputSchema: {
+    type: "object" as const,
+    properties: { query: { type: "string" }, limit: { type: "number" } },
+    required: ["query"],
+  },
 };
 const never = async () => {
   throw new Error("not called");
@@ -41,7 +45,10 @@ describe("MCP tools", () => {
 
   test("are not read-only unless the server says readOnlyHint", () => {
     expect(mcpTool("gh", def, never)).toMatchObject({ kind: "other", access: "execute" });
-    expect(mcpTool("gh", { ...def, annotations: { readOnlyHint: true } }, never)).toMatchObject({ kind: "read", access: "read" });
+    expect(mcpTool("gh", { ...def, annotations: { readOnlyHint: true } }, never)).toMatchObject({
+      kind: "read",
+      access: "read",
+    });
   });
 
   test("a server's error result fails the call with the server's words for the model", () => {
@@ -63,7 +70,13 @@ describe("MCP tools", () => {
 
 describe("masking a server's secrets", () => {
   test("environment values are masked in anything shown about a stdio server", () => {
-    const config: McpServerConfig = { transport: "stdio", name: "s", command: "x", args: [], env: [{ name: "TOKEN", value: "abcd-secret" }] };
+    const config: McpServerConfig = {
+      transport: "stdio",
+      name: "s",
+      command: "x",
+      args: [],
+      env: [{ name: "TOKEN", value: "abcd-secret" }],
+    };
     expect(redact("failed with abcd-secret in its output", config)).toBe("failed with *** in its output");
   });
 
@@ -74,7 +87,8 @@ describe("masking a server's secrets", () => {
       url: "https://user:p4ssw0rd@example.test/mcp?token=tok-123456&x=1",
       headers: [{ name: "Authorization", value: "Bearer xyz-98765" }],
     };
-    expect(redact("GET https://user:p4ssw0rd@example.test/mcp?token=tok-123456 with Bearer xyz-98765", config))
-      .toBe("GET https://user:***@example.test/mcp?token=*** with ***");
+    expect(redact("GET https://user:p4ssw0rd@example.test/mcp?token=tok-123456 with Bearer xyz-98765", config)).toBe(
+      "GET https://user:***@example.test/mcp?token=*** with ***",
+    );
   });
 });

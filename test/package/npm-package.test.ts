@@ -12,7 +12,11 @@ import { join } from "node:path";
 import { CHECKOUT } from "../support/build.ts";
 import { describeInstalled } from "../support/installed-agent.ts";
 
-const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as { name: string; version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 /** What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). */
 const BUDGET = { packed: 4_000_000, unpacked: 9_000_000 };
 
@@ -27,14 +31,26 @@ let lockIntegrity = "";
 async function install(dir: string, flags: string[] = []): Promise<{ prefix: string; log: string }> {
   const at = join(stage, dir);
   mkdirSync(at);
-  writeFileSync(join(at, "package.json"), JSON.stringify({ name: "prefix", private: true, dependencies: { [pkg.name]: `file:../${lockName}` } }));
+  writeFileSync(
+    join(at, "package.json"),
+    JSON.stringify({ name: "prefix", private: true, dependencies: { [pkg.name]: `file:../${lockName}` } }),
+  );
   writeFileSync(join(at, "package-lock.json"), JSON.stringify(prefixLock(lockName, lockIntegrity)));
   return { prefix: at, log: await run(["npm", "install", "--offline", "--no-audit", "--no-fund", ...flags], at) };
 }
 
 async function run(command: string[], cwd: string): Promise<string> {
-  const child = Bun.spawn(command, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, npm_config_update_notifier: "false" } });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn(command, {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   if (code !== 0) throw new Error(`${command.join(" ")} failed (${code}):\n${out}\n${err}`);
   return out + err;
 }
@@ -45,11 +61,20 @@ async function run(command: string[], cwd: string): Promise<string> {
  * integrity) but not with the registry's metadata, which resolving `bun@1.4.5` afresh would need.
  */
 function prefixLock(tarballName: string, integrity: string): unknown {
-  const lock = JSON.parse(readFileSync(join(CHECKOUT, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+  const lock = JSON.parse(readFileSync(join(CHECKOUT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, unknown>;
+  };
   const spec = `file:../${tarballName}`;
   const packages: Record<string, unknown> = {
     "": { dependencies: { [pkg.name]: spec } },
-    [`node_modules/${pkg.name}`]: { version: pkg.version, resolved: spec, integrity, dependencies: { bun: "1.4.5" }, bin: pkg.bin, engines: { node: ">=20" } },
+    [`node_modules/${pkg.name}`]: {
+      version: pkg.version,
+      resolved: spec,
+      integrity,
+      dependencies: { bun: "1.4.5" },
+      bin: pkg.bin,
+      engines: { node: ">=20" },
+    },
   };
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (path === "node_modules/bun" || path.startsWith("node_modules/@oven/")) packages[path] = entry;
@@ -60,7 +85,16 @@ function prefixLock(tarballName: string, integrity: string): unknown {
 beforeAll(async () => {
   stage = mkdtempSync(join(tmpdir(), "verbatim-npm-package-"));
   const copy = join(stage, "checkout");
-  for (const part of ["package.json", "package-lock.json", "tsconfig.json", "LICENSE", "README.md", "bin", "src", "scripts"]) {
+  for (const part of [
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    "LICENSE",
+    "README.md",
+    "bin",
+    "src",
+    "scripts",
+  ]) {
     cpSync(join(CHECKOUT, part), join(copy, part), { recursive: true });
   }
   symlinkSync(join(CHECKOUT, "node_modules"), join(copy, "node_modules"));
@@ -78,15 +112,31 @@ afterAll(() => {
 describe("the npm package", () => {
   test("ships only what runs: the launcher, dist/, LICENSE, README and package.json", async () => {
     const listing = await run(["tar", "-tzf", tarball], stage);
-    const files = listing.trim().split("\n").map((f) => f.replace(/^package\//, "")).sort();
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "bin/verbatim.js", "package.json"]);
+    const files = listing
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""))
+      .sort();
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual([
+      "LICENSE",
+      "README.md",
+      "bin/verbatim.js",
+      "package.json",
+    ]);
     expect(files).toContain("dist/verbatim.js");
-    expect(files.filter((f) => f.startsWith("dist/vendor/") && f.endsWith(".js")).sort()).toEqual(["dist/vendor/anthropic-sdk.js", "dist/vendor/mcp-sdk.js", "dist/vendor/openai-sdk.js"]);
+    expect(files.filter((f) => f.startsWith("dist/vendor/") && f.endsWith(".js")).sort()).toEqual([
+      "dist/vendor/anthropic-sdk.js",
+      "dist/vendor/mcp-sdk.js",
+      "dist/vendor/openai-sdk.js",
+    ]);
   });
 
   test(`stays within its size budget (${BUDGET.packed / 1e6} MB packed, ${BUDGET.unpacked / 1e6} MB unpacked)`, async () => {
     expect(statSync(tarball).size).toBeLessThan(BUDGET.packed);
-    const sizes = (await run(["tar", "-tzvf", tarball], stage)).trim().split("\n").map((line) => Number(line.split(/\s+/)[2]));
+    const sizes = (await run(["tar", "-tzvf", tarball], stage))
+      .trim()
+      .split("\n")
+      .map((line) => Number(line.split(/\s+/)[2]));
     expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(BUDGET.unpacked);
   });
 
@@ -99,7 +149,11 @@ describe("the npm package", () => {
     const bare = await install("prefix-no-scripts", ["--ignore-scripts"]);
     const launcher = join(bare.prefix, "node_modules", ".bin", pkg.name);
     const child = Bun.spawn([launcher, "--version"], { stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     expect({ code, out: out.trim(), err }).toEqual({ code: 0, out: pkg.version, err: "" });
   }, 60_000);
 });

@@ -9,22 +9,41 @@ import { join } from "node:path";
 import { z } from "zod";
 import { CHECKOUT } from "../support/build.ts";
 
-const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as { name: string; version: string; bin: Record<string, string>; license: string };
+const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  license: string;
+};
 const entry: unknown = JSON.parse(readFileSync(join(CHECKOUT, "registry", "agent.json"), "utf8"));
 const icon = readFileSync(join(CHECKOUT, "registry", "icon.svg"), "utf8");
 
 // The registry's agent.schema.json, rule for rule: required fields, patterns, and no keys it does not define.
 const uri = z.url();
 const env = z.record(z.string(), z.string());
-const packageDistribution = z.strictObject({ package: z.string().min(1), args: z.array(z.string()).optional(), env: env.optional() });
+const packageDistribution = z.strictObject({
+  package: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: env.optional(),
+});
 const binaryTarget = z.strictObject({
   archive: uri,
-  sha256: z.string().regex(/^[a-fA-F0-9]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[a-fA-F0-9]{64}$/)
+    .optional(),
   cmd: z.string(),
   args: z.array(z.string()).optional(),
   env: env.optional(),
 });
-const platforms = ["darwin-aarch64", "darwin-x86_64", "linux-aarch64", "linux-x86_64", "windows-aarch64", "windows-x86_64"] as const;
+const platforms = [
+  "darwin-aarch64",
+  "darwin-x86_64",
+  "linux-aarch64",
+  "linux-x86_64",
+  "windows-aarch64",
+  "windows-x86_64",
+] as const;
 const registryAgent = z.object({
   id: z.string().regex(/^[a-z][a-z0-9-]*$/),
   name: z.string().min(1),
@@ -38,7 +57,10 @@ const registryAgent = z.object({
   icon: z.string().optional(),
   distribution: z
     .strictObject({
-      binary: z.partialRecord(z.enum(platforms), binaryTarget).refine((b) => Object.keys(b).length > 0, "at least one platform").optional(),
+      binary: z
+        .partialRecord(z.enum(platforms), binaryTarget)
+        .refine((b) => Object.keys(b).length > 0, "at least one platform")
+        .optional(),
       npx: packageDistribution.optional(),
       uvx: packageDistribution.optional(),
     })
@@ -56,7 +78,9 @@ describe("the ACP Registry entry", () => {
     expect(registryAgent.safeParse({ ...valid, id: "Verbatim" }).success).toBe(false);
     expect(registryAgent.safeParse({ ...valid, version: "one" }).success).toBe(false);
     expect(registryAgent.safeParse({ ...valid, distribution: {} }).success).toBe(false);
-    expect(registryAgent.safeParse({ ...valid, distribution: { npx: { package: pkg.name, extra: 1 } } }).success).toBe(false);
+    expect(registryAgent.safeParse({ ...valid, distribution: { npx: { package: pkg.name, extra: 1 } } }).success).toBe(
+      false,
+    );
     const { description: _d, ...noDescription } = valid;
     expect(registryAgent.safeParse(noDescription).success).toBe(false);
   });

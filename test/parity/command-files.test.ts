@@ -29,10 +29,14 @@ const commandNames = (view: { commands: { name: string }[] | null }) => view.com
 describe("slash commands", () => {
   test("the project's commands are offered with /compact, and a command's text is what the model reads", async () => {
     const box = withCommands(sandbox("scripted/echo"));
-    const r = await parity("scripted/echo", async ({ ctx, sessionId, client }) => {
-      await until(() => client.view(sessionId).commands !== null, "the commands");
-      expect((await prompt(ctx, sessionId, "/greet Ada")).stopReason).toBe("end_turn");
-    }, { box });
+    const r = await parity(
+      "scripted/echo",
+      async ({ ctx, sessionId, client }) => {
+        await until(() => client.view(sessionId).commands !== null, "the commands");
+        expect((await prompt(ctx, sessionId, "/greet Ada")).stopReason).toBe("end_turn");
+      },
+      { box },
+    );
     expect(r.live.commands).toEqual([
       { name: "compact", description: expect.any(String), input: { hint: "what the summary should keep (optional)" } },
       { name: "greet", description: "Greets someone by name", input: { hint: "<name>" } },
@@ -45,10 +49,14 @@ describe("slash commands", () => {
 
   test("a command without $ARGUMENTS gets its arguments appended; an unknown /word is an ordinary prompt", async () => {
     const box = withCommands(sandbox("scripted/echo"));
-    const r = await parity("scripted/echo", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "/review the parser");
-      await prompt(ctx, sessionId, "/usr/bin/env is a path");
-    }, { box });
+    const r = await parity(
+      "scripted/echo",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "/review the parser");
+        await prompt(ctx, sessionId, "/usr/bin/env is a path");
+      },
+      { box },
+    );
     expect(texts(r.live, "agent")).toEqual([
       "You said: Review the latest change for bugs.\n\nARGUMENTS: the parser",
       "You said: /usr/bin/env is a path",
@@ -58,12 +66,16 @@ describe("slash commands", () => {
 
   test("a command added while the session is open is offered from the next prompt on, and reopened so", async () => {
     const box = withCommands(sandbox("scripted/echo"));
-    const r = await parity("scripted/echo", async ({ ctx, sessionId, client }) => {
-      await until(() => client.view(sessionId).commands !== null, "the commands");
-      writeFileSync(join(box.workspace, ".verbatim", "commands", "ship.md"), "Prepare a release of $ARGUMENTS.\n");
-      await prompt(ctx, sessionId, "/ship 1.2");
-      expect(commandNames(client.view(sessionId))).toEqual(["compact", "greet", "ship", "review"]);
-    }, { box });
+    const r = await parity(
+      "scripted/echo",
+      async ({ ctx, sessionId, client }) => {
+        await until(() => client.view(sessionId).commands !== null, "the commands");
+        writeFileSync(join(box.workspace, ".verbatim", "commands", "ship.md"), "Prepare a release of $ARGUMENTS.\n");
+        await prompt(ctx, sessionId, "/ship 1.2");
+        expect(commandNames(client.view(sessionId))).toEqual(["compact", "greet", "ship", "review"]);
+      },
+      { box },
+    );
     expect(texts(r.live, "agent")).toEqual(["You said: Prepare a release of 1.2.\n"]);
     expect(commandNames(r.reloaded)).toEqual(["compact", "greet", "ship", "review"]);
     expect(r.differences).toEqual([]);
@@ -81,7 +93,9 @@ describe("slash commands", () => {
       const updates = agent.messages.filter((m) => m.method === "session/update");
       expect(updates.length).toBe(1);
       expect(agent.messages.indexOf(updates[0]!)).toBeGreaterThan(at);
-      expect((updates[0]!.params as { update: { sessionUpdate: string } }).update.sessionUpdate).toBe("available_commands_update");
+      expect((updates[0]!.params as { update: { sessionUpdate: string } }).update.sessionUpdate).toBe(
+        "available_commands_update",
+      );
     } finally {
       await agent.close();
     }
@@ -89,7 +103,13 @@ describe("slash commands", () => {
     try {
       const loaded = await reopened.request("session/load", { sessionId, cwd: box.workspace, mcpServers: [] });
       const before = reopened.messages.slice(0, reopened.messages.indexOf(loaded));
-      expect(before.some((m) => (m.params as { update?: { sessionUpdate: string } } | undefined)?.update?.sessionUpdate === "available_commands_update")).toBe(true);
+      expect(
+        before.some(
+          (m) =>
+            (m.params as { update?: { sessionUpdate: string } } | undefined)?.update?.sessionUpdate ===
+            "available_commands_update",
+        ),
+      ).toBe(true);
     } finally {
       await reopened.close();
     }

@@ -16,17 +16,29 @@ const cardTexts = (ns: SessionNotification[]) =>
   ns.map((n) => n.update).flatMap((u) => (u.sessionUpdate === "tool_call_update" ? [textOf(u.content ?? [])] : []));
 
 const terminalsShown = (ns: SessionNotification[]) =>
-  ns.map((n) => n.update).filter((u) => u.sessionUpdate === "tool_call_update" && (u.content ?? []).some((c) => c.type === "terminal")).length;
+  ns
+    .map((n) => n.update)
+    .filter((u) => u.sessionUpdate === "tool_call_update" && (u.content ?? []).some((c) => c.type === "terminal"))
+    .length;
 
 const allow = { policy: choose("allow_once") };
 
 describe("commands run as local processes", () => {
   test("a command's output and exit status become the card's content", async () => {
-    const r = await parity("scripted/command", async ({ ctx, sessionId }) => {
-      expect((await prompt(ctx, sessionId, "echo hello; echo world >&2")).stopReason).toBe("end_turn");
-    }, allow);
+    const r = await parity(
+      "scripted/command",
+      async ({ ctx, sessionId }) => {
+        expect((await prompt(ctx, sessionId, "echo hello; echo world >&2")).stopReason).toBe("end_turn");
+      },
+      allow,
+    );
     const [card] = cards(r.live);
-    expect(card).toMatchObject({ name: "Bash", kind: "execute", title: "echo hello; echo world >&2", status: "completed" });
+    expect(card).toMatchObject({
+      name: "Bash",
+      kind: "execute",
+      title: "echo hello; echo world >&2",
+      status: "completed",
+    });
     expect(textOf(card?.content)).toContain("hello\nworld\n");
     expect(textOf(card?.content)).toContain("Exit code 0");
     expect(card?.rawOutput).toMatchObject({ exitCode: 0 });
@@ -35,9 +47,13 @@ describe("commands run as local processes", () => {
   });
 
   test("a command that fails ends failed with its output and exit code", async () => {
-    const r = await parity("scripted/command", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "echo 'no such target' >&2; exit 3");
-    }, allow);
+    const r = await parity(
+      "scripted/command",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "echo 'no such target' >&2; exit 3");
+      },
+      allow,
+    );
     const [card] = cards(r.live);
     expect(card?.status).toBe("failed");
     expect(textOf(card?.content)).toContain("no such target");
@@ -47,12 +63,19 @@ describe("commands run as local processes", () => {
   });
 
   test("a cancel during a running command kills it; the output so far stays", async () => {
-    const r = await parity("scripted/command", async ({ ctx, client, sessionId }) => {
-      const turn = prompt(ctx, sessionId, "echo started; sleep 30; echo never");
-      await until(() => cardTexts(client.notifications).some((t) => t.includes("started")), "the command's first output");
-      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
-      expect((await turn).stopReason).toBe("cancelled");
-    }, allow);
+    const r = await parity(
+      "scripted/command",
+      async ({ ctx, client, sessionId }) => {
+        const turn = prompt(ctx, sessionId, "echo started; sleep 30; echo never");
+        await until(
+          () => cardTexts(client.notifications).some((t) => t.includes("started")),
+          "the command's first output",
+        );
+        await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+        expect((await turn).stopReason).toBe("cancelled");
+      },
+      allow,
+    );
     const [card] = cards(r.live);
     expect(card?.status).toBe("failed");
     expect(textOf(card?.content)).toContain("started");
@@ -65,9 +88,13 @@ describe("commands run as local processes", () => {
 describe("commands run in the client's terminal", () => {
   test("the terminal is shown live; the recorded output replaces it, and a reload shows only that", async () => {
     const services = new ClientServices({ terminal: true });
-    const r = await parity("scripted/command", async ({ ctx, sessionId }) => {
-      expect((await prompt(ctx, sessionId, "echo from the terminal")).stopReason).toBe("end_turn");
-    }, { ...allow, services });
+    const r = await parity(
+      "scripted/command",
+      async ({ ctx, sessionId }) => {
+        expect((await prompt(ctx, sessionId, "echo from the terminal")).stopReason).toBe("end_turn");
+      },
+      { ...allow, services },
+    );
     const [card] = cards(r.live);
     expect(card?.status).toBe("completed");
     expect(textOf(card?.content)).toContain("from the terminal");
@@ -75,16 +102,25 @@ describe("commands run in the client's terminal", () => {
     expect(card?.content?.some((c) => c.type === "terminal")).toBe(false);
     expect(terminalsShown(r.liveNotifications)).toBe(1);
     expect(terminalsShown(r.reloadNotifications)).toBe(0);
-    expect(services.calls).toEqual(["terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"]);
+    expect(services.calls).toEqual([
+      "terminal/create",
+      "terminal/wait_for_exit",
+      "terminal/output",
+      "terminal/release",
+    ]);
     expect(r.reloadAsked).toBe(0);
     expect(r.differences).toEqual([]);
   });
 
   test("a failing command in a terminal ends failed with its exit code", async () => {
     const services = new ClientServices({ terminal: true });
-    const r = await parity("scripted/command", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "echo broken; exit 7");
-    }, { ...allow, services });
+    const r = await parity(
+      "scripted/command",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "echo broken; exit 7");
+      },
+      { ...allow, services },
+    );
     const [card] = cards(r.live);
     expect(card?.status).toBe("failed");
     expect(textOf(card?.content)).toContain("broken");
@@ -94,12 +130,16 @@ describe("commands run in the client's terminal", () => {
 
   test("a cancel kills the command in the terminal and releases it", async () => {
     const services = new ClientServices({ terminal: true });
-    const r = await parity("scripted/command", async ({ ctx, client, sessionId }) => {
-      const turn = prompt(ctx, sessionId, "echo started; sleep 30");
-      await until(() => terminalsShown(client.notifications) > 0, "the terminal in the card");
-      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
-      expect((await turn).stopReason).toBe("cancelled");
-    }, { ...allow, services });
+    const r = await parity(
+      "scripted/command",
+      async ({ ctx, client, sessionId }) => {
+        const turn = prompt(ctx, sessionId, "echo started; sleep 30");
+        await until(() => terminalsShown(client.notifications) > 0, "the terminal in the card");
+        await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+        expect((await turn).stopReason).toBe("cancelled");
+      },
+      { ...allow, services },
+    );
     const [card] = cards(r.live);
     expect(card?.status).toBe("failed");
     expect(textOf(card?.content)).toContain("Stopped: the user cancelled the command");

@@ -19,7 +19,8 @@ const compactionMessages = (view: ViewModel) =>
       meta: (m.meta!.verbatim as { compaction: CompactionMeta }).compaction,
     }));
 
-const answersOf = (view: ViewModel) => texts(view, "agent").filter((t) => !t.includes("summarised for the model") && !t.includes("Summarising"));
+const answersOf = (view: ViewModel) =>
+  texts(view, "agent").filter((t) => !t.includes("summarised for the model") && !t.includes("Summarising"));
 
 describe("compaction", () => {
   test("near the window, older turns are summarised before the next turn; the user still sees them all", async () => {
@@ -58,14 +59,20 @@ describe("compaction", () => {
 
   test("a client that takes compaction updates is shown compaction_update and summary chunks instead", async () => {
     const capabilities = { session: { compaction: {} } };
-    const r = await parity("scripted/compaction", async ({ ctx, sessionId }) => {
-      for (const text of ["First question", "Second question", "Third question"]) await prompt(ctx, sessionId, text);
-    }, { capabilities });
+    const r = await parity(
+      "scripted/compaction",
+      async ({ ctx, sessionId }) => {
+        for (const text of ["First question", "Second question", "Third question"]) await prompt(ctx, sessionId, text);
+      },
+      { capabilities },
+    );
     expect(compactionMessages(r.live)).toEqual([]);
     const entries = Object.values(r.live.compactions);
     expect(entries.length).toBe(1);
     expect(entries[0]?.status).toBe("completed");
-    expect(entries[0]?.summary).toEqual([{ type: "text", text: 'Summary: the user sent 2 prompts: "First question"; "Second question".' }]);
+    expect(entries[0]?.summary).toEqual([
+      { type: "text", text: 'Summary: the user sent 2 prompts: "First question"; "Second question".' },
+    ]);
     const kinds = r.liveNotifications.map((n) => n.update.sessionUpdate);
     expect(kinds).toContain("compaction_summary_chunk");
     expect(kinds.filter((k) => k === "compaction_update").length).toBe(2);

@@ -51,7 +51,10 @@ describe("a reopened session shows exactly what was shown live", () => {
   test("cancel in the middle of an answer keeps what was streamed", async () => {
     const r = await parity("scripted/slow", async ({ ctx, client, sessionId }) => {
       const turn = prompt(ctx, sessionId, "Tell me everything");
-      await until(() => client.notifications.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length >= 3, "a few answer chunks");
+      await until(
+        () => client.notifications.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length >= 3,
+        "a few answer chunks",
+      );
       await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       expect((await turn).stopReason).toBe("cancelled");
     });
@@ -115,7 +118,9 @@ describe("a refusal", () => {
       // Shown as it streams: the client cannot know before the prompt ends.
       const shownLive = client.notifications.length;
       expect((await prompt(ctx, sessionId, "Something it will not do")).stopReason).toBe("refusal");
-      expect(client.notifications.slice(shownLive).some((n) => n.update.sessionUpdate === "agent_message_chunk")).toBe(true);
+      expect(client.notifications.slice(shownLive).some((n) => n.update.sessionUpdate === "agent_message_chunk")).toBe(
+        true,
+      );
       await setModel(ctx, sessionId, "scripted/plain");
       await prompt(ctx, sessionId, "Carry on");
     });

@@ -45,9 +45,15 @@ describe("a session killed during a tool call", () => {
   test("a running command is shown interrupted (it may have run), and only that differs from live", async () => {
     const box = sandbox("scripted/command");
     const pidFile = join(box.root, "command.pid");
-    const { sessionId, live } = await killedDuring(box, `echo $$ > ${pidFile}; echo started; sleep 30`,
-      (c) => c.client.notifications.some((n) => n.update.sessionUpdate === "tool_call_update" && textOf(n.update.content ?? []).includes("started")),
-      choose("allow_once"));
+    const { sessionId, live } = await killedDuring(
+      box,
+      `echo $$ > ${pidFile}; echo started; sleep 30`,
+      (c) =>
+        c.client.notifications.some(
+          (n) => n.update.sessionUpdate === "tool_call_update" && textOf(n.update.content ?? []).includes("started"),
+        ),
+      choose("allow_once"),
+    );
     killGroupFrom(pidFile);
     const before = dumpDatabase(join(box.home, "journal.db"));
     const reopened = await reopen(box, sessionId);
@@ -56,8 +62,13 @@ describe("a session killed during a tool call", () => {
       expect(card?.status).toBe("failed");
       expect(interruptedOf(card)).toEqual({ mayHaveRun: true });
       expect(textOf(card?.content)).toContain("started");
-      expect(textOf(card?.content)).toContain("Interrupted: verbatim stopped while this call was running; its outcome is unknown.");
-      const differences = diffValues(comparable(live.client.view(sessionId)), comparable(reopened.client.view(sessionId)));
+      expect(textOf(card?.content)).toContain(
+        "Interrupted: verbatim stopped while this call was running; its outcome is unknown.",
+      );
+      const differences = diffValues(
+        comparable(live.client.view(sessionId)),
+        comparable(reopened.client.view(sessionId)),
+      );
       expect(differences.length).toBeGreaterThan(0);
       expect(differences.every((d) => d.startsWith(`$.toolCalls.${card!.toolCallId}.`))).toBe(true);
       // The marks are computed at load: loading wrote nothing.
@@ -69,7 +80,12 @@ describe("a session killed during a tool call", () => {
 
   test("a call waiting for permission is shown interrupted as never run", async () => {
     const box = sandbox("scripted/edit");
-    const { sessionId } = await killedDuring(box, "Fix line three", (c) => c.client.permissionRequests.length > 0, () => new Promise(() => {}));
+    const { sessionId } = await killedDuring(
+      box,
+      "Fix line three",
+      (c) => c.client.permissionRequests.length > 0,
+      () => new Promise(() => {}),
+    );
     const reopened = await reopen(box, sessionId);
     try {
       const edit = cards(reopened.client.view(sessionId))[1];
@@ -85,9 +101,15 @@ describe("a session killed during a tool call", () => {
   test("continuing the session journals the marks: a later reload shows what the continuing client saw", async () => {
     const box = sandbox("scripted/command");
     const pidFile = join(box.root, "command.pid");
-    const { sessionId } = await killedDuring(box, `echo $$ > ${pidFile}; echo started; sleep 30`,
-      (c) => c.client.notifications.some((n) => n.update.sessionUpdate === "tool_call_update" && textOf(n.update.content ?? []).includes("started")),
-      choose("allow_once"));
+    const { sessionId } = await killedDuring(
+      box,
+      `echo $$ > ${pidFile}; echo started; sleep 30`,
+      (c) =>
+        c.client.notifications.some(
+          (n) => n.update.sessionUpdate === "tool_call_update" && textOf(n.update.content ?? []).includes("started"),
+        ),
+      choose("allow_once"),
+    );
     killGroupFrom(pidFile);
     const continued = await reopen(box, sessionId);
     try {

@@ -62,10 +62,13 @@ export async function parity(
   }
   // The reloading client offers what the live one did unless told otherwise; a reload must use none of it.
   const callsBefore = options.services?.calls.length ?? 0;
-  const fresh = await connectProcess(box.env, options.reload ?? {
-    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-    ...(options.services ? { services: options.services } : {}),
-  });
+  const fresh = await connectProcess(
+    box.env,
+    options.reload ?? {
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      ...(options.services ? { services: options.services } : {}),
+    },
+  );
   try {
     await load(fresh.ctx, sessionId, box.workspace, options.reloadMcpServers ?? options.mcpServers);
   } finally {
@@ -73,11 +76,16 @@ export async function parity(
   }
   const liveView = live.client.view(sessionId);
   const reloaded = fresh.client.view(sessionId);
-  const plainLoad = projectsAsPlainClient(options.reload ?? options) ? fresh.client.notifications : await loadAsPlainClient(box, sessionId);
+  const plainLoad = projectsAsPlainClient(options.reload ?? options)
+    ? fresh.client.notifications
+    : await loadAsPlainClient(box, sessionId);
   return {
     live: liveView,
     reloaded,
-    differences: [...diffValues(comparable(liveView), comparable(reloaded)), ...(await showDifferences(box, sessionId, plainLoad))],
+    differences: [
+      ...diffValues(comparable(liveView), comparable(reloaded)),
+      ...(await showDifferences(box, sessionId, plainLoad)),
+    ],
     sessionId,
     box,
     liveUpdates: live.client.notifications.length,

@@ -29,22 +29,31 @@ describe("prompt content", () => {
       expect(stopReason).toBe("end_turn");
     });
     expect(userBlocks(r.live)).toEqual([blocks]);
-    expect(texts(r.live, "agent")[0]).toContain(`I see 1 image: image/png (${Buffer.from(PNG, "base64").length} bytes)`);
+    expect(texts(r.live, "agent")[0]).toContain(
+      `I see 1 image: image/png (${Buffer.from(PNG, "base64").length} bytes)`,
+    );
     expect(r.differences).toEqual([]);
   });
 
   test("the image is stored once, by hash, not inline in the prompt's record", async () => {
-    const blocks: ContentBlock[] = [{ type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "Again?" }];
+    const blocks: ContentBlock[] = [
+      { type: "image", data: PNG, mimeType: "image/png" },
+      { type: "text", text: "Again?" },
+    ];
     const r = await parity("scripted/attachments", async ({ ctx, sessionId }) => {
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
     });
     const db = new Database(join(r.box.home, "journal.db"), { readonly: true });
     try {
-      const bodies = db.query<{ body: string }, [string]>("SELECT body FROM facts WHERE session_id = ? AND kind = 'prompt_received'").all(r.sessionId);
+      const bodies = db
+        .query<{ body: string }, [string]>("SELECT body FROM facts WHERE session_id = ? AND kind = 'prompt_received'")
+        .all(r.sessionId);
       expect(bodies.length).toBe(2);
       for (const { body } of bodies) expect(body).not.toContain(PNG);
-      expect(db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM blobs WHERE session_id = ?").get(r.sessionId)?.n).toBe(1);
+      expect(
+        db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM blobs WHERE session_id = ?").get(r.sessionId)?.n,
+      ).toBe(1);
     } finally {
       db.close();
     }
@@ -55,7 +64,13 @@ describe("prompt content", () => {
   test("resource links and embedded resources are echoed and reopened exactly as received", async () => {
     const blocks: ContentBlock[] = [
       { type: "text", text: "Summarize these." },
-      { type: "resource_link", uri: "file:///project/README.md", name: "README.md", mimeType: "text/markdown", size: 120 },
+      {
+        type: "resource_link",
+        uri: "file:///project/README.md",
+        name: "README.md",
+        mimeType: "text/markdown",
+        size: 120,
+      },
       { type: "resource", resource: { uri: "file:///project/NOTES.md", mimeType: "text/markdown", text: FILE_TEXT } },
       { type: "resource", resource: { uri: "file:///project/logo.png", mimeType: "image/png", blob: PNG } },
     ];

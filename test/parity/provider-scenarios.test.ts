@@ -21,10 +21,16 @@ function boxFor(kit: Kit): { server: FixtureServer; box: Sandbox } {
 describe.each(kits)("$kind: a reopened session shows exactly what was shown live", (kit) => {
   test("thinking then answer", async () => {
     const { server, box } = boxFor(kit);
-    server.enqueue({ sse: kit.thinkingThenText("The user wants a short answer. I'll keep it brief.", "Here is a brief answer.") });
-    const r = await parity(modelRef(kit), async ({ ctx, sessionId }) => {
-      expect((await prompt(ctx, sessionId, "Think first")).stopReason).toBe("end_turn");
-    }, { box });
+    server.enqueue({
+      sse: kit.thinkingThenText("The user wants a short answer. I'll keep it brief.", "Here is a brief answer."),
+    });
+    const r = await parity(
+      modelRef(kit),
+      async ({ ctx, sessionId }) => {
+        expect((await prompt(ctx, sessionId, "Think first")).stopReason).toBe("end_turn");
+      },
+      { box },
+    );
     expect(texts(r.live, "thought")).toEqual(["The user wants a short answer. I'll keep it brief."]);
     expect(texts(r.live, "agent")).toEqual(["Here is a brief answer."]);
     expect(r.live.usage?.used).toBeGreaterThan(0);
@@ -35,12 +41,20 @@ describe.each(kits)("$kind: a reopened session shows exactly what was shown live
     const { server, box } = boxFor(kit);
     const readme = `${box.workspace}/README.md`;
     server.enqueue(
-      { sse: kit.thinkingThenCalls("I should read the README first.", "Reading the README. ", [{ id: "call_readme", name: "Read", input: { file_path: readme } }]) },
+      {
+        sse: kit.thinkingThenCalls("I should read the README first.", "Reading the README. ", [
+          { id: "call_readme", name: "Read", input: { file_path: readme } },
+        ]),
+      },
       { sse: kit.text("The README is four lines long.") },
     );
-    const r = await parity(modelRef(kit), async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "Read the README");
-    }, { box });
+    const r = await parity(
+      modelRef(kit),
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Read the README");
+      },
+      { box },
+    );
     const [card] = cards(r.live);
     expect(card).toMatchObject({ name: "Read", kind: "read", status: "completed", rawInput: { file_path: readme } });
     expect(card?.locations).toEqual([{ path: readme, line: 1 }]);
@@ -54,12 +68,19 @@ describe.each(kits)("$kind: a reopened session shows exactly what was shown live
     const full = kit.text("Starting the answer, and then the connection drops before the end.");
     const shown = Promise.withResolvers<void>();
     server.enqueue({ sse: cut(full, Math.ceil(full.length / 2)), drop: shown.promise });
-    const r = await parity(modelRef(kit), async ({ ctx, client, sessionId }) => {
-      const turn = prompt(ctx, sessionId, "Go");
-      await until(() => client.notifications.some((n) => n.update.sessionUpdate === "agent_message_chunk"), "the first answer chunk");
-      shown.resolve();
-      await expect(turn).rejects.toMatchObject({ code: -32603 });
-    }, { box });
+    const r = await parity(
+      modelRef(kit),
+      async ({ ctx, client, sessionId }) => {
+        const turn = prompt(ctx, sessionId, "Go");
+        await until(
+          () => client.notifications.some((n) => n.update.sessionUpdate === "agent_message_chunk"),
+          "the first answer chunk",
+        );
+        shown.resolve();
+        await expect(turn).rejects.toMatchObject({ code: -32603 });
+      },
+      { box },
+    );
     const [partial, notice] = texts(r.live, "agent");
     expect(partial!.length).toBeGreaterThan(0);
     expect("Starting the answer, and then the connection drops before the end.").toStartWith(partial!);
@@ -73,10 +94,19 @@ describe("anthropic: redacted thinking", () => {
   test("the notice shown live is shown again on reload; the data never is", async () => {
     const kit = kits[0]!;
     const { server, box } = boxFor(kit);
-    server.enqueue({ sse: anthropicStream([{ type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix-redacted" }, { type: "text", text: "Here it is." }]) });
-    const r = await parity(modelRef(kit), async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "Go");
-    }, { box });
+    server.enqueue({
+      sse: anthropicStream([
+        { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix-redacted" },
+        { type: "text", text: "Here it is." },
+      ]),
+    });
+    const r = await parity(
+      modelRef(kit),
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Go");
+      },
+      { box },
+    );
     const [notice, answer] = texts(r.live, "agent");
     expect(notice).toContain("redacted");
     expect(answer).toBe("Here it is.");

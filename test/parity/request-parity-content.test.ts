@@ -22,11 +22,18 @@ describe.each(kits)("$kind: request parity with MCP tools, images, commands and 
     Object.assign(box.env, kit.env(server));
     mkdirSync(join(box.workspace, ".verbatim", "commands"), { recursive: true });
     writeFileSync(join(box.workspace, ".verbatim", "commands", "greet.md"), "Greet $ARGUMENTS warmly.\n");
-    const picture: ContentBlock[] = [{ type: "text", text: "What is this?" }, { type: "image", data: PIXEL_PNG, mimeType: "image/png" }];
+    const picture: ContentBlock[] = [
+      { type: "text", text: "What is this?" },
+      { type: "image", data: PIXEL_PNG, mimeType: "image/png" },
+    ];
     const servers = [stdioServer("tests")];
 
     const turns = async (ctx: acp.ClientContext, sessionId: string) => {
-      server.enqueue({ sse: kit.text("A single pixel.") }, { sse: kit.text("Hello, Ada!") }, { sse: kit.text("The user showed a pixel and asked for a greeting.") });
+      server.enqueue(
+        { sse: kit.text("A single pixel.") },
+        { sse: kit.text("Hello, Ada!") },
+        { sse: kit.text("The user showed a pixel and asked for a greeting.") },
+      );
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: picture });
       await prompt(ctx, sessionId, "/greet Ada");
       await prompt(ctx, sessionId, "/compact");

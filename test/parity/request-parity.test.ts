@@ -17,7 +17,11 @@ describe.each(kits)("$kind: request parity", (kit) => {
     Object.assign(box.env, kit.env(server));
     const readme = `${box.workspace}/README.md`;
     const firstTurn = (): FixtureResponse[] => [
-      { sse: kit.thinkingThenCalls("Read it before answering.", "Let me look. ", [{ id: "call_readme", name: "Read", input: { file_path: readme } }]) },
+      {
+        sse: kit.thinkingThenCalls("Read it before answering.", "Let me look. ", [
+          { id: "call_readme", name: "Read", input: { file_path: readme } },
+        ]),
+      },
       { sse: kit.thinkingThenText("Four lines; say so.", "It has four lines.") },
     ];
     const secondTurn = (): FixtureResponse => ({ sse: kit.text("You're welcome.") });

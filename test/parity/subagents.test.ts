@@ -13,9 +13,13 @@ import { textOf } from "../support/cards.ts";
 import type { Sandbox } from "../support/workspace.ts";
 import { cards, parity, texts } from "./harness.ts";
 
-type Linkage = { verbatim?: { subagent?: { sessionId: string; subagentType: string; description: string } }; subagent_session_info?: { session_id: string } };
+type Linkage = {
+  verbatim?: { subagent?: { sessionId: string; subagentType: string; description: string } };
+  subagent_session_info?: { session_id: string };
+};
 
-const childOf = (card: { meta?: Record<string, unknown> } | undefined) => (card?.meta as Linkage | undefined)?.verbatim?.subagent?.sessionId;
+const childOf = (card: { meta?: Record<string, unknown> } | undefined) =>
+  (card?.meta as Linkage | undefined)?.verbatim?.subagent?.sessionId;
 
 async function childFacts(box: Sandbox, sessionId: string) {
   const journal = new SqliteJournal(journalFile(box.home));
@@ -35,14 +39,24 @@ describe("subagents", () => {
     expect(all.length).toBe(1);
     const [task] = all;
     expect(task).toMatchObject({ name: "Task", title: "Task: Inspect the README", status: "completed" });
-    expect(task?.rawInput).toEqual({ description: "Inspect the README", prompt: "Look at the README", subagent_type: "general-purpose" });
+    expect(task?.rawInput).toEqual({
+      description: "Inspect the README",
+      prompt: "Look at the README",
+      subagent_type: "general-purpose",
+    });
     // The child's answer of each step, then the calls that step made, as the child went.
-    expect(textOf(task?.content)).toBe(`Reading the README. \n✓ Read ${r.box.workspace}/README.md\nREADME.md has 4 lines.`);
+    expect(textOf(task?.content)).toBe(
+      `Reading the README. \n✓ Read ${r.box.workspace}/README.md\nREADME.md has 4 lines.`,
+    );
     const child = childOf(task);
     expect(child).toMatch(/^ses_/);
     expect(child).not.toBe(r.sessionId);
     expect((task?.meta as Linkage).subagent_session_info).toEqual({ session_id: child! });
-    expect((task?.meta as Linkage).verbatim?.subagent).toEqual({ sessionId: child!, subagentType: "general-purpose", description: "Inspect the README" });
+    expect((task?.meta as Linkage).verbatim?.subagent).toEqual({
+      sessionId: child!,
+      subagentType: "general-purpose",
+      description: "Inspect the README",
+    });
     expect(texts(r.live, "agent").at(-1)).toBe("The subagent reported: README.md has 4 lines.");
     expect(r.differences).toEqual([]);
   });
@@ -61,10 +75,14 @@ describe("subagents", () => {
     expect(started?.tools.map((t) => t.name)).not.toContain("Task");
     expect(started?.tools.map((t) => t.name)).not.toContain("AskUserQuestion");
     expect(started?.systemPrompt).toContain("You are a subagent of verbatim");
-    expect(facts.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name)).toEqual(["Read"]);
+    expect(
+      facts.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name),
+    ).toEqual(["Read"]);
     // The parent's journal holds no fact of the child's calls: only its own card's progress.
     const parent = (await childFacts(r.box, r.sessionId)).facts;
-    expect(parent.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name)).toEqual(["Task"]);
+    expect(
+      parent.filter((f) => f.kind === "tool_call_announced").map((f) => f.kind === "tool_call_announced" && f.name),
+    ).toEqual(["Task"]);
   });
 
   test("the child session can be opened on its own and shows the subagent's work", async () => {
@@ -86,11 +104,15 @@ describe("subagents", () => {
 
   test("a child's permission question is marked as the child's, asked about the Task card", async () => {
     let question: acp.RequestPermissionRequest | undefined;
-    const r = await parity("scripted/subagent", async ({ ctx, sessionId, client }) => {
-      await prompt(ctx, sessionId, "Look at the README and run a command");
-      expect(client.permissionRequests.length).toBe(1);
-      question = client.permissionRequests[0];
-    }, { policy: choose("allow_once") });
+    const r = await parity(
+      "scripted/subagent",
+      async ({ ctx, sessionId, client }) => {
+        await prompt(ctx, sessionId, "Look at the README and run a command");
+        expect(client.permissionRequests.length).toBe(1);
+        question = client.permissionRequests[0];
+      },
+      { policy: choose("allow_once") },
+    );
     const [task] = cards(r.live);
     const child = childOf(task)!;
     const origin = (question?._meta as { verbatim?: Record<string, unknown> } | undefined)?.verbatim;
@@ -104,7 +126,9 @@ describe("subagents", () => {
     const asked = facts.find((f) => f.kind === "permission_requested");
     expect(asked).toBeDefined();
     const bash = facts.find((f) => f.kind === "tool_call_announced" && f.name === "Bash");
-    expect(asked?.kind === "permission_requested" && asked.toolCallId).toBe(bash?.kind === "tool_call_announced" ? bash.toolCallId : "");
+    expect(asked?.kind === "permission_requested" && asked.toolCallId).toBe(
+      bash?.kind === "tool_call_announced" ? bash.toolCallId : "",
+    );
     expect(origin?.originToolCallId).toBe(bash?.kind === "tool_call_announced" ? bash.toolCallId : "");
     // The root session's journal has no permission question: it was the child's.
     expect((await childFacts(r.box, r.sessionId)).facts.some((f) => f.kind === "permission_requested")).toBe(false);
@@ -114,12 +138,16 @@ describe("subagents", () => {
   });
 
   test("a cancel while the child waits for permission ends the child's turn and the parent's, both cancelled", async () => {
-    const r = await parity("scripted/subagent", async ({ ctx, sessionId, client }) => {
-      const turn = prompt(ctx, sessionId, "Look at the README and run a command");
-      await until(() => client.permissionRequests.length === 1, "the child's question");
-      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
-      expect((await turn).stopReason).toBe("cancelled");
-    }, { policy: () => new Promise(() => {}) });
+    const r = await parity(
+      "scripted/subagent",
+      async ({ ctx, sessionId, client }) => {
+        const turn = prompt(ctx, sessionId, "Look at the README and run a command");
+        await until(() => client.permissionRequests.length === 1, "the child's question");
+        await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+        expect((await turn).stopReason).toBe("cancelled");
+      },
+      { policy: () => new Promise(() => {}) },
+    );
     const [task] = cards(r.live);
     expect(task?.status).toBe("failed");
     expect(textOf(task?.content)).toContain("wc -l README.md — Not run: cancelled before it ran");

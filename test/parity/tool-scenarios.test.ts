@@ -21,11 +21,26 @@ describe("edits", () => {
     });
     const [read, edit] = cards(r.live);
     expect(read).toMatchObject({ name: "Read", kind: "read", status: "completed" });
-    expect(edit).toMatchObject({ name: "Edit", kind: "edit", status: "completed", title: `Edit ${r.box.workspace}/README.md` });
+    expect(edit).toMatchObject({
+      name: "Edit",
+      kind: "edit",
+      status: "completed",
+      title: `Edit ${r.box.workspace}/README.md`,
+    });
     expect(edit?.locations).toEqual([{ path: `${r.box.workspace}/README.md` }]);
     const diff = edit?.content?.find((c) => c.type === "diff");
-    expect(diff).toEqual({ type: "diff", path: `${r.box.workspace}/README.md`, oldText: README_TEXT, newText: README_TEXT.replace("Line three.", "Line 3.") });
-    expect(permissionOf(edit)?.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once", "reject_always"]);
+    expect(diff).toEqual({
+      type: "diff",
+      path: `${r.box.workspace}/README.md`,
+      oldText: README_TEXT,
+      newText: README_TEXT.replace("Line three.", "Line 3."),
+    });
+    expect(permissionOf(edit)?.options.map((o) => o.kind)).toEqual([
+      "allow_once",
+      "allow_always",
+      "reject_once",
+      "reject_always",
+    ]);
     expect(permissionOf(edit)?.outcome).toEqual({ outcome: "selected", optionId: "allow_once", kind: "allow_once" });
     expect(textOf(edit?.content)).toContain("Permission: Allow (allowed once).");
     expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toContain("Line 3.");
@@ -37,7 +52,14 @@ describe("edits", () => {
     const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
       await prompt(ctx, sessionId, "Fix line three");
       const [question] = client.permissionRequests;
-      const shown = client.notifications.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call_update" && (u._meta as { verbatim?: { permission?: { outcome: unknown } } } | undefined)?.verbatim?.permission?.outcome === null);
+      const shown = client.notifications
+        .map((n) => n.update)
+        .find(
+          (u) =>
+            u.sessionUpdate === "tool_call_update" &&
+            (u._meta as { verbatim?: { permission?: { outcome: unknown } } } | undefined)?.verbatim?.permission
+              ?.outcome === null,
+        );
       expect(shown).toBeDefined();
       const { sessionUpdate: _u, ...asShown } = shown as typeof shown & { sessionUpdate: string };
       expect(question?.toolCall).toEqual(asShown as NonNullable<typeof question>["toolCall"]);
@@ -46,9 +68,13 @@ describe("edits", () => {
   });
 
   test("a refused edit ends failed with the answer and the refusal shown; the file is unchanged", async () => {
-    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
-      expect((await prompt(ctx, sessionId, "Fix line three")).stopReason).toBe("end_turn");
-    }, { policy: choose("reject_once") });
+    const r = await parity(
+      "scripted/edit",
+      async ({ ctx, sessionId }) => {
+        expect((await prompt(ctx, sessionId, "Fix line three")).stopReason).toBe("end_turn");
+      },
+      { policy: choose("reject_once") },
+    );
     const edit = cards(r.live)[1];
     expect(edit?.status).toBe("failed");
     expect(permissionOf(edit)?.outcome).toEqual({ outcome: "selected", optionId: "reject_once", kind: "reject_once" });
@@ -61,17 +87,23 @@ describe("edits", () => {
   });
 
   test("allow_always makes a rule: the second edit runs without asking", async () => {
-    const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
-      await prompt(ctx, sessionId, "Fix line three");
-      await prompt(ctx, sessionId, "Fix line four");
-      expect(client.permissionRequests.length).toBe(1);
-    }, { policy: choose("allow_always") });
+    const r = await parity(
+      "scripted/edit",
+      async ({ ctx, sessionId, client }) => {
+        await prompt(ctx, sessionId, "Fix line three");
+        await prompt(ctx, sessionId, "Fix line four");
+        expect(client.permissionRequests.length).toBe(1);
+      },
+      { policy: choose("allow_always") },
+    );
     const edits = cards(r.live).filter((c) => c.name === "Edit");
     expect(edits.map((c) => c.status)).toEqual(["completed", "completed"]);
     expect(permissionOf(edits[0])?.outcome).toMatchObject({ optionId: "allow_always" });
     expect(textOf(edits[0]?.content)).toContain("always allowed");
     expect(permissionOf(edits[1])).toBeUndefined();
-    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT.replace("three.", "3.").replace("four.", "4."));
+    expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(
+      README_TEXT.replace("three.", "3.").replace("four.", "4."),
+    );
     expect(r.differences).toEqual([]);
   });
 
@@ -93,27 +125,37 @@ describe("edits", () => {
   });
 
   test("an answer naming an option that was not offered fails closed, shown as given", async () => {
-    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "Fix line three");
-    }, { policy: () => ({ outcome: { outcome: "selected", optionId: "yes-sure" } }) });
+    const r = await parity(
+      "scripted/edit",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Fix line three");
+      },
+      { policy: () => ({ outcome: { outcome: "selected", optionId: "yes-sure" } }) },
+    );
     const edit = cards(r.live)[1];
     expect(edit?.status).toBe("failed");
     expect(permissionOf(edit)?.outcome).toEqual({ outcome: "selected", optionId: "yes-sure" });
-    expect(textOf(edit?.content)).toContain('Permission: answered with "yes-sure", which was not offered; treated as refused.');
+    expect(textOf(edit?.content)).toContain(
+      'Permission: answered with "yes-sure", which was not offered; treated as refused.',
+    );
     expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toBe(README_TEXT);
     expect(r.differences).toEqual([]);
   });
 
   test("a cancel while the permission question is open ends the turn cancelled and the call not run", async () => {
     let answer: (value: acp.RequestPermissionResponse) => void = () => {};
-    const r = await parity("scripted/edit", async ({ ctx, sessionId, client }) => {
-      const turn = prompt(ctx, sessionId, "Fix line three");
-      while (client.permissionRequests.length === 0) await Bun.sleep(5);
-      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
-      expect((await turn).stopReason).toBe("cancelled");
-      // The client answers its open question `cancelled`, as the protocol requires; it changes nothing now.
-      answer({ outcome: { outcome: "cancelled" } });
-    }, { policy: () => new Promise((resolve) => (answer = resolve)) });
+    const r = await parity(
+      "scripted/edit",
+      async ({ ctx, sessionId, client }) => {
+        const turn = prompt(ctx, sessionId, "Fix line three");
+        while (client.permissionRequests.length === 0) await Bun.sleep(5);
+        await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+        expect((await turn).stopReason).toBe("cancelled");
+        // The client answers its open question `cancelled`, as the protocol requires; it changes nothing now.
+        answer({ outcome: { outcome: "cancelled" } });
+      },
+      { policy: () => new Promise((resolve) => (answer = resolve)) },
+    );
     const edit = cards(r.live)[1];
     expect(edit?.status).toBe("failed");
     expect(permissionOf(edit)?.outcome).toEqual({ outcome: "cancelled" });
@@ -139,9 +181,13 @@ describe("edits", () => {
 
   test("with the client's fs, reads and writes go through the editor; a reload calls neither", async () => {
     const services = new ClientServices({ fs: true });
-    const r = await parity("scripted/edit", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "Fix line three");
-    }, { services });
+    const r = await parity(
+      "scripted/edit",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Fix line three");
+      },
+      { services },
+    );
     expect(new Set(services.calls)).toEqual(new Set(["fs/read_text_file", "fs/write_text_file"]));
     expect(cards(r.live).map((c) => c.status)).toEqual(["completed", "completed"]);
     expect(readFileSync(join(r.box.workspace, "README.md"), "utf8")).toContain("Line 3.");
@@ -150,11 +196,20 @@ describe("edits", () => {
   });
 
   test("a write creates a file, shown as a diff from nothing", async () => {
-    const r = await parity("scripted/write", async ({ ctx, sessionId }) => {
-      await prompt(ctx, sessionId, "Write notes");
-    }, { policy: choose("allow_once") });
+    const r = await parity(
+      "scripted/write",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Write notes");
+      },
+      { policy: choose("allow_once") },
+    );
     const [write] = cards(r.live);
-    expect(write?.content?.find((c) => c.type === "diff")).toEqual({ type: "diff", path: `${r.box.workspace}/NOTES.md`, oldText: null, newText: "# Notes\n\nWritten by verbatim.\n" });
+    expect(write?.content?.find((c) => c.type === "diff")).toEqual({
+      type: "diff",
+      path: `${r.box.workspace}/NOTES.md`,
+      oldText: null,
+      newText: "# Notes\n\nWritten by verbatim.\n",
+    });
     expect(readFileSync(join(r.box.workspace, "NOTES.md"), "utf8")).toBe("# Notes\n\nWritten by verbatim.\n");
     expect(r.differences).toEqual([]);
   });
@@ -175,13 +230,22 @@ describe("searches and fetches", () => {
   });
 
   test("a fetch asks, then shows the page's text", async () => {
-    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<h1>Hello</h1><p>from loopback</p>", { headers: { "content-type": "text/html" } }) });
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response("<h1>Hello</h1><p>from loopback</p>", { headers: { "content-type": "text/html" } }),
+    });
     try {
       const r = await parity("scripted/fetch", async ({ ctx, sessionId }) => {
         await prompt(ctx, sessionId, `${server.url.origin}/page`);
       });
       const [card] = cards(r.live);
-      expect(card).toMatchObject({ name: "WebFetch", kind: "fetch", title: `Fetch ${server.url.origin}/page`, status: "completed" });
+      expect(card).toMatchObject({
+        name: "WebFetch",
+        kind: "fetch",
+        title: `Fetch ${server.url.origin}/page`,
+        status: "completed",
+      });
       expect(textOf(card?.content)).toContain("# Hello\n\nfrom loopback");
       expect(permissionOf(card)?.options[1]?.name).toBe(`Always allow WebFetch(${server.url.host})`);
       expect(r.differences).toEqual([]);

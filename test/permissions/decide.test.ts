@@ -13,9 +13,15 @@ const edit = { tool: editTool as Tool, input: { file_path: "/w/a", old_string: "
 const bash = { tool: bashTool as Tool, input: { command: "npm test" } };
 const fetch = { tool: webFetchTool as Tool, input: { url: "https://example.com/x", prompt: "p" } };
 
-const action = (call: { tool: Tool; input: unknown }, mode: string, rules: PermissionRule[] = []) => decide({ ...call, mode, rules }).action;
-const rule = (toolName: string, decision: "allow" | "deny", scope?: string): PermissionRule =>
-  ({ requestId: "perm_1", toolCallId: "call_1", toolName, decision, ...(scope !== undefined ? { scope } : {}) });
+const action = (call: { tool: Tool; input: unknown }, mode: string, rules: PermissionRule[] = []) =>
+  decide({ ...call, mode, rules }).action;
+const rule = (toolName: string, decision: "allow" | "deny", scope?: string): PermissionRule => ({
+  requestId: "perm_1",
+  toolCallId: "call_1",
+  toolName,
+  decision,
+  ...(scope !== undefined ? { scope } : {}),
+});
 
 describe("modes", () => {
   const table: [string, string[]][] = [
@@ -29,7 +35,11 @@ describe("modes", () => {
   });
 
   test("plan mode's refusal names the mode and tells the model not to retry", () => {
-    expect(decide({ ...edit, mode: "plan", rules: [] })).toMatchObject({ action: "deny", by: "mode", reason: "plan mode allows only read-only tools" });
+    expect(decide({ ...edit, mode: "plan", rules: [] })).toMatchObject({
+      action: "deny",
+      by: "mode",
+      reason: "plan mode allows only read-only tools",
+    });
   });
 });
 
@@ -41,7 +51,11 @@ describe("saved rules", () => {
 
   test("a scoped rule covers only calls with the same scope", () => {
     expect(action(bash, "default", [rule("Bash", "allow", "npm test")])).toBe("allow");
-    expect(action({ tool: bashTool as Tool, input: { command: "rm -rf /" } }, "default", [rule("Bash", "allow", "npm test")])).toBe("ask");
+    expect(
+      action({ tool: bashTool as Tool, input: { command: "rm -rf /" } }, "default", [
+        rule("Bash", "allow", "npm test"),
+      ]),
+    ).toBe("ask");
   });
 
   test("a deny rule refuses, wins over an allow rule, and holds even when permissions are bypassed", () => {
@@ -57,8 +71,9 @@ describe("saved rules", () => {
 
 describe("hook verdicts (one more input)", () => {
   test("deny refuses with the hook's reason; ask forces a question; allow skips it", () => {
-    expect(decide({ ...read, mode: "default", rules: [], hook: { decision: "deny", reason: "no reading secrets" } }))
-      .toMatchObject({ action: "deny", by: "hook", reason: "no reading secrets" });
+    expect(
+      decide({ ...read, mode: "default", rules: [], hook: { decision: "deny", reason: "no reading secrets" } }),
+    ).toMatchObject({ action: "deny", by: "hook", reason: "no reading secrets" });
     expect(decide({ ...read, mode: "default", rules: [], hook: { decision: "ask" } }).action).toBe("ask");
     expect(decide({ ...bash, mode: "default", rules: [], hook: { decision: "allow" } }).action).toBe("allow");
     expect(decide({ ...bash, mode: "plan", rules: [], hook: { decision: "allow" } }).action).toBe("deny");

@@ -29,7 +29,11 @@ describe("access outside the workspace", () => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await prompt(c.ctx, sessionId, path);
       expect(c.client.permissionRequests.length).toBe(1);
-      expect(c.client.permissionRequests[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+      expect(c.client.permissionRequests[0]!.options.map((o) => o.kind)).toEqual([
+        "allow_once",
+        "allow_always",
+        "reject_once",
+      ]);
       expect(c.client.permissionRequests[0]!.options[0]!.name).toContain(join(box.root, "elsewhere"));
       const [card] = cards(c.client.view(sessionId));
       expect(card?.status).toBe("failed");
@@ -106,13 +110,22 @@ describe("additional directories (ACP sessionCapabilities.additionalDirectories)
   const withExtraRoot = async (box: Sandbox, path: string) => {
     const c = await connectInProcess(box.env, { policy: choose("reject_once") });
     const extra = join(box.root, "elsewhere");
-    const { sessionId } = await c.ctx.request(acp.methods.agent.session.new, { cwd: box.workspace, additionalDirectories: [extra], mcpServers: [] });
+    const { sessionId } = await c.ctx.request(acp.methods.agent.session.new, {
+      cwd: box.workspace,
+      additionalDirectories: [extra],
+      mcpServers: [],
+    });
     await prompt(c.ctx, sessionId, path);
     return { c, sessionId, extra };
   };
   const loadWith = async (box: Sandbox, sessionId: string, additionalDirectories?: string[]) => {
     const c = await connectInProcess(box.env, { policy: choose("reject_once") });
-    await c.ctx.request(acp.methods.agent.session.load, { sessionId, cwd: box.workspace, mcpServers: [], ...(additionalDirectories ? { additionalDirectories } : {}) });
+    await c.ctx.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: box.workspace,
+      mcpServers: [],
+      ...(additionalDirectories ? { additionalDirectories } : {}),
+    });
     return c;
   };
 

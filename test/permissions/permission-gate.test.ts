@@ -37,25 +37,38 @@ const request = (signal = new AbortController().signal) => ({
   roots: ["/w"],
 });
 
-const answering = (s: { events: string[] }, optionId: string): PermissionAsker => async (question) => {
-  s.events.push(`asked ${question.options.map((o) => o.optionId).join(",")}`);
-  return { outcome: "selected", optionId };
-};
+const answering =
+  (s: { events: string[] }, optionId: string): PermissionAsker =>
+  async (question) => {
+    s.events.push(`asked ${question.options.map((o) => o.optionId).join(",")}`);
+    return { outcome: "selected", optionId };
+  };
 
 describe("the permission gate", () => {
   test("journals the question, asks, journals the answer, then runs", async () => {
     const s = session();
     const decision = await permissionGate({ ask: answering(s, "allow_once") })(request(), s);
     expect(decision.run).toBe(true);
-    expect(s.events).toEqual(["recorded permission_requested", "asked allow_once,allow_always,reject_once,reject_always", "recorded permission_answered"]);
-    expect(s.facts[1]).toMatchObject({ kind: "permission_answered", outcome: { outcome: "selected", optionId: "allow_once", kind: "allow_once" } });
+    expect(s.events).toEqual([
+      "recorded permission_requested",
+      "asked allow_once,allow_always,reject_once,reject_always",
+      "recorded permission_answered",
+    ]);
+    expect(s.facts[1]).toMatchObject({
+      kind: "permission_answered",
+      outcome: { outcome: "selected", optionId: "allow_once", kind: "allow_once" },
+    });
   });
 
   test("an always answer is journaled as a rule, and the next call is not asked about", async () => {
     const s = session();
     const gate = permissionGate({ ask: answering(s, "allow_always") });
     await gate(request(), s);
-    expect(s.facts.map((f) => f.kind)).toEqual(["permission_requested", "permission_answered", "permission_rule_added"]);
+    expect(s.facts.map((f) => f.kind)).toEqual([
+      "permission_requested",
+      "permission_answered",
+      "permission_rule_added",
+    ]);
     expect(s.state.rules).toMatchObject([{ toolName: "Edit", decision: "allow" }]);
     expect((await gate(request(), s)).run).toBe(true);
     expect(s.events.filter((e) => e.startsWith("asked")).length).toBe(1);
@@ -71,8 +84,17 @@ describe("the permission gate", () => {
   test("an answer that was not offered fails closed and is recorded as given", async () => {
     const s = session();
     const decision = await permissionGate({ ask: answering(s, "yes_please") })(request(), s);
-    expect(decision).toMatchObject({ run: false, by: "user", reason: 'the answer "yes_please" was not one of the options offered' });
-    expect(s.facts[1]).toEqual({ kind: "permission_answered", requestId: expect.any(String), toolCallId: "call_1", outcome: { outcome: "selected", optionId: "yes_please" } });
+    expect(decision).toMatchObject({
+      run: false,
+      by: "user",
+      reason: 'the answer "yes_please" was not one of the options offered',
+    });
+    expect(s.facts[1]).toEqual({
+      kind: "permission_answered",
+      requestId: expect.any(String),
+      toolCallId: "call_1",
+      outcome: { outcome: "selected", optionId: "yes_please" },
+    });
     expect(s.state.rules).toEqual([]);
   });
 
@@ -88,7 +110,15 @@ describe("the permission gate", () => {
 
   test("a client that fails to answer refuses the call and says why", async () => {
     const s = session();
-    const decision = await permissionGate({ ask: async () => { throw new Error("connection lost"); } })(request(), s);
-    expect(decision).toMatchObject({ run: false, by: "cancel", reason: "the permission question could not be asked (connection lost)" });
+    const decision = await permissionGate({
+      ask: async () => {
+        throw new Error("connection lost");
+      },
+    })(request(), s);
+    expect(decision).toMatchObject({
+      run: false,
+      by: "cancel",
+      reason: "the permission question could not be asked (connection lost)",
+    });
   });
 });

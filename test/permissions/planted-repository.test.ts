@@ -8,7 +8,17 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import { connectProcess, newSession, prompt, type Connected } from "../support/acp-session.ts";
@@ -48,7 +58,11 @@ describe("a link that dangles, or leads out through a chain", () => {
     const { c, sessionId } = await session(box);
     try {
       await c.ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
-      await prompt(c.ctx, sessionId, call("Write", { file_path: join(box.workspace, "link.txt"), content: "planted\n" }));
+      await prompt(
+        c.ctx,
+        sessionId,
+        call("Write", { file_path: join(box.workspace, "link.txt"), content: "planted\n" }),
+      );
       expect(existsSync(join(outside, "planted.txt"))).toBe(false);
       expect(c.client.permissionRequests.length).toBe(1);
       expect(c.client.permissionRequests[0]!.options[0]!.name).toContain(outside);
@@ -66,7 +80,11 @@ describe("a link that dangles, or leads out through a chain", () => {
     symlinkSync("second", join(box.workspace, "first.txt"));
     const { c, sessionId } = await session(box);
     try {
-      await prompt(c.ctx, sessionId, call("Write", { file_path: join(box.workspace, "first.txt"), content: "planted\n" }));
+      await prompt(
+        c.ctx,
+        sessionId,
+        call("Write", { file_path: join(box.workspace, "first.txt"), content: "planted\n" }),
+      );
       expect(existsSync(join(outside, "planted.txt"))).toBe(false);
       expect(c.client.permissionRequests.map((r) => r.options[0]!.name).join("\n")).toContain(outside);
     } finally {
@@ -230,7 +248,11 @@ describe("a link swapped during reads", () => {
     writeFileSync(inside, "inside content\n");
     const link = join(box.workspace, "flip.txt");
     symlinkSync(inside, link);
-    const flipper = Bun.spawn([process.execPath, "-e", `
+    const flipper = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `
       const { renameSync, symlinkSync, rmSync } = require("node:fs");
       const [link, a, b] = process.argv.slice(1);
       const tmp = link + ".tmp";
@@ -239,7 +261,13 @@ describe("a link swapped during reads", () => {
         symlinkSync(n % 2 ? b : a, tmp);
         renameSync(tmp, link);
       }
-    `, link, inside, secret], { stdout: "ignore", stderr: "ignore" });
+    `,
+        link,
+        inside,
+        secret,
+      ],
+      { stdout: "ignore", stderr: "ignore" },
+    );
     const { c, sessionId } = await session(box, "reject_once");
     try {
       let leaked = 0;
@@ -261,7 +289,8 @@ describe("a link swapped during reads", () => {
 });
 
 /** The agent process's peak resident memory, in bytes (Linux). */
-const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+const peakRss = (pid: number) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 
 describe("large and binary files", () => {
   const GiB = 1024 ** 3;

@@ -56,9 +56,17 @@ describe.each(kits)("the $kind adapter", (kit) => {
 
   test("streams two parallel tool calls, each with its own id and arguments", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: kit.calls([{ id: "call_a", name: "Read", input: README }, { id: "call_b", name: "Read", input: NOTES }]) });
+    server.enqueue({
+      sse: kit.calls([
+        { id: "call_a", name: "Read", input: README },
+        { id: "call_b", name: "Read", input: NOTES },
+      ]),
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
-    expect(s.calls.map((c) => [c.id, c.input])).toEqual([["call_a", README], ["call_b", NOTES]]);
+    expect(s.calls.map((c) => [c.id, c.input])).toEqual([
+      ["call_a", README],
+      ["call_b", NOTES],
+    ]);
     expect(new Set(s.calls.map((c) => c.index)).size).toBe(2);
     expect(s.final).toMatchObject({ type: "done", stopReason: "tool_use" });
   });

@@ -14,9 +14,16 @@ import { anthropicErrorEvent, anthropicStream } from "../support/sse/anthropic.t
 
 const model = { provider: "anthropic", model: "claude-sonnet-4-6" };
 
-const lower = (messages: ModelMessage[], overrides: { model?: string; thoughtLevel?: "off" | "low" | "medium" | "high" } = {}) =>
+const lower = (
+  messages: ModelMessage[],
+  overrides: { model?: string; thoughtLevel?: "off" | "low" | "medium" | "high" } = {},
+) =>
   buildRequest(
-    providerRequest(kit, { messages, ...(overrides.model ? { model: overrides.model } : {}), thoughtLevel: overrides.thoughtLevel ?? "medium" }),
+    providerRequest(kit, {
+      messages,
+      ...(overrides.model ? { model: overrides.model } : {}),
+      thoughtLevel: overrides.thoughtLevel ?? "medium",
+    }),
     "anthropic",
     modelInfo("anthropic", overrides.model ?? kit.model, undefined),
   ) as MessageCreateParamsStreaming;
@@ -24,24 +31,47 @@ const lower = (messages: ModelMessage[], overrides: { model?: string; thoughtLev
 describe("thinking", () => {
   test("the signature is kept in the step's continuity, not shown", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: anthropicStream([{ type: "thinking", thinking: "Let me check.", signature: "SIG-abc" }, { type: "text", text: "Done." }]) });
+    server.enqueue({
+      sse: anthropicStream([
+        { type: "thinking", thinking: "Let me check.", signature: "SIG-abc" },
+        { type: "text", text: "Done." },
+      ]),
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.thinking).toBe("Let me check.");
     expect(s.thinking + s.text + s.notices.join()).not.toContain("SIG-abc");
     expect(s.final).toMatchObject({
       type: "done",
-      continuity: { format: "anthropic-messages/1", blocks: [{ type: "thinking", thinking: "Let me check.", signature: "SIG-abc" }, { type: "text", chars: 5 }] },
+      continuity: {
+        format: "anthropic-messages/1",
+        blocks: [
+          { type: "thinking", thinking: "Let me check.", signature: "SIG-abc" },
+          { type: "text", chars: 5 },
+        ],
+      },
     });
   });
 
   test("redacted thinking is kept whole and shown only as a short notice", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: anthropicStream([{ type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4a" }, { type: "text", text: "Here you go." }]) });
+    server.enqueue({
+      sse: anthropicStream([
+        { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4a" },
+        { type: "text", text: "Here you go." },
+      ]),
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.thinking).toBe("");
     expect(s.notices).toEqual([expect.stringContaining("redacted")]);
     expect(s.notices.join()).not.toContain("EmwKAhgB");
-    expect(s.final).toMatchObject({ continuity: { blocks: [{ type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4a" }, { type: "text", chars: 12 }] } });
+    expect(s.final).toMatchObject({
+      continuity: {
+        blocks: [
+          { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4a" },
+          { type: "text", chars: 12 },
+        ],
+      },
+    });
   });
 
   test("a recorded step goes back in its original block order, signatures and redacted data unchanged", () => {
@@ -62,7 +92,10 @@ describe("thinking", () => {
         },
         model,
       },
-      { role: "tool_results", results: [{ providerCallId: "toolu_1", name: "Read", text: "# Sample", isError: false }] },
+      {
+        role: "tool_results",
+        results: [{ providerCallId: "toolu_1", name: "Read", text: "# Sample", isError: false }],
+      },
     ]);
     expect(body.messages[1]).toEqual({
       role: "assistant",
@@ -75,14 +108,28 @@ describe("thinking", () => {
     });
     expect(body.messages[2]).toEqual({
       role: "user",
-      content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "# Sample", cache_control: { type: "ephemeral" } }],
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_1", content: "# Sample", cache_control: { type: "ephemeral" } },
+      ],
     });
   });
 
   test("another provider's continuity is not sent to Anthropic", () => {
     const body = lower([
       userSays("Hi"),
-      { role: "assistant", text: "Hello.", calls: [], continuity: { format: "anthropic-messages/1", blocks: [{ type: "thinking", thinking: "x", signature: "S" }, { type: "text", chars: 6 }] }, model: { provider: "other", model: "m" } },
+      {
+        role: "assistant",
+        text: "Hello.",
+        calls: [],
+        continuity: {
+          format: "anthropic-messages/1",
+          blocks: [
+            { type: "thinking", thinking: "x", signature: "S" },
+            { type: "text", chars: 6 },
+          ],
+        },
+        model: { provider: "other", model: "m" },
+      },
       userSays("Again"),
     ]);
     expect(body.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "Hello." }] });
@@ -105,8 +152,18 @@ describe("prompt caching", () => {
   test("breakpoints on the system prompt, the last tool and the conversation's last block", () => {
     const body = lower([userSays("First"), { role: "assistant", text: "One.", calls: [], model }, userSays("Second")]);
     expect(body.system).toEqual([{ type: "text", text: "You are a test.", cache_control: { type: "ephemeral" } }]);
-    expect(body.tools).toEqual([{ name: "Read", description: readTool.description, input_schema: readTool.inputSchema, cache_control: { type: "ephemeral" } }]);
-    expect(body.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Second", cache_control: { type: "ephemeral" } }] });
+    expect(body.tools).toEqual([
+      {
+        name: "Read",
+        description: readTool.description,
+        input_schema: readTool.inputSchema,
+        cache_control: { type: "ephemeral" },
+      },
+    ]);
+    expect(body.messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "Second", cache_control: { type: "ephemeral" } }],
+    });
     expect(JSON.stringify(body.messages.slice(0, -1))).not.toContain("cache_control");
   });
 
@@ -114,7 +171,10 @@ describe("prompt caching", () => {
     const body = lower([
       userSays("Go"),
       { role: "assistant", text: "", calls: [{ providerCallId: "toolu_9", name: "Read", input: {} }], model },
-      { role: "tool_results", results: [{ providerCallId: "toolu_9", name: "Read", text: "It never ran.", isError: true }] },
+      {
+        role: "tool_results",
+        results: [{ providerCallId: "toolu_9", name: "Read", text: "It never ran.", isError: true }],
+      },
       userSays("Try again"),
     ]);
     expect(body.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
@@ -128,10 +188,20 @@ describe("prompt caching", () => {
 describe("usage and failures", () => {
   test("cache reads and writes are reported apart, and the step has a cost", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: anthropicStream([{ type: "text", text: "ok" }], { usage: { input: 100, output: 50, cacheRead: 1000, cacheWrite: 200 } }) });
+    server.enqueue({
+      sse: anthropicStream([{ type: "text", text: "ok" }], {
+        usage: { input: 100, output: 50, cacheRead: 1000, cacheWrite: 200 },
+      }),
+    });
     const provider = providerFor(kit, server);
     const s = summarize(await collect(provider, providerRequest(kit)));
-    expect(s.usage).toEqual({ type: "usage", inputTokens: 100, outputTokens: 50, cacheReadTokens: 1000, cacheWriteTokens: 200 });
+    expect(s.usage).toEqual({
+      type: "usage",
+      inputTokens: 100,
+      outputTokens: 50,
+      cacheReadTokens: 1000,
+      cacheWriteTokens: 200,
+    });
     // Sonnet 4.6: $3 in, $15 out, $0.30 cache read, $3.75 cache write per million:
     // 100×3 + 1000×0.3 + 200×3.75 + 50×15 = 2100 millionths of a dollar.
     expect(provider.cost?.(kit.model, s.usage!)).toEqual({ amount: 0.0021, currency: "USD" });
@@ -156,7 +226,9 @@ describe("usage and failures", () => {
 
   test("a refusal maps to the refusal stop reason", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: anthropicStream([{ type: "text", text: "I can't help with that." }], { stopReason: "refusal" }) });
+    server.enqueue({
+      sse: anthropicStream([{ type: "text", text: "I can't help with that." }], { stopReason: "refusal" }),
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.final).toMatchObject({ type: "done", stopReason: "refusal" });
   });

@@ -18,12 +18,16 @@ import { anthropicKit as kit, modelRef } from "../support/provider-kits.ts";
 import { anthropicStream } from "../support/sse/anthropic.ts";
 import { sandbox } from "../support/workspace.ts";
 
-type Body = { messages: { role: string; content: { type: string; id?: string; tool_use_id?: string; content?: string }[] }[] };
+type Body = {
+  messages: { role: string; content: { type: string; id?: string; tool_use_id?: string; content?: string }[] }[];
+};
 
 /** The tool_use and tool_result blocks of a request, in order, as `use:<id>` / `result:<id>`. */
 const pairing = (body: unknown) =>
   (body as Body).messages.flatMap((m) =>
-    m.content.flatMap((b) => (b.type === "tool_use" ? [`use:${b.id}`] : b.type === "tool_result" ? [`result:${b.tool_use_id}`] : [])),
+    m.content.flatMap((b) =>
+      b.type === "tool_use" ? [`use:${b.id}`] : b.type === "tool_result" ? [`result:${b.tool_use_id}`] : [],
+    ),
   );
 
 async function anthropicSession() {
@@ -56,7 +60,10 @@ describe("identity", () => {
           { type: "tool_use", id: "toolu_dup", name: "Read", input: readme },
         ]),
       });
-      await expect(prompt(c.ctx, sessionId, "Read it twice")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("same id") });
+      await expect(prompt(c.ctx, sessionId, "Read it twice")).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringContaining("same id"),
+      });
       const view = c.client.view(sessionId);
       expect(cards(view)).toEqual([]);
       expect(texts(view, "agent")[0]).toBe("Reading twice. ");
@@ -88,7 +95,12 @@ describe("identity", () => {
     } finally {
       await c.close();
     }
-    expect(pairing(server.requests.at(-1)?.body)).toEqual(["use:toolu_same", "result:toolu_same", "use:toolu_same", "result:toolu_same"]);
+    expect(pairing(server.requests.at(-1)?.body)).toEqual([
+      "use:toolu_same",
+      "result:toolu_same",
+      "use:toolu_same",
+      "result:toolu_same",
+    ]);
   });
 });
 
@@ -101,8 +113,32 @@ describe("a call left open by a dead process", () => {
     const turnId = "turn_crashed";
     const facts: Fact[] = [
       { kind: "prompt_received", turnId, messageId: "msg_p", blocks: [{ type: "text", text: "Read it" }] },
-      { kind: "step_ended", turnId, stepId: "step_1", model: { provider: "anthropic", model: kit.model }, outcome: "completed", stopReason: "tool_use", calls: [{ toolCallId: "call_open", providerCallId: "toolu_open", name: "Read", input: { file_path: `${box.workspace}/README.md` } }] },
-      { kind: "tool_call_announced", toolCallId: "call_open", name: "Read", title: "Read README.md", toolKind: "read", rawInput: {}, locations: [], content: [] },
+      {
+        kind: "step_ended",
+        turnId,
+        stepId: "step_1",
+        model: { provider: "anthropic", model: kit.model },
+        outcome: "completed",
+        stopReason: "tool_use",
+        calls: [
+          {
+            toolCallId: "call_open",
+            providerCallId: "toolu_open",
+            name: "Read",
+            input: { file_path: `${box.workspace}/README.md` },
+          },
+        ],
+      },
+      {
+        kind: "tool_call_announced",
+        toolCallId: "call_open",
+        name: "Read",
+        title: "Read README.md",
+        toolKind: "read",
+        rawInput: {},
+        locations: [],
+        content: [],
+      },
       { kind: "tool_call_started", toolCallId: "call_open" },
     ];
     try {
@@ -120,11 +156,24 @@ describe("a call left open by a dead process", () => {
     const { box, sessionId } = await crashedSession();
     const deps = engineDeps(box.env);
     try {
-      const runtime = await SessionRuntime.restore(deps, { publish: () => undefined, host: {} }, sessionId, deps.store.readPages(sessionId));
+      const runtime = await SessionRuntime.restore(
+        deps,
+        { publish: () => undefined, host: {} },
+        sessionId,
+        deps.store.readPages(sessionId),
+      );
       expect([...runtime.state.openProviderIds()]).toEqual(["toolu_open"]);
-      const validation = validateStep([{ index: 0, providerCallId: "toolu_open", name: "Read", json: "{}" }], runtime.state.openProviderIds());
+      const validation = validateStep(
+        [{ index: 0, providerCallId: "toolu_open", name: "Read", json: "{}" }],
+        runtime.state.openProviderIds(),
+      );
       expect(validation).toEqual({ ok: false, error: expect.stringContaining("still open (toolu_open)") });
-      expect(validateStep([{ index: 0, providerCallId: "toolu_new", name: "Read", json: "{}" }], runtime.state.openProviderIds()).ok).toBe(true);
+      expect(
+        validateStep(
+          [{ index: 0, providerCallId: "toolu_new", name: "Read", json: "{}" }],
+          runtime.state.openProviderIds(),
+        ).ok,
+      ).toBe(true);
     } finally {
       deps.store.close();
     }
@@ -136,7 +185,11 @@ describe("a call left open by a dead process", () => {
     try {
       await load(c.ctx, sessionId, box.workspace);
       server.enqueue(
-        { sse: anthropicStream([{ type: "tool_use", id: "toolu_open", name: "Read", input: { file_path: `${box.workspace}/README.md` } }]) },
+        {
+          sse: anthropicStream([
+            { type: "tool_use", id: "toolu_open", name: "Read", input: { file_path: `${box.workspace}/README.md` } },
+          ]),
+        },
         { sse: anthropicStream([{ type: "text", text: "Read it this time." }]) },
       );
       expect((await prompt(c.ctx, sessionId, "Try again")).stopReason).toBe("end_turn");

@@ -15,7 +15,14 @@ function anthropicConfig(): ResolvedProvider {
   return config;
 }
 
-const request = { model: "claude-sonnet-4-6", system: "", messages: [], tools: [], thoughtLevel: "off" as const, cwd: "/tmp" };
+const request = {
+  model: "claude-sonnet-4-6",
+  system: "",
+  messages: [],
+  tools: [],
+  thoughtLevel: "off" as const,
+  cwd: "/tmp",
+};
 
 async function drain(provider: Provider): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
@@ -60,7 +67,10 @@ describe("a lazily loaded provider", () => {
   test("loads and creates the adapter on the first stream, and reuses it for later ones", async () => {
     const { counts, load } = countingAdapter();
     const provider = lazyProvider(anthropicConfig(), load);
-    expect(await drain(provider)).toEqual([{ type: "text_delta", text: "hi" }, { type: "done", stopReason: "end_turn" }]);
+    expect(await drain(provider)).toEqual([
+      { type: "text_delta", text: "hi" },
+      { type: "done", stopReason: "end_turn" },
+    ]);
     expect(await drain(provider)).toHaveLength(2);
     expect(counts).toEqual({ loads: 1, created: 1 });
   });
@@ -74,7 +84,11 @@ describe("a lazily loaded provider", () => {
       return load();
     });
     expect(await drain(provider)).toEqual([
-      { type: "error", message: "could not load the anthropic adapter: Cannot find module '@anthropic-ai/sdk'", retryable: false },
+      {
+        type: "error",
+        message: "could not load the anthropic adapter: Cannot find module '@anthropic-ai/sdk'",
+        retryable: false,
+      },
     ]);
     expect((await drain(provider)).at(-1)).toEqual({ type: "done", stopReason: "end_turn" });
     expect(attempts).toBe(2);

@@ -14,7 +14,8 @@ import { chatStream } from "../support/sse/openai-chat.ts";
 
 const model = { provider: "openai-chat", model: "qwen3:8b" };
 
-const lower = (messages: ModelMessage[]) => buildRequest(providerRequest(kit, { messages }), "openai-chat", modelInfo("openai-chat", kit.model, undefined));
+const lower = (messages: ModelMessage[]) =>
+  buildRequest(providerRequest(kit, { messages }), "openai-chat", modelInfo("openai-chat", kit.model, undefined));
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -25,15 +26,27 @@ describe("the request", () => {
     server.enqueue({ sse: chatStream({ content: "ok" }) });
     await collect(providerFor(kit, server), providerRequest(kit));
     const [request] = server.requests;
-    expect(request?.body).toMatchObject({ stream: true, stream_options: { include_usage: true }, messages: [{ role: "system", content: "You are a test." }, { role: "user", content: "Hello" }] });
+    expect(request?.body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [
+        { role: "system", content: "You are a test." },
+        { role: "user", content: "Hello" },
+      ],
+    });
     expect(request?.headers.authorization).toBe("Bearer verbatim-no-key");
     expect(request?.body).not.toHaveProperty("reasoning_effort");
   });
 
   test("a model configured with an output limit and reasoning effort gets both; thinking off asks for none", () => {
     const info = modelInfo("openai-chat", kit.model, { maxOutputTokens: 4096, thinking: "effort" });
-    expect(buildRequest(providerRequest(kit, { thoughtLevel: "high" }), "openai-chat", info)).toMatchObject({ max_tokens: 4096, reasoning_effort: "high" });
-    expect(buildRequest(providerRequest(kit, { thoughtLevel: "off" }), "openai-chat", info)).toMatchObject({ reasoning_effort: "none" });
+    expect(buildRequest(providerRequest(kit, { thoughtLevel: "high" }), "openai-chat", info)).toMatchObject({
+      max_tokens: 4096,
+      reasoning_effort: "high",
+    });
+    expect(buildRequest(providerRequest(kit, { thoughtLevel: "off" }), "openai-chat", info)).toMatchObject({
+      reasoning_effort: "none",
+    });
     expect(lower([userSays("Hi")])).not.toHaveProperty("max_tokens");
   });
 
@@ -45,8 +58,18 @@ describe("the request", () => {
       continuity: { format: "openai-chat/1", reasoning: { field: "reasoning", text: reasoning } },
       model,
     });
-    const results = (id: string): ModelMessage => ({ role: "tool_results", results: [{ providerCallId: id, name: "Read", text: "content", isError: false }] });
-    const body = lower([userSays("one"), step("a", "earlier turn"), results("call_a"), userSays("two"), step("b", "this turn"), results("call_b")]);
+    const results = (id: string): ModelMessage => ({
+      role: "tool_results",
+      results: [{ providerCallId: id, name: "Read", text: "content", isError: false }],
+    });
+    const body = lower([
+      userSays("one"),
+      step("a", "earlier turn"),
+      results("call_a"),
+      userSays("two"),
+      step("b", "this turn"),
+      results("call_b"),
+    ]);
     const assistants = body.messages.filter((m) => m.role === "assistant");
     expect(assistants[0]).not.toHaveProperty("reasoning");
     expect(assistants[1]).toMatchObject({
@@ -62,17 +85,26 @@ describe("the request", () => {
 describe("thinking", () => {
   test("from the `reasoning` field (Ollama, OpenRouter)", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: chatStream({ reasoning: { field: "reasoning", text: "Hmm, a greeting." }, content: "Hello!" }) });
+    server.enqueue({
+      sse: chatStream({ reasoning: { field: "reasoning", text: "Hmm, a greeting." }, content: "Hello!" }),
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.thinking).toBe("Hmm, a greeting.");
     expect(s.text).toBe("Hello!");
-    expect(s.final).toMatchObject({ continuity: { format: "openai-chat/1", reasoning: { field: "reasoning", text: "Hmm, a greeting." } } });
+    expect(s.final).toMatchObject({
+      continuity: { format: "openai-chat/1", reasoning: { field: "reasoning", text: "Hmm, a greeting." } },
+    });
   });
 
   test("from <think> tags at the start of the content, split across chunks", async () => {
     const server = fixtureServer();
     server.enqueue({
-      sse: [chunk({ role: "assistant", content: "<thi" }), chunk({ content: "nk>\nI should be brief.</th" }), chunk({ content: "ink>\n\nBrief answer." }), chunk({}, "stop")],
+      sse: [
+        chunk({ role: "assistant", content: "<thi" }),
+        chunk({ content: "nk>\nI should be brief.</th" }),
+        chunk({ content: "ink>\n\nBrief answer." }),
+        chunk({}, "stop"),
+      ],
     });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.thinking).toBe("I should be brief.");
@@ -85,14 +117,22 @@ describe("tool calls", () => {
     const server = fixtureServer();
     server.enqueue({
       sse: [
-        chunk({ role: "assistant", tool_calls: [{ index: 0, type: "function", function: { name: "Read", arguments: '{"file_path":' } }] }),
+        chunk({
+          role: "assistant",
+          tool_calls: [{ index: 0, type: "function", function: { name: "Read", arguments: '{"file_path":' } }],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"/w/a"}' } }] }),
-        chunk({ tool_calls: [{ index: 1, type: "function", function: { name: "Read", arguments: '{"file_path":"/w/b"}' } }] }),
+        chunk({
+          tool_calls: [{ index: 1, type: "function", function: { name: "Read", arguments: '{"file_path":"/w/b"}' } }],
+        }),
         chunk({}, "stop"),
       ],
     });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
-    expect(s.calls.map((c) => [c.id, c.input])).toEqual([["call_0", { file_path: "/w/a" }], ["call_1", { file_path: "/w/b" }]]);
+    expect(s.calls.map((c) => [c.id, c.input])).toEqual([
+      ["call_0", { file_path: "/w/a" }],
+      ["call_1", { file_path: "/w/b" }],
+    ]);
     expect(s.final).toMatchObject({ type: "done", stopReason: "tool_use" });
   });
 
@@ -100,19 +140,36 @@ describe("tool calls", () => {
     const server = fixtureServer();
     server.enqueue({
       sse: [
-        chunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_x", type: "function", function: { name: "Read", arguments: '{"file_path":"/w/a"}' } }] }),
-        chunk({ tool_calls: [{ index: 0, id: "call_y", type: "function", function: { name: "Read", arguments: '{"file_path":' } }] }),
+        chunk({
+          role: "assistant",
+          tool_calls: [
+            { index: 0, id: "call_x", type: "function", function: { name: "Read", arguments: '{"file_path":"/w/a"}' } },
+          ],
+        }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: "call_y", type: "function", function: { name: "Read", arguments: '{"file_path":' } },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"/w/b"}' } }] }),
         chunk({}, "tool_calls"),
       ],
     });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
-    expect(s.calls.map((c) => [c.id, c.input, c.ended])).toEqual([["call_x", { file_path: "/w/a" }, true], ["call_y", { file_path: "/w/b" }, true]]);
+    expect(s.calls.map((c) => [c.id, c.input, c.ended])).toEqual([
+      ["call_x", { file_path: "/w/a" }, true],
+      ["call_y", { file_path: "/w/b" }, true],
+    ]);
   });
 
   test("an error sent inside the stream is a final error event", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: [chunk({ role: "assistant", content: "" }), `data: ${JSON.stringify({ error: { message: "model not loaded", type: "invalid_request_error" } })}\n\n`] });
+    server.enqueue({
+      sse: [
+        chunk({ role: "assistant", content: "" }),
+        `data: ${JSON.stringify({ error: { message: "model not loaded", type: "invalid_request_error" } })}\n\n`,
+      ],
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.final).toMatchObject({ type: "error", retryable: false });
     expect(s.final.type === "error" ? s.final.message : "").toContain("model not loaded");

@@ -14,9 +14,16 @@ import { responsesStream } from "../support/sse/openai-responses.ts";
 
 const model = { provider: "openai", model: "gpt-5.4" };
 
-const lower = (messages: ModelMessage[], options: { model?: string; thoughtLevel?: "off" | "low" | "medium" | "high" } = {}) =>
+const lower = (
+  messages: ModelMessage[],
+  options: { model?: string; thoughtLevel?: "off" | "low" | "medium" | "high" } = {},
+) =>
   buildRequest(
-    providerRequest(kit, { messages, model: options.model ?? kit.model, thoughtLevel: options.thoughtLevel ?? "medium" }),
+    providerRequest(kit, {
+      messages,
+      model: options.model ?? kit.model,
+      thoughtLevel: options.thoughtLevel ?? "medium",
+    }),
     "openai",
     modelInfo("openai", options.model ?? kit.model, undefined),
   );
@@ -40,8 +47,12 @@ describe("the request", () => {
     expect(lower([userSays("Hi")], { thoughtLevel: "off" }).reasoning).toEqual({ effort: "none" });
   });
 
-  test("a model configured with thinking \"none\" gets no reasoning options at all", () => {
-    const body = buildRequest(providerRequest(kit, { model: "gpt-4.1" }), "openai", modelInfo("openai", "gpt-4.1", { thinking: "none" }));
+  test('a model configured with thinking "none" gets no reasoning options at all', () => {
+    const body = buildRequest(
+      providerRequest(kit, { model: "gpt-4.1" }),
+      "openai",
+      modelInfo("openai", "gpt-4.1", { thinking: "none" }),
+    );
     expect(body.reasoning).toBeUndefined();
     expect(body.include).toBeUndefined();
     expect(body.store).toBe(false);
@@ -68,7 +79,11 @@ describe("the request", () => {
     ]);
     expect(body.input as unknown).toEqual([
       { type: "message", role: "user", content: [{ type: "input_text", text: "Read it" }] },
-      { type: "reasoning", summary: [{ type: "summary_text", text: "Plan: read the file." }], encrypted_content: "gAAAA-secret-blob" },
+      {
+        type: "reasoning",
+        summary: [{ type: "summary_text", text: "Plan: read the file." }],
+        encrypted_content: "gAAAA-secret-blob",
+      },
       { type: "message", role: "assistant", content: "Reading." },
       { type: "function_call", call_id: "call_1", name: "Read", arguments: '{"file_path":"/w/README.md"}' },
       { type: "function_call_output", call_id: "call_1", output: "# Sample" },
@@ -79,7 +94,16 @@ describe("the request", () => {
 test("reasoning that led to no output (a reply cut off while reasoning) is not given back", () => {
   const body = lower([
     userSays("Go"),
-    { role: "assistant", text: "", calls: [], continuity: { format: "openai-responses/1", items: [{ type: "reasoning", id: "rs_1", summary: [], encrypted: "gAAAA-x" }] }, model },
+    {
+      role: "assistant",
+      text: "",
+      calls: [],
+      continuity: {
+        format: "openai-responses/1",
+        items: [{ type: "reasoning", id: "rs_1", summary: [], encrypted: "gAAAA-x" }],
+      },
+      model,
+    },
     userSays("Again"),
   ]);
   expect(body.input as unknown).toEqual([
@@ -114,7 +138,11 @@ describe("the stream", () => {
 
   test("cached input tokens are reported apart from the rest", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: responsesStream([{ type: "message", id: "m", text: "ok" }], { usage: { input: 1000, cached: 800, output: 20 } }) });
+    server.enqueue({
+      sse: responsesStream([{ type: "message", id: "m", text: "ok" }], {
+        usage: { input: 1000, cached: 800, output: 20 },
+      }),
+    });
     const provider = providerFor(kit, server);
     const s = summarize(await collect(provider, providerRequest(kit)));
     expect(s.usage).toEqual({ type: "usage", inputTokens: 200, cacheReadTokens: 800, outputTokens: 20 });
@@ -127,7 +155,14 @@ describe("the stream", () => {
     const failed = `event: response.failed\ndata: ${JSON.stringify({
       type: "response.failed",
       sequence_number: 1,
-      response: { id: "resp_x", object: "response", status: "failed", output: [], usage: null, error: { code: "server_error", message: "The server had an error" } },
+      response: {
+        id: "resp_x",
+        object: "response",
+        status: "failed",
+        output: [],
+        usage: null,
+        error: { code: "server_error", message: "The server had an error" },
+      },
     })}\n\n`;
     server.enqueue({ sse: [failed] });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
@@ -137,7 +172,12 @@ describe("the stream", () => {
 
   test("a content filter ends as a refusal", async () => {
     const server = fixtureServer();
-    server.enqueue({ sse: responsesStream([{ type: "message", id: "m", text: "I can't" }], { status: "incomplete", incompleteReason: "content_filter" }) });
+    server.enqueue({
+      sse: responsesStream([{ type: "message", id: "m", text: "I can't" }], {
+        status: "incomplete",
+        incompleteReason: "content_filter",
+      }),
+    });
     const s = summarize(await collect(providerFor(kit, server), providerRequest(kit)));
     expect(s.final).toMatchObject({ type: "done", stopReason: "refusal" });
   });

@@ -23,7 +23,8 @@ async function session(kit: Kit, extraEnv: Record<string, string> = {}) {
   return { server, box, c, sessionId };
 }
 
-const updates = (ns: SessionNotification[], kind: string) => ns.map((n) => n.update).filter((u) => u.sessionUpdate === kind);
+const updates = (ns: SessionNotification[], kind: string) =>
+  ns.map((n) => n.update).filter((u) => u.sessionUpdate === kind);
 
 describe.each(kits)("a $kind session", (kit) => {
   test("a 429 before any output is retried after a visible notice, then the answer streams", async () => {
@@ -114,15 +115,22 @@ describe("usage", () => {
   test("a compaction's cost is part of the session's, shown with the next step's usage", async () => {
     const { server, c, sessionId } = await session(anthropicKit);
     try {
-      server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text("The summary.") }, { sse: anthropicKit.text("two") });
+      server.enqueue(
+        { sse: anthropicKit.text("one") },
+        { sse: anthropicKit.text("The summary.") },
+        { sse: anthropicKit.text("two") },
+      );
       await prompt(c.ctx, sessionId, "Hi");
       await prompt(c.ctx, sessionId, "/compact");
       await prompt(c.ctx, sessionId, "Again");
       expect(server.requests.length).toBe(3);
       // Three calls of 120 input and 40 output tokens: the step, the compaction, the step.
-      expect(updates(c.client.notifications, "usage_update").at(-1)).toEqual(
-        { sessionUpdate: "usage_update", used: 160, size: 1_000_000, cost: { amount: 0.00288, currency: "USD" } },
-      );
+      expect(updates(c.client.notifications, "usage_update").at(-1)).toEqual({
+        sessionUpdate: "usage_update",
+        used: 160,
+        size: 1_000_000,
+        cost: { amount: 0.00288, currency: "USD" },
+      });
     } finally {
       await c.close();
     }
@@ -131,14 +139,30 @@ describe("usage", () => {
   test("a subagent's cost is part of its parent's, shown with the parent's next step's usage", async () => {
     const { server, c, sessionId } = await session(anthropicKit);
     try {
-      const task = { id: "toolu_task_1", name: "Task", input: { description: "Look around", prompt: "List the files.", subagent_type: "general-purpose" } };
-      server.enqueue({ sse: anthropicKit.calls([task]) }, { sse: anthropicKit.text("The report.") }, { sse: anthropicKit.text("Done.") });
+      const task = {
+        id: "toolu_task_1",
+        name: "Task",
+        input: { description: "Look around", prompt: "List the files.", subagent_type: "general-purpose" },
+      };
+      server.enqueue(
+        { sse: anthropicKit.calls([task]) },
+        { sse: anthropicKit.text("The report.") },
+        { sse: anthropicKit.text("Done.") },
+      );
       expect((await prompt(c.ctx, sessionId, "Delegate")).stopReason).toBe("end_turn");
       expect(server.requests.length).toBe(3);
       // The parent's two steps and the subagent's one, each 120 input and 40 output tokens.
-      expect(updates(c.client.notifications.filter((n) => n.sessionId === sessionId), "usage_update").at(-1)).toEqual(
-        { sessionUpdate: "usage_update", used: 160, size: 1_000_000, cost: { amount: 0.00288, currency: "USD" } },
-      );
+      expect(
+        updates(
+          c.client.notifications.filter((n) => n.sessionId === sessionId),
+          "usage_update",
+        ).at(-1),
+      ).toEqual({
+        sessionUpdate: "usage_update",
+        used: 160,
+        size: 1_000_000,
+        cost: { amount: 0.00288, currency: "USD" },
+      });
     } finally {
       await c.close();
     }
@@ -148,13 +172,18 @@ describe("usage", () => {
     const { server, box, c } = await session(chatKit);
     await c.close();
     mkdirSync(join(box.configHome, "verbatim"));
-    writeFileSync(join(box.configHome, "verbatim", "config.json"), JSON.stringify({ providers: { "openai-chat": { models: { "qwen3:8b": { contextWindow: 40_960 } } } } }));
+    writeFileSync(
+      join(box.configHome, "verbatim", "config.json"),
+      JSON.stringify({ providers: { "openai-chat": { models: { "qwen3:8b": { contextWindow: 40_960 } } } } }),
+    );
     const again = await connectInProcess({ ...box.env, ...chatKit.env(server) });
     try {
       const { sessionId } = await newSession(again.ctx, box.workspace);
       server.enqueue({ sse: chatKit.text("ok") });
       await prompt(again.ctx, sessionId, "Hi");
-      expect(updates(again.client.notifications, "usage_update")).toEqual([{ sessionUpdate: "usage_update", used: 120, size: 40_960 }]);
+      expect(updates(again.client.notifications, "usage_update")).toEqual([
+        { sessionUpdate: "usage_update", used: 120, size: 40_960 },
+      ]);
     } finally {
       await again.close();
     }
@@ -162,19 +191,22 @@ describe("usage", () => {
 });
 
 describe("secrets", () => {
-  test.each([anthropicKit, responsesKit])("the $kind API key is sent to the provider and never journaled", async (kit) => {
-    const { server, box, c, sessionId } = await session(kit);
-    try {
-      server.enqueue({ sse: kit.text("ok") });
-      await prompt(c.ctx, sessionId, "Hi");
-      expect(JSON.stringify(server.requests[0]?.headers)).toContain(kit.apiKey!);
-    } finally {
-      await c.close();
-    }
-    const dump = JSON.stringify(dumpDatabase(journalFile(box.home)));
-    expect(dump).toContain("Hi");
-    expect(dump).not.toContain(kit.apiKey!);
-  });
+  test.each([anthropicKit, responsesKit])(
+    "the $kind API key is sent to the provider and never journaled",
+    async (kit) => {
+      const { server, box, c, sessionId } = await session(kit);
+      try {
+        server.enqueue({ sse: kit.text("ok") });
+        await prompt(c.ctx, sessionId, "Hi");
+        expect(JSON.stringify(server.requests[0]?.headers)).toContain(kit.apiKey!);
+      } finally {
+        await c.close();
+      }
+      const dump = JSON.stringify(dumpDatabase(journalFile(box.home)));
+      expect(dump).toContain("Hi");
+      expect(dump).not.toContain(kit.apiKey!);
+    },
+  );
 
   test("a key from the config file is never journaled either", async () => {
     const server = fixtureServer();
@@ -183,7 +215,10 @@ describe("secrets", () => {
     const secret = "sk-from-config-file-9f8e7d";
     writeFileSync(
       join(box.configHome, "verbatim", "config.json"),
-      JSON.stringify({ model: "lab/qwen3:8b", providers: { lab: { type: "openai-chat", baseUrl: `${server.origin}/v1`, apiKey: secret } } }),
+      JSON.stringify({
+        model: "lab/qwen3:8b",
+        providers: { lab: { type: "openai-chat", baseUrl: `${server.origin}/v1`, apiKey: secret } },
+      }),
     );
     const c = await connectInProcess(box.env);
     try {

@@ -6,8 +6,14 @@ function run(chunks: string[]): { thinking: string; answer: string } {
   const splitter = new ThinkTagSplitter();
   const pieces: Piece[] = [...chunks.flatMap((c) => splitter.push(c)), ...splitter.flush()];
   return {
-    thinking: pieces.filter((p) => p.stream === "thinking").map((p) => p.text).join(""),
-    answer: pieces.filter((p) => p.stream === "answer").map((p) => p.text).join(""),
+    thinking: pieces
+      .filter((p) => p.stream === "thinking")
+      .map((p) => p.text)
+      .join(""),
+    answer: pieces
+      .filter((p) => p.stream === "answer")
+      .map((p) => p.text)
+      .join(""),
   };
 }
 
@@ -16,7 +22,10 @@ const TEXT = "<think>\nFirst, the user wants X.\n</think>\n\nHere is X.";
 describe("think tags", () => {
   test("every split of the stream into two chunks gives the same thinking and answer", () => {
     for (let i = 0; i <= TEXT.length; i++) {
-      expect(run([TEXT.slice(0, i), TEXT.slice(i)])).toEqual({ thinking: "First, the user wants X.\n", answer: "Here is X." });
+      expect(run([TEXT.slice(0, i), TEXT.slice(i)])).toEqual({
+        thinking: "First, the user wants X.\n",
+        answer: "Here is X.",
+      });
     }
   });
 
@@ -25,7 +34,10 @@ describe("think tags", () => {
   });
 
   test("an answer without tags is all answer, even if it mentions <think> later", () => {
-    expect(run(["Use a <think> tag ", "to mark reasoning."])).toEqual({ thinking: "", answer: "Use a <think> tag to mark reasoning." });
+    expect(run(["Use a <think> tag ", "to mark reasoning."])).toEqual({
+      thinking: "",
+      answer: "Use a <think> tag to mark reasoning.",
+    });
   });
 
   test("a tag after leading whitespace still opens thinking", () => {

@@ -16,7 +16,15 @@ const prompt = (turnId: string, text: string, images: Image[] = []): Fact => ({
 });
 const answer = (turnId: string, text: string): Fact[] => [
   { kind: "message_chunk", stepId: `step_${turnId}`, messageId: `ans_${turnId}`, stream: "answer", text },
-  { kind: "step_ended", turnId, stepId: `step_${turnId}`, model, outcome: "completed", stopReason: "end_turn", calls: [] },
+  {
+    kind: "step_ended",
+    turnId,
+    stepId: `step_${turnId}`,
+    model,
+    outcome: "completed",
+    stopReason: "end_turn",
+    calls: [],
+  },
   { kind: "turn_ended", turnId, outcome: "completed", stopReason: "end_turn" },
 ];
 
@@ -50,14 +58,25 @@ describe("compaction in the model's context", () => {
       prompt("t2", "/compact"),
       { kind: "command_invoked", turnId: "t2", name: "compact", arguments: "" },
       { kind: "compaction_started", compactionId: "c1", turnId: "t2", messageId: "m", trigger: "manual" },
-      { kind: "compaction_ended", compactionId: "c1", turnId: "t2", outcome: "completed", summary: "The user read the README." },
+      {
+        kind: "compaction_ended",
+        compactionId: "c1",
+        turnId: "t2",
+        outcome: "completed",
+        summary: "The user read the README.",
+      },
       { kind: "turn_ended", turnId: "t2", outcome: "completed", stopReason: "end_turn" },
       prompt("t3", "Next?"),
     ]);
-    expect(messages).toEqual([{
-      role: "user",
-      content: [{ type: "text", text: `${SUMMARY_PREFIX}The user read the README.\n</conversation-summary>` }, { type: "text", text: "Next?" }],
-    }]);
+    expect(messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: `${SUMMARY_PREFIX}The user read the README.\n</conversation-summary>` },
+          { type: "text", text: "Next?" },
+        ],
+      },
+    ]);
   });
 
   test("a compaction before a turn's first step keeps that turn's prompt, opened by the summary", () => {
@@ -69,7 +88,13 @@ describe("compaction in the model's context", () => {
       ...answer("t2", "Edited."),
     ]);
     expect(messages).toEqual([
-      { role: "user", content: [{ type: "text", text: `${SUMMARY_PREFIX}S.\n</conversation-summary>` }, { type: "text", text: "Now edit it" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: `${SUMMARY_PREFIX}S.\n</conversation-summary>` },
+          { type: "text", text: "Now edit it" },
+        ],
+      },
       { role: "assistant", text: "Edited.", calls: [], model },
     ]);
   });
@@ -88,13 +113,38 @@ describe("compaction in the model's context", () => {
 describe("a refusal in the model's context", () => {
   const refused = (turnId: string, retracted: boolean): Fact[] => [
     prompt(turnId, "Something it will not do"),
-    { kind: "message_chunk", stepId: `step_${turnId}`, messageId: `ans_${turnId}`, stream: "answer", text: "I can't help with that." },
-    { kind: "step_ended", turnId, stepId: `step_${turnId}`, model, outcome: "completed", stopReason: "refusal", calls: [] },
-    { kind: "turn_ended", turnId, outcome: "completed", stopReason: "refusal", ...(retracted ? { retracted: true as const } : {}) },
+    {
+      kind: "message_chunk",
+      stepId: `step_${turnId}`,
+      messageId: `ans_${turnId}`,
+      stream: "answer",
+      text: "I can't help with that.",
+    },
+    {
+      kind: "step_ended",
+      turnId,
+      stepId: `step_${turnId}`,
+      model,
+      outcome: "completed",
+      stopReason: "refusal",
+      calls: [],
+    },
+    {
+      kind: "turn_ended",
+      turnId,
+      outcome: "completed",
+      stopReason: "refusal",
+      ...(retracted ? { retracted: true as const } : {}),
+    },
   ];
 
   test("a retracted turn leaves the context: its prompt and everything after it (ACP's refusal)", () => {
-    const messages = conversation([prompt("t1", "Read the README"), ...answer("t1", "It describes the project."), ...refused("t2", true), prompt("t3", "Go on")]);
+    const messages = conversation([
+      prompt("t1", "Read the README"),
+      ...answer("t1", "It describes the project."),
+      ...refused("t2", true),
+      prompt("t3", "Go on"),
+    ]);
     expect(messages.map((m) => (m.role === "user" ? m.content : m.role === "assistant" ? m.text : m.results))).toEqual([
       [{ type: "text", text: "Read the README" }],
       "It describes the project.",

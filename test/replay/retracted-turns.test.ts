@@ -4,12 +4,31 @@ import { describe, expect, test } from "bun:test";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { RetractedTurns } from "../../src/replay/retracted-turns.ts";
 
-const promptFact = (turnId: string): Fact => ({ kind: "prompt_received", turnId, messageId: `msg_${turnId}`, blocks: [{ type: "text", text: "Hi" }] });
-const ended = (turnId: string, retracted = false): Fact => ({ kind: "turn_ended", turnId, outcome: "completed", stopReason: retracted ? "refusal" : "end_turn", ...(retracted ? { retracted: true as const } : {}) });
+const promptFact = (turnId: string): Fact => ({
+  kind: "prompt_received",
+  turnId,
+  messageId: `msg_${turnId}`,
+  blocks: [{ type: "text", text: "Hi" }],
+});
+const ended = (turnId: string, retracted = false): Fact => ({
+  kind: "turn_ended",
+  turnId,
+  outcome: "completed",
+  stopReason: retracted ? "refusal" : "end_turn",
+  ...(retracted ? { retracted: true as const } : {}),
+});
 const chunkFact: Fact = { kind: "message_chunk", stepId: "s", messageId: "m", stream: "answer", text: "no" };
 const usageFact: Fact = { kind: "usage_recorded", stepId: "s", inputTokens: 1, outputTokens: 1, used: 2, size: 10 };
-const echo: SessionUpdate = { sessionUpdate: "user_message_chunk", content: { type: "text", text: "Hi" }, messageId: "msg_t1" };
-const answer: SessionUpdate = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "no" }, messageId: "m" };
+const echo: SessionUpdate = {
+  sessionUpdate: "user_message_chunk",
+  content: { type: "text", text: "Hi" },
+  messageId: "msg_t1",
+};
+const answer: SessionUpdate = {
+  sessionUpdate: "agent_message_chunk",
+  content: { type: "text", text: "no" },
+  messageId: "m",
+};
 const usage: SessionUpdate = { sessionUpdate: "usage_update", used: 2, size: 10 };
 
 describe("replaying turns", () => {

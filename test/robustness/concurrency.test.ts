@@ -6,7 +6,11 @@ import { connectProcess, load, newSession, prompt } from "../support/acp-session
 import { sandbox } from "../support/workspace.ts";
 import { texts } from "../parity/harness.ts";
 
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { code: number; message: string; data?: unknown }) => e);
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { code: number; message: string; data?: unknown }) => e,
+  );
 
 describe("two processes on the same session", () => {
   test("the second writer is refused while the first lives, and takes over after kill -9", async () => {
@@ -58,10 +62,7 @@ describe("two processes on different sessions", () => {
     const b = await connectProcess(box.env);
     try {
       const [sa, sb] = await Promise.all([newSession(a.ctx, box.workspace), newSession(b.ctx, box.workspace)]);
-      const results = await Promise.all([
-        prompt(a.ctx, sa.sessionId, "A"),
-        prompt(b.ctx, sb.sessionId, "B"),
-        ]);
+      const results = await Promise.all([prompt(a.ctx, sa.sessionId, "A"), prompt(b.ctx, sb.sessionId, "B")]);
       expect(results.map((r) => r.stopReason)).toEqual(["end_turn", "end_turn"]);
       const journal = new SqliteJournal(join(box.home, "journal.db"));
       const counts = [sa.sessionId, sb.sessionId].map((id) => [...journal.read(id)].length);

@@ -31,7 +31,11 @@ type Killed = { sessionId: string; received: ViewModel; point: string };
 type ViewModel = ReturnType<typeof emptyView>;
 
 /** Runs one scenario in a fresh agent process and kills it at the chosen point. */
-async function runAndKill(box: ReturnType<typeof sandbox>, scenario: Scenario, point: { afterUpdates?: number; afterMs?: number }): Promise<Killed | undefined> {
+async function runAndKill(
+  box: ReturnType<typeof sandbox>,
+  scenario: Scenario,
+  point: { afterUpdates?: number; afterMs?: number },
+): Promise<Killed | undefined> {
   const agent = spawnAgent({ env: { ...box.env, VERBATIM_MODEL: scenario.model } });
   const client = new ViewClient();
   const connection = client.app().connect(agent.stream);
@@ -49,7 +53,8 @@ async function runAndKill(box: ReturnType<typeof sandbox>, scenario: Scenario, p
   };
   try {
     await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-    sessionId = (await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] })).sessionId;
+    sessionId = (await connection.agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] }))
+      .sessionId;
     if (point.afterMs !== undefined) setTimeout(kill, point.afterMs);
     for (const text of scenario.prompts) {
       await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
@@ -61,7 +66,11 @@ async function runAndKill(box: ReturnType<typeof sandbox>, scenario: Scenario, p
   await agent.exited;
   connection.close();
   if (!sessionId) return undefined;
-  return { sessionId, received: fold(client.notifications.filter((n) => n.sessionId === sessionId).map((n) => n.update)), point: JSON.stringify(point) };
+  return {
+    sessionId,
+    received: fold(client.notifications.filter((n) => n.sessionId === sessionId).map((n) => n.update)),
+    point: JSON.stringify(point),
+  };
 }
 
 describe("kill -9 at seeded points", () => {
@@ -72,7 +81,8 @@ describe("kill -9 at seeded points", () => {
     const points = new Set<string>();
     for (let i = 0; points.size < KILL_POINTS; i++) {
       const scenario = scenarios[i % scenarios.length]!;
-      const point = random() < 0.75 ? { afterUpdates: 1 + Math.floor(random() * 60) } : { afterMs: Math.floor(random() * 250) };
+      const point =
+        random() < 0.75 ? { afterUpdates: 1 + Math.floor(random() * 60) } : { afterMs: Math.floor(random() * 250) };
       const key = `${scenario.model} ${JSON.stringify(point)}`;
       if (points.has(key)) continue;
       points.add(key);
@@ -88,13 +98,18 @@ describe("kill -9 at seeded points", () => {
         const before = fresh.client.notifications.length;
         await load(fresh.ctx, k.sessionId, box.workspace);
         const replay = fold(fresh.client.notifications.slice(before).map((n) => n.update));
-        interruptedCards += Object.values(replay.toolCalls).filter((c) => (c.meta as { verbatim?: { interrupted?: unknown } } | undefined)?.verbatim?.interrupted).length;
-        for (const problem of prefixViolations(k.received, replay)) failures.push(`${k.point} ${k.sessionId}: ${problem}`);
+        interruptedCards += Object.values(replay.toolCalls).filter(
+          (c) => (c.meta as { verbatim?: { interrupted?: unknown } } | undefined)?.verbatim?.interrupted,
+        ).length;
+        for (const problem of prefixViolations(k.received, replay))
+          failures.push(`${k.point} ${k.sessionId}: ${problem}`);
       }
     } finally {
       await fresh.close();
     }
-    process.stderr.write(`crash suite (seed ${seed}): ${points.size} distinct kill points, ${killed.length} sessions killed and reloaded, ${interruptedCards} calls marked interrupted, ${failures.length} violations\n`);
+    process.stderr.write(
+      `crash suite (seed ${seed}): ${points.size} distinct kill points, ${killed.length} sessions killed and reloaded, ${interruptedCards} calls marked interrupted, ${failures.length} violations\n`,
+    );
     expect(points.size).toBeGreaterThanOrEqual(100);
     expect(failures).toEqual([]);
   }, 180_000);

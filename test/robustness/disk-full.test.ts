@@ -56,36 +56,42 @@ function fill(dir: string): string {
 const disk = smallDisk();
 
 describe("a full disk", () => {
-  test.skipIf(disk === undefined)("the failed turn is reported, and shutdown still closes and exits 0 without a stack", async () => {
-    const box = sandbox("scripted/plain");
-    const env = { ...box.env, VERBATIM_HOME: disk as string };
-    const agent = await initializedRawAgent(env);
-    let sessionId = "";
-    let filler = "";
-    try {
-      const created = await agent.request("session/new", { cwd: box.workspace, mcpServers: [] });
-      sessionId = (created.result as { sessionId: string }).sessionId;
-      const first = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Hi" }] });
-      expect(first.result).toEqual({ stopReason: "end_turn" });
-      filler = fill(disk as string);
-      const second = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Hi again" }] });
-      expect(second.error?.message).toMatch(/could not be written|full/i);
-      // The client is done: the agent closes the session (its lease release fails on the full disk) and exits.
-      const listed = agent.request("session/list", {});
-      agent.endInput();
-      expect((await listed).result).toBeDefined();
-      expect(await agent.exited).toBe(0);
-      expect(agent.stderr()).not.toMatch(/SQLiteError|\n\s+at /);
-    } finally {
-      await agent.close();
-      if (filler) rmSync(filler, { force: true });
-    }
-    // The journal is consistent, and the session reopens (the dead owner's lease is taken over).
-    const db = new Database(join(disk as string, "journal.db"), { readonly: true });
-    expect(db.query("PRAGMA quick_check").all()).toEqual([{ quick_check: "ok" }]);
-    db.close();
-    const shown = await runCli(["show", sessionId], env);
-    expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain("Hi");
-  });
+  test.skipIf(disk === undefined)(
+    "the failed turn is reported, and shutdown still closes and exits 0 without a stack",
+    async () => {
+      const box = sandbox("scripted/plain");
+      const env = { ...box.env, VERBATIM_HOME: disk as string };
+      const agent = await initializedRawAgent(env);
+      let sessionId = "";
+      let filler = "";
+      try {
+        const created = await agent.request("session/new", { cwd: box.workspace, mcpServers: [] });
+        sessionId = (created.result as { sessionId: string }).sessionId;
+        const first = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Hi" }] });
+        expect(first.result).toEqual({ stopReason: "end_turn" });
+        filler = fill(disk as string);
+        const second = await agent.request("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text: "Hi again" }],
+        });
+        expect(second.error?.message).toMatch(/could not be written|full/i);
+        // The client is done: the agent closes the session (its lease release fails on the full disk) and exits.
+        const listed = agent.request("session/list", {});
+        agent.endInput();
+        expect((await listed).result).toBeDefined();
+        expect(await agent.exited).toBe(0);
+        expect(agent.stderr()).not.toMatch(/SQLiteError|\n\s+at /);
+      } finally {
+        await agent.close();
+        if (filler) rmSync(filler, { force: true });
+      }
+      // The journal is consistent, and the session reopens (the dead owner's lease is taken over).
+      const db = new Database(join(disk as string, "journal.db"), { readonly: true });
+      expect(db.query("PRAGMA quick_check").all()).toEqual([{ quick_check: "ok" }]);
+      db.close();
+      const shown = await runCli(["show", sessionId], env);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain("Hi");
+    },
+  );
 });

@@ -33,11 +33,18 @@ const sentinels: { key: string; answered: boolean }[] = [];
 let exitCode: number | undefined;
 
 const owe = (key: string) => owed.set(key, (owed.get(key) ?? 0) + 1);
-const sentinelLine = (id: string) => new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id, method: "session/list", params: {} })}\n`);
+const sentinelLine = (id: string) =>
+  new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id, method: "session/list", params: {} })}\n`);
 
 /** Every response that is not to a sentinel or to the test's own setup requests. */
 const fuzzResponses = () =>
-  agent.messages.filter((m): m is RawMessage => m.method === undefined && "id" in m && !String(m.id).startsWith("setup-") && !String(m.id).startsWith("sentinel-"));
+  agent.messages.filter(
+    (m): m is RawMessage =>
+      m.method === undefined &&
+      "id" in m &&
+      !String(m.id).startsWith("setup-") &&
+      !String(m.id).startsWith("sentinel-"),
+  );
 
 beforeAll(async () => {
   console.log(`JSON-RPC fuzz: seed ${SEED} (replay with VERBATIM_TEST_SEED=${SEED}), ${INPUTS} inputs`);
@@ -63,7 +70,11 @@ beforeAll(async () => {
     sentinels.push({ key: sentinel, answered: true });
   }
   // Everything owed has arrived; a last valid request then flushes out anything owed twice.
-  await agent.until(() => [...owed].every(([key, n]) => agent.responses(JSON.parse(key) as string | number | null).length >= n), "every owed response", 60_000);
+  await agent.until(
+    () => [...owed].every(([key, n]) => agent.responses(JSON.parse(key) as string | number | null).length >= n),
+    "every owed response",
+    60_000,
+  );
   void agent.send(JSON.stringify({ jsonrpc: "2.0", id: "sentinel-last", method: "session/list", params: {} }));
   await agent.response("sentinel-last", 30_000);
   agent.endInput();
@@ -78,7 +89,8 @@ describe("JSON-RPC fuzz over stdio", () => {
     const wrong: string[] = [];
     for (const key of new Set([...owed.keys(), ...received.keys()])) {
       if (key === idKey(null)) continue;
-      if ((owed.get(key) ?? 0) !== (received.get(key) ?? 0)) wrong.push(`${key.slice(0, 80)}: owed ${owed.get(key) ?? 0}, got ${received.get(key) ?? 0}`);
+      if ((owed.get(key) ?? 0) !== (received.get(key) ?? 0))
+        wrong.push(`${key.slice(0, 80)}: owed ${owed.get(key) ?? 0}, got ${received.get(key) ?? 0}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -94,8 +106,13 @@ describe("JSON-RPC fuzz over stdio", () => {
 
   test("no error is an internal error but a turn the model provider failed: every refusal names what was wrong", () => {
     const internal = fuzzResponses()
-      .filter((m) => m.error?.code === -32603 && (m.error.data as { reason?: unknown } | undefined)?.reason !== "turn_failed")
-      .map((m) => `${idKey(m.id)} ${methodsById.get(idKey(m.id))?.join("|")}: ${m.error?.message} ${JSON.stringify(m.error?.data)}`);
+      .filter(
+        (m) => m.error?.code === -32603 && (m.error.data as { reason?: unknown } | undefined)?.reason !== "turn_failed",
+      )
+      .map(
+        (m) =>
+          `${idKey(m.id)} ${methodsById.get(idKey(m.id))?.join("|")}: ${m.error?.message} ${JSON.stringify(m.error?.data)}`,
+      );
     expect(internal).toEqual([]);
   });
 
@@ -110,9 +127,16 @@ describe("JSON-RPC fuzz over stdio", () => {
       .filter((id): id is string => typeof id === "string");
     const db = new Database(join(box.home, "journal.db"), { readonly: true });
     try {
-      const stored = db.query<{ session_id: string }, []>("SELECT session_id FROM sessions").all().map((r) => r.session_id);
+      const stored = db
+        .query<{ session_id: string }, []>("SELECT session_id FROM sessions")
+        .all()
+        .map((r) => r.session_id);
       expect(stored.sort()).toEqual([sessionId, ...created].sort());
-      const strays = db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM facts WHERE session_id <> ? AND kind IN ('prompt_received', 'config_changed')").get(sessionId);
+      const strays = db
+        .query<{ n: number }, [string]>(
+          "SELECT COUNT(*) AS n FROM facts WHERE session_id <> ? AND kind IN ('prompt_received', 'config_changed')",
+        )
+        .get(sessionId);
       expect(strays?.n).toBe(0);
     } finally {
       db.close();
@@ -122,9 +146,11 @@ describe("JSON-RPC fuzz over stdio", () => {
   test("the test's session holds a prompt for each prompt accepted, and a config change for each change accepted", () => {
     // A prompt is accepted when its turn ends with a stop reason, or fails in the model provider
     // (a model chosen by name that the scripted provider does not have).
-    const prompts = fuzzResponses().filter((m) =>
-      typeof (m.result as { stopReason?: unknown } | undefined)?.stopReason === "string" ||
-      (m.error?.data as { reason?: unknown } | undefined)?.reason === "turn_failed").length;
+    const prompts = fuzzResponses().filter(
+      (m) =>
+        typeof (m.result as { stopReason?: unknown } | undefined)?.stopReason === "string" ||
+        (m.error?.data as { reason?: unknown } | undefined)?.reason === "turn_failed",
+    ).length;
     const isChange = (method: string) => method === "session/set_mode" || method === "session/set_config_option";
     const accepted = fuzzResponses().filter((m) => m.result !== undefined);
     // Ids sent more than once leave which request succeeded open: they bound the count from above only.
@@ -135,11 +161,16 @@ describe("JSON-RPC fuzz over stdio", () => {
     }).length;
     const db = new Database(join(box.home, "journal.db"), { readonly: true });
     try {
-      const count = (kind: string) => db.query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND kind = ?").get(sessionId, kind)?.n ?? 0;
+      const count = (kind: string) =>
+        db
+          .query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND kind = ?")
+          .get(sessionId, kind)?.n ?? 0;
       expect(count("prompt_received")).toBe(prompts);
       expect(count("config_changed")).toBeLessThanOrEqual(changes);
       expect(count("config_changed")).toBeGreaterThanOrEqual(surelyChanges);
-      console.log(`JSON-RPC fuzz: ${prompts} prompts accepted, ${count("config_changed")} config changes recorded (of ${changes} accepted)`);
+      console.log(
+        `JSON-RPC fuzz: ${prompts} prompts accepted, ${count("config_changed")} config changes recorded (of ${changes} accepted)`,
+      );
     } finally {
       db.close();
     }

@@ -20,7 +20,8 @@ function filledJournal(box: Sandbox): string {
   const path = join(box.home, "journal.db");
   const journal = new SqliteJournal(path);
   createSession(journal, SESSION, box.workspace);
-  for (let seq = 2; seq <= 400; seq++) journal.append(SESSION, seq, chunk(`part ${seq} ${"x".repeat(300)}`), new Date().toISOString());
+  for (let seq = 2; seq <= 400; seq++)
+    journal.append(SESSION, seq, chunk(`part ${seq} ${"x".repeat(300)}`), new Date().toISOString());
   journal.close();
   const db = new Database(path);
   db.run("PRAGMA wal_checkpoint(TRUNCATE)");

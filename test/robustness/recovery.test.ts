@@ -24,16 +24,52 @@ function crashedSession(home: string, cwd: string, ownerPid: number): string {
   const at = new Date().toISOString();
   journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   const facts: Fact[] = [
-    { kind: "prompt_received", turnId: "turn_1", messageId: "msg_user", blocks: [{ type: "text", text: "Read it twice" }] },
+    {
+      kind: "prompt_received",
+      turnId: "turn_1",
+      messageId: "msg_user",
+      blocks: [{ type: "text", text: "Read it twice" }],
+    },
     { kind: "message_chunk", stepId: "step_1", messageId: "msg_answer", stream: "answer", text: "Reading." },
-    { kind: "step_ended", turnId: "turn_1", stepId: "step_1", model: { provider: "scripted", model: "plain" }, outcome: "completed", stopReason: "tool_use", calls: [
-      { toolCallId: "call_running", providerCallId: "p1", name: "Read", input: READ },
-      { toolCallId: "call_asking", providerCallId: "p2", name: "Read", input: READ },
-    ] },
-    { kind: "tool_call_announced", toolCallId: "call_running", name: "Read", title: "Read README", toolKind: "read", rawInput: READ, locations: [{ path: READ.file_path, line: 1 }], content: [] },
-    { kind: "tool_call_announced", toolCallId: "call_asking", name: "Read", title: "Read README", toolKind: "read", rawInput: READ, locations: [{ path: READ.file_path, line: 1 }], content: [] },
+    {
+      kind: "step_ended",
+      turnId: "turn_1",
+      stepId: "step_1",
+      model: { provider: "scripted", model: "plain" },
+      outcome: "completed",
+      stopReason: "tool_use",
+      calls: [
+        { toolCallId: "call_running", providerCallId: "p1", name: "Read", input: READ },
+        { toolCallId: "call_asking", providerCallId: "p2", name: "Read", input: READ },
+      ],
+    },
+    {
+      kind: "tool_call_announced",
+      toolCallId: "call_running",
+      name: "Read",
+      title: "Read README",
+      toolKind: "read",
+      rawInput: READ,
+      locations: [{ path: READ.file_path, line: 1 }],
+      content: [],
+    },
+    {
+      kind: "tool_call_announced",
+      toolCallId: "call_asking",
+      name: "Read",
+      title: "Read README",
+      toolKind: "read",
+      rawInput: READ,
+      locations: [{ path: READ.file_path, line: 1 }],
+      content: [],
+    },
     { kind: "tool_call_started", toolCallId: "call_running" },
-    { kind: "permission_requested", requestId: "perm_1", toolCallId: "call_asking", options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }] },
+    {
+      kind: "permission_requested",
+      requestId: "perm_1",
+      toolCallId: "call_asking",
+      options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }],
+    },
   ];
   facts.forEach((fact, i) => journal.append(sessionId, i + 2, fact, at));
   journal.close();
@@ -72,15 +108,20 @@ describe("continuing after a crash", () => {
     const facts = [...journal.read(sessionId)].map((r) => r.fact);
     journal.close();
     const recovered = facts.find((f) => f.kind === "session_recovered");
-    expect(recovered).toMatchObject({ interruptedTurnId: "turn_1", calls: [
-      { toolCallId: "call_running", mayHaveRun: true },
-      { toolCallId: "call_asking", mayHaveRun: false },
-    ] });
+    expect(recovered).toMatchObject({
+      interruptedTurnId: "turn_1",
+      calls: [
+        { toolCallId: "call_running", mayHaveRun: true },
+        { toolCallId: "call_asking", mayHaveRun: false },
+      ],
+    });
     const toolResults = conversation(facts).find((m) => m.role === "tool_results");
-    expect(toolResults).toMatchObject({ results: [
-      { providerCallId: "p1", isError: true, text: expect.stringContaining("outcome is unknown") },
-      { providerCallId: "p2", isError: true, text: expect.stringContaining("never ran") },
-    ] });
+    expect(toolResults).toMatchObject({
+      results: [
+        { providerCallId: "p1", isError: true, text: expect.stringContaining("outcome is unknown") },
+        { providerCallId: "p2", isError: true, text: expect.stringContaining("never ran") },
+      ],
+    });
 
     // A later reload shows the recorded recovery exactly where the load-time marks were.
     const second = await connectProcess(box.env);
@@ -105,7 +146,10 @@ describe("continuing after a crash", () => {
         const view = fold(c.client.notifications.map((n) => n.update));
         expect(view.toolCalls.call_running?.status).toBe("in_progress");
         expect(interrupted(view.toolCalls.call_running)).toBeUndefined();
-        const error = await prompt(c.ctx, sessionId, "Mine now?").then(() => undefined, (e: { code: number; message: string }) => e);
+        const error = await prompt(c.ctx, sessionId, "Mine now?").then(
+          () => undefined,
+          (e: { code: number; message: string }) => e,
+        );
         expect(error?.code).toBe(-32600);
         expect(error?.message).toContain(`pid ${owner.pid}`);
       } finally {

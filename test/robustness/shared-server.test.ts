@@ -89,8 +89,13 @@ describe("one journal server, two homes", () => {
       };
       try {
         await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-        sessionId = (await connection.agent.request(acp.methods.agent.session.new, { cwd: a.workspace, mcpServers: [] })).sessionId;
-        await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Everything" }] });
+        sessionId = (
+          await connection.agent.request(acp.methods.agent.session.new, { cwd: a.workspace, mcpServers: [] })
+        ).sessionId;
+        await connection.agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "Everything" }],
+        });
       } catch {
         // The kill cuts the connection.
       }
@@ -103,7 +108,8 @@ describe("one journal server, two homes", () => {
         const before = fresh.client.notifications.length;
         await load(fresh.ctx, sessionId, a.workspace);
         const replay = fold(fresh.client.notifications.slice(before).map((n) => n.update));
-        for (const problem of prefixViolations(received, replay)) failures.push(`after ${afterUpdates} updates: ${problem}`);
+        for (const problem of prefixViolations(received, replay))
+          failures.push(`after ${afterUpdates} updates: ${problem}`);
         // The killed writer's lease died with it: this process takes the session over.
         expect((await prompt(fresh.ctx, sessionId, "Go on")).stopReason).toBe("end_turn");
       } finally {
@@ -126,12 +132,19 @@ describe("one journal server, two homes", () => {
         if (cut || agent.client.notifications.length < 5) return;
         cut = true;
         // The server stops taking connections to the journal and ends the ones it has.
-        cutting = admin.unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`).then(() =>
-          admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database} AND pid <> pg_backend_pid()`);
+        cutting = admin
+          .unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`)
+          .then(
+            () =>
+              admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database} AND pid <> pg_backend_pid()`,
+          );
       };
       const outcome = await prompt(agent.ctx, sessionId, "Everything").then(
         (r) => ({ stopReason: r.stopReason, message: "" }),
-        (e: { message: string; data?: unknown }) => ({ stopReason: "error", message: `${e.message} ${JSON.stringify(e.data)}` }),
+        (e: { message: string; data?: unknown }) => ({
+          stopReason: "error",
+          message: `${e.message} ${JSON.stringify(e.data)}`,
+        }),
       );
       expect(cut).toBe(true);
       expect(outcome.stopReason).toBe("error");
@@ -145,7 +158,10 @@ describe("one journal server, two homes", () => {
       // outage may fail the same way; the server back, a turn soon goes through.
       let again = "";
       for (let attempt = 0; attempt < 3 && again !== "end_turn"; attempt++) {
-        again = await prompt(agent.ctx, sessionId, "Again").then((r) => r.stopReason, () => "error");
+        again = await prompt(agent.ctx, sessionId, "Again").then(
+          (r) => r.stopReason,
+          () => "error",
+        );
         if (again !== "end_turn") await Bun.sleep(500);
       }
       expect(again).toBe("end_turn");

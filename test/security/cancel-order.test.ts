@@ -20,17 +20,34 @@ describe("a cancel followed at once by an allow answer", () => {
     try {
       const created = await agent.request("session/new", { cwd: box.workspace, mcpServers: [] });
       const { sessionId } = created.result as { sessionId: string };
-      agent.send(JSON.stringify({ jsonrpc: "2.0", id: "turn", method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: `touch ${marker}` }] } }));
-      await agent.until(() => agent.messages.some((m) => m.method === "session/request_permission"), "the permission question");
+      agent.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: "turn",
+          method: "session/prompt",
+          params: { sessionId, prompt: [{ type: "text", text: `touch ${marker}` }] },
+        }),
+      );
+      await agent.until(
+        () => agent.messages.some((m) => m.method === "session/request_permission"),
+        "the permission question",
+      );
       const question = agent.messages.find((m) => m.method === "session/request_permission") as RawMessage;
       const { options } = question.params as { options: { optionId: string; kind: string }[] };
       const allow = options.find((o) => o.kind === "allow_once")?.optionId;
       const cancel = JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } });
-      const answer = JSON.stringify({ jsonrpc: "2.0", id: question.id, result: { outcome: { outcome: "selected", optionId: allow } } });
+      const answer = JSON.stringify({
+        jsonrpc: "2.0",
+        id: question.id,
+        result: { outcome: { outcome: "selected", optionId: allow } },
+      });
       await agent.send(`${cancel}\n${answer}\n`);
       const ended = await agent.response("turn");
       expect(ended.result).toEqual({ stopReason: "cancelled" });
-      const statuses = agent.messages.map(updateOf).filter((u) => u?.sessionUpdate === "tool_call_update").map((u) => u?.status);
+      const statuses = agent.messages
+        .map(updateOf)
+        .filter((u) => u?.sessionUpdate === "tool_call_update")
+        .map((u) => u?.status);
       expect(statuses).not.toContain("in_progress");
       expect(statuses).toContain("failed");
       expect(existsSync(marker)).toBe(false);

@@ -32,17 +32,33 @@ describe("the environment of the model's commands", () => {
       join(box.configHome, "verbatim", "config.json"),
       JSON.stringify({
         providers: {
-          proxy: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "MY_PROXY_KEY", headers: { "x-secret": CANARIES.PROXY_HEADER_COPY } },
+          proxy: {
+            type: "openai-chat",
+            baseUrl: "http://127.0.0.1:9/v1",
+            apiKeyEnv: "MY_PROXY_KEY",
+            headers: { "x-secret": CANARIES.PROXY_HEADER_COPY },
+          },
         },
       }),
     );
     const agent = await initializedRawAgent({ ...box.env, ...CANARIES, VISIBLE_CANARY: "plain-value-still-there" });
     try {
-      const mcpServers = [{ name: "absent", command: join(box.root, "no-such-server"), args: [], env: [{ name: "SERVER_TOKEN", value: CANARIES.SOME_TOKEN }] }];
+      const mcpServers = [
+        {
+          name: "absent",
+          command: join(box.root, "no-such-server"),
+          args: [],
+          env: [{ name: "SERVER_TOKEN", value: CANARIES.SOME_TOKEN }],
+        },
+      ];
       const created = await agent.request("session/new", { cwd: box.workspace, mcpServers });
       const { sessionId } = created.result as { sessionId: string };
       await agent.request("session/set_mode", { sessionId, modeId: "bypassPermissions" });
-      const turn = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "env" }] }, "turn");
+      const turn = await agent.request(
+        "session/prompt",
+        { sessionId, prompt: [{ type: "text", text: "env" }] },
+        "turn",
+      );
       expect(turn.result).toEqual({ stopReason: "end_turn" });
     } finally {
       await agent.close();

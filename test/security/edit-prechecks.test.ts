@@ -89,7 +89,9 @@ describe("an Edit that can apply", () => {
       await s.call("Edit", { file_path: s.readme, old_string: "Line", new_string: "Row", replace_all: true });
       expect(s.asked).toHaveLength(1);
       const shown = (s.asked[0]?.toolCall.content ?? []).filter((c) => c.type === "diff");
-      expect(shown).toEqual([{ type: "diff", path: s.readme, oldText: before, newText: readFileSync(s.readme, "utf8") }]);
+      expect(shown).toEqual([
+        { type: "diff", path: s.readme, oldText: before, newText: readFileSync(s.readme, "utf8") },
+      ]);
       expect(readFileSync(s.readme, "utf8")).toBe("# Sample\n\nRow three.\nRow four.\n");
     } finally {
       await s.c.close();

@@ -35,7 +35,9 @@ describe("a command's setsid child", () => {
   test("is killed when a hook times out", async () => {
     const box = sandbox("scripted/command");
     const pidFile = join(box.root, "hook-child.pid");
-    writeHooks(box, "claude-user", { PreToolUse: [{ matcher: "Bash", hooks: [command(detachedSleeper(pidFile), { timeout: 1 })] }] });
+    writeHooks(box, "claude-user", {
+      PreToolUse: [{ matcher: "Bash", hooks: [command(detachedSleeper(pidFile), { timeout: 1 })] }],
+    });
     const c = await connectProcess(box.env);
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
@@ -54,7 +56,11 @@ describe("a command's setsid child", () => {
     const c = await connectProcess(box.env);
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
-      const turn = prompt(c.ctx, sessionId, `Bash ${JSON.stringify({ command: detachedSleeper(pidFile), timeout: 1500 })}`);
+      const turn = prompt(
+        c.ctx,
+        sessionId,
+        `Bash ${JSON.stringify({ command: detachedSleeper(pidFile), timeout: 1500 })}`,
+      );
       const pid = await sleeperPid(pidFile);
       await turn;
       expect(await allGone([pid])).toBe(true);

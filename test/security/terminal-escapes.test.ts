@@ -30,7 +30,10 @@ describe("control characters from content", () => {
   test("show prints a command's output and a file's contents with their control characters escaped", async () => {
     const box = sandbox("scripted/command");
     writeFileSync(join(box.workspace, "evil.txt"), `${HOSTILE}\n`);
-    const ran = await runCli(["run", "--cwd", box.workspace, "--approve", "all", "cat evil.txt; printf '\\033]0;title\\007\\n'"], box.env);
+    const ran = await runCli(
+      ["run", "--cwd", box.workspace, "--approve", "all", "cat evil.txt; printf '\\033]0;title\\007\\n'"],
+      box.env,
+    );
     expect(ran.stdout).not.toMatch(RAW_CONTROL);
     expect(ran.stderr).not.toMatch(RAW_CONTROL);
     const listed = await runCli(["sessions", "--json"], box.env);

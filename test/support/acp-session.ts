@@ -24,8 +24,10 @@ const defaultCapabilities: ClientCapabilities = {};
 /** How a test client behaves: how it answers permissions, what it offers (fs, terminals). */
 export type ClientOptions = { policy?: PermissionPolicy; capabilities?: ClientCapabilities; services?: ClientServices };
 
-const viewClient = (options: ClientOptions) => new ViewClient(options.policy ?? choose("allow_once"), options.services?.register);
-const capabilitiesOf = (options: ClientOptions) => options.capabilities ?? options.services?.capabilities() ?? defaultCapabilities;
+const viewClient = (options: ClientOptions) =>
+  new ViewClient(options.policy ?? choose("allow_once"), options.services?.register);
+const capabilitiesOf = (options: ClientOptions) =>
+  options.capabilities ?? options.services?.capabilities() ?? defaultCapabilities;
 
 /** A ViewClient connected to `target` (a stream or an agent app), initialized. */
 async function connected(target: Stream, options: ClientOptions) {
@@ -46,11 +48,15 @@ function tellingPromptEnds(agent: ClientContext, client: ViewClient): ClientCont
   return new Proxy(agent, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
-      if (prop !== "request" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+      if (prop !== "request" || typeof value !== "function")
+        return typeof value === "function" ? value.bind(target) : value;
       return async (method: string, params: unknown, ...rest: unknown[]) => {
         const result: unknown = await value.call(target, method, params, ...rest);
         if (method === acp.methods.agent.session.prompt) {
-          client.promptEnded((params as { sessionId: string }).sessionId, (result as { stopReason: acp.StopReason }).stopReason);
+          client.promptEnded(
+            (params as { sessionId: string }).sessionId,
+            (result as { stopReason: acp.StopReason }).stopReason,
+          );
         }
         return result;
       };
@@ -62,8 +68,15 @@ function tellingPromptEnds(agent: ClientContext, client: ViewClient): ClientCont
  * Connects a ViewClient to a freshly spawned verbatim process (with `args`, and in the working
  * directory `cwd`, if given) and initializes it.
  */
-export async function connectProcess(env: Record<string, string>, options: ClientOptions & { args?: string[]; cwd?: string } = {}): Promise<Connected> {
-  const agent = spawnAgent({ env, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.args ? { command: [...agentCommand(), ...options.args] } : {}) });
+export async function connectProcess(
+  env: Record<string, string>,
+  options: ClientOptions & { args?: string[]; cwd?: string } = {},
+): Promise<Connected> {
+  const agent = spawnAgent({
+    env,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.args ? { command: [...agentCommand(), ...options.args] } : {}),
+  });
   const { client, connection, ctx } = await connected(agent.stream, options);
   return {
     client,
@@ -132,6 +145,9 @@ export async function errorOf(request: Promise<unknown>): Promise<{ code: number
  * request and response types are the SDK's unstable entry point's.
  */
 export function fork(ctx: ClientContext, params: ForkSessionRequest): Promise<ForkSessionResponse> {
-  const send = ctx.request.bind(ctx) as unknown as (method: string, params: ForkSessionRequest) => Promise<ForkSessionResponse>;
+  const send = ctx.request.bind(ctx) as unknown as (
+    method: string,
+    params: ForkSessionRequest,
+  ) => Promise<ForkSessionResponse>;
   return send("session/fork", params);
 }

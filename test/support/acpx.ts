@@ -45,7 +45,10 @@ afterAll(() => {
 export class Acpx {
   readonly home: string;
 
-  constructor(readonly box: Sandbox, readonly cwd: string = box.workspace) {
+  constructor(
+    readonly box: Sandbox,
+    readonly cwd: string = box.workspace,
+  ) {
     this.home = join(box.root, "acpx-home");
     mkdirSync(this.home, { recursive: true });
     socketDirs.push(join("/tmp", `acpx-${createHash("sha256").update(this.home).digest("hex").slice(0, 10)}`));
@@ -53,14 +56,28 @@ export class Acpx {
 
   /** Runs `acpx --agent <verbatim> --cwd <cwd> --format json ...args` and collects what it printed. */
   async run(args: string[]): Promise<AcpxRun> {
-    const command = [process.execPath, acpxCli, "--agent", agentCommand().join(" "), "--cwd", this.cwd, "--format", "json", ...args];
+    const command = [
+      process.execPath,
+      acpxCli,
+      "--agent",
+      agentCommand().join(" "),
+      "--cwd",
+      this.cwd,
+      "--format",
+      "json",
+      ...args,
+    ];
     const child = Bun.spawn(command, {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
       env: { ...process.env, ...this.box.env, HOME: this.home },
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     return { code, stdout, stderr, frames: parseFrames(stdout) };
   }
 
@@ -75,7 +92,10 @@ export class Acpx {
    * Sends one prompt in the workspace's session. The queue owner acpx leaves behind keeps the
    * agent for one idle second, then exits, so the next prompt starts a fresh verbatim process.
    */
-  prompt(text: string, permissions: "--approve-all" | "--approve-reads" | "--deny-all" = "--approve-all"): Promise<AcpxRun> {
+  prompt(
+    text: string,
+    permissions: "--approve-all" | "--approve-reads" | "--deny-all" = "--approve-all",
+  ): Promise<AcpxRun> {
     return this.run([permissions, "--ttl", "1", text]);
   }
 
@@ -106,7 +126,8 @@ export const updatesIn = (frames: Frame[]): SessionNotification[] =>
   frames.filter((f) => f.method === "session/update" && f.id === undefined).map((f) => f.params as SessionNotification);
 
 /** The requests with this method, in order. */
-export const requestsIn = (frames: Frame[], method: string): Frame[] => frames.filter((f) => f.method === method && f.id !== undefined);
+export const requestsIn = (frames: Frame[], method: string): Frame[] =>
+  frames.filter((f) => f.method === method && f.id !== undefined);
 
 /**
  * The answer to a request. Both sides number their own requests, so ids repeat across

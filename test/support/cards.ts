@@ -20,4 +20,8 @@ export const interruptedOf = (card: Pick<ToolCardView, "meta"> | undefined) => v
 
 /** The `tool_call` and `tool_call_update` updates of one call, in order. */
 export const updatesFor = (ns: SessionNotification[], toolCallId: string) =>
-  ns.map((n) => n.update).filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === toolCallId);
+  ns
+    .map((n) => n.update)
+    .filter(
+      (u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === toolCallId,
+    );

@@ -21,7 +21,11 @@ export type CliOptions = {
 /** `node bin/verbatim.js`: the launcher npm installs as `verbatim`. */
 export const nodeLauncher = (): string[] => ["node", fileURLToPath(new URL("../../bin/verbatim.js", import.meta.url))];
 
-export async function runCli(args: string[], env: Record<string, string>, options: CliOptions = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  options: CliOptions = {},
+): Promise<CliResult> {
   const child = Bun.spawn([...(options.command ?? agentCommand()), ...args], {
     stdout: "pipe",
     stderr: "pipe",

@@ -4,7 +4,12 @@
  * tests can check which client methods the agent used (and that a reload used none).
  */
 import * as acp from "@agentclientprotocol/sdk";
-import type { ClientApp, ClientCapabilities, CreateElicitationRequest, CreateElicitationResponse } from "@agentclientprotocol/sdk";
+import type {
+  ClientApp,
+  ClientCapabilities,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+} from "@agentclientprotocol/sdk";
 import { readFileSync, writeFileSync } from "node:fs";
 
 type Running = {
@@ -74,7 +79,15 @@ export class ClientServices {
         .onRequest(acp.methods.client.terminal.create, ({ params }) => {
           this.calls.push("terminal/create");
           const terminalId = `term-${this.#next++}`;
-          this.#terminals.set(terminalId, this.#spawn(params.command, params.args ?? [], params.cwd ?? process.cwd(), params.outputByteLimit ?? 1_000_000));
+          this.#terminals.set(
+            terminalId,
+            this.#spawn(
+              params.command,
+              params.args ?? [],
+              params.cwd ?? process.cwd(),
+              params.outputByteLimit ?? 1_000_000,
+            ),
+          );
           return { terminalId };
         })
         .onRequest(acp.methods.client.terminal.output, ({ params }) => {
@@ -112,7 +125,14 @@ export class ClientServices {
 
   #spawn(command: string, args: string[], cwd: string, limit: number): Running {
     const env = { ...process.env, ...this.offer.terminalEnv };
-    const proc = Bun.spawn([command, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const proc = Bun.spawn([command, ...args], {
+      cwd,
+      env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
     const running: Running = { proc, output: "", truncated: false, limit, exited: Promise.resolve() };
     const append = (text: string) => {
       running.output += text;
@@ -125,7 +145,10 @@ export class ClientServices {
       const decoder = new TextDecoder();
       for await (const chunk of stream) append(decoder.decode(chunk, { stream: true }));
     };
-    const pumping = Promise.all([pump(proc.stdout as ReadableStream<Uint8Array>), pump(proc.stderr as ReadableStream<Uint8Array>)]);
+    const pumping = Promise.all([
+      pump(proc.stdout as ReadableStream<Uint8Array>),
+      pump(proc.stderr as ReadableStream<Uint8Array>),
+    ]);
     running.exited = (async () => {
       await proc.exited;
       await Promise.race([pumping, Bun.sleep(200)]);

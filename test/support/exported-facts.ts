@@ -3,7 +3,10 @@ import { parseExport } from "../../src/journal/export-format.ts";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { runCli } from "./cli-process.ts";
 
-export async function exportedFacts(env: Record<string, string>, sessionId: string): Promise<(Fact & { at: string })[]> {
+export async function exportedFacts(
+  env: Record<string, string>,
+  sessionId: string,
+): Promise<(Fact & { at: string })[]> {
   const r = await runCli(["export", sessionId], env);
   if (r.code !== 0) throw new Error(`verbatim export ${sessionId} failed: ${r.stderr}`);
   return parseExport(r.stdout).records.map(({ fact, at }) => ({ ...fact, at }));

@@ -45,7 +45,10 @@ export class FakeSink implements Sink {
 
   /** The complete lines written so far, parsed. */
   messages(): Record<string, unknown>[] {
-    return this.#text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+    return this.#text
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 }
 

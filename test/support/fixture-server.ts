@@ -55,10 +55,22 @@ export function fixtureServer(): FixtureServer {
       const next = queue.shift();
       if (!next) {
         // 400: not retried, so a test that asks for more than it queued fails at once.
-        return Response.json({ error: { type: "invalid_request_error", message: `fixture server: nothing queued for ${req.method} ${url.pathname}` } }, { status: 400 });
+        return Response.json(
+          {
+            error: {
+              type: "invalid_request_error",
+              message: `fixture server: nothing queued for ${req.method} ${url.pathname}`,
+            },
+          },
+          { status: 400 },
+        );
       }
       if ("json" in next) return Response.json(next.json, { status: next.status, headers: next.headers ?? {} });
-      if ("html" in next) return new Response(next.html, { status: next.status, headers: { "content-type": "text/html; charset=utf-8" } });
+      if ("html" in next)
+        return new Response(next.html, {
+          status: next.status,
+          headers: { "content-type": "text/html; charset=utf-8" },
+        });
       return new Response(sseBody(next.sse, next.drop), {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...(next.headers ?? {}) },
       });

@@ -10,7 +10,15 @@
  * deletes it, so the journal can be checked afterwards.
  */
 import type { Owed } from "./jsonrpc-owed.ts";
-import { deepNesting, NASTY_NUMBERS, NASTY_STRINGS, randomKey, randomString, randomValue, type Rng } from "./fuzz-values.ts";
+import {
+  deepNesting,
+  NASTY_NUMBERS,
+  NASTY_STRINGS,
+  randomKey,
+  randomString,
+  randomValue,
+  type Rng,
+} from "./fuzz-values.ts";
 
 export type FuzzContext = { sessionId: string; cwd: string; limit: number };
 
@@ -37,7 +45,10 @@ export class FrameGenerator {
   #recentIds: unknown[] = [];
   #raw: string[] = [];
 
-  constructor(private readonly r: Rng, private readonly ctx: FuzzContext) {}
+  constructor(
+    private readonly r: Rng,
+    private readonly ctx: FuzzContext,
+  ) {}
 
   /** The next line. A line that came out over the limit by chance is drawn again. */
   next(): FuzzInput {
@@ -106,7 +117,22 @@ export class FrameGenerator {
     return r.weighted<() => unknown>([
       [5, () => this.ctx.sessionId],
       [3, () => `ses_${randomString(r, 16).replace(/[^A-Za-z0-9]/g, "")}0`],
-      [3, () => r.pick(["../../etc/passwd", "/abs/path", "a\u0000b", "x".repeat(129), "dir/ses", "ses\u2028x", "\ud800", "", ".", "ses_%00"])],
+      [
+        3,
+        () =>
+          r.pick([
+            "../../etc/passwd",
+            "/abs/path",
+            "a\u0000b",
+            "x".repeat(129),
+            "dir/ses",
+            "ses\u2028x",
+            "\ud800",
+            "",
+            ".",
+            "ses_%00",
+          ]),
+      ],
       [1, () => randomString(r, 8192)],
     ])();
   }
@@ -115,7 +141,20 @@ export class FrameGenerator {
     const r = this.r;
     return r.weighted<() => unknown>([
       [8, () => this.ctx.cwd],
-      [1, () => r.pick(["relative/dir", "", "/", "/nonexistent/dir", `${this.ctx.cwd}/../..`, `${this.ctx.cwd}\u0000x`, "C:\\work", "~/x"])],
+      [
+        1,
+        () =>
+          r.pick([
+            "relative/dir",
+            "",
+            "/",
+            "/nonexistent/dir",
+            `${this.ctx.cwd}/../..`,
+            `${this.ctx.cwd}\u0000x`,
+            "C:\\work",
+            "~/x",
+          ]),
+      ],
       [1, () => randomString(r, 4096)],
     ])();
   }
@@ -123,12 +162,46 @@ export class FrameGenerator {
   #block(): unknown {
     const r = this.r;
     return r.weighted<() => unknown>([
-      [6, () => ({ type: "text", text: r.chance(0.7) ? r.pick(["hi", "Hello there", "/compact", "/unknown-command", "tell me more"]) : randomString(r, 8192) })],
-      [1, () => ({ type: "image", mimeType: r.pick(["image/png", "image/jpeg", "text/plain", ""]), data: r.pick(["iVBORw0KGgo=", "", "!!not base64!!", "AAAA"]) })],
+      [
+        6,
+        () => ({
+          type: "text",
+          text: r.chance(0.7)
+            ? r.pick(["hi", "Hello there", "/compact", "/unknown-command", "tell me more"])
+            : randomString(r, 8192),
+        }),
+      ],
+      [
+        1,
+        () => ({
+          type: "image",
+          mimeType: r.pick(["image/png", "image/jpeg", "text/plain", ""]),
+          data: r.pick(["iVBORw0KGgo=", "", "!!not base64!!", "AAAA"]),
+        }),
+      ],
       [1, () => ({ type: "audio", mimeType: "audio/wav", data: "UklGRg==" })],
-      [1, () => ({ type: "resource_link", uri: r.pick(["file:///etc/passwd", "https://example.invalid/x", "", "not a uri"]), name: randomString(r, 64) })],
-      [1, () => ({ type: "resource", resource: { uri: "file:///x.txt", mimeType: "text/plain", text: randomString(r, 2048) } })],
-      [1, () => ({ type: "resource", resource: { uri: "file:///x.bin", mimeType: "application/octet-stream", blob: "AAECAw==" } })],
+      [
+        1,
+        () => ({
+          type: "resource_link",
+          uri: r.pick(["file:///etc/passwd", "https://example.invalid/x", "", "not a uri"]),
+          name: randomString(r, 64),
+        }),
+      ],
+      [
+        1,
+        () => ({
+          type: "resource",
+          resource: { uri: "file:///x.txt", mimeType: "text/plain", text: randomString(r, 2048) },
+        }),
+      ],
+      [
+        1,
+        () => ({
+          type: "resource",
+          resource: { uri: "file:///x.bin", mimeType: "application/octet-stream", blob: "AAECAw==" },
+        }),
+      ],
       [1, () => ({ type: r.pick(["video", "", "TEXT", "tool_use"]), text: "?" })],
     ])();
   }
@@ -137,8 +210,19 @@ export class FrameGenerator {
   #request(): Frame {
     const r = this.r;
     const method = r.pick([
-      "initialize", "authenticate", "session/new", "session/load", "session/resume", "session/list", "session/close",
-      "session/delete", "session/prompt", "session/prompt", "session/set_mode", "session/set_config_option", "logout",
+      "initialize",
+      "authenticate",
+      "session/new",
+      "session/load",
+      "session/resume",
+      "session/list",
+      "session/close",
+      "session/delete",
+      "session/prompt",
+      "session/prompt",
+      "session/set_mode",
+      "session/set_config_option",
+      "logout",
     ]);
     return { jsonrpc: "2.0", id: this.#id(), method, params: this.#params(method) };
   }
@@ -147,7 +231,12 @@ export class FrameGenerator {
     const r = this.r;
     switch (method) {
       case "initialize":
-        return { protocolVersion: r.pick([1, 1, 0, 2]), clientCapabilities: r.chance(0.8) ? {} : { fs: { readTextFile: false, writeTextFile: false }, terminal: false } };
+        return {
+          protocolVersion: r.pick([1, 1, 0, 2]),
+          clientCapabilities: r.chance(0.8)
+            ? {}
+            : { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        };
       case "authenticate":
         return { methodId: r.pick(["api-key", "anthropic", "", "x"]) };
       case "session/new":
@@ -156,7 +245,11 @@ export class FrameGenerator {
       case "session/resume":
         return { sessionId: this.#sessionId(), cwd: this.#cwd(), mcpServers: [] };
       case "session/list":
-        return r.weighted<() => Record<string, unknown>>([[3, () => ({})], [1, () => ({ cwd: this.#cwd() })], [1, () => ({ cursor: randomString(r, 256) })]])();
+        return r.weighted<() => Record<string, unknown>>([
+          [3, () => ({})],
+          [1, () => ({ cwd: this.#cwd() })],
+          [1, () => ({ cursor: randomString(r, 256) })],
+        ])();
       case "session/close":
         return { sessionId: r.chance(0.1) ? this.ctx.sessionId : this.#unknownSessionId() };
       case "session/delete":
@@ -164,7 +257,10 @@ export class FrameGenerator {
       case "session/prompt":
         return { sessionId: this.#sessionId(), prompt: Array.from({ length: 1 + r.int(3) }, () => this.#block()) };
       case "session/set_mode":
-        return { sessionId: this.#sessionId(), modeId: r.pick(["default", "acceptEdits", "plan", "bypassPermissions", "Default", "", "yolo"]) };
+        return {
+          sessionId: this.#sessionId(),
+          modeId: r.pick(["default", "acceptEdits", "plan", "bypassPermissions", "Default", "", "yolo"]),
+        };
       case "session/set_config_option":
         return {
           sessionId: this.#sessionId(),
@@ -254,8 +350,19 @@ export class FrameGenerator {
       else frame.jsonrpc = version;
     } else if (part === 2) {
       frame.method = r.pick<unknown>([
-        "session/teleport", "", 42, null, "Session/New", "session/new ", "session/cancel", "$/cancel_request",
-        "fs/read_text_file", "session/update", "session/request_permission", "logout", randomString(r, 256),
+        "session/teleport",
+        "",
+        42,
+        null,
+        "Session/New",
+        "session/new ",
+        "session/cancel",
+        "$/cancel_request",
+        "fs/read_text_file",
+        "session/update",
+        "session/request_permission",
+        "logout",
+        randomString(r, 256),
       ]);
     } else {
       const params = r.pick<unknown>([undefined, null, [], "params", 0, [frame.params]]);
@@ -268,17 +375,48 @@ export class FrameGenerator {
   #notification(): Frame {
     const r = this.r;
     return r.weighted<() => Frame>([
-      [3, () => ({ jsonrpc: "2.0", method: "session/cancel", params: r.chance(0.7) ? { sessionId: this.#sessionId() } : this.#mutate({ sessionId: "x" }) })],
-      [2, () => ({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: r.chance(0.5) ? r.pick(this.#recentIds) : randomValue(r, 1) } })],
-      [2, () => ({ jsonrpc: "2.0", method: r.pick(["session/update", "unknown/notification", "", "initialized"]), params: randomValue(r, 2) })],
+      [
+        3,
+        () => ({
+          jsonrpc: "2.0",
+          method: "session/cancel",
+          params: r.chance(0.7) ? { sessionId: this.#sessionId() } : this.#mutate({ sessionId: "x" }),
+        }),
+      ],
+      [
+        2,
+        () => ({
+          jsonrpc: "2.0",
+          method: "$/cancel_request",
+          params: { requestId: r.chance(0.5) ? r.pick(this.#recentIds) : randomValue(r, 1) },
+        }),
+      ],
+      [
+        2,
+        () => ({
+          jsonrpc: "2.0",
+          method: r.pick(["session/update", "unknown/notification", "", "initialized"]),
+          params: randomValue(r, 2),
+        }),
+      ],
     ])();
   }
 
   #response(): Frame {
     const r = this.r;
     return r.weighted<() => Frame>([
-      [3, () => ({ jsonrpc: "2.0", id: r.chance(0.5) ? this.#id() : r.pick(this.#recentIds), result: randomValue(r, 2) })],
-      [2, () => ({ jsonrpc: "2.0", id: this.#id(), error: r.chance(0.6) ? { code: -32000, message: randomString(r, 64) } : randomValue(r, 1) })],
+      [
+        3,
+        () => ({ jsonrpc: "2.0", id: r.chance(0.5) ? this.#id() : r.pick(this.#recentIds), result: randomValue(r, 2) }),
+      ],
+      [
+        2,
+        () => ({
+          jsonrpc: "2.0",
+          id: this.#id(),
+          error: r.chance(0.6) ? { code: -32000, message: randomString(r, 64) } : randomValue(r, 1),
+        }),
+      ],
       [1, () => ({ jsonrpc: "2.0", result: {} })],
       [1, () => ({ jsonrpc: "2.0", id: this.#id(), result: {}, error: { code: 1, message: "both" } })],
     ])();
@@ -297,7 +435,7 @@ export class FrameGenerator {
       () => deepNesting(r, r.pick([1000, 100_000])),
       () => '{"jsonrpc":"2.0"}',
       () => "{}",
-      () => "\u2028{\"jsonrpc\":\"2.0\"}\u2029",
+      () => '\u2028{"jsonrpc":"2.0"}\u2029',
     ])();
   }
 
@@ -319,18 +457,31 @@ export class FrameGenerator {
       bytes = out;
     };
     const damage = r.int(9);
-    if (damage === 0) splice(r.pick([[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0x80], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80], [0xfe, 0xfe]]));
+    if (damage === 0)
+      splice(
+        r.pick([
+          [0xff],
+          [0xc0, 0x80],
+          [0xed, 0xa0, 0x80],
+          [0x80],
+          [0xe2, 0x82],
+          [0xf4, 0x90, 0x80, 0x80],
+          [0xfe, 0xfe],
+        ]),
+      );
     else if (damage === 1) bytes = bytes.subarray(0, at);
     else if (damage === 2) splice([...encoder.encode(r.pick(["}", ",", '{"x":1}', "]", "garbage", "\u0000"]))]);
     else if (damage === 3) splice([0xef, 0xbb, 0xbf]);
-    else if (damage === 4 && bytes.length > 0) splice([r.pick([0x00, 0x01, 0x0d, 0x1f, 0x22, 0x5c, 0x7b, 0x7d, 0x7f, 0xff])], 1);
+    else if (damage === 4 && bytes.length > 0)
+      splice([r.pick([0x00, 0x01, 0x0d, 0x1f, 0x22, 0x5c, 0x7b, 0x7d, 0x7f, 0xff])], 1);
     else if (damage === 5) splice([...encoder.encode("\u2028\u2029")]);
     else if (damage === 6) bytes = Uint8Array.from([...bytes, 0x0d]);
     else if (damage === 7) bytes = Uint8Array.from([...bytes, ...bytes]);
-    else bytes = Uint8Array.from({ length: 1 + r.int(200) }, () => {
-      const b = r.int(256);
-      return b === 0x0a ? 0x0b : b;
-    });
+    else
+      bytes = Uint8Array.from({ length: 1 + r.int(200) }, () => {
+        const b = r.int(256);
+        return b === 0x0a ? 0x0b : b;
+      });
     return this.#finish(family, bytes);
   }
 
@@ -342,13 +493,30 @@ export class FrameGenerator {
     const id = this.#id();
     const shape = r.int(6);
     if (shape === 0) {
-      return this.#finish(family, encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId: this.ctx.sessionId, prompt: [{ type: "text", text: pad }] } })), { kind: "id", id: id as string | number, method: "session/prompt" });
+      return this.#finish(
+        family,
+        encoder.encode(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method: "session/prompt",
+            params: { sessionId: this.ctx.sessionId, prompt: [{ type: "text", text: pad }] },
+          }),
+        ),
+        { kind: "id", id: id as string | number, method: "session/prompt" },
+      );
     }
     if (shape === 1) {
-      return this.#finish(family, encoder.encode(JSON.stringify({ params: { pad }, jsonrpc: "2.0", method: "session/list", id })), { kind: "null" });
+      return this.#finish(
+        family,
+        encoder.encode(JSON.stringify({ params: { pad }, jsonrpc: "2.0", method: "session/list", id })),
+        { kind: "null" },
+      );
     }
     if (shape === 2) {
-      return this.#finish(family, encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, result: { pad } })), { kind: "none" });
+      return this.#finish(family, encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, result: { pad } })), {
+        kind: "none",
+      });
     }
     if (shape === 3) {
       return this.#finish(family, encoder.encode(`${pad}`), { kind: "null" });
@@ -356,11 +524,18 @@ export class FrameGenerator {
     if (shape === 4) {
       // Exactly at the limit: an ordinary request.
       const base = JSON.stringify({ jsonrpc: "2.0", id, method: "session/list", params: { _meta: { pad: "" } } });
-      return this.#finish(family, encoder.encode(base.replace('"pad":""', `"pad":"${"x".repeat(limit - encoder.encode(base).length)}"`)));
+      return this.#finish(
+        family,
+        encoder.encode(base.replace('"pad":""', `"pad":"${"x".repeat(limit - encoder.encode(base).length)}"`)),
+      );
     }
     // One byte over the limit, its id first.
     const base = JSON.stringify({ jsonrpc: "2.0", id, method: "session/list", params: { _meta: { pad: "" } } });
-    return this.#finish(family, encoder.encode(base.replace('"pad":""', `"pad":"${"x".repeat(limit + 1 - encoder.encode(base).length)}"`)), { kind: "id", id: id as string | number, method: "session/list" });
+    return this.#finish(
+      family,
+      encoder.encode(base.replace('"pad":""', `"pad":"${"x".repeat(limit + 1 - encoder.encode(base).length)}"`)),
+      { kind: "id", id: id as string | number, method: "session/list" },
+    );
   }
 
   #serialize(value: unknown): string {
@@ -375,7 +550,8 @@ export class FrameGenerator {
     if (body.includes(0x0a)) throw new Error(`generator bug: a ${family} line holds a newline`);
     const over = body.length > this.ctx.limit;
     if (over && !oversized) throw new OverLimitByChance();
-    if (!over && oversized) throw new Error(`generator bug: a ${family} line of ${body.length} bytes is not over the limit`);
+    if (!over && oversized)
+      throw new Error(`generator bug: a ${family} line of ${body.length} bytes is not over the limit`);
     const bytes = new Uint8Array(body.length + 1);
     bytes.set(body);
     bytes[body.length] = 0x0a;

@@ -82,13 +82,27 @@ export const NASTY_STRINGS: readonly string[] = [
   "ses_00000000000000000000",
   "session/prompt",
   "\\u0000",
-  "\"quoted\"",
+  '"quoted"',
   "\\",
 ];
 
 /** Numbers at JSON's edges (NaN and Infinity serialize to null). */
 export const NASTY_NUMBERS: readonly number[] = [
-  0, -0, 1, -1, 0.5, -1e-300, 1e308, -1e308, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 2 ** 31, 4294967296, 1.7976931348623157e308, 5e-324,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  -1e-300,
+  1e308,
+  -1e308,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 63),
+  2 ** 31,
+  4294967296,
+  1.7976931348623157e308,
+  5e-324,
 ];
 
 /** A random string: nasty, random code units (surrogates included), or huge. */
@@ -119,7 +133,9 @@ export function randomValue(r: Rng, depth = 3): unknown {
 }
 
 export function randomKey(r: Rng): string {
-  return r.chance(0.5) ? r.pick(["id", "method", "params", "jsonrpc", "sessionId", "type", "text", "_meta", "__proto__", "constructor"]) : randomString(r, 64);
+  return r.chance(0.5)
+    ? r.pick(["id", "method", "params", "jsonrpc", "sessionId", "type", "text", "_meta", "__proto__", "constructor"])
+    : randomString(r, 64);
 }
 
 /**

@@ -48,7 +48,14 @@ export type GoldenMeta = {
   rowsSha256: string;
 };
 
-export type Golden = { dir: string; meta: GoldenMeta; rowsText: string; rows: GoldenRow[]; expectedView: unknown; expectedConversation: unknown };
+export type Golden = {
+  dir: string;
+  meta: GoldenMeta;
+  rowsText: string;
+  rows: GoldenRow[];
+  expectedView: unknown;
+  expectedConversation: unknown;
+};
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -76,7 +83,10 @@ export function readGolden(name: string): Golden {
 }
 
 export function parseRows(text: string): GoldenRow[] {
-  return text.split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line) as GoldenRow);
+  return text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as GoldenRow);
 }
 
 /** One row a line, in import order: sessions, then blobs, then facts by session and sequence. */
@@ -89,9 +99,16 @@ export function exportRows(dbPath: string, sessionIds: string[]): GoldenRow[] {
   const db = new Database(dbPath, { readonly: true });
   try {
     const marks = sessionIds.map(() => "?").join(", ");
-    const order: Record<Table, string> = { sessions: "created_at, session_id", blobs: "session_id, sha256", facts: "session_id, seq" };
+    const order: Record<Table, string> = {
+      sessions: "created_at, session_id",
+      blobs: "session_id, sha256",
+      facts: "session_id, seq",
+    };
     return TABLES.flatMap((table) =>
-      db.query<Record<string, string | number | null>, string[]>(`SELECT * FROM ${table} WHERE session_id IN (${marks}) ORDER BY ${order[table]}`)
+      db
+        .query<Record<string, string | number | null>, string[]>(
+          `SELECT * FROM ${table} WHERE session_id IN (${marks}) ORDER BY ${order[table]}`,
+        )
         .all(...sessionIds)
         .map((row) => ({ table, row })),
     );
@@ -113,7 +130,9 @@ export function importRows(home: string, rows: GoldenRow[]): string {
       for (const table of TABLES) {
         for (const { row } of rows.filter((r) => r.table === table)) {
           const columns = Object.keys(row);
-          db.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...columns.map((c) => row[c] ?? null));
+          db.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(
+            ...columns.map((c) => row[c] ?? null),
+          );
         }
       }
     })();
@@ -149,7 +168,12 @@ export async function importRowsToPostgres(url: string, rows: GoldenRow[]): Prom
 }
 
 /** Loads `sessionId` through a freshly spawned verbatim and returns the view its client folded. */
-export async function loadedView(env: Record<string, string>, sessionId: string, cwd: string, capabilities: ClientCapabilities): Promise<ViewModel> {
+export async function loadedView(
+  env: Record<string, string>,
+  sessionId: string,
+  cwd: string,
+  capabilities: ClientCapabilities,
+): Promise<ViewModel> {
   const view = (await loadedViews(env, [{ sessionId, cwd }], capabilities)).get(sessionId);
   if (view instanceof Error) throw view;
   return view as ViewModel;

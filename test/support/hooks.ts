@@ -55,7 +55,11 @@ export function script(box: Sandbox, name: string, body: string): string {
 }
 
 /** A command handler running `command` (shell form). */
-export const command = (commandLine: string, extra: Partial<Handler> = {}): Handler => ({ type: "command", command: commandLine, ...extra });
+export const command = (commandLine: string, extra: Partial<Handler> = {}): Handler => ({
+  type: "command",
+  command: commandLine,
+  ...extra,
+});
 
 export type OutcomeMeta = {
   outcomeId: string;
@@ -66,7 +70,14 @@ export type OutcomeMeta = {
   reason?: string;
   toolCallId?: string;
   originSessionId: string;
-  runs: { hookId: string; hookRunId: string; command: string; status: string; exitCode?: number; entries: { kind: string; text: string }[] }[];
+  runs: {
+    hookId: string;
+    hookRunId: string;
+    command: string;
+    status: string;
+    exitCode?: number;
+    entries: { kind: string; text: string }[];
+  }[];
   inputRewritten?: { byHookId: string; conflictingHookIds: string[] };
   halted?: { stopReason: string };
   systemMessages: string[];
@@ -74,7 +85,7 @@ export type OutcomeMeta = {
 
 /** The hook outcomes shown on a card (`_meta.verbatim.hooks`). */
 export const cardHooks = (card: Pick<ToolCardView, "meta"> | undefined): OutcomeMeta[] =>
-  ((card?.meta?.verbatim as { hooks?: OutcomeMeta[] } | undefined)?.hooks) ?? [];
+  (card?.meta?.verbatim as { hooks?: OutcomeMeta[] } | undefined)?.hooks ?? [];
 
 /** Hook outcomes shown as messages of their own (`_meta.verbatim.hook`), in timeline order. */
 export function standaloneHooks(view: ViewModel): { text: string; hook: OutcomeMeta }[] {
@@ -94,7 +105,9 @@ export function noticeMessages(view: ViewModel): { title: string; description?: 
     .filter((k) => k.startsWith("message:"))
     .map((k) => view.messages[k.slice("message:".length)]!)
     .flatMap((m) => {
-      const notice = (m.meta?.verbatim as { notice?: { title: string; description?: string; severity: string } } | undefined)?.notice;
+      const notice = (
+        m.meta?.verbatim as { notice?: { title: string; description?: string; severity: string } } | undefined
+      )?.notice;
       return notice ? [notice] : [];
     });
 }

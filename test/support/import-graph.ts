@@ -39,8 +39,11 @@ export function importGraph(): ImportGraph {
   for (const file of sources(join(ROOT, "src"))) {
     const module = relative(ROOT, file);
     const code = readFileSync(file, "utf8").replace(/^#!.*/, "");
-    const local = (specifier: string) => (specifier.startsWith(".") ? relative(ROOT, resolve(dirname(file), specifier)) : undefined);
-    const all = allSpecifiers(code).map(local).filter((m): m is string => m !== undefined);
+    const local = (specifier: string) =>
+      specifier.startsWith(".") ? relative(ROOT, resolve(dirname(file), specifier)) : undefined;
+    const all = allSpecifiers(code)
+      .map(local)
+      .filter((m): m is string => m !== undefined);
     const runtime = transpiler.scanImports(code).map((i) => i.path);
     graph.all.set(module, new Set(all));
     graph.runtime.set(module, new Set(runtime.map(local).filter((m): m is string => m !== undefined)));
@@ -86,7 +89,10 @@ export function cycles(graph: Map<string, Set<string>>): string[][] {
 }
 
 /** The graph between groups of modules (`group(module)`; modules outside any group left out), self-edges dropped. */
-export function grouped(graph: Map<string, Set<string>>, group: (module: string) => string | undefined): Map<string, Set<string>> {
+export function grouped(
+  graph: Map<string, Set<string>>,
+  group: (module: string) => string | undefined,
+): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const [from, targets] of graph) {
     const a = group(from);

@@ -25,12 +25,20 @@ function unconfigured(): Sandbox {
 }
 
 /** Starts the installed agent, initializes it as `capabilities` says, and hands the connection to `use`. */
-async function withAgent<T>(command: string[], box: Sandbox, capabilities: ClientCapabilities, use: (c: { agent: acp.ClientContext; client: ViewClient; init: acp.InitializeResponse }) => Promise<T>): Promise<T> {
+async function withAgent<T>(
+  command: string[],
+  box: Sandbox,
+  capabilities: ClientCapabilities,
+  use: (c: { agent: acp.ClientContext; client: ViewClient; init: acp.InitializeResponse }) => Promise<T>,
+): Promise<T> {
   const process = spawnAgent({ command, env: box.env, cwd: box.workspace });
   const client = new ViewClient();
   const connection = client.app().connect(process.stream);
   try {
-    const init = await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities });
+    const init = await connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: capabilities,
+    });
     return await use({ agent: connection.agent, client, init });
   } catch (error) {
     throw new Error(`${String(error)}\nagent stderr:\n${process.stderr()}`);
@@ -41,9 +49,23 @@ async function withAgent<T>(command: string[], box: Sandbox, capabilities: Clien
   }
 }
 
-export async function runInstalled(command: string[], args: string[], box: Sandbox): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = Bun.spawn([...command, ...args], { env: { ...process.env, ...box.env }, cwd: box.workspace, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+export async function runInstalled(
+  command: string[],
+  args: string[],
+  box: Sandbox,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = Bun.spawn([...command, ...args], {
+    env: { ...process.env, ...box.env },
+    cwd: box.workspace,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -74,7 +96,9 @@ export function describeInstalled(name: string, command: () => string[], version
       pty.type("");
       expect(await pty.exited).toBe(0);
       expect(server.requests.map((r) => r.path)).toEqual(["/v1/models"]);
-      const session = await withAgent(command(), box, {}, async ({ agent }) => agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] }));
+      const session = await withAgent(command(), box, {}, async ({ agent }) =>
+        agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] }),
+      );
       const model = session.configOptions?.find((o) => o.id === "model");
       expect(model && "currentValue" in model ? model.currentValue : undefined).toBe("openai-compatible/qwen3");
     });
@@ -83,14 +107,24 @@ export function describeInstalled(name: string, command: () => string[], version
       const box = unconfigured();
       writeUserConfig(join(box.configHome, "verbatim", "config.json"), { model: "scripted/demo" });
       const live = await withAgent(command(), box, {}, async ({ agent, client }) => {
-        const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });
-        const { stopReason } = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Hello" }] });
+        const { sessionId } = await agent.request(acp.methods.agent.session.new, {
+          cwd: box.workspace,
+          mcpServers: [],
+        });
+        const { stopReason } = await agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "Hello" }],
+        });
         expect(stopReason).toBe("end_turn");
         return { sessionId, view: client.view(sessionId) };
       });
       expect(live.view.timeline.length).toBeGreaterThan(1);
       const reloaded = await withAgent(command(), box, {}, async ({ agent, client }) => {
-        await agent.request(acp.methods.agent.session.load, { sessionId: live.sessionId, cwd: box.workspace, mcpServers: [] });
+        await agent.request(acp.methods.agent.session.load, {
+          sessionId: live.sessionId,
+          cwd: box.workspace,
+          mcpServers: [],
+        });
         return client.view(live.sessionId);
       });
       expect(diffValues(comparable(live.view), comparable(reloaded))).toEqual([]);

@@ -21,7 +21,10 @@ export const startFact = (cwd = "/work"): Fact => ({
   systemPrompt: "You are a test.",
   tools: [],
   modes: { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }] },
-  configOptions: buildConfigOptions({ modeId: "default", model: { provider: "scripted", model: "plain" }, thoughtLevel: "medium" }, []),
+  configOptions: buildConfigOptions(
+    { modeId: "default", model: { provider: "scripted", model: "plain" }, thoughtLevel: "medium" },
+    [],
+  ),
 });
 
 export const chunk = (text: string, messageId = "msg_1"): Fact => ({

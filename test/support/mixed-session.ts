@@ -19,7 +19,8 @@ export async function mixedSession(box: Sandbox) {
   const c = await connectInProcess(box.env, { policy });
   try {
     const { sessionId } = await newSession(c.ctx, box.workspace);
-    const use = (model: string) => c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: model });
+    const use = (model: string) =>
+      c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: model });
     await use("scripted/thinking");
     await prompt(c.ctx, sessionId, "Think first");
     await use("scripted/plan");

@@ -23,11 +23,17 @@ if (import.meta.main) {
   const agent = createAgentApp();
   const connection = new ViewClient(choose("allow_once")).app().connect(agent.inMemory());
   const steps: Record<string, string[]> = {};
-  await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  await connection.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: {},
+  });
   steps.initialize = loaded();
   const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
   steps.new = loaded();
-  await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Hello" }] });
+  await connection.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Hello" }],
+  });
   steps.prompt = loaded();
   await connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
   steps.load = loaded();

@@ -44,7 +44,9 @@ export async function freshDatabase(server?: PostgresServer): Promise<string> {
  * Starts a server of its own (the benchmarks' with `durable`: PostgreSQL's default fsync and
  * synchronous commit). It is stopped and its data removed at exit, or by `stop`.
  */
-export async function startPostgres(options: { durable: boolean }): Promise<PostgresServer & { stop(): Promise<void> }> {
+export async function startPostgres(options: {
+  durable: boolean;
+}): Promise<PostgresServer & { stop(): Promise<void> }> {
   // The data directory's parent is traversable by the server's user; the data directory is its own (0700).
   const root = mkdtempSync(join(tmpdir(), "verbatim-pg-"));
   chmodSync(root, 0o755);
@@ -64,9 +66,12 @@ export async function startPostgres(options: { durable: boolean }): Promise<Post
       createPostgresUser: asRoot,
       initdbFlags: ["--no-sync"],
       postgresFlags: [
-        "-c", "listen_addresses=127.0.0.1",
-        "-c", "unix_socket_directories=",
-        "-c", "max_connections=300",
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
+        "-c",
+        "max_connections=300",
         ...(options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
       ],
       onLog: () => undefined,
@@ -77,10 +82,16 @@ export async function startPostgres(options: { durable: boolean }): Promise<Post
       await pg.start();
       const stop = () => stopServer(dataDir, root);
       process.once("exit", stop);
-      const url = (database: string) => `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}`;
+      const url = (database: string) =>
+        `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}`;
       const admin = new SQL(url("postgres"), { max: 2 });
       return {
-        host: "127.0.0.1", port, user: USER, password: PASSWORD, url, admin,
+        host: "127.0.0.1",
+        port,
+        user: USER,
+        password: PASSWORD,
+        url,
+        admin,
         stop: async () => {
           await admin.close();
           await pg.stop();
@@ -89,7 +100,9 @@ export async function startPostgres(options: { durable: boolean }): Promise<Post
         },
       };
     } catch (error) {
-      lastError = new Error(`the test PostgreSQL server did not start on port ${port}: ${String(error ?? "")} ${errors.join(" ")}`);
+      lastError = new Error(
+        `the test PostgreSQL server did not start on port ${port}: ${String(error ?? "")} ${errors.join(" ")}`,
+      );
     }
   }
   throw lastError;

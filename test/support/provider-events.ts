@@ -36,7 +36,11 @@ export function providerRequest(kit: Kit, overrides: Partial<ProviderRequest> = 
   };
 }
 
-export async function collect(provider: Provider, request: ProviderRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
+export async function collect(
+  provider: Provider,
+  request: ProviderRequest,
+  signal = new AbortController().signal,
+): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
   for await (const event of provider.stream(request, signal)) events.push(event);
   return events;
@@ -62,18 +66,26 @@ export function summarize(events: ProviderEvent[]): Summary {
   for (const e of events) {
     if (e.type === "thinking_delta") thinking += e.text;
     else if (e.type === "text_delta") text += e.text;
-    else if (e.type === "tool_call_start") calls.set(e.index, { index: e.index, id: e.providerCallId, name: e.name, json: "", ended: false });
+    else if (e.type === "tool_call_start")
+      calls.set(e.index, { index: e.index, id: e.providerCallId, name: e.name, json: "", ended: false });
     else if (e.type === "tool_call_delta") calls.get(e.index)!.json += e.json;
     else if (e.type === "tool_call_end") calls.get(e.index)!.ended = true;
     else if (e.type === "notice") notices.push(e.title);
     else if (e.type === "usage") usage = e;
   }
   const final = events[events.length - 1];
-  if (!final || (final.type !== "done" && final.type !== "error")) throw new Error("the stream did not end with a final event");
+  if (!final || (final.type !== "done" && final.type !== "error"))
+    throw new Error("the stream did not end with a final event");
   return {
     thinking,
     text,
-    calls: [...calls.values()].map((c) => ({ index: c.index, id: c.id, name: c.name, input: c.json ? JSON.parse(c.json) : {}, ended: c.ended })),
+    calls: [...calls.values()].map((c) => ({
+      index: c.index,
+      id: c.id,
+      name: c.name,
+      input: c.json ? JSON.parse(c.json) : {},
+      ended: c.ended,
+    })),
     notices,
     usage,
     final,

@@ -42,9 +42,15 @@ export const anthropicKit: Kit = {
   env: (server) => ({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin }),
   text: (text) => anthropicStream([{ type: "text", text }]),
   thinkingThenText: (thinking, text) =>
-    anthropicStream([{ type: "thinking", thinking, signature: `sig-${thinking.length}-EqQBCkYIARgCIkD` }, { type: "text", text }]),
+    anthropicStream([
+      { type: "thinking", thinking, signature: `sig-${thinking.length}-EqQBCkYIARgCIkD` },
+      { type: "text", text },
+    ]),
   calls: (calls, text) =>
-    anthropicStream([...(text ? [{ type: "text" as const, text }] : []), ...calls.map((c) => ({ type: "tool_use" as const, ...c }))]),
+    anthropicStream([
+      ...(text ? [{ type: "text" as const, text }] : []),
+      ...calls.map((c) => ({ type: "tool_use" as const, ...c })),
+    ]),
   thinkingThenCalls: (thinking, text, calls) =>
     anthropicStream([
       { type: "thinking", thinking, signature: `sig-${thinking.length}-EqQBCkYIARgCIkD` },
@@ -52,7 +58,11 @@ export const anthropicKit: Kit = {
       ...calls.map((c) => ({ type: "tool_use" as const, ...c })),
     ]),
   maxTokens: (text) => anthropicStream([{ type: "text", text }], { stopReason: "max_tokens" }),
-  rateLimited: () => ({ status: 429, json: anthropicErrorBody("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), headers: { "retry-after": "0" } }),
+  rateLimited: () => ({
+    status: 429,
+    json: anthropicErrorBody("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+    headers: { "retry-after": "0" },
+  }),
   badRequest: (message) => ({ status: 400, json: anthropicErrorBody("invalid_request_error", message) }),
 };
 
@@ -71,16 +81,36 @@ export const responsesKit: Kit = {
   calls: (calls, text) =>
     responsesStream([
       ...(text ? [{ type: "message" as const, id: "msg_fx_1", text }] : []),
-      ...calls.map((c, i) => ({ type: "function_call" as const, id: `fc_fx_${i}`, callId: c.id, name: c.name, input: c.input })),
+      ...calls.map((c, i) => ({
+        type: "function_call" as const,
+        id: `fc_fx_${i}`,
+        callId: c.id,
+        name: c.name,
+        input: c.input,
+      })),
     ]),
   thinkingThenCalls: (thinking, text, calls) =>
     responsesStream([
       { type: "reasoning", id: "rs_fx_1", summary: [thinking], encrypted: `gAAAAB-encrypted-${thinking.length}` },
       { type: "message", id: "msg_fx_1", text },
-      ...calls.map((c, i) => ({ type: "function_call" as const, id: `fc_fx_${i}`, callId: c.id, name: c.name, input: c.input })),
+      ...calls.map((c, i) => ({
+        type: "function_call" as const,
+        id: `fc_fx_${i}`,
+        callId: c.id,
+        name: c.name,
+        input: c.input,
+      })),
     ]),
-  maxTokens: (text) => responsesStream([{ type: "message", id: "msg_fx_1", text }], { status: "incomplete", incompleteReason: "max_output_tokens" }),
-  rateLimited: () => ({ status: 429, json: openaiErrorBody("requests", "Rate limit reached for requests", "rate_limit_exceeded"), headers: { "retry-after": "0" } }),
+  maxTokens: (text) =>
+    responsesStream([{ type: "message", id: "msg_fx_1", text }], {
+      status: "incomplete",
+      incompleteReason: "max_output_tokens",
+    }),
+  rateLimited: () => ({
+    status: 429,
+    json: openaiErrorBody("requests", "Rate limit reached for requests", "rate_limit_exceeded"),
+    headers: { "retry-after": "0" },
+  }),
   badRequest: (message) => ({ status: 400, json: openaiErrorBody("invalid_request_error", message) }),
 };
 
@@ -91,11 +121,17 @@ export const chatKit: Kit = {
   // A local server: no key at all (the adapter sends a placeholder the SDK insists on).
   env: (server) => ({ OPENAI_BASE_URL: `${server.origin}/v1` }),
   text: (text) => chatStream({ content: text }),
-  thinkingThenText: (thinking, text) => chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text }),
+  thinkingThenText: (thinking, text) =>
+    chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text }),
   calls: (calls, text) => chatStream({ ...(text ? { content: text } : {}), calls }),
-  thinkingThenCalls: (thinking, text, calls) => chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text, calls }),
+  thinkingThenCalls: (thinking, text, calls) =>
+    chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text, calls }),
   maxTokens: (text) => chatStream({ content: text, finish: "length" }),
-  rateLimited: () => ({ status: 429, json: openaiErrorBody("rate_limit_error", "Too many requests"), headers: { "retry-after": "0" } }),
+  rateLimited: () => ({
+    status: 429,
+    json: openaiErrorBody("rate_limit_error", "Too many requests"),
+    headers: { "retry-after": "0" },
+  }),
   badRequest: (message) => ({ status: 400, json: openaiErrorBody("invalid_request_error", message) }),
 };
 

@@ -38,7 +38,8 @@ export function inPty(command: string[], env: Record<string, string>, cwd?: stri
           seen = at + text.length;
           return;
         }
-        if (Date.now() > deadline) throw new Error(`the terminal never showed ${JSON.stringify(text)}; it showed:\n${shown}`);
+        if (Date.now() > deadline)
+          throw new Error(`the terminal never showed ${JSON.stringify(text)}; it showed:\n${shown}`);
         await Bun.sleep(10);
       }
     },

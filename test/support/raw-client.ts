@@ -36,7 +36,13 @@ export type RawAgent = {
   close(): Promise<number>;
 };
 
-export type RawMessage = { id?: RawId; method?: string; result?: unknown; error?: { code: number; message: string; data?: unknown }; params?: unknown };
+export type RawMessage = {
+  id?: RawId;
+  method?: string;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+  params?: unknown;
+};
 
 /** The map key of a JSON-RPC id: its JSON text (so 1 and "1" differ). */
 export const idKey = (id: unknown): string => JSON.stringify(id) ?? "undefined";
@@ -44,7 +50,12 @@ export const idKey = (id: unknown): string => JSON.stringify(id) ?? "undefined";
 const STDERR_TAIL = 64 * 1024;
 
 export function rawAgent(env: Record<string, string>): RawAgent {
-  const child = spawn(agentCommand(), { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  const child = spawn(agentCommand(), {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, ...env },
+  });
   const messages: RawMessage[] = [];
   const garbled: string[] = [];
   const byId = new Map<string, RawMessage[]>();
@@ -96,8 +107,10 @@ export function rawAgent(env: Record<string, string>): RawAgent {
   const until = async (predicate: () => boolean, what: string, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!predicate()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; agent stderr:\n${errTail.slice(-4000)}`);
-      if (!running) throw new Error(`the agent exited while waiting for ${what}; agent stderr:\n${errTail.slice(-4000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; agent stderr:\n${errTail.slice(-4000)}`);
+      if (!running)
+        throw new Error(`the agent exited while waiting for ${what}; agent stderr:\n${errTail.slice(-4000)}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -145,7 +158,10 @@ export function rawAgent(env: Record<string, string>): RawAgent {
 }
 
 /** A raw agent that has answered `initialize`. */
-export async function initializedRawAgent(env: Record<string, string>, clientCapabilities: unknown = {}): Promise<RawAgent> {
+export async function initializedRawAgent(
+  env: Record<string, string>,
+  clientCapabilities: unknown = {},
+): Promise<RawAgent> {
   const agent = rawAgent(env);
   await agent.request("initialize", { protocolVersion: 1, clientCapabilities }, "setup-initialize");
   return agent;

@@ -8,7 +8,8 @@ import type { ViewModel } from "../../src/view/view-model.ts";
 
 const statusRank: Record<string, number> = { pending: 0, in_progress: 1, completed: 2, failed: 2 };
 
-const text = (content: { type: string; text?: string }[]) => content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("");
+const text = (content: { type: string; text?: string }[]) =>
+  content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("");
 
 export function prefixViolations(before: ViewModel, after: ViewModel): string[] {
   const problems: string[] = [];
@@ -24,7 +25,8 @@ export function prefixViolations(before: ViewModel, after: ViewModel): string[] 
       continue;
     }
     if (replayed.role !== message.role) problems.push(`message ${id} changed role`);
-    if (!text(replayed.content).startsWith(text(message.content))) problems.push(`message ${id} text is not an extension of what was shown`);
+    if (!text(replayed.content).startsWith(text(message.content)))
+      problems.push(`message ${id} text is not an extension of what was shown`);
   }
   for (const [id, card] of Object.entries(before.toolCalls)) {
     const replayed = after.toolCalls[id];
@@ -33,10 +35,15 @@ export function prefixViolations(before: ViewModel, after: ViewModel): string[] 
       continue;
     }
     for (const field of ["name", "title", "kind", "rawInput", "locations"] as const) {
-      if (JSON.stringify(replayed[field]) !== JSON.stringify(card[field])) problems.push(`tool call ${id} ${field} changed`);
+      if (JSON.stringify(replayed[field]) !== JSON.stringify(card[field]))
+        problems.push(`tool call ${id} ${field} changed`);
     }
-    if ((statusRank[replayed.status] ?? -1) < (statusRank[card.status] ?? 0)) problems.push(`tool call ${id} went back from ${card.status} to ${replayed.status}`);
-    if ((card.status === "completed" || card.status === "failed") && JSON.stringify(replayed.content) !== JSON.stringify(card.content)) {
+    if ((statusRank[replayed.status] ?? -1) < (statusRank[card.status] ?? 0))
+      problems.push(`tool call ${id} went back from ${card.status} to ${replayed.status}`);
+    if (
+      (card.status === "completed" || card.status === "failed") &&
+      JSON.stringify(replayed.content) !== JSON.stringify(card.content)
+    ) {
       problems.push(`settled tool call ${id} content changed`);
     }
   }

@@ -38,7 +38,11 @@ describe("Bash", () => {
     const ws = sandbox().workspace;
     const pidFile = join(ws, "grandchild.pid");
     const abort = new AbortController();
-    const run = runTool(bashTool, { command: `sleep 300 & echo $! > ${pidFile}; echo started; wait` }, { cwd: ws, signal: abort.signal });
+    const run = runTool(
+      bashTool,
+      { command: `sleep 300 & echo $! > ${pidFile}; echo started; wait` },
+      { cwd: ws, signal: abort.signal },
+    );
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", "the grandchild's pid");
     const grandchild = pidIn(pidFile);
     expect(alive(grandchild)).toBe(true);
@@ -52,7 +56,11 @@ describe("Bash", () => {
   test("a timeout kills the command group and says so", async () => {
     const ws = sandbox().workspace;
     const pidFile = join(ws, "child.pid");
-    const outcome = await runTool(bashTool, { command: `sleep 300 & echo $! > ${pidFile}; wait`, timeout: 300 }, { cwd: ws });
+    const outcome = await runTool(
+      bashTool,
+      { command: `sleep 300 & echo $! > ${pidFile}; wait`, timeout: 300 },
+      { cwd: ws },
+    );
     expect(outcome.status).toBe("failed");
     expect(outcome.result.text).toContain("Stopped: the command timed out after 300 ms and was killed.");
     await waitFor(() => !alive(pidIn(pidFile)), "the background child to die");
@@ -72,7 +80,11 @@ describe("Bash", () => {
 
   test("long output keeps its beginning and end, with a visible note", async () => {
     const ws = sandbox().workspace;
-    const outcome = await runTool(bashTool, { command: "echo FIRST; head -c 100000 /dev/zero | tr '\\0' x; echo; echo LAST" }, { cwd: ws });
+    const outcome = await runTool(
+      bashTool,
+      { command: "echo FIRST; head -c 100000 /dev/zero | tr '\\0' x; echo; echo LAST" },
+      { cwd: ws },
+    );
     expect(outcome.result.text.length).toBeLessThan(BASH_MAX_OUTPUT + 300);
     expect(outcome.result.text).toStartWith("FIRST\n");
     expect(outcome.result.text).toContain("characters of output omitted");

@@ -77,7 +77,11 @@ describe("file tools stay inside", () => {
     const write = await runTool(writeTool, { file_path: `${ws}/linked-dir/planted.txt`, content: "x" }, { cwd: ws });
     expect(write.status).toBe("failed");
     expect(existsSync(join(outside, "planted.txt"))).toBe(false);
-    const edit = await runTool(editTool, { file_path: `${ws}/linked-secret.txt`, old_string: "the", new_string: "a" }, { cwd: ws });
+    const edit = await runTool(
+      editTool,
+      { file_path: `${ws}/linked-secret.txt`, old_string: "the", new_string: "a" },
+      { cwd: ws },
+    );
     expect(edit.status).toBe("failed");
     expect(edit.result.text).toContain("outside");
   });

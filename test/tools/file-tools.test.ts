@@ -43,7 +43,10 @@ describe("Read", () => {
 
   test("a missing file or a directory is an error the model can act on", async () => {
     const { ws } = setup();
-    expect((await runTool(readTool, { file_path: join(ws, "nope.md") }, { cwd: ws })).result).toEqual({ text: `File does not exist: ${ws}/nope.md`, isError: true });
+    expect((await runTool(readTool, { file_path: join(ws, "nope.md") }, { cwd: ws })).result).toEqual({
+      text: `File does not exist: ${ws}/nope.md`,
+      isError: true,
+    });
     expect((await runTool(readTool, { file_path: ws }, { cwd: ws })).result.text).toContain("is a directory");
   });
 });
@@ -52,9 +55,15 @@ describe("Edit", () => {
   test("replaces text in a file that was read, and shows the whole change as a diff", async () => {
     const { ws, readme, seenFiles } = setup();
     await runTool(readTool, { file_path: readme }, { cwd: ws, seenFiles });
-    const outcome = await runTool(editTool, { file_path: readme, old_string: "Line three.", new_string: "Line 3." }, { cwd: ws, seenFiles });
+    const outcome = await runTool(
+      editTool,
+      { file_path: readme, old_string: "Line three.", new_string: "Line 3." },
+      { cwd: ws, seenFiles },
+    );
     expect(outcome.status).toBe("completed");
-    expect(outcome.content).toEqual([{ type: "diff", path: readme, oldText: README_TEXT, newText: README_TEXT.replace("Line three.", "Line 3.") }]);
+    expect(outcome.content).toEqual([
+      { type: "diff", path: readme, oldText: README_TEXT, newText: README_TEXT.replace("Line three.", "Line 3.") },
+    ]);
     expect(outcome.result.text).toContain("replaced 1 occurrence");
     expect(outcome.result.text).toContain("     3\tLine 3.");
     expect(readFileSync(readme, "utf8")).toContain("Line 3.");
@@ -62,7 +71,11 @@ describe("Edit", () => {
 
   test("refuses a file that was never read, and tells the model to read it", async () => {
     const { ws, readme, seenFiles } = setup();
-    const outcome = await runTool(editTool, { file_path: readme, old_string: "Line three.", new_string: "x" }, { cwd: ws, seenFiles });
+    const outcome = await runTool(
+      editTool,
+      { file_path: readme, old_string: "Line three.", new_string: "x" },
+      { cwd: ws, seenFiles },
+    );
     expect(outcome.status).toBe("failed");
     expect(outcome.result.text).toContain("has not been read in this session. Read it first");
     expect(readFileSync(readme, "utf8")).toBe(README_TEXT);
@@ -72,7 +85,11 @@ describe("Edit", () => {
     const { ws, readme, seenFiles } = setup();
     await runTool(readTool, { file_path: readme }, { cwd: ws, seenFiles });
     writeFileSync(readme, `${README_TEXT}A line the user added.\n`);
-    const outcome = await runTool(editTool, { file_path: readme, old_string: "Line three.", new_string: "x" }, { cwd: ws, seenFiles });
+    const outcome = await runTool(
+      editTool,
+      { file_path: readme, old_string: "Line three.", new_string: "x" },
+      { cwd: ws, seenFiles },
+    );
     expect(outcome.status).toBe("failed");
     expect(outcome.result.text).toContain("has changed since you last read it");
     expect(outcome.result.text).toContain("Read it again");
@@ -82,8 +99,16 @@ describe("Edit", () => {
   test("a second edit after the model's own edit needs no new read", async () => {
     const { ws, readme, seenFiles } = setup();
     await runTool(readTool, { file_path: readme }, { cwd: ws, seenFiles });
-    await runTool(editTool, { file_path: readme, old_string: "Line three.", new_string: "Line 3." }, { cwd: ws, seenFiles });
-    const second = await runTool(editTool, { file_path: readme, old_string: "Line four.", new_string: "Line 4." }, { cwd: ws, seenFiles });
+    await runTool(
+      editTool,
+      { file_path: readme, old_string: "Line three.", new_string: "Line 3." },
+      { cwd: ws, seenFiles },
+    );
+    const second = await runTool(
+      editTool,
+      { file_path: readme, old_string: "Line four.", new_string: "Line 4." },
+      { cwd: ws, seenFiles },
+    );
     expect(second.status).toBe("completed");
   });
 
@@ -92,9 +117,19 @@ describe("Edit", () => {
     const path = join(ws, "dup.txt");
     writeFileSync(path, "a\nb\na\n");
     await runTool(readTool, { file_path: path }, { cwd: ws, seenFiles });
-    expect((await runTool(editTool, { file_path: path, old_string: "zzz", new_string: "y" }, { cwd: ws, seenFiles })).result.text).toContain("was not found");
-    expect((await runTool(editTool, { file_path: path, old_string: "a", new_string: "c" }, { cwd: ws, seenFiles })).result.text).toContain("occurs 2 times");
-    const all = await runTool(editTool, { file_path: path, old_string: "a", new_string: "c", replace_all: true }, { cwd: ws, seenFiles });
+    expect(
+      (await runTool(editTool, { file_path: path, old_string: "zzz", new_string: "y" }, { cwd: ws, seenFiles })).result
+        .text,
+    ).toContain("was not found");
+    expect(
+      (await runTool(editTool, { file_path: path, old_string: "a", new_string: "c" }, { cwd: ws, seenFiles })).result
+        .text,
+    ).toContain("occurs 2 times");
+    const all = await runTool(
+      editTool,
+      { file_path: path, old_string: "a", new_string: "c", replace_all: true },
+      { cwd: ws, seenFiles },
+    );
     expect(all.result.text).toContain("replaced 2 occurrences");
     expect(readFileSync(path, "utf8")).toBe("c\nb\nc\n");
   });
@@ -112,10 +147,14 @@ describe("Write", () => {
 
   test("refuses to overwrite a file not read, or changed since it was read", async () => {
     const { ws, readme, seenFiles } = setup();
-    expect((await runTool(writeTool, { file_path: readme, content: "gone" }, { cwd: ws, seenFiles })).result.text).toContain("Read it first");
+    expect(
+      (await runTool(writeTool, { file_path: readme, content: "gone" }, { cwd: ws, seenFiles })).result.text,
+    ).toContain("Read it first");
     await runTool(readTool, { file_path: readme }, { cwd: ws, seenFiles });
     writeFileSync(readme, "changed by the user\n");
-    expect((await runTool(writeTool, { file_path: readme, content: "gone" }, { cwd: ws, seenFiles })).result.text).toContain("has changed since you last read it");
+    expect(
+      (await runTool(writeTool, { file_path: readme, content: "gone" }, { cwd: ws, seenFiles })).result.text,
+    ).toContain("has changed since you last read it");
     expect(readFileSync(readme, "utf8")).toBe("changed by the user\n");
   });
 

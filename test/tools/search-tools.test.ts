@@ -73,7 +73,9 @@ describe("Glob", () => {
     const outcome = await runTool(globTool, { pattern: "many/*.txt" }, { cwd: ws });
     const out = lines(outcome.result.text);
     expect(out[0]).toBe(`${ws}/many/f${GLOB_MAX_RESULTS + 4}.txt`);
-    expect(out.at(-1)).toBe(`(Showing ${GLOB_MAX_RESULTS} of ${GLOB_MAX_RESULTS + 5} files; use a more specific pattern or path.)`);
+    expect(out.at(-1)).toBe(
+      `(Showing ${GLOB_MAX_RESULTS} of ${GLOB_MAX_RESULTS + 5} files; use a more specific pattern or path.)`,
+    );
     expect(shown(outcome)).toContain(`(Showing ${GLOB_MAX_RESULTS} of`);
   });
 
@@ -93,18 +95,32 @@ describe("Grep", () => {
     const outcome = await runTool(grepTool, { pattern: "hello", "-i": true }, { cwd: ws });
     const [header, ...files] = lines(outcome.result.text);
     expect(header).toBe("Found 5 files");
-    expect(files.sort()).toEqual([`${ws}/docs/build/page.md`, `${ws}/keep.log`, `${ws}/src/app.ts`, `${ws}/src/nested/kept.ts`, `${ws}/src/util.js`]);
+    expect(files.sort()).toEqual([
+      `${ws}/docs/build/page.md`,
+      `${ws}/keep.log`,
+      `${ws}/src/app.ts`,
+      `${ws}/src/nested/kept.ts`,
+      `${ws}/src/util.js`,
+    ]);
   });
 
   test("shows matching lines with numbers and context, ripgrep style", async () => {
     const ws = project();
-    const outcome = await runTool(grepTool, { pattern: "return", output_mode: "content", "-B": 1, path: join(ws, "src") }, { cwd: ws });
+    const outcome = await runTool(
+      grepTool,
+      { pattern: "return", output_mode: "content", "-B": 1, path: join(ws, "src") },
+      { cwd: ws },
+    );
     expect(outcome.result.text).toBe(`${ws}/src/util.js-1-function hello() {\n${ws}/src/util.js:2:  return 'hello';`);
   });
 
   test("counts matching lines per file, filtered by glob or type", async () => {
     const ws = project();
-    const counted = await runTool(grepTool, { pattern: "hello", output_mode: "count", glob: "*.js", "-i": true }, { cwd: ws });
+    const counted = await runTool(
+      grepTool,
+      { pattern: "hello", output_mode: "count", glob: "*.js", "-i": true },
+      { cwd: ws },
+    );
     expect(lines(counted.result.text)).toEqual(["2 matching lines in 1 files", `${ws}/src/util.js:2`]);
     const typed = await runTool(grepTool, { pattern: "hello", type: "ts", "-i": true }, { cwd: ws });
     expect(lines(typed.result.text).slice(1).sort()).toEqual([`${ws}/src/app.ts`, `${ws}/src/nested/kept.ts`]);
@@ -113,22 +129,39 @@ describe("Grep", () => {
   test("head_limit and offset page through results, with a note saying there is more", async () => {
     const ws = sandbox().workspace;
     writeFileSync(join(ws, "many.txt"), Array.from({ length: 10 }, (_, i) => `match ${i}`).join("\n"));
-    const outcome = await runTool(grepTool, { pattern: "match", output_mode: "content", head_limit: 3, offset: 2, "-n": false }, { cwd: ws });
+    const outcome = await runTool(
+      grepTool,
+      { pattern: "match", output_mode: "content", head_limit: 3, offset: 2, "-n": false },
+      { cwd: ws },
+    );
     expect(lines(outcome.result.text)).toEqual([
-      `${ws}/many.txt:match 2`, `${ws}/many.txt:match 3`, `${ws}/many.txt:match 4`,
+      `${ws}/many.txt:match 2`,
+      `${ws}/many.txt:match 3`,
+      `${ws}/many.txt:match 4`,
       "(Showing lines 3-5 of 10; use offset or head_limit for more, or narrow the search.)",
     ]);
   });
 
   test("multiline patterns span lines", async () => {
     const ws = project();
-    const outcome = await runTool(grepTool, { pattern: "hello\\(\\) \\{.*?return", multiline: true, output_mode: "content" }, { cwd: ws });
-    expect(lines(outcome.result.text)).toEqual([`${ws}/src/util.js:1:function hello() {`, `${ws}/src/util.js:2:  return 'hello';`]);
+    const outcome = await runTool(
+      grepTool,
+      { pattern: "hello\\(\\) \\{.*?return", multiline: true, output_mode: "content" },
+      { cwd: ws },
+    );
+    expect(lines(outcome.result.text)).toEqual([
+      `${ws}/src/util.js:1:function hello() {`,
+      `${ws}/src/util.js:2:  return 'hello';`,
+    ]);
   });
 
   test("an invalid pattern or an unknown type is explained", async () => {
     const ws = project();
-    expect((await runTool(grepTool, { pattern: "(" }, { cwd: ws })).result.text).toContain("Invalid regular expression");
-    expect((await runTool(grepTool, { pattern: "x", type: "cobol" }, { cwd: ws })).result.text).toContain('Unknown file type "cobol"');
+    expect((await runTool(grepTool, { pattern: "(" }, { cwd: ws })).result.text).toContain(
+      "Invalid regular expression",
+    );
+    expect((await runTool(grepTool, { pattern: "x", type: "cobol" }, { cwd: ws })).result.text).toContain(
+      'Unknown file type "cobol"',
+    );
   });
 });

@@ -17,9 +17,11 @@ const server: ReturnType<typeof Bun.serve> = Bun.serve({
     const path = new URL(request.url).pathname;
     if (path === "/page") return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     if (path === "/plain") return new Response("just text", { headers: { "content-type": "text/plain" } });
-    if (path === "/big") return new Response("y".repeat(FETCH_MAX_CHARS + 500), { headers: { "content-type": "text/plain" } });
+    if (path === "/big")
+      return new Response("y".repeat(FETCH_MAX_CHARS + 500), { headers: { "content-type": "text/plain" } });
     if (path === "/moved") return Response.redirect(`${server.url.origin}/plain`, 302);
-    if (path === "/image") return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } });
+    if (path === "/image")
+      return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } });
     return new Response("nope", { status: 404, statusText: "Not Found" });
   },
 });
@@ -56,7 +58,10 @@ describe("WebFetch", () => {
   });
 
   test("HTTP errors, binary content, other schemes and bad URLs fail with a reason", async () => {
-    expect((await fetchIt(url("/missing"))).result).toEqual({ text: `Fetching ${url("/missing")} failed with HTTP 404 Not Found.`, isError: true });
+    expect((await fetchIt(url("/missing"))).result).toEqual({
+      text: `Fetching ${url("/missing")} failed with HTTP 404 Not Found.`,
+      isError: true,
+    });
     expect((await fetchIt(url("/image"))).result.text).toContain("is image/png, not text");
     expect((await fetchIt("file:///etc/passwd")).result.text).toContain("Only http and https");
     expect((await fetchIt("not a url")).result.text).toContain("is not a valid URL");

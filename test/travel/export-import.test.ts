@@ -17,7 +17,11 @@ async function recorded(model: string, prompt = "Read it") {
   return { box, sessionId, file };
 }
 
-const lines = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (file: string) =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("verbatim export and import", () => {
   test("the export names its format and version first, then the records in order; the file is private", async () => {
@@ -71,16 +75,33 @@ describe("verbatim export and import", () => {
     const continued = await runCli(["run", "--session", newId, "--cwd", mine, "Read it again"], box.env);
     expect(continued.code).toBe(0);
     expect(continued.stdout).toContain(`[completed] Read ${join(mine, "README.md")}`);
-    const moved = (await runCli(["export", newId], box.env)).stdout.trim().split("\n").map((l) => JSON.parse(l) as { kind?: string; body?: Record<string, unknown> });
+    const moved = (await runCli(["export", newId], box.env)).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { kind?: string; body?: Record<string, unknown> });
     expect(moved.find((r) => r.kind === "session_moved")?.body).toMatchObject({ fromCwd: box.workspace, cwd: mine });
   });
 
   for (const [name, damage] of [
-    ["a damaged record", (text: string) => text.replace(/"kind":"prompt_received","v":1,"body":\{/, '"kind":"prompt_received","v":1,"body":{"blocks":7,"x":{')],
+    [
+      "a damaged record",
+      (text: string) =>
+        text.replace(
+          /"kind":"prompt_received","v":1,"body":\{/,
+          '"kind":"prompt_received","v":1,"body":{"blocks":7,"x":{',
+        ),
+    ],
     ["a line that is not JSON", (text: string) => `${text}{not json\n`],
     ["a newer export format", (text: string) => text.replace('"version":1', '"version":2')],
     ["a newer record format", (text: string) => text.replace('"kind":"title_set","v":1', '"kind":"title_set","v":9')],
-    ["a missing record", (text: string) => text.split("\n").filter((l) => !l.includes('"seq":2,')).join("\n")],
+    [
+      "a missing record",
+      (text: string) =>
+        text
+          .split("\n")
+          .filter((l) => !l.includes('"seq":2,'))
+          .join("\n"),
+    ],
     ["a file that is not an export", () => "hello\n"],
   ] as const) {
     test(`${name} is refused with nothing written`, async () => {
@@ -90,13 +111,17 @@ describe("verbatim export and import", () => {
       expect(broken).not.toBe(text);
       writeFileSync(file, broken);
       const other = sandbox("scripted/plain");
-      const before = existsSync(join(other.home, "journal.db")) ? dumpDatabase(join(other.home, "journal.db")) : undefined;
+      const before = existsSync(join(other.home, "journal.db"))
+        ? dumpDatabase(join(other.home, "journal.db"))
+        : undefined;
       const refused = await runCli(["import", file], other.env);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe("");
       expect(refused.stderr).toContain("nothing was imported");
       if (name === "a newer export format") expect(refused.stderr).toContain("newer verbatim (export format 2");
-      const after = existsSync(join(other.home, "journal.db")) ? dumpDatabase(join(other.home, "journal.db")) : undefined;
+      const after = existsSync(join(other.home, "journal.db"))
+        ? dumpDatabase(join(other.home, "journal.db"))
+        : undefined;
       expect(after).toEqual(before);
     });
   }

@@ -28,17 +28,24 @@ describe("found by repository", () => {
     const local = await runIn(box.env, mine, "Here");
 
     const listed = await runCli(["sessions", "--cwd", mine, "--json"], box.env);
-    const rows = listed.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = listed.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => r.sessionId)).toEqual([local, fromCi]);
     expect(rows[1]).toMatchObject({ cwd: ci, foundBy: "repository", ranAt: { host: hostname(), cwd: ci } });
     expect(rows[0]).not.toHaveProperty("foundBy");
-    expect((await runCli(["sessions", "--cwd", mine], box.env)).stdout).toContain(`(same repository; ran on ${hostname()} in ${ci})`);
+    expect((await runCli(["sessions", "--cwd", mine], box.env)).stdout).toContain(
+      `(same repository; ran on ${hostname()} in ${ci})`,
+    );
 
     const c = await connectProcess(box.env);
     try {
       const { sessions } = await c.ctx.request(acp.methods.agent.session.list, { cwd: mine });
       expect(sessions.map((s) => s.sessionId)).toEqual([local, fromCi]);
-      expect(sessions[1]?._meta).toMatchObject({ verbatim: { foundBy: "repository", ranAt: { host: hostname(), cwd: ci } } });
+      expect(sessions[1]?._meta).toMatchObject({
+        verbatim: { foundBy: "repository", ranAt: { host: hostname(), cwd: ci } },
+      });
       // Loading it from here replays what was shown where it ran.
       await load(c.ctx, fromCi, mine);
       const shown = await runCli(["show", fromCi], box.env);

@@ -6,8 +6,18 @@ import { Projector } from "../../src/replay/project.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 import { startFact } from "../support/journal.ts";
 
-const moved: Fact = { kind: "session_moved", fromCwd: "/ci/build/app", cwd: "/home/me/app", origin: { host: "laptop" } };
-const prompt = (turnId: string): Fact => ({ kind: "prompt_received", turnId, messageId: `msg_${turnId}`, blocks: [{ type: "text", text: "go on" }] });
+const moved: Fact = {
+  kind: "session_moved",
+  fromCwd: "/ci/build/app",
+  cwd: "/home/me/app",
+  origin: { host: "laptop" },
+};
+const prompt = (turnId: string): Fact => ({
+  kind: "prompt_received",
+  turnId,
+  messageId: `msg_${turnId}`,
+  blocks: [{ type: "text", text: "go on" }],
+});
 
 describe("a moved session", () => {
   test("its state's directory is the new one", () => {
@@ -20,7 +30,13 @@ describe("a moved session", () => {
     const conversation = new ConversationFold();
     for (const fact of [startFact("/ci/build/app"), moved, prompt("t1"), prompt("t2")]) conversation.apply(fact);
     expect(conversation.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: movedNote("/ci/build/app", "/home/me/app") }, { type: "text", text: "go on" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: movedNote("/ci/build/app", "/home/me/app") },
+          { type: "text", text: "go on" },
+        ],
+      },
       { role: "user", content: [{ type: "text", text: "go on" }] },
     ]);
     expect(movedNote("/ci/build/app", "/home/me/app")).toContain("The working directory is now /home/me/app");

@@ -16,7 +16,10 @@ describe("where a session ran", () => {
     const head = makeCheckout(repo, "https://alice:s3cret@Example.com/team/app.git");
     mkdirSync(join(repo, "packages", "web"), { recursive: true });
     const origin = readOrigin(join(repo, "packages", "web"));
-    expect(origin).toEqual({ host: hostname(), git: { remote: "example.com/team/app", innerPath: "packages/web", branch: "main", head } });
+    expect(origin).toEqual({
+      host: hostname(),
+      git: { remote: "example.com/team/app", innerPath: "packages/web", branch: "main", head },
+    });
     expect(JSON.stringify(origin)).not.toContain("s3cret");
   });
 
@@ -47,7 +50,13 @@ describe("where a session ran", () => {
   });
 
   test("HTTPS, SSH and scp-like URLs of one repository normalize alike", () => {
-    for (const url of ["https://github.com/o/r.git", "https://tok@github.com/o/r", "ssh://git@GitHub.com/o/r.git", "git@github.com:o/r.git", "github.com:o/r/"]) {
+    for (const url of [
+      "https://github.com/o/r.git",
+      "https://tok@github.com/o/r",
+      "ssh://git@GitHub.com/o/r.git",
+      "git@github.com:o/r.git",
+      "github.com:o/r/",
+    ]) {
       expect(normalizeRemote(url)).toBe("github.com/o/r");
     }
     expect(normalizeRemote("/srv/git/r.git")).toBe("/srv/git/r");

@@ -9,7 +9,19 @@ describe("unifiedDiff", () => {
     const before = numbered(10);
     const after = before.replace("line 5\n", "line five\n");
     expect(unifiedDiff("/w/a.txt", before, after)).toBe(
-      ["--- /w/a.txt", "+++ /w/a.txt", "@@ -2,7 +2,7 @@", " line 2", " line 3", " line 4", "-line 5", "+line five", " line 6", " line 7", " line 8"].join("\n"),
+      [
+        "--- /w/a.txt",
+        "+++ /w/a.txt",
+        "@@ -2,7 +2,7 @@",
+        " line 2",
+        " line 3",
+        " line 4",
+        "-line 5",
+        "+line five",
+        " line 6",
+        " line 7",
+        " line 8",
+      ].join("\n"),
     );
   });
 

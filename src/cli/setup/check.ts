@@ -24,22 +24,41 @@ export function modelsUrl(kind: ProviderKind, baseUrl: string): string {
 }
 
 /** The SDK's error classes (the names are minified in the bundle, so only `instanceof` tells them apart). */
-type ErrorClasses = { connection: abstract new (...args: never[]) => Error; api: abstract new (...args: never[]) => Error & { status?: number | undefined } };
+type ErrorClasses = {
+  connection: abstract new (...args: never[]) => Error;
+  api: abstract new (...args: never[]) => Error & { status?: number | undefined };
+};
 
-async function listModels(kind: ProviderKind, baseUrl: string, apiKey: string | undefined, timeout: number): Promise<{ list: () => Promise<unknown[]>; errors: ErrorClasses }> {
+async function listModels(
+  kind: ProviderKind,
+  baseUrl: string,
+  apiKey: string | undefined,
+  timeout: number,
+): Promise<{ list: () => Promise<unknown[]>; errors: ErrorClasses }> {
   const common = { apiKey: apiKey ?? PLACEHOLDER_KEY, baseURL: baseUrl, maxRetries: 0, timeout };
   if (kind === "anthropic") {
     const sdk = await import("../../lazy-sdks/anthropic-sdk.ts");
     const client = new sdk.Anthropic({ ...common, authToken: null });
-    return { list: async () => (await client.models.list({ limit: 100 })).data.map((m) => m.id), errors: { connection: sdk.APIConnectionError, api: sdk.APIError } };
+    return {
+      list: async () => (await client.models.list({ limit: 100 })).data.map((m) => m.id),
+      errors: { connection: sdk.APIConnectionError, api: sdk.APIError },
+    };
   }
   const sdk = await import("../../lazy-sdks/openai-sdk.ts");
   const client = new sdk.OpenAI({ ...common, organization: null, project: null, adminAPIKey: null });
-  return { list: async () => (await client.models.list()).data.map((m) => m.id), errors: { connection: sdk.APIConnectionError, api: sdk.APIError } };
+  return {
+    list: async () => (await client.models.list()).data.map((m) => m.id),
+    errors: { connection: sdk.APIConnectionError, api: sdk.APIError },
+  };
 }
 
 /** Asks the server for its models, within `timeoutMs`. Never throws. */
-export async function checkProvider(kind: ProviderKind, baseUrl: string, apiKey: string | undefined, timeoutMs = 15_000): Promise<CheckResult> {
+export async function checkProvider(
+  kind: ProviderKind,
+  baseUrl: string,
+  apiKey: string | undefined,
+  timeoutMs = 15_000,
+): Promise<CheckResult> {
   const url = modelsUrl(kind, baseUrl);
   const { list, errors } = await listModels(kind, baseUrl, apiKey, timeoutMs);
   try {
@@ -53,7 +72,8 @@ export async function checkProvider(kind: ProviderKind, baseUrl: string, apiKey:
 function failure(url: string, error: unknown, errors: ErrorClasses): string {
   if (error instanceof errors.connection) return `could not reach ${url} (${describe(error)})`;
   const status = error instanceof errors.api ? error.status : undefined;
-  if (status === 401 || status === 403) return `${url} refused the key (HTTP ${status}): check it and run the setup again`;
+  if (status === 401 || status === 403)
+    return `${url} refused the key (HTTP ${status}): check it and run the setup again`;
   if (status !== undefined) return `${url} answered HTTP ${status}: is this the right URL?`;
   return `${url} did not answer with a list of models (${describe(error)}): is this the right URL?`;
 }

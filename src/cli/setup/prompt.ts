@@ -20,7 +20,10 @@ export type Prompter = {
   close(): void;
 };
 
-export function terminalPrompter(input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stdout): Prompter {
+export function terminalPrompter(
+  input: NodeJS.ReadStream = process.stdin,
+  output: NodeJS.WriteStream = process.stdout,
+): Prompter {
   let buffered = "";
   let ended = false;
   let raw = false;

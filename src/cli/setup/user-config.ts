@@ -15,11 +15,15 @@ export type SetupChoice = { model: string; provider?: { id: string; settings: Pr
  * The file's settings with `choice` applied: `model` set, the provider's entry replaced.
  * Fails with the file's own problem when it exists but is not a valid config file.
  */
-export function withChoice(path: string, choice: SetupChoice): { ok: true; settings: Settings } | { ok: false; error: string } {
+export function withChoice(
+  path: string,
+  choice: SetupChoice,
+): { ok: true; settings: Settings } | { ok: false; error: string } {
   const current = readUserSettingsFile(path);
   if (!current.ok) return current;
   const settings: Settings = { ...(current.settings ?? {}), model: choice.model };
-  if (choice.provider) settings.providers = { ...(settings.providers ?? {}), [choice.provider.id]: choice.provider.settings };
+  if (choice.provider)
+    settings.providers = { ...(settings.providers ?? {}), [choice.provider.id]: choice.provider.settings };
   return { ok: true, settings };
 }
 

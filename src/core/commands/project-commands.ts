@@ -27,7 +27,11 @@ const MAX_FILE = 200_000;
  * leads outside `roots` (the session's directories), is not a regular file or is too large is
  * not read, and is added to `skipped`.
  */
-export function projectCommands(cwd: string, roots: readonly string[] = [cwd], skipped: SkippedFile[] = []): ProjectCommand[] {
+export function projectCommands(
+  cwd: string,
+  roots: readonly string[] = [cwd],
+  skipped: SkippedFile[] = [],
+): ProjectCommand[] {
   const found = new Map<string, ProjectCommand>();
   for (const folder of COMMAND_FOLDERS) {
     const dir = ownDirectory(join(cwd, folder), roots);
@@ -35,7 +39,9 @@ export function projectCommands(cwd: string, roots: readonly string[] = [cwd], s
     if (dir.state !== "ok") continue;
     let names: string[];
     try {
-      names = readdirSync(dir.real).filter((f) => f.endsWith(".md")).sort();
+      names = readdirSync(dir.real)
+        .filter((f) => f.endsWith(".md"))
+        .sort();
     } catch {
       continue;
     }
@@ -51,16 +57,28 @@ export function projectCommands(cwd: string, roots: readonly string[] = [cwd], s
 }
 
 /** Every command a session offers: `/compact` first, then the project's (see `projectCommands`). */
-export function availableCommands(cwd: string, roots: readonly string[] = [cwd], skipped: SkippedFile[] = []): Command[] {
+export function availableCommands(
+  cwd: string,
+  roots: readonly string[] = [cwd],
+  skipped: SkippedFile[] = [],
+): Command[] {
   return [
     compactCommand,
-    ...projectCommands(cwd, roots, skipped).map((c) => ({ name: c.name, description: c.description, ...(c.hint ? { input: { hint: c.hint } } : {}) })),
+    ...projectCommands(cwd, roots, skipped).map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.hint ? { input: { hint: c.hint } } : {}),
+    })),
   ];
 }
 
 function commandOf(text: string, name: string): ProjectCommand {
   const { fields, body } = frontMatter(text);
-  const firstLine = body.split("\n").map((l) => l.trim()).find((l) => l.length > 0) ?? name;
+  const firstLine =
+    body
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? name;
   const description = fields.description ?? (firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine);
   return { name, description, ...(fields["argument-hint"] ? { hint: fields["argument-hint"] } : {}), body };
 }

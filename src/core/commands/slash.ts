@@ -11,7 +11,11 @@ export type Invocation =
  * those inside `roots`, the session's directories), or undefined (an unknown `/word`, such as a
  * path, is an ordinary prompt).
  */
-export function invocationOf(blocks: ContentBlock[], cwd: string, roots: readonly string[] = [cwd]): Invocation | undefined {
+export function invocationOf(
+  blocks: ContentBlock[],
+  cwd: string,
+  roots: readonly string[] = [cwd],
+): Invocation | undefined {
   const first = blocks[0];
   if (first?.type !== "text") return undefined;
   const match = /^\s*\/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text);

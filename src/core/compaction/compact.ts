@@ -56,16 +56,19 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
   let failure: string | undefined;
   let usage: TokenCounts | undefined;
   try {
-    const stream = run.provider.stream({
-      model: run.model.model,
-      system: COMPACTION_SYSTEM,
-      messages: [...run.history, { role: "user", content: [{ type: "text", text: ask }] }],
-      // Tool definitions stay: a provider refuses earlier tool calls in a request that defines no tools.
-      tools: run.tools,
-      thoughtLevel: "off",
-      cwd: run.cwd,
-      purpose: "compaction",
-    }, run.signal);
+    const stream = run.provider.stream(
+      {
+        model: run.model.model,
+        system: COMPACTION_SYSTEM,
+        messages: [...run.history, { role: "user", content: [{ type: "text", text: ask }] }],
+        // Tool definitions stay: a provider refuses earlier tool calls in a request that defines no tools.
+        tools: run.tools,
+        thoughtLevel: "off",
+        cwd: run.cwd,
+        purpose: "compaction",
+      },
+      run.signal,
+    );
     for await (const event of stream) {
       if (event.type === "text_delta" && event.text) {
         summary += event.text;

@@ -26,7 +26,11 @@ export function buildConfigOptions(values: ConfigValues, models: ModelChoice[]):
       category: "mode",
       type: "select",
       currentValue: values.modeId,
-      options: modes.map((m) => ({ value: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
+      options: modes.map((m) => ({
+        value: m.id,
+        name: m.name,
+        ...(m.description ? { description: m.description } : {}),
+      })),
     },
     {
       id: "model",

@@ -45,7 +45,9 @@ export const modelSettingsSchema = strictSection({
   name: z.string().min(1).optional(),
   contextWindow: z.int({ error: "expected the context window in tokens (a whole number)" }).positive().optional(),
   maxOutputTokens: z.int({ error: "expected a token count (a whole number)" }).positive().optional(),
-  thinking: z.enum(thinkingStyles, { error: `expected one of ${thinkingStyles.map((s) => `"${s}"`).join(", ")}` }).optional(),
+  thinking: z
+    .enum(thinkingStyles, { error: `expected one of ${thinkingStyles.map((s) => `"${s}"`).join(", ")}` })
+    .optional(),
   price: priceSchema.optional(),
 });
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
@@ -56,13 +58,19 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const providerSettingsSchema = strictSection({
   /** The wire protocol; may be left out when the provider's name is one of the kinds. */
   type: z.enum(providerKinds, { error: `expected one of ${providerKinds.map((k) => `"${k}"`).join(", ")}` }).optional(),
-  baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "http://127.0.0.1:11434/v1"' }).optional(),
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "http://127.0.0.1:11434/v1"' })
+    .optional(),
   apiKey: z.string().min(1).optional(),
   /** The environment variable holding the key (keeps the key itself out of the file). */
   apiKeyEnv: z.string().regex(ENV_NAME, { error: "expected an environment variable name" }).optional(),
-  headers: z.record(z.string(), z.string(), { error: "expected an object of header names to string values" }).optional(),
+  headers: z
+    .record(z.string(), z.string(), { error: "expected an object of header names to string values" })
+    .optional(),
   /** The models to offer, by the provider's model id. */
-  models: z.record(z.string().min(1), modelSettingsSchema, { error: "expected an object of model ids to model settings" }).optional(),
+  models: z
+    .record(z.string().min(1), modelSettingsSchema, { error: "expected an object of model ids to model settings" })
+    .optional(),
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 
@@ -83,12 +91,20 @@ export const providersSchema = z.record(
 export function checkProviders(providers: Record<string, ProviderSettings>, ctx: z.RefinementCtx): void {
   for (const [name, p] of Object.entries(providers)) {
     if (name === "scripted") {
-      ctx.addIssue({ code: "custom", path: ["providers", name], message: '"scripted" is the built-in offline model and cannot be configured' });
+      ctx.addIssue({
+        code: "custom",
+        path: ["providers", name],
+        message: '"scripted" is the built-in offline model and cannot be configured',
+      });
       continue;
     }
     const kind = kindOf(name, p);
     if (!kind) {
-      ctx.addIssue({ code: "custom", path: ["providers", name, "type"], message: `a provider named "${name}" needs "type": one of ${providerKinds.map((k) => `"${k}"`).join(", ")}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["providers", name, "type"],
+        message: `a provider named "${name}" needs "type": one of ${providerKinds.map((k) => `"${k}"`).join(", ")}`,
+      });
       continue;
     }
     for (const [model, m] of Object.entries(p.models ?? {})) {
@@ -112,7 +128,10 @@ const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join("
 export const settingsSections = {
   $schema: z.string().optional(),
   /** The model new sessions use, as `<provider>/<model>`. */
-  model: z.string().regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-6"' }).optional(),
+  model: z
+    .string()
+    .regex(MODEL_REF, { error: 'expected "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-6"' })
+    .optional(),
   /** The mode and thinking level new sessions start in. */
   defaultMode: z.enum(modeIds, { error: `expected one of ${quoted(modeIds)}` }).optional(),
   thoughtLevel: z.enum(THOUGHT_LEVELS, { error: `expected one of ${quoted(THOUGHT_LEVELS)}` }).optional(),
@@ -144,4 +163,6 @@ export const settingsSchema = strictSection(settingsSections);
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** The merged settings, with the checks that need every file. */
-export const mergedSettingsSchema = settingsSchema.superRefine((settings, ctx) => checkProviders(settings.providers ?? {}, ctx));
+export const mergedSettingsSchema = settingsSchema.superRefine((settings, ctx) =>
+  checkProviders(settings.providers ?? {}, ctx),
+);

@@ -34,7 +34,10 @@ export function settingsFiles(env: Record<string, string | undefined>, cwd: stri
  * Reads and validates both files. A missing file is empty settings; an unreadable, malformed or
  * invalid file is an error naming the file, the key and what was expected there.
  */
-export function loadSettings(files: SettingsFiles, options: { trustProject: boolean } = { trustProject: true }): LoadedSettings {
+export function loadSettings(
+  files: SettingsFiles,
+  options: { trustProject: boolean } = { trustProject: true },
+): LoadedSettings {
   const warnings: string[] = [];
   // Each file is read only inside its own root: the config home for the user's, the project for its own.
   const user = readUserSettingsFile(files.user, warnings);
@@ -52,12 +55,17 @@ export function loadSettings(files: SettingsFiles, options: { trustProject: bool
         .filter(([, s]) => s !== undefined && mentions(s, path.slice(0, 2)))
         .map(([file]) => file)
         .join(" and ");
-    return { ok: false, error: checked.error.issues.map((issue) => describeIssue(where(issue.path) || files.user, issue)).join("\n") };
+    return {
+      ok: false,
+      error: checked.error.issues.map((issue) => describeIssue(where(issue.path) || files.user, issue)).join("\n"),
+    };
   }
   return {
     ok: true,
     settings: checked.data,
-    files: [user.settings ? files.user : undefined, project.settings ? files.project : undefined].filter((f) => f !== undefined),
+    files: [user.settings ? files.user : undefined, project.settings ? files.project : undefined].filter(
+      (f) => f !== undefined,
+    ),
     warnings,
   };
 }
@@ -75,7 +83,8 @@ function withoutUntrustedKeys(settings: Settings, file: string, warnings: string
     providers[name] = kept;
   }
   for (const key of ["trustedFolders", "notify", "journal"] as const) {
-    if (settings[key] !== undefined) warnings.push(`${file}: ${key} is read from the user config only, so it was ignored`);
+    if (settings[key] !== undefined)
+      warnings.push(`${file}: ${key} is read from the user config only, so it was ignored`);
   }
   const { trustedFolders: _folders, notify: _notify, journal: _journal, ...rest } = settings;
   return settings.providers ? { ...rest, providers } : rest;
@@ -107,7 +116,10 @@ export function readSettingsFile(path: string, roots: readonly string[], warning
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `${path}: is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      error: `${path}: is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   const parsed = settingsSchema.safeParse(json);
   if (!parsed.success) return { ok: false, error: describeIssues(path, parsed.error) };
@@ -132,7 +144,8 @@ function mentions(value: unknown, path: PropertyKey[]): boolean {
   return true;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `over` wins: objects merge key by key, anything else is replaced. */
 export function mergeSettings<T extends Record<string, unknown>>(base: T, over: T): T {

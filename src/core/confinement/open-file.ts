@@ -4,7 +4,20 @@
  * descriptor, inside the roots). A link swapped between a check and the open cannot win: the
  * check that counts is made on the descriptor that is then read or written.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { insideAny, kindOf, PathError, realRoots, resolveReal } from "./resolve.ts";
 
@@ -25,15 +38,20 @@ function openedPath(fd: number, path: string): string {
   const real = realpathSync(path);
   const now = statSync(real);
   const opened = fstatSync(fd);
-  if (now.dev !== opened.dev || now.ino !== opened.ino) throw new PathError(`${path} changed while it was being opened; nothing was used. Try again.`);
+  if (now.dev !== opened.dev || now.ino !== opened.ino)
+    throw new PathError(`${path} changed while it was being opened; nothing was used. Try again.`);
   return real;
 }
 
 function checked(fd: number, path: string, roots: readonly string[]): OpenedFile {
   try {
     const stats = fstatSync(fd);
-    if (stats.isDirectory()) throw new PathError(`${path} is a directory, not a file. Use a file path (Glob lists files).`);
-    if (!stats.isFile()) throw new PathError(`${path} is ${kindOf(stats)}, not a regular file. Only regular files can be read or written.`);
+    if (stats.isDirectory())
+      throw new PathError(`${path} is a directory, not a file. Use a file path (Glob lists files).`);
+    if (!stats.isFile())
+      throw new PathError(
+        `${path} is ${kindOf(stats)}, not a regular file. Only regular files can be read or written.`,
+      );
     const where = openedPath(fd, path);
     if (!insideAny(where, realRoots(roots))) {
       throw new PathError(`${path} leads to ${where}, outside the session's directories; it was not used.`);
@@ -77,7 +95,8 @@ export function readBytes(file: OpenedFile, position: number, max: number): Buff
  */
 export function writeTarget(path: string, roots: readonly string[]): string {
   const target = resolveReal(path);
-  if (!insideAny(target, realRoots(roots))) throw new PathError(`${path} leads to ${target}, outside the session's directories; nothing was written.`);
+  if (!insideAny(target, realRoots(roots)))
+    throw new PathError(`${path} leads to ${target}, outside the session's directories; nothing was written.`);
   mkdirSync(dirname(target), { recursive: true });
   return target;
 }
@@ -95,13 +114,16 @@ export function writeWhole(path: string, content: string, roots: readonly string
   try {
     fd = openSync(target, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   } catch (error) {
-    if (code(error) === "ELOOP") throw new PathError(`${path} changed while it was being written (a link appeared); nothing was written.`);
-    if (code(error) === "ENXIO") throw new PathError(`${path} is a named pipe (FIFO), not a regular file; nothing was written.`);
+    if (code(error) === "ELOOP")
+      throw new PathError(`${path} changed while it was being written (a link appeared); nothing was written.`);
+    if (code(error) === "ENXIO")
+      throw new PathError(`${path} is a named pipe (FIFO), not a regular file; nothing was written.`);
     if (code(error) !== "ENOENT") throw error;
     try {
       fd = openSync(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY, 0o666);
     } catch (again) {
-      if (code(again) === "EEXIST") throw new PathError(`${path} changed while it was being written; nothing was written. Try again.`);
+      if (code(again) === "EEXIST")
+        throw new PathError(`${path} changed while it was being written; nothing was written. Try again.`);
       throw again;
     }
     created = true;

@@ -14,7 +14,10 @@ import { insideAny, kindOf, PathError, realRoots, resolveReal } from "./resolve.
 /** A file that was not read, and why (for a notice). */
 export type SkippedFile = { path: string; reason: string };
 
-export type OwnFile = { state: "missing" } | { state: "skipped"; skipped: SkippedFile } | { state: "ok"; text: string; truncated: boolean };
+export type OwnFile =
+  | { state: "missing" }
+  | { state: "skipped"; skipped: SkippedFile }
+  | { state: "ok"; text: string; truncated: boolean };
 
 export type OwnFileOptions = {
   /** The most bytes read. */
@@ -37,7 +40,10 @@ export function readOwnFile(path: string, roots: readonly string[], options: Own
     const file = openForRead(real, roots);
     try {
       if (file.size > options.maxBytes && !options.truncate) {
-        return skip(path, `it is ${file.size} bytes, more than the ${options.maxBytes} verbatim reads from such a file`);
+        return skip(
+          path,
+          `it is ${file.size} bytes, more than the ${options.maxBytes} verbatim reads from such a file`,
+        );
       }
       const bytes = readBytes(file, 0, options.maxBytes + 1);
       const truncated = bytes.length > options.maxBytes;
@@ -52,14 +58,19 @@ export function readOwnFile(path: string, roots: readonly string[], options: Own
 }
 
 /** Whether a directory verbatim lists by itself (a command folder) resolves inside the roots; the reason when not. */
-export function ownDirectory(path: string, roots: readonly string[]): { state: "missing" } | { state: "skipped"; skipped: SkippedFile } | { state: "ok"; real: string } {
+export function ownDirectory(
+  path: string,
+  roots: readonly string[],
+): { state: "missing" } | { state: "skipped"; skipped: SkippedFile } | { state: "ok"; real: string } {
   try {
     if (!lstatSync(path, { throwIfNoEntry: false })) return { state: "missing" };
     const real = resolveReal(path);
-    if (!insideAny(real, realRoots(roots))) return { state: "skipped", skipped: { path, reason: `it leads to ${real}, outside ${roots.join(", ")}` } };
+    if (!insideAny(real, realRoots(roots)))
+      return { state: "skipped", skipped: { path, reason: `it leads to ${real}, outside ${roots.join(", ")}` } };
     const stats = statSync(real, { throwIfNoEntry: false });
     if (!stats) return { state: "missing" };
-    if (!stats.isDirectory()) return { state: "skipped", skipped: { path, reason: `it is ${kindOf(stats)}, not a directory` } };
+    if (!stats.isDirectory())
+      return { state: "skipped", skipped: { path, reason: `it is ${kindOf(stats)}, not a directory` } };
     // Opened once without following a final link, so a folder swapped for a link since is not listed.
     closeSync(openSync(real, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW));
     return { state: "ok", real };
@@ -77,7 +88,9 @@ export function userConfigRoots(env: Env): string[] {
 }
 
 /** A notice for files that were not read, or none. */
-export function skippedNotice(skipped: readonly SkippedFile[]): { severity: "warning"; title: string; description: string } | undefined {
+export function skippedNotice(
+  skipped: readonly SkippedFile[],
+): { severity: "warning"; title: string; description: string } | undefined {
   if (skipped.length === 0) return undefined;
   const n = skipped.length;
   return {

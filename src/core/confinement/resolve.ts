@@ -28,7 +28,9 @@ export function within(path: string, root: string): boolean {
  * link to a pipe, socket or other kernel object (a `/proc/<pid>/fd` entry) rather than a file.
  */
 export function resolveReal(path: string): string {
-  const pending = resolve(path).split(sep).filter((part) => part !== "");
+  const pending = resolve(path)
+    .split(sep)
+    .filter((part) => part !== "");
   pending.reverse(); // a stack: the next component last
   let real: string = sep;
   let links = 0;
@@ -51,7 +53,8 @@ export function resolveReal(path: string): string {
       real = candidate;
       continue;
     }
-    if (++links > MAX_LINKS) throw new PathError(`${path} goes through more than ${MAX_LINKS} symbolic links (a loop?).`);
+    if (++links > MAX_LINKS)
+      throw new PathError(`${path} goes through more than ${MAX_LINKS} symbolic links (a loop?).`);
     let target: string;
     try {
       target = readlinkSync(candidate, "utf8");
@@ -59,7 +62,9 @@ export function resolveReal(path: string): string {
       throw new PathError(`${path} goes through ${candidate}, a link that cannot be read.`);
     }
     if (KERNEL_OBJECT.test(target)) {
-      throw new PathError(`${path} leads to ${candidate}, which is a ${target.slice(0, target.indexOf(":"))} of a running process, not a file. Only regular files and directories can be used.`);
+      throw new PathError(
+        `${path} leads to ${candidate}, which is a ${target.slice(0, target.indexOf(":"))} of a running process, not a file. Only regular files and directories can be used.`,
+      );
     }
     const parts = target.split(sep).filter((p) => p !== "");
     if (isAbsolute(target)) real = sep;

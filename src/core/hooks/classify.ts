@@ -45,7 +45,11 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
   const failure = (status: "failed" | "timed_out" | "cancelled", text: string): HandlerResult => {
     entries.push({ kind: status === "cancelled" ? "warning" : "error", text: cap(text) });
     if (failClosed && status !== "cancelled") {
-      return { handler, run: { ...base, status: "blocked", entries }, blocked: { reason: `the hook failed and is set to block on failure: ${text}` } };
+      return {
+        handler,
+        run: { ...base, status: "blocked", entries },
+        blocked: { reason: `the hook failed and is set to block on failure: ${text}` },
+      };
     }
     return { handler, run: { ...base, status, entries } };
   };
@@ -59,7 +63,10 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
   if (result.stopped === "cancel") return failure("cancelled", "cancelled with the turn; its process group was killed");
   const stderr = result.stderr.trim();
   if (result.exitCode === 127) {
-    return failure("failed", `exited 127 (command not found)${stderr ? `: ${firstLine(stderr)}` : ""}; check the command in ${handler.location}`);
+    return failure(
+      "failed",
+      `exited 127 (command not found)${stderr ? `: ${firstLine(stderr)}` : ""}; check the command in ${handler.location}`,
+    );
   }
   if (result.exitCode !== 0 && result.exitCode !== 2) {
     const how = result.exitCode === null ? `was killed by ${result.signal ?? "a signal"}` : `exited ${result.exitCode}`;
@@ -73,8 +80,10 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
     const parsed = parseHookOutput(stdout);
     if (parsed.ok) {
       output = parsed.output;
-      for (const dropped of parsed.dropped) entries.push({ kind: "warning", text: cap(`ignored a field of the wrong type: ${dropped}`) });
-      for (const field of parsed.unapplied) entries.push({ kind: "warning", text: `verbatim does not apply ${field}; it had no effect` });
+      for (const dropped of parsed.dropped)
+        entries.push({ kind: "warning", text: cap(`ignored a field of the wrong type: ${dropped}`) });
+      for (const field of parsed.unapplied)
+        entries.push({ kind: "warning", text: `verbatim does not apply ${field}; it had no effect` });
     } else if (result.exitCode === 0) {
       return failure("failed", parsed.error);
     } else {
@@ -85,22 +94,44 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
   }
   if (result.stdoutTruncated) entries.push({ kind: "warning", text: "its output was over 1 MiB and was cut" });
   if (output?.systemMessage) entries.push({ kind: "warning", text: cap(output.systemMessage) });
-  if (output?.continue === false) entries.push({ kind: "stop", text: cap(output.stopReason ?? "the hook stopped the turn") });
+  if (output?.continue === false)
+    entries.push({ kind: "stop", text: cap(output.stopReason ?? "the hook stopped the turn") });
 
   if (result.exitCode === 2) {
-    const reason = output?.reason ?? output?.hookSpecificOutput?.permissionDecisionReason ?? (stderr || `blocked by the hook ${commandText(handler)}`);
+    const reason =
+      output?.reason ??
+      output?.hookSpecificOutput?.permissionDecisionReason ??
+      (stderr || `blocked by the hook ${commandText(handler)}`);
     if (hookEvents[handler.event].blocking) {
       entries.push({ kind: "feedback", text: cap(reason) });
-      return { handler, run: { ...base, status: "blocked", entries }, ...(output ? { output } : {}), blocked: { reason } };
+      return {
+        handler,
+        run: { ...base, status: "blocked", entries },
+        ...(output ? { output } : {}),
+        blocked: { reason },
+      };
     }
     if (handler.event === "PermissionRequest") {
-      entries.push({ kind: "warning", text: "exit 2 is not a decision for PermissionRequest hooks (use hookSpecificOutput.decision); ignored" });
+      entries.push({
+        kind: "warning",
+        text: "exit 2 is not a decision for PermissionRequest hooks (use hookSpecificOutput.decision); ignored",
+      });
     } else if (stderr) {
       entries.push({ kind: "feedback", text: cap(stderr) });
     }
-    return { handler, run: { ...base, status: "completed", entries }, ...(output ? { output } : {}), ...(stderr ? { feedback: stderr } : {}) };
+    return {
+      handler,
+      run: { ...base, status: "completed", entries },
+      ...(output ? { output } : {}),
+      ...(stderr ? { feedback: stderr } : {}),
+    };
   }
-  return { handler, run: { ...base, status: "completed", entries }, ...(output ? { output } : {}), ...(plainText ? { plainText } : {}) };
+  return {
+    handler,
+    run: { ...base, status: "completed", entries },
+    ...(output ? { output } : {}),
+    ...(plainText ? { plainText } : {}),
+  };
 }
 
 /** A run that has started and not settled, as shown while it runs. */

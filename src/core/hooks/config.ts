@@ -78,11 +78,17 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
     const problems: ConfigProblem[] = held ? [] : config.problems;
     if (file.state === "skipped") {
       // Said even when the workspace is not trusted: the file was not read at all.
-      config.problems.push({ severity: "warning", text: `${source.path} was not read (${file.reason}); its hooks were not loaded` });
+      config.problems.push({
+        severity: "warning",
+        text: `${source.path} was not read (${file.reason}); its hooks were not loaded`,
+      });
       continue;
     }
     if (file.state === "invalid") {
-      problems.push({ severity: "error", text: `${source.path} is not valid JSON (${file.error}); its hooks were not loaded` });
+      problems.push({
+        severity: "error",
+        text: `${source.path} is not valid JSON (${file.error}); its hooks were not loaded`,
+      });
       continue;
     }
     if (!held && typeof file.value.disableAllHooks === "boolean") disabled = file.value.disableAllHooks;
@@ -101,7 +107,10 @@ function handlersOf(source: HookSource, hooks: unknown, problems: ConfigProblem[
   if (hooks === undefined) return [];
   const events = z.record(z.string(), z.array(z.unknown())).safeParse(hooks);
   if (!events.success) {
-    problems.push({ severity: "error", text: `${source.path}: "hooks" must map event names to lists of matcher groups` });
+    problems.push({
+      severity: "error",
+      text: `${source.path}: "hooks" must map event names to lists of matcher groups`,
+    });
     return [];
   }
   const handlers: CommandHandler[] = [];
@@ -125,11 +134,23 @@ function handlersOf(source: HookSource, hooks: unknown, problems: ConfigProblem[
       const matcherField = (hookEvents[event] as { matcherField?: string }).matcherField;
       const compiled = compileMatcher(matcherField ? group.data.matcher : undefined);
       if (!compiled.ok) {
-        problems.push({ severity: "warning", text: `${where}: the matcher "${group.data.matcher}" is not a valid pattern (${compiled.error}); this group was not loaded` });
+        problems.push({
+          severity: "warning",
+          text: `${where}: the matcher "${group.data.matcher}" is not a valid pattern (${compiled.error}); this group was not loaded`,
+        });
         return;
       }
       group.data.hooks.forEach((rawHandler, h) => {
-        const handler = commandHandler(source, event, `${where}[${h}]`, group.data.matcher, compiled.test, rawHandler, problems, [g, h]);
+        const handler = commandHandler(
+          source,
+          event,
+          `${where}[${h}]`,
+          group.data.matcher,
+          compiled.test,
+          rawHandler,
+          problems,
+          [g, h],
+        );
         if (handler) handlers.push(handler);
       });
     });
@@ -149,12 +170,18 @@ function commandHandler(
 ): CommandHandler | undefined {
   const parsed = handlerSchema.safeParse(raw);
   if (!parsed.success) {
-    problems.push({ severity: "error", text: `${location}: not a valid hook handler (${parsed.error.issues.map((i) => `${i.path.join(".") || "handler"}: ${i.message}`).join("; ")})` });
+    problems.push({
+      severity: "error",
+      text: `${location}: not a valid hook handler (${parsed.error.issues.map((i) => `${i.path.join(".") || "handler"}: ${i.message}`).join("; ")})`,
+    });
     return undefined;
   }
   const entry = parsed.data;
   if (entry.type !== "command") {
-    problems.push({ severity: "warning", text: `${location}: "${entry.type}" hooks are not supported (verbatim runs only "command" hooks); not run` });
+    problems.push({
+      severity: "warning",
+      text: `${location}: "${entry.type}" hooks are not supported (verbatim runs only "command" hooks); not run`,
+    });
     return undefined;
   }
   if (!entry.command) {
@@ -166,11 +193,17 @@ function commandHandler(
     return undefined;
   }
   if (entry.if !== undefined) {
-    problems.push({ severity: "warning", text: `${location}: the "if" condition (${entry.if}) is not supported yet; the hook runs for every call its matcher selects` });
+    problems.push({
+      severity: "warning",
+      text: `${location}: the "if" condition (${entry.if}) is not supported yet; the hook runs for every call its matcher selects`,
+    });
   }
   let timeoutSec = entry.timeout ?? hookEvents[event].defaultTimeoutSec;
   if (timeoutSec > MAX_TIMEOUT_SEC) {
-    problems.push({ severity: "warning", text: `${location}: timeout ${timeoutSec} is over ${MAX_TIMEOUT_SEC} seconds; read as milliseconds (${timeoutSec / 1000} s)` });
+    problems.push({
+      severity: "warning",
+      text: `${location}: timeout ${timeoutSec} is over ${MAX_TIMEOUT_SEC} seconds; read as milliseconds (${timeoutSec / 1000} s)`,
+    });
     timeoutSec = timeoutSec / 1000;
   }
   return {
@@ -194,7 +227,13 @@ function commandHandler(
  * the same id in every run; changing the handler (its command, say) changes it.
  */
 function hookIdOf(source: HookSource, event: string, position: [number, number], entry: HandlerEntry): string {
-  const normalized = { type: entry.type, command: entry.command, args: entry.args ?? null, timeout: entry.timeout ?? null, onFailure: entry.onFailure ?? null };
+  const normalized = {
+    type: entry.type,
+    command: entry.command,
+    args: entry.args ?? null,
+    timeout: entry.timeout ?? null,
+    onFailure: entry.onFailure ?? null,
+  };
   const digest = sha256Hex(JSON.stringify([source.kind, source.path, event, position, normalized]));
   return `hk_${digest.slice(0, 16)}`;
 }
@@ -204,9 +243,15 @@ const dedupKey = (h: CommandHandler) =>
   JSON.stringify([h.event, h.matcher ?? "", h.command, h.args ?? null, h.timeoutSec, h.onFailure ?? null]);
 
 /** The handlers configured for `event` whose matcher selects `value` (all, for events without matchers). */
-export function selectHandlers(config: Pick<HookConfig, "handlers">, event: HookEventName, value: string | undefined): CommandHandler[] {
+export function selectHandlers(
+  config: Pick<HookConfig, "handlers">,
+  event: HookEventName,
+  value: string | undefined,
+): CommandHandler[] {
   const aliases = value === undefined ? [] : (MATCHER_ALIASES[value] ?? []);
-  return config.handlers.filter((h) => h.event === event && (value === undefined || h.matches(value) || aliases.some((a) => h.matches(a))));
+  return config.handlers.filter(
+    (h) => h.event === event && (value === undefined || h.matches(value) || aliases.some((a) => h.matches(a))),
+  );
 }
 
 /**
@@ -217,4 +262,5 @@ export function selectHandlers(config: Pick<HookConfig, "handlers">, event: Hook
 const MATCHER_ALIASES: Record<string, readonly string[]> = { Task: ["Agent"] };
 
 /** The command as shown: shell form as written, exec form as the program and its arguments. */
-export const commandText = (h: Pick<CommandHandler, "command" | "args">) => (h.args ? [h.command, ...h.args].join(" ") : h.command);
+export const commandText = (h: Pick<CommandHandler, "command" | "args">) =>
+  h.args ? [h.command, ...h.args].join(" ") : h.command;

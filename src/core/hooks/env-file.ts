@@ -33,7 +33,10 @@ export function removeEnvFile(env: Env, sessionId: string): void {
 export class SessionEnvFile {
   #path: string | undefined;
 
-  constructor(private readonly env: Env, private readonly sessionId: string) {}
+  constructor(
+    private readonly env: Env,
+    private readonly sessionId: string,
+  ) {}
 
   /** The file's path, the file created private (and empty) if missing: for SessionStart hooks to append to. */
   prepared(): string {

@@ -21,20 +21,70 @@ export const DEFAULT_TIMEOUT_SEC = 60;
 export const SESSION_END_TIMEOUT_SEC = 1.5;
 
 export const hookEvents = {
-  SessionStart: { matcherField: "source", blocking: false, plainStdoutIsContext: true, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
+  SessionStart: {
+    matcherField: "source",
+    blocking: false,
+    plainStdoutIsContext: true,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
   UserPromptSubmit: { blocking: true, plainStdoutIsContext: true, defaultTimeoutSec: 30 },
-  PreToolUse: { matcherField: "tool_name", blocking: true, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
-  PermissionRequest: { matcherField: "tool_name", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
-  PostToolUse: { matcherField: "tool_name", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
-  PostToolUseFailure: { matcherField: "tool_name", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
+  PreToolUse: {
+    matcherField: "tool_name",
+    blocking: true,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
+  PermissionRequest: {
+    matcherField: "tool_name",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
+  PostToolUse: {
+    matcherField: "tool_name",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
+  PostToolUseFailure: {
+    matcherField: "tool_name",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
   Stop: { blocking: true, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
-  StopFailure: { matcherField: "error", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
-  Notification: { matcherField: "notification_type", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
-  SessionEnd: { matcherField: "reason", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: SESSION_END_TIMEOUT_SEC },
+  StopFailure: {
+    matcherField: "error",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
+  Notification: {
+    matcherField: "notification_type",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
+  SessionEnd: {
+    matcherField: "reason",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: SESSION_END_TIMEOUT_SEC,
+  },
   /** Inside a subagent, in place of SessionStart and UserPromptSubmit: context goes to the subagent. */
-  SubagentStart: { matcherField: "agent_type", blocking: false, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
+  SubagentStart: {
+    matcherField: "agent_type",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
   /** Inside a subagent, in place of Stop: a block keeps the subagent going. */
-  SubagentStop: { matcherField: "agent_type", blocking: true, plainStdoutIsContext: false, defaultTimeoutSec: DEFAULT_TIMEOUT_SEC },
+  SubagentStop: {
+    matcherField: "agent_type",
+    blocking: true,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
 } as const satisfies Record<string, HookEventSpec>;
 
 export type HookEventName = keyof typeof hookEvents;
@@ -46,8 +96,23 @@ export const isHookEvent = (name: string): name is HookEventName => Object.hasOw
  * error, but the user is told they will not run.
  */
 export const knownButNotFired = new Set([
-  "Setup", "InstructionsLoaded", "UserPromptExpansion", "PermissionDenied", "PostToolBatch", "MessageDisplay",
-  "TaskCreated", "TaskCompleted", "TeammateIdle", "ConfigChange", "CwdChanged",
-  "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PreCompact", "PostCompact", "Elicitation",
+  "Setup",
+  "InstructionsLoaded",
+  "UserPromptExpansion",
+  "PermissionDenied",
+  "PostToolBatch",
+  "MessageDisplay",
+  "TaskCreated",
+  "TaskCompleted",
+  "TeammateIdle",
+  "ConfigChange",
+  "CwdChanged",
+  "DirectoryAdded",
+  "FileChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "PreCompact",
+  "PostCompact",
+  "Elicitation",
   "ElicitationResult",
 ]);

@@ -51,7 +51,10 @@ export class HookEngine {
   /** The turn under way, whose ids every payload and outcome carries. */
   turn: HookTurn | undefined;
 
-  constructor(private readonly settings: HookSettings, private readonly host: SessionHooksHost) {}
+  constructor(
+    private readonly settings: HookSettings,
+    private readonly host: SessionHooksHost,
+  ) {}
 
   /** True when `event` (with `matchValue`) has handlers in the configuration last read. */
   has(event: HookEventName, matchValue: string | undefined): boolean {
@@ -59,8 +62,16 @@ export class HookEngine {
   }
 
   /** Runs `event`'s matching handlers and journals the outcome; undefined when none matched. */
-  async fire(event: HookEventName, matchValue: string | undefined, fields: Record<string, unknown>, options: FireOptions = {}): Promise<Fired | undefined> {
-    const selected = selectHandlers(this.#config, event, matchValue).map((handler) => ({ handler, hookRunId: mintId("hr") }));
+  async fire(
+    event: HookEventName,
+    matchValue: string | undefined,
+    fields: Record<string, unknown>,
+    options: FireOptions = {},
+  ): Promise<Fired | undefined> {
+    const selected = selectHandlers(this.#config, event, matchValue).map((handler) => ({
+      handler,
+      hookRunId: mintId("hr"),
+    }));
     if (selected.length === 0) return undefined;
     const outcomeId = mintId("ho");
     const base = {
@@ -99,7 +110,14 @@ export class HookEngine {
       decision: resolution.decision,
       ...(resolution.reason !== undefined ? { reason: resolution.reason } : {}),
       runs: resolution.runs,
-      ...(resolution.rewrite ? { inputRewritten: { byHookId: resolution.rewrite.byHookId, conflictingHookIds: resolution.rewrite.conflictingHookIds } } : {}),
+      ...(resolution.rewrite
+        ? {
+            inputRewritten: {
+              byHookId: resolution.rewrite.byHookId,
+              conflictingHookIds: resolution.rewrite.conflictingHookIds,
+            },
+          }
+        : {}),
       ...(resolution.halted ? { halted: resolution.halted } : {}),
       systemMessages: resolution.systemMessages,
       ...(resolution.contexts.length > 0 ? { modelContext: resolution.contexts.join("\n") } : {}),

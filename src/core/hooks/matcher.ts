@@ -15,7 +15,12 @@ export type CompiledMatcher = { ok: true; test: Matcher } | { ok: false; error: 
 export function compileMatcher(matcher: string | undefined): CompiledMatcher {
   if (matcher === undefined || matcher === "" || matcher === "*") return { ok: true, test: () => true };
   if (EXACT_FORM.test(matcher)) {
-    const names = new Set(matcher.split(/[|,]/).map((n) => n.trim()).filter((n) => n !== ""));
+    const names = new Set(
+      matcher
+        .split(/[|,]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== ""),
+    );
     // A list with no names (e.g. " | ") matches everything, like an empty matcher.
     if (names.size === 0) return { ok: true, test: () => true };
     return { ok: true, test: (value) => names.has(value) };

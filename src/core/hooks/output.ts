@@ -46,7 +46,16 @@ export type ParsedOutput =
  */
 const UNAPPLIED = {
   top: ["sessionTitle", "suppressOriginalPrompt"],
-  specific: ["updatedToolOutput", "updatedMCPToolOutput", "sessionTitle", "suppressOriginalPrompt", "initialUserMessage", "watchPaths", "reloadSkills", "classifierContext"],
+  specific: [
+    "updatedToolOutput",
+    "updatedMCPToolOutput",
+    "sessionTitle",
+    "suppressOriginalPrompt",
+    "initialUserMessage",
+    "watchPaths",
+    "reloadSkills",
+    "classifierContext",
+  ],
 } as const;
 
 function unappliedFields(value: Record<string, unknown>): string[] {
@@ -64,7 +73,10 @@ export function parseHookOutput(stdout: string): ParsedOutput {
   try {
     value = JSON.parse(stdout);
   } catch (error) {
-    return { ok: false, error: `its output looks like JSON but is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      error: `its output looks like JSON but is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, error: "its output is JSON but not an object" };
@@ -92,7 +104,11 @@ export function parseHookOutput(stdout: string): ParsedOutput {
         removed = true;
       }
     }
-    if (!removed) return { ok: false, error: `its output does not match the hook output schema (${parsed.error.issues.map((i) => i.message).join("; ")})` };
+    if (!removed)
+      return {
+        ok: false,
+        error: `its output does not match the hook output schema (${parsed.error.issues.map((i) => i.message).join("; ")})`,
+      };
   }
 }
 

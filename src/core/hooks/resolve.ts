@@ -43,7 +43,9 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
     }
   };
   const systemMessages = results.flatMap((r) => (r.output?.systemMessage ? [r.output.systemMessage] : []));
-  const stopReasons = results.filter((r) => r.output?.continue === false).map((r) => r.output?.stopReason ?? "a hook stopped the turn");
+  const stopReasons = results
+    .filter((r) => r.output?.continue === false)
+    .map((r) => r.output?.stopReason ?? "a hook stopped the turn");
   const halted = stopReasons.length > 0 ? { stopReason: stopReasons.join("; ") } : undefined;
 
   let decision: HookDecision = "none";
@@ -56,11 +58,19 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
       ({ decision, reason } = strongest(votes));
       // A denied call runs no input at all: no rewrite applies.
       rewrite = decision === "deny" ? undefined : chooseRewrite(results, votes, note);
-      if (rewrite && decision === "allow" && !votes.some((v) => v.decision === "allow" && v.result.handler.hookId === rewrite?.byHookId)) {
+      if (
+        rewrite &&
+        decision === "allow" &&
+        !votes.some((v) => v.decision === "allow" && v.result.handler.hookId === rewrite?.byHookId)
+      ) {
         // The allows judged the model's input, not the rewritten one: permission is decided again.
         decision = "none";
         reason = undefined;
-        for (const v of votes) note(v.result, { kind: "warning", text: "its allow judged the input before another hook rewrote it; the rewritten input is checked again" });
+        for (const v of votes)
+          note(v.result, {
+            kind: "warning",
+            text: "its allow judged the input before another hook rewrote it; the rewritten input is checked again",
+          });
       }
       for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext);
       if (halted) {
@@ -74,7 +84,11 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
       const votes: Vote[] = results.flatMap((r) => {
         const d = r.output?.hookSpecificOutput?.decision;
         if (!d) return [];
-        if (d.updatedInput || d.updatedPermissions) note(r, { kind: "warning", text: "updatedInput and updatedPermissions are not supported for PermissionRequest yet; ignored" });
+        if (d.updatedInput || d.updatedPermissions)
+          note(r, {
+            kind: "warning",
+            text: "updatedInput and updatedPermissions are not supported for PermissionRequest yet; ignored",
+          });
         return [{ decision: d.behavior, ...(d.message ? { reason: d.message } : {}), result: r }];
       });
       ({ decision, reason } = strongest(votes));
@@ -144,7 +158,7 @@ function preToolUseVote(r: HandlerResult, note: (r: HandlerResult, e: HookEntry)
   const given = out.hookSpecificOutput?.permissionDecision;
   const reasonOf = why !== undefined ? { reason: why } : {};
   if (given === "defer") {
-    note(r, { kind: "warning", text: "\"defer\" is treated as \"ask\"" });
+    note(r, { kind: "warning", text: '"defer" is treated as "ask"' });
     return [{ decision: "ask", ...reasonOf, result: r }];
   }
   if (given) return [{ decision: given, ...reasonOf, result: r }];
@@ -163,7 +177,11 @@ function strongest(votes: Vote[]): { decision: HookDecision; reason?: string } {
   return { decision, ...(reasons.length ? { reason: reasons.join("; ") } : {}) };
 }
 
-function chooseRewrite(results: HandlerResult[], votes: Vote[], note: (r: HandlerResult, e: HookEntry) => void): Rewrite | undefined {
+function chooseRewrite(
+  results: HandlerResult[],
+  votes: Vote[],
+  note: (r: HandlerResult, e: HookEntry) => void,
+): Rewrite | undefined {
   const denied = new Set(votes.filter((v) => v.decision === "deny").map((v) => v.result));
   const offers = results.filter((r) => !denied.has(r) && r.output?.hookSpecificOutput?.updatedInput !== undefined);
   const [winner, ...others] = offers;
@@ -172,10 +190,16 @@ function chooseRewrite(results: HandlerResult[], votes: Vote[], note: (r: Handle
   const same = JSON.stringify(input);
   const losers = others.filter((r) => JSON.stringify(r.output?.hookSpecificOutput?.updatedInput) !== same);
   for (const r of losers) {
-    note(r, { kind: "conflict", text: `its updatedInput was not used: ${winner.handler.location} comes first and its rewrite wins` });
+    note(r, {
+      kind: "conflict",
+      text: `its updatedInput was not used: ${winner.handler.location} comes first and its rewrite wins`,
+    });
   }
   if (losers.length > 0) {
-    note(winner, { kind: "conflict", text: `its updatedInput wins over ${losers.map((r) => r.handler.location).join(", ")}` });
+    note(winner, {
+      kind: "conflict",
+      text: `its updatedInput wins over ${losers.map((r) => r.handler.location).join(", ")}`,
+    });
   }
   return { input, byHookId: winner.handler.hookId, conflictingHookIds: losers.map((r) => r.handler.hookId) };
 }

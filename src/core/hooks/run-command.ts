@@ -143,5 +143,13 @@ function capture(stream: ReadableStream<Uint8Array>) {
 }
 
 function empty(extra: Partial<CommandResult> & { durationMs: number }): CommandResult {
-  return { exitCode: null, signal: null, stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false, ...extra };
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    ...extra,
+  };
 }

@@ -42,32 +42,35 @@ export async function runHandlers(
     active--;
     waiting.shift()?.();
   };
-  const results = await Promise.all(handlers.map(async ({ handler, hookRunId }) => {
-    await slot();
-    try {
-      const timeoutSec = Math.min(handler.timeoutSec, options.maxTimeoutSec ?? Infinity);
-      const result = await runCommand({
-        argv: argvOf(handler, options.cwd),
-        cwd: options.cwd,
-        env,
-        stdin: payload,
-        timeoutMs: Math.round(timeoutSec * 1000),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-      });
-      // A capped handler's timeout is reported as the one it ran under.
-      return classify(timeoutSec === handler.timeoutSec ? handler : { ...handler, timeoutSec }, hookRunId, result);
-    } finally {
-      release();
-    }
-  }));
+  const results = await Promise.all(
+    handlers.map(async ({ handler, hookRunId }) => {
+      await slot();
+      try {
+        const timeoutSec = Math.min(handler.timeoutSec, options.maxTimeoutSec ?? Infinity);
+        const result = await runCommand({
+          argv: argvOf(handler, options.cwd),
+          cwd: options.cwd,
+          env,
+          stdin: payload,
+          timeoutMs: Math.round(timeoutSec * 1000),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+        });
+        // A capped handler's timeout is reported as the one it ran under.
+        return classify(timeoutSec === handler.timeoutSec ? handler : { ...handler, timeoutSec }, hookRunId, result);
+      } finally {
+        release();
+      }
+    }),
+  );
   return results.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
 }
 
 /** Shell form runs under `/bin/sh -c` (not a login shell: no profile output on stdout). */
 export function argvOf(handler: Pick<CommandHandler, "command" | "args">, projectDir: string): string[] {
   if (!handler.args) return ["/bin/sh", "-c", handler.command];
-  const substitute = (s: string) => s.replaceAll("${CLAUDE_PROJECT_DIR}", projectDir).replaceAll("${VERBATIM_PROJECT_DIR}", projectDir);
+  const substitute = (s: string) =>
+    s.replaceAll("${CLAUDE_PROJECT_DIR}", projectDir).replaceAll("${VERBATIM_PROJECT_DIR}", projectDir);
   return [substitute(handler.command), ...handler.args.map(substitute)];
 }
 

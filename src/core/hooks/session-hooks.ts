@@ -23,7 +23,10 @@ export class SessionHooks implements TurnHooks {
   /** The model of the turn under way, as hooks are told it. */
   #model = "";
 
-  constructor(private readonly settings: HookSettings, private readonly session: SessionHooksHost) {
+  constructor(
+    private readonly settings: HookSettings,
+    private readonly session: SessionHooksHost,
+  ) {
     this.#engine = new HookEngine(settings, session);
     this.#host = new HostNotifications(settings, session);
     this.#envFile = new SessionEnvFile(settings.env, session.sessionId);
@@ -34,7 +37,10 @@ export class SessionHooks implements TurnHooks {
    * the session is busy, SessionStart runs the first time, then UserPromptSubmit. Returns why
    * the prompt was blocked, if it was.
    */
-  async beginTurn(turn: { turnId: string; promptId: string; prompt: string; model: string }, signal: AbortSignal): Promise<string | undefined> {
+  async beginTurn(
+    turn: { turnId: string; promptId: string; prompt: string; model: string },
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     this.#engine.turn = { turnId: turn.turnId, promptId: turn.promptId };
     await this.#engine.reload();
     const agent = this.#engine.agent();
@@ -50,7 +56,9 @@ export class SessionHooks implements TurnHooks {
       await this.#sessionStart(this.session.state.prompts > 1 ? "resume" : "startup", signal);
     }
     const fired = await this.#fire("UserPromptSubmit", undefined, { prompt: turn.prompt }, { signal });
-    return fired?.resolution.decision === "block" ? (fired.resolution.reason ?? "blocked by a UserPromptSubmit hook") : undefined;
+    return fired?.resolution.decision === "block"
+      ? (fired.resolution.reason ?? "blocked by a UserPromptSubmit hook")
+      : undefined;
   }
 
   /**
@@ -65,13 +73,22 @@ export class SessionHooks implements TurnHooks {
   async #sessionStart(source: "startup" | "resume" | "compact", signal: AbortSignal): Promise<void> {
     // The env file is made only for hooks that will run: a session without them leaves none behind.
     if (!this.#engine.has("SessionStart", source)) return;
-    await this.#fire("SessionStart", source, { source, model: this.#model }, { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFile.prepared() } });
+    await this.#fire(
+      "SessionStart",
+      source,
+      { source, model: this.#model },
+      { signal, extraEnv: { CLAUDE_ENV_FILE: this.#envFile.prepared() } },
+    );
   }
 
   /** The turn has ended (recorded): the host is told the session is done. */
   endTurn(outcome: { failed?: string; lastAssistantMessage: string }): void {
     if (outcome.failed !== undefined) {
-      this.#notify("StopFailure", { error: "unknown", error_details: outcome.failed, last_assistant_message: outcome.lastAssistantMessage });
+      this.#notify("StopFailure", {
+        error: "unknown",
+        error_details: outcome.failed,
+        last_assistant_message: outcome.lastAssistantMessage,
+      });
     } else {
       this.#notify("Stop", { stop_hook_active: false, last_assistant_message: outcome.lastAssistantMessage });
     }
@@ -92,7 +109,11 @@ export class SessionHooks implements TurnHooks {
           return r;
         }
         const { rewrite: _dropped, ...rest } = r;
-        return { ...rest, decision: "deny", reason: `a hook rewrote the input into one ${tool.name} does not accept: ${parsed.message}` };
+        return {
+          ...rest,
+          decision: "deny",
+          reason: `a hook rewrote the input into one ${tool.name} does not accept: ${parsed.message}`,
+        };
       },
     });
     if (!fired) return { input: request.input };
@@ -113,54 +134,93 @@ export class SessionHooks implements TurnHooks {
   }
 
   async permissionRequest(request: GateRequest): Promise<HookVerdict | undefined> {
-    const fired = await this.#fire("PermissionRequest", request.tool.name, { ...toolFields(request), permission_suggestions: [] }, {
-      toolCallId: request.toolCallId,
-      signal: request.signal,
-    });
+    const fired = await this.#fire(
+      "PermissionRequest",
+      request.tool.name,
+      { ...toolFields(request), permission_suggestions: [] },
+      {
+        toolCallId: request.toolCallId,
+        signal: request.signal,
+      },
+    );
     return fired ? verdictOf(fired.resolution, "PermissionRequest") : undefined;
   }
 
   async permissionPrompt(request: GateRequest): Promise<void> {
     this.#notify("PermissionRequest", toolFields(request));
     const message = `verbatim needs your permission to use ${request.tool.name}`;
-    await this.#fire("Notification", "permission_prompt", { message, title: "Permission needed", notification_type: "permission_prompt" }, {
-      toolCallId: request.toolCallId,
-      signal: request.signal,
-    });
+    await this.#fire(
+      "Notification",
+      "permission_prompt",
+      { message, title: "Permission needed", notification_type: "permission_prompt" },
+      {
+        toolCallId: request.toolCallId,
+        signal: request.signal,
+      },
+    );
   }
 
   async postToolUse(call: FinishedCall, signal: AbortSignal): Promise<void> {
     const { tool, toolCallId, outcome } = call;
-    const common = { tool_name: tool.name, tool_input: call.input, tool_use_id: toolCallId, duration_ms: call.durationMs };
+    const common = {
+      tool_name: tool.name,
+      tool_input: call.input,
+      tool_use_id: toolCallId,
+      duration_ms: call.durationMs,
+    };
     if (outcome.status === "completed") {
-      await this.#fire("PostToolUse", tool.name, {
-        ...common,
-        tool_response: outcome.rawOutput ?? { output: outcome.result.text },
-        ...(call.originalInput !== undefined ? { original_tool_input: call.originalInput } : {}),
-      }, { toolCallId, signal });
+      await this.#fire(
+        "PostToolUse",
+        tool.name,
+        {
+          ...common,
+          tool_response: outcome.rawOutput ?? { output: outcome.result.text },
+          ...(call.originalInput !== undefined ? { original_tool_input: call.originalInput } : {}),
+        },
+        { toolCallId, signal },
+      );
     } else {
-      await this.#fire("PostToolUseFailure", tool.name, {
-        ...common,
-        error: outcome.result.text.slice(0, CONTEXT_CAP),
-        is_interrupt: call.interrupted,
-      }, { toolCallId, signal });
+      await this.#fire(
+        "PostToolUseFailure",
+        tool.name,
+        {
+          ...common,
+          error: outcome.result.text.slice(0, CONTEXT_CAP),
+          is_interrupt: call.interrupted,
+        },
+        { toolCallId, signal },
+      );
     }
   }
 
-  async stop(check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean }, signal: AbortSignal): Promise<boolean> {
+  async stop(
+    check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean },
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const agent = this.#agent();
     const event = agent ? "SubagentStop" : "Stop";
-    const fields = { stop_hook_active: check.stopHookActive, last_assistant_message: check.lastAssistantMessage, ...(agent ? { agent_transcript_path: null } : {}) };
+    const fields = {
+      stop_hook_active: check.stopHookActive,
+      last_assistant_message: check.lastAssistantMessage,
+      ...(agent ? { agent_transcript_path: null } : {}),
+    };
     const fired = await this.#fire(event, agent?.agent_type, fields, {
       signal,
       // Past the cap a block is recorded as it was given, but the turn ends: the model is not given the reason.
-      adjust: (r) => (check.overrideBlock && r.decision === "block" ? { ...r, contexts: [], reason: `${r.reason ?? "blocked"} (overridden: too many blocks in a row)` } : r),
+      adjust: (r) =>
+        check.overrideBlock && r.decision === "block"
+          ? { ...r, contexts: [], reason: `${r.reason ?? "blocked"} (overridden: too many blocks in a row)` }
+          : r,
     });
     return fired?.resolution.decision === "block" && !fired.resolution.halted;
   }
 
   async stopFailure(error: string, lastAssistantMessage: string): Promise<void> {
-    await this.#fire("StopFailure", "unknown", { error: "unknown", error_details: error, last_assistant_message: lastAssistantMessage });
+    await this.#fire("StopFailure", "unknown", {
+      error: "unknown",
+      error_details: error,
+      last_assistant_message: lastAssistantMessage,
+    });
   }
 
   halted(): string | undefined {
@@ -177,7 +237,12 @@ export class SessionHooks implements TurnHooks {
    */
   async close(reason = "other"): Promise<void> {
     if (this.#started && !this.#engine.agent()) {
-      await this.#fire("SessionEnd", reason, { reason }, { maxTimeoutSec: this.settings.sessionEndCapSec ?? SESSION_END_CAP_SEC });
+      await this.#fire(
+        "SessionEnd",
+        reason,
+        { reason },
+        { maxTimeoutSec: this.settings.sessionEndCapSec ?? SESSION_END_CAP_SEC },
+      );
     }
     await this.#host.close();
   }

@@ -45,7 +45,8 @@ export function trustFolder(env: Env, dir: string): TrustResult {
   if (!existsSync(folder)) throw new Error(`${folder} does not exist`);
   const configPath = userConfigPath(env);
   const file = readJsonObject(configPath, userConfigRoots(env));
-  if (file.state === "invalid") throw new Error(`${configPath} is not valid JSON (${file.error}); fix it first, nothing was changed`);
+  if (file.state === "invalid")
+    throw new Error(`${configPath} is not valid JSON (${file.error}); fix it first, nothing was changed`);
   if (file.state === "skipped") throw new Error(`${configPath} was not read (${file.reason}); nothing was changed`);
   const config = file.state === "ok" ? file.value : {};
   const folders = trustedFolders(env);

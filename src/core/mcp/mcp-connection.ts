@@ -37,7 +37,11 @@ export class McpConnection {
   #stderr = "";
 
   /** `name` is the server's name, unique within the session. */
-  constructor(readonly name: string, readonly config: McpServerConfig, private readonly options: ConnectionOptions) {}
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly options: ConnectionOptions,
+  ) {}
 
   /** The server's tools while it is connected. */
   tools(): Tool[] {
@@ -53,7 +57,11 @@ export class McpConnection {
     } catch (error) {
       if (this.status !== "connecting") return;
       this.status = "failed";
-      this.#report("error", `The MCP server "${this.name}" could not start; the session goes on without it`, describe(error));
+      this.#report(
+        "error",
+        `The MCP server "${this.name}" could not start; the session goes on without it`,
+        describe(error),
+      );
       return;
     }
     // Closed while the SDK loaded: nothing to start.
@@ -75,13 +83,21 @@ export class McpConnection {
     try {
       const transport = this.#transport(sdk);
       client.onclose = () => this.#stopped("it closed the connection");
-      await withTimeout(client.connect(transport, { timeout: this.options.connectTimeoutMs }), this.options.connectTimeoutMs, "connecting");
+      await withTimeout(
+        client.connect(transport, { timeout: this.options.connectTimeoutMs }),
+        this.options.connectTimeoutMs,
+        "connecting",
+      );
       this.#defs = await this.#listTools(client);
       if (this.status === "connecting") this.status = "connected";
     } catch (error) {
       if (this.status !== "connecting") return;
       this.status = "failed";
-      this.#report("error", `The MCP server "${this.name}" could not start; the session goes on without it`, describe(error));
+      this.#report(
+        "error",
+        `The MCP server "${this.name}" could not start; the session goes on without it`,
+        describe(error),
+      );
       await client.close().catch(() => undefined);
     }
   }
@@ -124,7 +140,13 @@ export class McpConnection {
     const c = this.config;
     if (c.transport === "stdio") {
       const env = { ...sdk.getDefaultEnvironment(), ...Object.fromEntries(c.env.map((e) => [e.name, e.value])) };
-      const transport = new sdk.StdioClientTransport({ command: c.command, args: c.args, env, cwd: this.options.cwd, stderr: "pipe" });
+      const transport = new sdk.StdioClientTransport({
+        command: c.command,
+        args: c.args,
+        env,
+        cwd: this.options.cwd,
+        stderr: "pipe",
+      });
       transport.stderr?.on("data", (chunk: Buffer) => {
         this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
       });

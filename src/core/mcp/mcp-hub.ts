@@ -17,7 +17,12 @@ export type McpHubOptions = {
 
 /** What the model is offered of the servers, as journaled (`mcp_tools_listed`). */
 export type McpListing = {
-  servers: { name: string; transport: McpServerConfig["transport"]; status: "connected" | "failed" | "stopped"; tools: string[] }[];
+  servers: {
+    name: string;
+    transport: McpServerConfig["transport"];
+    status: "connected" | "failed" | "stopped";
+    tools: string[];
+  }[];
   tools: ToolSpec[];
 };
 
@@ -25,7 +30,10 @@ export class McpHub {
   readonly #connections: McpConnection[];
   #ready: Promise<void> | undefined;
 
-  constructor(configs: McpServerConfig[], private readonly options: McpHubOptions) {
+  constructor(
+    configs: McpServerConfig[],
+    private readonly options: McpHubOptions,
+  ) {
     const taken = new Set<string>();
     this.#connections = configs.map((config) => {
       const base = config.name.trim() || "server";
@@ -60,7 +68,8 @@ export class McpHub {
         servers: byServer.map(({ connection, status, tools }) => ({
           name: connection.name,
           transport: connection.config.transport,
-          status: status === "connected" ? "connected" : status === "stopped" || status === "closed" ? "stopped" : "failed",
+          status:
+            status === "connected" ? "connected" : status === "stopped" || status === "closed" ? "stopped" : "failed",
           tools: tools.map((t) => t.name),
         })),
         tools: new ToolRegistry(tools).specs(),

@@ -30,7 +30,9 @@ export function mcpToolName(server: string, tool: string): string {
  * server validates the rest itself and answers with an error the model can read.
  */
 function looseInput(schema: McpToolDef["inputSchema"]) {
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === "string")
+    : [];
   return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     for (const key of required) {
       if (!(key in value)) ctx.addIssue({ code: "custom", path: [key], message: "required by the tool's schema" });
@@ -70,7 +72,8 @@ export function outcomeOf(result: CallToolResult): ToolOutcome {
   const structured = result.structuredContent;
   let text = blocks.map(modelText).join("\n");
   if (!text && structured !== undefined) text = JSON.stringify(structured);
-  if (content.length === 0 && structured !== undefined) content.push({ type: "content", content: { type: "text", text } });
+  if (content.length === 0 && structured !== undefined)
+    content.push({ type: "content", content: { type: "text", text } });
   const isError = result.isError === true;
   return {
     status: isError ? "failed" : "completed",

@@ -10,8 +10,7 @@ import type { HookVerdict, RefusedBy } from "./decide.ts";
 
 export type GateDecision =
   /** `roots`: directories outside the session's own that this call may use (the user allowed it). */
-  | { run: true; input: unknown; roots?: string[] }
-  | { run: false; by: RefusedBy; reason: string; modelText: string };
+  { run: true; input: unknown; roots?: string[] } | { run: false; by: RefusedBy; reason: string; modelText: string };
 
 /** `roots`: the directories file tools may use without asking (the session's, plus any granted). */
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };
@@ -45,4 +44,9 @@ export const CANCELLED_BEFORE_RUN = {
 export const readOnlyGate: CallGate = async ({ tool, input }) =>
   tool.access === "read"
     ? { run: true, input }
-    : { run: false, by: "mode", reason: `${tool.name} needs permission and no one can be asked`, modelText: `${tool.name} is not available in this session.` };
+    : {
+        run: false,
+        by: "mode",
+        reason: `${tool.name} needs permission and no one can be asked`,
+        modelText: `${tool.name} is not available in this session.`,
+      };

@@ -7,7 +7,13 @@
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../../journal/facts/index.ts";
 import { mintId } from "../ids.ts";
-import { CANCELLED_BEFORE_RUN, type CallGate, type GateDecision, type GateRequest, type GateSession } from "./call-gate.ts";
+import {
+  CANCELLED_BEFORE_RUN,
+  type CallGate,
+  type GateDecision,
+  type GateRequest,
+  type GateSession,
+} from "./call-gate.ts";
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
@@ -42,7 +48,8 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       rules: session.state.rules,
       ...(pre?.verdict ? { hook: pre.verdict } : {}),
     });
-    if (verdict.action === "deny") return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
+    if (verdict.action === "deny")
+      return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
     // Paths outside the session's directories: only the user (or a mode or hook that allows
     // everything) lets a call reach them, even a read.
     const outside = outsideDirectories(effective);
@@ -54,7 +61,12 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     if (hooked?.decision === "allow") return allowed;
     if (hooked?.decision === "deny") {
       const reason = hooked.reason ?? "a PermissionRequest hook refused the call";
-      return { run: false, by: "hook", reason, modelText: hookRefusalText(effective.tool, hooked.modelReason ?? reason) };
+      return {
+        run: false,
+        by: "hook",
+        reason,
+        modelText: hookRefusalText(effective.tool, hooked.modelReason ?? reason),
+      };
     }
     // The user is asked now: Notification hooks and the host hear of it while the question is open.
     const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
@@ -70,14 +82,21 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
 
 /** The directories of the call's paths that lie outside the request's roots. */
 function outsideDirectories({ tool, input, roots }: GateRequest): string[] {
-  const paths = tool.locations(input).map((l) => l.path).filter((path) => !isInside(path, roots));
+  const paths = tool
+    .locations(input)
+    .map((l) => l.path)
+    .filter((path) => !isInside(path, roots));
   return [...new Set(paths.map(directoryOf))];
 }
 
 /** A question: the options offered, and what an "always" answer leaves behind. */
 type Question = {
   options: PermissionOption[];
-  remember(chosen: PermissionOption, ids: { requestId: string; toolCallId: string }, session: GateSession): Promise<void>;
+  remember(
+    chosen: PermissionOption,
+    ids: { requestId: string; toolCallId: string },
+    session: GateSession,
+  ): Promise<void>;
 };
 
 function toolQuestion({ tool, input }: GateRequest): Question {
@@ -107,7 +126,12 @@ function outsideQuestion(directories: string[]): Question {
   };
 }
 
-async function askUser(ask: PermissionAsker, request: GateRequest, session: GateSession, question: Question): Promise<GateDecision> {
+async function askUser(
+  ask: PermissionAsker,
+  request: GateRequest,
+  session: GateSession,
+  question: Question,
+): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;
   const options = question.options;
   const requestId = mintId("perm");
@@ -116,16 +140,19 @@ async function askUser(ask: PermissionAsker, request: GateRequest, session: Gate
   const given = answer.outcome;
   const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
   // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
-  const outcome: PermissionOutcome = given.outcome === "selected"
-    ? { outcome: "selected", optionId: given.optionId, ...(chosen ? { kind: chosen.kind } : {}) }
-    : { outcome: "cancelled" };
+  const outcome: PermissionOutcome =
+    given.outcome === "selected"
+      ? { outcome: "selected", optionId: given.optionId, ...(chosen ? { kind: chosen.kind } : {}) }
+      : { outcome: "cancelled" };
   await session.record({ kind: "permission_answered", requestId, toolCallId, outcome });
 
   if (signal.aborted || outcome.outcome === "cancelled") {
     return {
       run: false,
       by: "cancel",
-      reason: answer.failure ? `the permission question could not be asked (${answer.failure})` : "the permission question was cancelled",
+      reason: answer.failure
+        ? `the permission question could not be asked (${answer.failure})`
+        : "the permission question was cancelled",
       modelText: "This call did not run: the permission question was cancelled before the user allowed it.",
     };
   }
@@ -134,7 +161,8 @@ async function askUser(ask: PermissionAsker, request: GateRequest, session: Gate
       run: false,
       by: "user",
       reason: `the answer "${outcome.optionId}" was not one of the options offered`,
-      modelText: "This call did not run: the permission answer was not one of the options offered, so it was treated as a refusal.",
+      modelText:
+        "This call did not run: the permission answer was not one of the options offered, so it was treated as a refusal.",
     };
   }
   await question.remember(chosen, { requestId, toolCallId }, session);
@@ -163,7 +191,10 @@ async function answerOf(
     return await Promise.race([
       ask(question, signal).then(
         (outcome) => ({ outcome }),
-        (error: unknown) => ({ outcome: { outcome: "cancelled" as const }, ...(signal.aborted ? {} : { failure: error instanceof Error ? error.message : String(error) }) }),
+        (error: unknown) => ({
+          outcome: { outcome: "cancelled" as const },
+          ...(signal.aborted ? {} : { failure: error instanceof Error ? error.message : String(error) }),
+        }),
       ),
       aborted,
     ]);

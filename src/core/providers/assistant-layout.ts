@@ -27,7 +27,10 @@ export type Part<P> = { kind: "text"; text: string } | { kind: "call"; call: Mod
  * step, another provider's step) follow it: the rest of the text, then the remaining calls.
  * A call the layout names but the step did not accept (a reply cut off by `max_tokens`) is left out.
  */
-export function arrange<P extends { type: string }>(message: AssistantMessage, layout: readonly LayoutItem<P>[] | undefined): Part<P>[] {
+export function arrange<P extends { type: string }>(
+  message: AssistantMessage,
+  layout: readonly LayoutItem<P>[] | undefined,
+): Part<P>[] {
   const parts: Part<P>[] = [];
   const calls = new Map(message.calls.map((c) => [c.providerCallId, c]));
   let offset = 0;

@@ -40,7 +40,7 @@ export interface ProviderCatalog {
 }
 
 const OTHER_MODEL_HINT =
-  "Configure its provider (see verbatim's README, \"Models and providers\"), or choose one of the listed models for this session.";
+  'Configure its provider (see verbatim\'s README, "Models and providers"), or choose one of the listed models for this session.';
 
 /**
  * The catalog for sessions in `cwd`: the user's config file, then the project's
@@ -58,7 +58,11 @@ export function catalogFromEnv(
     loaded = loadSettings(files, options);
     return loaded.ok
       ? resolveProviders(loaded.settings, env, files.user)
-      : { providers: [], scripted: false, problem: `verbatim's config file is not valid, so no provider is configured. ${loaded.error}` };
+      : {
+          providers: [],
+          scripted: false,
+          problem: `verbatim's config file is not valid, so no provider is configured. ${loaded.error}`,
+        };
   };
   let setup = resolve();
   let adapters = new Map<string, Provider>();
@@ -83,7 +87,11 @@ export function catalogFromEnv(
     },
     models: () => [
       ...(setup.scripted
-        ? Object.entries(scenarios).map(([name, s]) => ({ ref: { provider: "scripted", model: name }, name: `Scripted: ${name}`, description: s.description }))
+        ? Object.entries(scenarios).map(([name, s]) => ({
+            ref: { provider: "scripted", model: name },
+            name: `Scripted: ${name}`,
+            description: s.description,
+          }))
         : []),
       ...ready().flatMap((p) => p.models.map((m) => ({ ref: { provider: p.id, model: m.id }, name: m.name }))),
     ],
@@ -102,7 +110,9 @@ export function catalogFromEnv(
     },
     warnings: () => (loaded.ok ? loaded.warnings : []),
     secrets: () => ({
-      names: loaded.ok ? Object.values(loaded.settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : [])) : [],
+      names: loaded.ok
+        ? Object.values(loaded.settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))
+        : [],
       values: setup.providers.flatMap((p) => [...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers)]),
     }),
   };

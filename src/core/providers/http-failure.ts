@@ -16,9 +16,15 @@ export function readableFailure(message: string): { text: string; html: boolean 
   if (start >= 0) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(message)?.[1]?.replace(/\s+/g, " ").trim();
     const before = message.slice(0, start).trim();
-    return { text: `${before}${before ? " " : ""}(a web page${title ? ` titled "${title.slice(0, 120)}"` : ""}, not the provider's API)`, html: true };
+    return {
+      text: `${before}${before ? " " : ""}(a web page${title ? ` titled "${title.slice(0, 120)}"` : ""}, not the provider's API)`,
+      html: true,
+    };
   }
-  return { text: message.length > MAX_FAILURE_CHARS ? `${message.slice(0, MAX_FAILURE_CHARS)}…` : message, html: false };
+  return {
+    text: message.length > MAX_FAILURE_CHARS ? `${message.slice(0, MAX_FAILURE_CHARS)}…` : message,
+    html: false,
+  };
 }
 
 /**
@@ -26,7 +32,12 @@ export function readableFailure(message: string): { text: string; html: boolean 
  * OpenAI-compatible server serves its API under /v1 (Ollama, vLLM, llama.cpp, LM Studio); the
  * Anthropic SDK adds /v1 itself.
  */
-export function baseUrlHint(kind: ProviderKind, baseUrl: string | undefined, status: number | undefined, html: boolean): string | undefined {
+export function baseUrlHint(
+  kind: ProviderKind,
+  baseUrl: string | undefined,
+  status: number | undefined,
+  html: boolean,
+): string | undefined {
   if (!baseUrl) return undefined;
   const notTheApi = html || status === 404 || status === 405 || status === 501;
   if (!notTheApi) return undefined;
@@ -37,7 +48,9 @@ export function baseUrlHint(kind: ProviderKind, baseUrl: string | undefined, sta
     return `the base URL "${baseUrl}" is not a URL`;
   }
   if (kind === "anthropic") {
-    return /\/v1$/.test(path) ? `the base URL ${baseUrl} ends with /v1, which the Anthropic API adds itself: leave it out` : undefined;
+    return /\/v1$/.test(path)
+      ? `the base URL ${baseUrl} ends with /v1, which the Anthropic API adds itself: leave it out`
+      : undefined;
   }
   if (!/\/v\d+$/.test(path)) {
     return `the base URL ${baseUrl} may be missing /v1: OpenAI-compatible servers serve their API under it (for Ollama: http://127.0.0.1:11434/v1)`;

@@ -24,16 +24,51 @@ export type ModelInfo = {
 
 type Known = { kind: ProviderKind; id: string; name: string; info: Partial<ModelInfo> };
 
-const claude = (input: number, output: number): Price => ({ input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 });
+const claude = (input: number, output: number): Price => ({
+  input,
+  output,
+  cacheRead: input * 0.1,
+  cacheWrite: input * 1.25,
+});
 
 /** Listed in this order when a provider is configured without its own model list. */
 export const knownModels: Known[] = [
-  { kind: "anthropic", id: "claude-sonnet-4-6", name: "Claude Sonnet 4.6", info: { contextWindow: 1_000_000, maxOutputTokens: 64_000, thinking: "adaptive", price: claude(3, 15) } },
-  { kind: "anthropic", id: "claude-opus-4-7", name: "Claude Opus 4.7", info: { contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: claude(5, 25) } },
-  { kind: "anthropic", id: "claude-haiku-4-5", name: "Claude Haiku 4.5", info: { contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "budget", price: claude(1, 5) } },
-  { kind: "openai", id: "gpt-5.5", name: "GPT-5.5", info: { contextWindow: 1_000_000, thinking: "effort", price: { input: 5, output: 30, cacheRead: 0.5 } } },
-  { kind: "openai", id: "gpt-5.4", name: "GPT-5.4", info: { contextWindow: 1_000_000, thinking: "effort", price: { input: 2.5, output: 15, cacheRead: 0.25 } } },
-  { kind: "openai", id: "gpt-5.4-mini", name: "GPT-5.4 mini", info: { contextWindow: 1_000_000, thinking: "effort", price: { input: 0.75, output: 4.5, cacheRead: 0.075 } } },
+  {
+    kind: "anthropic",
+    id: "claude-sonnet-4-6",
+    name: "Claude Sonnet 4.6",
+    info: { contextWindow: 1_000_000, maxOutputTokens: 64_000, thinking: "adaptive", price: claude(3, 15) },
+  },
+  {
+    kind: "anthropic",
+    id: "claude-opus-4-7",
+    name: "Claude Opus 4.7",
+    info: { contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: claude(5, 25) },
+  },
+  {
+    kind: "anthropic",
+    id: "claude-haiku-4-5",
+    name: "Claude Haiku 4.5",
+    info: { contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "budget", price: claude(1, 5) },
+  },
+  {
+    kind: "openai",
+    id: "gpt-5.5",
+    name: "GPT-5.5",
+    info: { contextWindow: 1_000_000, thinking: "effort", price: { input: 5, output: 30, cacheRead: 0.5 } },
+  },
+  {
+    kind: "openai",
+    id: "gpt-5.4",
+    name: "GPT-5.4",
+    info: { contextWindow: 1_000_000, thinking: "effort", price: { input: 2.5, output: 15, cacheRead: 0.25 } },
+  },
+  {
+    kind: "openai",
+    id: "gpt-5.4-mini",
+    name: "GPT-5.4 mini",
+    info: { contextWindow: 1_000_000, thinking: "effort", price: { input: 0.75, output: 4.5, cacheRead: 0.075 } },
+  },
 ];
 
 const defaults: Record<ProviderKind, ModelInfo> = {
@@ -48,7 +83,9 @@ const DATE_SUFFIX = /^-(\d{8}|\d{4}-\d{2}-\d{2})$/;
 
 /** The known entry for a model id, or for its dated snapshot (`claude-haiku-4-5-20251001`). */
 export function knownModel(kind: ProviderKind, id: string): Known | undefined {
-  return knownModels.find((k) => k.kind === kind && (id === k.id || (id.startsWith(k.id) && DATE_SUFFIX.test(id.slice(k.id.length)))));
+  return knownModels.find(
+    (k) => k.kind === kind && (id === k.id || (id.startsWith(k.id) && DATE_SUFFIX.test(id.slice(k.id.length)))),
+  );
 }
 
 /** Everything about a model: the config file's settings over the known table over the defaults. */
@@ -58,7 +95,9 @@ export function modelInfo(kind: ProviderKind, id: string, configured: ModelSetti
   return {
     ...base,
     ...(configured?.contextWindow !== undefined ? { contextWindow: configured.contextWindow } : {}),
-    ...(configured?.maxOutputTokens !== undefined ? { maxOutputTokens: configured.maxOutputTokens, configuredMaxOutput: configured.maxOutputTokens } : {}),
+    ...(configured?.maxOutputTokens !== undefined
+      ? { maxOutputTokens: configured.maxOutputTokens, configuredMaxOutput: configured.maxOutputTokens }
+      : {}),
     ...(configured?.thinking !== undefined ? { thinking: configured.thinking } : {}),
     ...(configured?.price !== undefined ? { price: configured.price } : {}),
   };

@@ -25,7 +25,10 @@ const ADAPTERS: Record<ProviderKind, () => Promise<AdapterFactory>> = {
  * The provider `config` describes, its adapter created on the first `stream` and reused after.
  * `load` picks the adapter module (the real ones unless given).
  */
-export function lazyProvider(config: ResolvedProvider, load: () => Promise<AdapterFactory> = ADAPTERS[config.kind]): Provider {
+export function lazyProvider(
+  config: ResolvedProvider,
+  load: () => Promise<AdapterFactory> = ADAPTERS[config.kind],
+): Provider {
   let adapter: Promise<Provider> | undefined;
   const connect = (): Promise<Provider> => {
     if (!adapter) {
@@ -42,7 +45,11 @@ export function lazyProvider(config: ResolvedProvider, load: () => Promise<Adapt
     try {
       provider = await connect();
     } catch (error) {
-      yield toErrorEvent(signal.aborted ? { kind: "cancelled" } : { kind: "other", message: `could not load the ${config.kind} adapter: ${errorText(error)}` });
+      yield toErrorEvent(
+        signal.aborted
+          ? { kind: "cancelled" }
+          : { kind: "other", message: `could not load the ${config.kind} adapter: ${errorText(error)}` },
+      );
       return;
     }
     yield* provider.stream(request, signal);

@@ -7,7 +7,13 @@
  */
 import type { ModelRef } from "../../journal/facts/index.ts";
 import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
-import { kindOf, type ModelSettings, type ProviderKind, type ProviderSettings, type Settings } from "../config/settings-schema.ts";
+import {
+  kindOf,
+  type ModelSettings,
+  type ProviderKind,
+  type ProviderSettings,
+  type Settings,
+} from "../config/settings-schema.ts";
 import { knownModel, knownModels, modelInfo, type ModelInfo } from "./known-models.ts";
 
 type Env = Record<string, string | undefined>;
@@ -47,7 +53,11 @@ const ENV_VARS: Record<ProviderKind, { key: string; url: string }> = {
   "openai-chat": { key: "OPENAI_API_KEY", url: "OPENAI_BASE_URL" },
 };
 
-const KIND_NAMES: Record<ProviderKind, string> = { anthropic: "Anthropic", openai: "OpenAI", "openai-chat": "OpenAI-compatible" };
+const KIND_NAMES: Record<ProviderKind, string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  "openai-chat": "OpenAI-compatible",
+};
 
 export const GENERIC_HINT =
   "No model provider is configured. Set VERBATIM_MODEL=<provider>/<model> and the provider's key in verbatim's environment: " +
@@ -63,14 +73,19 @@ export function resolveProviders(settings: Settings, env: Env, userFile: string)
   const chosenFrom = envModel ? "VERBATIM_MODEL" : `"model" in the config file`;
   const chosen = chosenText ? parseModelRef(chosenText) : undefined;
   if (chosenText && !chosen) {
-    return { providers: [], scripted: false, problem: `${chosenFrom} must be <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), got "${chosenText}".` };
+    return {
+      providers: [],
+      scripted: false,
+      problem: `${chosenFrom} must be <provider>/<model> (e.g. anthropic/claude-sonnet-4-6), got "${chosenText}".`,
+    };
   }
 
   const configured = settings.providers ?? {};
   const names = new Set(Object.keys(configured));
   if (nonEmpty(env.ANTHROPIC_API_KEY) || nonEmpty(env.ANTHROPIC_BASE_URL)) names.add("anthropic");
   if (nonEmpty(env.OPENAI_API_KEY)) names.add("openai");
-  if (chosen && (chosen.provider === "anthropic" || chosen.provider === "openai" || chosen.provider === "openai-chat")) names.add(chosen.provider);
+  if (chosen && (chosen.provider === "anthropic" || chosen.provider === "openai" || chosen.provider === "openai-chat"))
+    names.add(chosen.provider);
 
   const providers: ResolvedProvider[] = [];
   for (const id of names) {
@@ -91,7 +106,12 @@ export function resolveProviders(settings: Settings, env: Env, userFile: string)
         problem: `${chosenFrom} is ${formatModelRef(chosen)}, but no provider is named "${chosen.provider}". Known providers: ${[...new Set(known)].join(", ")}.`,
       };
     }
-    if (provider.missing) return { providers, scripted: false, problem: `${chosenFrom} is ${formatModelRef(chosen)}, but ${provider.missing}` };
+    if (provider.missing)
+      return {
+        providers,
+        scripted: false,
+        problem: `${chosenFrom} is ${formatModelRef(chosen)}, but ${provider.missing}`,
+      };
     return { providers, scripted: false, defaultModel: chosen };
   }
   const ready = providers.find((p) => !p.missing && p.models.length > 0);
@@ -101,14 +121,25 @@ export function resolveProviders(settings: Settings, env: Env, userFile: string)
   return { providers, scripted: false, problem: [GENERIC_HINT, ...notReady].join(" ") };
 }
 
-function resolveOne(id: string, kind: ProviderKind, p: ProviderSettings, env: Env, userFile: string, chosenModel: string | undefined): ResolvedProvider {
+function resolveOne(
+  id: string,
+  kind: ProviderKind,
+  p: ProviderSettings,
+  env: Env,
+  userFile: string,
+  chosenModel: string | undefined,
+): ResolvedProvider {
   const vars = id === kind ? ENV_VARS[kind] : undefined;
-  const apiKey = (vars && nonEmpty(env[vars.key])) ?? p.apiKey ?? (p.apiKeyEnv ? nonEmpty(env[p.apiKeyEnv]) : undefined);
+  const apiKey =
+    (vars && nonEmpty(env[vars.key])) ?? p.apiKey ?? (p.apiKeyEnv ? nonEmpty(env[p.apiKeyEnv]) : undefined);
   const baseUrl = (vars && nonEmpty(env[vars.url])) ?? p.baseUrl;
   const settingsFor = (model: string): ModelSettings | undefined => p.models?.[model];
   // The configured models, else the known ones; the chosen model is always among them.
   const models = p.models
-    ? Object.entries(p.models).map(([model, m]) => ({ id: model, name: m.name ?? knownModel(kind, model)?.name ?? model }))
+    ? Object.entries(p.models).map(([model, m]) => ({
+        id: model,
+        name: m.name ?? knownModel(kind, model)?.name ?? model,
+      }))
     : knownModels.filter((k) => k.kind === kind).map((k) => ({ id: k.id, name: k.name }));
   if (chosenModel && !models.some((m) => m.id === chosenModel)) {
     models.unshift({ id: chosenModel, name: knownModel(kind, chosenModel)?.name ?? chosenModel });
@@ -127,7 +158,14 @@ function resolveOne(id: string, kind: ProviderKind, p: ProviderSettings, env: En
 }
 
 /** What to set before a provider can be used, or undefined when it can be. */
-function missingSetting(id: string, kind: ProviderKind, p: ProviderSettings, apiKey: string | undefined, baseUrl: string | undefined, userFile: string): string | undefined {
+function missingSetting(
+  id: string,
+  kind: ProviderKind,
+  p: ProviderSettings,
+  apiKey: string | undefined,
+  baseUrl: string | undefined,
+  userFile: string,
+): string | undefined {
   if (apiKey || baseUrl) return undefined;
   const inFile = `providers.${id}`;
   if (p.apiKeyEnv) return `${p.apiKeyEnv} (named by ${inFile}.apiKeyEnv) is not set.`;

@@ -23,7 +23,14 @@ const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 const FINAL_5XX = new Set([501, 505, 506, 508, 510, 511]);
 
 /** Error types sent in a stream's error event that say "try again later". */
-const RETRYABLE_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "server_error", "rate_limit_exceeded", "timeout_error"]);
+const RETRYABLE_TYPES = new Set([
+  "overloaded_error",
+  "api_error",
+  "rate_limit_error",
+  "server_error",
+  "rate_limit_exceeded",
+  "timeout_error",
+]);
 
 export function toErrorEvent(failure: Failure): ErrorEvent {
   switch (failure.kind) {
@@ -35,10 +42,16 @@ export function toErrorEvent(failure: Failure): ErrorEvent {
       return { type: "error", message: failure.message, retryable: false };
     case "api": {
       const retryable =
-        (failure.status !== undefined && (RETRYABLE_STATUS.has(failure.status) || (failure.status >= 500 && !FINAL_5XX.has(failure.status)))) ||
+        (failure.status !== undefined &&
+          (RETRYABLE_STATUS.has(failure.status) || (failure.status >= 500 && !FINAL_5XX.has(failure.status)))) ||
         (failure.status === undefined && (failure.errorTypes ?? []).some((t) => RETRYABLE_TYPES.has(t)));
       const wait = retryable && failure.headers ? retryAfterMs(failure.headers) : undefined;
-      return { type: "error", message: failure.message, retryable, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+      return {
+        type: "error",
+        message: failure.message,
+        retryable,
+        ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+      };
     }
   }
 }
@@ -64,4 +77,7 @@ export function isNetworkError(error: unknown): boolean {
 
 /** An error's message, without Bun's advice on how to debug fetch (not useful to the user). */
 export const errorText = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  (error instanceof Error ? error.message : String(error)).replace(
+    /\s*For more information, pass `verbose: true`.*$/s,
+    "",
+  );

@@ -46,7 +46,8 @@ export function sdkFailure<A extends SdkApiError>(
         ...(error.headers ? { headers: error.headers } : {}),
       };
     }
-    if (isNetworkError(error)) return { kind: "connection", message: `the connection to ${label} dropped: ${errorText(error)}` };
+    if (isNetworkError(error))
+      return { kind: "connection", message: `the connection to ${label} dropped: ${errorText(error)}` };
     return { kind: "other", message: `${label}: ${errorText(error)}` };
   };
 }

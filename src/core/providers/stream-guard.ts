@@ -23,7 +23,9 @@ export async function* guardStream(
       yield event;
       if (event.type === "done" || event.type === "error") return;
     }
-    yield signal.aborted ? toErrorEvent({ kind: "cancelled" }) : toErrorEvent({ kind: "connection", message: ENDED_EARLY });
+    yield signal.aborted
+      ? toErrorEvent({ kind: "cancelled" })
+      : toErrorEvent({ kind: "connection", message: ENDED_EARLY });
   } catch (error) {
     yield toErrorEvent(signal.aborted ? { kind: "cancelled" } : toFailure(error));
   }

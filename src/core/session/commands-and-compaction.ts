@@ -27,7 +27,12 @@ export type CompactionRun = {
 };
 
 /** Records the slash command a prompt invokes, if any (never inside a subagent). */
-export async function recordInvocation(turnId: string, blocks: ContentBlock[], state: SessionStateFold, record: (fact: Fact) => Promise<void>): Promise<Invocation | undefined> {
+export async function recordInvocation(
+  turnId: string,
+  blocks: ContentBlock[],
+  state: SessionStateFold,
+  record: (fact: Fact) => Promise<void>,
+): Promise<Invocation | undefined> {
   if (state.parentSessionId !== undefined) return undefined;
   const invocation = invocationOf(blocks, state.cwd, [state.cwd, ...state.additionalDirectories]);
   if (!invocation) return undefined;
@@ -44,7 +49,12 @@ export async function recordInvocation(turnId: string, blocks: ContentBlock[], s
 /** `/compact [focus]`: compacts the whole context and ends the turn. */
 export async function compactCommand(p: CompactionRun, focus: string): Promise<TurnOutcome> {
   if (p.messages.length === 0) {
-    await p.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "info", title: "There is nothing to compact yet." });
+    await p.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "info",
+      title: "There is nothing to compact yet.",
+    });
   } else {
     await runCompaction(p, "manual", [...p.messages], focus);
   }
@@ -62,7 +72,12 @@ export async function compactIfNeeded(p: CompactionRun): Promise<void> {
   await runCompaction(p, "auto", p.messages.slice(0, -1));
 }
 
-async function runCompaction(p: CompactionRun, trigger: "auto" | "manual", history: ModelMessage[], focus?: string): Promise<void> {
+async function runCompaction(
+  p: CompactionRun,
+  trigger: "auto" | "manual",
+  history: ModelMessage[],
+  focus?: string,
+): Promise<void> {
   const outcome = await compact({
     turnId: p.turnId,
     trigger,

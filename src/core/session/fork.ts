@@ -21,26 +21,39 @@ export async function forkSession(store: JournalStore, sourceId: string, running
   const source = await store.info(sourceId);
   if (!source) throw sessionNotFound(sourceId);
   if (source.parentSessionId !== undefined) {
-    throw new EngineError("not_forkable", `session ${sourceId} is a subagent's session (of ${source.parentSessionId}); fork that session instead`, {
-      sessionId: sourceId,
-      parentSessionId: source.parentSessionId,
-    });
+    throw new EngineError(
+      "not_forkable",
+      `session ${sourceId} is a subagent's session (of ${source.parentSessionId}); fork that session instead`,
+      {
+        sessionId: sourceId,
+        parentSessionId: source.parentSessionId,
+      },
+    );
   }
   const state = new SessionStateFold();
   for await (const page of store.readPages(sourceId)) for (const { fact, seq } of page) state.apply(fact, seq);
   const holder = await store.holder(sourceId);
   const elsewhere = state.lastTurn?.ended === false && holder !== undefined && holder.pid !== process.pid;
   if (runningHere || elsewhere) {
-    throw new EngineError("turn_running", `session ${sourceId} has a turn running; wait for it to end (or cancel it) before forking it`, {
-      sessionId: sourceId,
-    });
+    throw new EngineError(
+      "turn_running",
+      `session ${sourceId} has a turn running; wait for it to end (or cancel it) before forking it`,
+      {
+        sessionId: sourceId,
+      },
+    );
   }
   const sessionId = mintId("ses");
   const now = new Date().toISOString();
   const forkOf = { sessionId: sourceId, seq: state.lastSeq };
   await store.fork(
     {
-      sessionId, cwd: source.cwd, additionalDirectories: source.additionalDirectories, createdAt: now, updatedAt: now, forkOf,
+      sessionId,
+      cwd: source.cwd,
+      additionalDirectories: source.additionalDirectories,
+      createdAt: now,
+      updatedAt: now,
+      forkOf,
       ...(source.title !== undefined ? { title: source.title } : {}),
     },
     { kind: "session_forked", fromSessionId: sourceId, fromSeq: state.lastSeq },

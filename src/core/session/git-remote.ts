@@ -12,7 +12,10 @@ export function normalizeRemote(url: string): string {
     const slash = rest.indexOf("/");
     const authority = slash === -1 ? rest : rest.slice(0, slash);
     const path = slash === -1 ? "" : rest.slice(slash + 1);
-    const host = authority.slice(authority.lastIndexOf("@") + 1).replace(/:\d*$/, "").toLowerCase();
+    const host = authority
+      .slice(authority.lastIndexOf("@") + 1)
+      .replace(/:\d*$/, "")
+      .toLowerCase();
     return stripGit(`${host}/${path.replace(/^~/, "")}`);
   }
   // scp-like: [user@]host:path (not a Windows drive or a local path)
@@ -25,5 +28,8 @@ export function normalizeRemote(url: string): string {
 }
 
 function stripGit(path: string): string {
-  return path.replace(/\/+$/, "").replace(/\.git$/, "").replace(/\/+$/, "");
+  return path
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "")
+    .replace(/\/+$/, "");
 }

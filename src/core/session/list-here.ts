@@ -32,16 +32,22 @@ export async function listForCwd(
   const rows: ListedSession[] = [];
   if (after?.group !== "repository") {
     const here = await store.list({ cwd, limit: limit + 1, ...asOf, ...(after ? { after } : {}) });
-    if (here.length > limit) return { rows: here.slice(0, limit).map((row) => ({ ...row, group: "here" })), more: true };
+    if (here.length > limit)
+      return { rows: here.slice(0, limit).map((row) => ({ ...row, group: "here" })), more: true };
     rows.push(...here.map((row): ListedSession => ({ ...row, group: "here" })));
   }
   const repository = repositoryOf(cwd);
   if (!repository) return { rows, more: false };
   const left = limit - rows.length;
   const elsewhere = await store.list({
-    repository, exceptCwd: cwd, limit: left + 1, ...asOf, ...(after?.group === "repository" ? { after } : {}),
+    repository,
+    exceptCwd: cwd,
+    limit: left + 1,
+    ...asOf,
+    ...(after?.group === "repository" ? { after } : {}),
   });
-  for (const row of elsewhere.slice(0, left)) rows.push({ ...row, group: "repository", ranAt: await ranAt(store, row.sessionId) });
+  for (const row of elsewhere.slice(0, left))
+    rows.push({ ...row, group: "repository", ranAt: await ranAt(store, row.sessionId) });
   return { rows, more: elsewhere.length > left };
 }
 

@@ -24,7 +24,12 @@ export function configValuesOf(state: SessionStateFold): ConfigValues {
 }
 
 /** `current` with one option changed. Throws `invalid_config` for an unknown option or value. */
-export function changedConfig(current: ConfigValues, configId: string, value: string, catalog: ProviderCatalog): ConfigValues {
+export function changedConfig(
+  current: ConfigValues,
+  configId: string,
+  value: string,
+  catalog: ProviderCatalog,
+): ConfigValues {
   switch (configId) {
     case "mode":
       if (!isModeId(value)) throw new EngineError("invalid_config", `unknown mode "${value}"`, { configId, value });
@@ -33,14 +38,19 @@ export function changedConfig(current: ConfigValues, configId: string, value: st
       // Only a listed model (or the one the session already has): a value a client made up would
       // fail only at the next turn.
       const ref = parseModelRef(value);
-      const listed = value === formatModelRef(current.model) || catalog.models().some((m) => formatModelRef(m.ref) === value);
+      const listed =
+        value === formatModelRef(current.model) || catalog.models().some((m) => formatModelRef(m.ref) === value);
       if (!ref || !listed || !catalog.provider(ref)) {
-        throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, { configId, value });
+        throw new EngineError("invalid_config", `model "${value}" is not available; choose one of the listed models`, {
+          configId,
+          value,
+        });
       }
       return { ...current, model: ref };
     }
     case "thought_level":
-      if (!isThoughtLevel(value)) throw new EngineError("invalid_config", `unknown thought level "${value}"`, { configId, value });
+      if (!isThoughtLevel(value))
+        throw new EngineError("invalid_config", `unknown thought level "${value}"`, { configId, value });
       return { ...current, thoughtLevel: value };
     default:
       throw new EngineError("invalid_config", `unknown config option "${configId}"`, { configId });

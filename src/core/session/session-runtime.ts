@@ -36,7 +36,6 @@ export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts
 
 const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
-
 export class SessionRuntime {
   readonly state = new SessionStateFold();
   #additionalDirectories: string[] | undefined;
@@ -67,7 +66,11 @@ export class SessionRuntime {
     this.#tooling = new SessionTooling(
       { state: this.state, record: (fact) => this.record(fact), recordSoon: (fact) => this.#recordSoon(fact) },
       mcpServers,
-      { cwd, clientVersion: deps.agentVersion, connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS },
+      {
+        cwd,
+        clientVersion: deps.agentVersion,
+        connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+      },
     );
     this.#hooks = deps.hooks
       ? new SessionHooks(deps.hooks, {
@@ -89,7 +92,12 @@ export class SessionRuntime {
    * Starts a new session: records its first fact (system prompt, tools, modes, config). A child
    * session (a subagent's) records its parent and takes the parent's model and mode.
    */
-  static async create(deps: EngineDeps, io: (sessionId: string) => SessionIo, params: NewSessionParams, child?: ChildParams): Promise<SessionRuntime> {
+  static async create(
+    deps: EngineDeps,
+    io: (sessionId: string) => SessionIo,
+    params: NewSessionParams,
+    child?: ChildParams,
+  ): Promise<SessionRuntime> {
     const catalog = deps.catalogFor(params.cwd);
     const model = child?.values.model ?? catalog.defaultModel();
     if (!model) throw new EngineError("no_provider", catalog.setupHint);
@@ -102,19 +110,44 @@ export class SessionRuntime {
       thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
     };
     const tools = child?.tools ?? deps.tools;
-    const runtime = new SessionRuntime(sessionId, deps, io(sessionId), tools, params.mcpServers ?? [], params.cwd, child?.mcpSecrets);
+    const runtime = new SessionRuntime(
+      sessionId,
+      deps,
+      io(sessionId),
+      tools,
+      params.mcpServers ?? [],
+      params.cwd,
+      child?.mcpSecrets,
+    );
     runtime.#conversation = new ConversationFold();
-    const started = sessionStartedFact(params, { agentVersion: deps.agentVersion, today: now.slice(0, 10), tools, values, models: catalog.models(), ...(child ? { child } : {}) });
+    const started = sessionStartedFact(params, {
+      agentVersion: deps.agentVersion,
+      today: now.slice(0, 10),
+      tools,
+      values,
+      models: catalog.models(),
+      ...(child ? { child } : {}),
+    });
     await runtime.#writer.create(
       {
-        sessionId, cwd: params.cwd, additionalDirectories: params.additionalDirectories, createdAt: now, updatedAt: now,
+        sessionId,
+        cwd: params.cwd,
+        additionalDirectories: params.additionalDirectories,
+        createdAt: now,
+        updatedAt: now,
         ...(child ? { parentSessionId: child.parentSessionId } : {}),
       },
       started.fact,
     );
     if (!child) {
       for (const warning of catalog.warnings()) {
-        await runtime.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "warning", title: "A config setting was not applied", description: warning });
+        await runtime.record({
+          kind: "notice_shown",
+          messageId: mintId("msg"),
+          severity: "warning",
+          title: "A config setting was not applied",
+          description: warning,
+        });
       }
       const skipped = skippedNotice(started.skipped);
       if (skipped) await runtime.record({ kind: "notice_shown", messageId: mintId("msg"), ...skipped });
@@ -183,7 +216,11 @@ export class SessionRuntime {
     this.begin();
     const previous = this.#turn;
     if (previous && !previous.abort.signal.aborted) {
-      throw new EngineError("turn_running", `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`, { sessionId: this.sessionId });
+      throw new EngineError(
+        "turn_running",
+        `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`,
+        { sessionId: this.sessionId },
+      );
     }
     const abort = new AbortController();
     const done = (async () => {
@@ -247,7 +284,9 @@ export class SessionRuntime {
       try {
         await run();
       } catch (error) {
-        log.warn(`session ${this.sessionId}: ${what} failed at close: ${error instanceof Error ? error.message : String(error)}`);
+        log.warn(
+          `session ${this.sessionId}: ${what} failed at close: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     };
     await step("journaling streamed text", () => this.#writer.flush());
@@ -279,7 +318,13 @@ export class SessionRuntime {
     return outcome;
   }
 
-  async #turnAfterPrompt(turnId: string, promptId: string, blocks: ContentBlock[], signal: AbortSignal, conversation: ConversationFold): Promise<TurnOutcome> {
+  async #turnAfterPrompt(
+    turnId: string,
+    promptId: string,
+    blocks: ContentBlock[],
+    signal: AbortSignal,
+    conversation: ConversationFold,
+  ): Promise<TurnOutcome> {
     const invocation = await recordInvocation(turnId, blocks, this.state, (fact) => this.record(fact));
     const { model, thoughtLevel } = this.configValues();
     if (this.#hooks) {
@@ -300,7 +345,13 @@ export class SessionRuntime {
     }
     const hooks = this.#hooks;
     const prelude = {
-      turnId, state: this.state, messages: conversation.messages, record: (fact: Fact) => this.record(fact), provider, model, signal,
+      turnId,
+      state: this.state,
+      messages: conversation.messages,
+      record: (fact: Fact) => this.record(fact),
+      provider,
+      model,
+      signal,
       ...(hooks ? { afterCompaction: (s: AbortSignal) => hooks.compacted(s) } : {}),
     };
     if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
@@ -361,19 +412,23 @@ export class SessionRuntime {
   #subagents() {
     return subagentLauncher({
       record: (fact) => this.record(fact),
-      spawn: (kind, parentToolCallId, publish): Promise<ChildSession> => SessionRuntime.create(
-        this.deps,
-        (sessionId) => ({
-          publish,
-          host: this.io.host,
-          gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
-        }),
-        { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
-        {
-          parentSessionId: this.sessionId, kind, tools: this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), values: this.configValues(),
-          mcpSecrets: this.#mcpSecrets,
-        },
-      ),
+      spawn: (kind, parentToolCallId, publish): Promise<ChildSession> =>
+        SessionRuntime.create(
+          this.deps,
+          (sessionId) => ({
+            publish,
+            host: this.io.host,
+            gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
+          }),
+          { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
+          {
+            parentSessionId: this.sessionId,
+            kind,
+            tools: this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY),
+            values: this.configValues(),
+            mcpSecrets: this.#mcpSecrets,
+          },
+        ),
     });
   }
 
@@ -383,7 +438,8 @@ export class SessionRuntime {
     return this.#writer.between(async () => {
       if (!this.#conversation) {
         const fold = new ConversationFold();
-        for await (const page of this.deps.store.readPages(this.sessionId)) for (const { fact } of page) fold.apply(fact);
+        for await (const page of this.deps.store.readPages(this.sessionId))
+          for (const { fact } of page) fold.apply(fact);
         this.#conversation = fold;
       }
       return this.#conversation;
@@ -395,7 +451,6 @@ export class SessionRuntime {
     this.#conversation?.apply(record.fact);
   }
 }
-
 
 /** The tools only a top-level session offers: a subagent starts no subagent and asks the user nothing. */
 const PARENT_ONLY = ["Task", "AskUserQuestion"];

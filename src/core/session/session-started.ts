@@ -11,20 +11,30 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 /** The fact, and the instruction files left out of its system prompt (to be shown to the user). */
 export function sessionStartedFact(
   params: NewSessionParams,
-  options: { agentVersion: string; today: string; tools: ToolRegistry; values: ConfigValues; models: ModelChoice[]; child?: ChildParams },
+  options: {
+    agentVersion: string;
+    today: string;
+    tools: ToolRegistry;
+    values: ConfigValues;
+    models: ModelChoice[];
+    child?: ChildParams;
+  },
 ): { fact: FactOf<"session_started">; skipped: SkippedFile[] } {
   const { child } = options;
   const { text: systemPrompt, skipped } = buildSystemPrompt(params.cwd, params.additionalDirectories, options.today);
-  return { skipped, fact: {
-    kind: "session_started",
-    cwd: params.cwd,
-    additionalDirectories: params.additionalDirectories,
-    agentVersion: options.agentVersion,
-    systemPrompt: child ? `${systemPrompt}\n\n${child.kind.systemPrompt}` : systemPrompt,
-    tools: options.tools.specs(),
-    modes: { currentModeId: options.values.modeId, availableModes: modes.map((m) => ({ ...m })) },
-    configOptions: buildConfigOptions(options.values, options.models),
-    ...(child ? { parentSessionId: child.parentSessionId, subagentType: child.kind.name } : {}),
-    origin: readOrigin(params.cwd),
-  } };
+  return {
+    skipped,
+    fact: {
+      kind: "session_started",
+      cwd: params.cwd,
+      additionalDirectories: params.additionalDirectories,
+      agentVersion: options.agentVersion,
+      systemPrompt: child ? `${systemPrompt}\n\n${child.kind.systemPrompt}` : systemPrompt,
+      tools: options.tools.specs(),
+      modes: { currentModeId: options.values.modeId, availableModes: modes.map((m) => ({ ...m })) },
+      configOptions: buildConfigOptions(options.values, options.models),
+      ...(child ? { parentSessionId: child.parentSessionId, subagentType: child.kind.name } : {}),
+      origin: readOrigin(params.cwd),
+    },
+  };
 }

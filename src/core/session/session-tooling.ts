@@ -33,13 +33,14 @@ export class SessionTooling {
     this.#hub = servers.length
       ? new McpHub(servers, {
           ...options,
-          onEvent: (event) => host.recordSoon({
-            kind: "notice_shown",
-            messageId: mintId("msg"),
-            severity: event.severity,
-            title: event.title,
-            ...(event.description ? { description: event.description } : {}),
-          }),
+          onEvent: (event) =>
+            host.recordSoon({
+              kind: "notice_shown",
+              messageId: mintId("msg"),
+              severity: event.severity,
+              title: event.title,
+              ...(event.description ? { description: event.description } : {}),
+            }),
         })
       : undefined;
   }
@@ -63,7 +64,8 @@ export class SessionTooling {
     if (state.parentSessionId !== undefined) return;
     const skipped: SkippedFile[] = [];
     const commands = availableCommands(state.cwd, [state.cwd, ...state.additionalDirectories], skipped);
-    if (!Bun.deepEquals(commands, state.commands, true)) await this.host.record({ kind: "commands_available", commands });
+    if (!Bun.deepEquals(commands, state.commands, true))
+      await this.host.record({ kind: "commands_available", commands });
     const notice = skippedNotice(skipped);
     const key = JSON.stringify(notice ?? null);
     if (key === this.#skippedShown) return;

@@ -17,7 +17,10 @@ export async function openCallsInterrupted(store: JournalStore, sessionId: strin
  * it) and its hooks' env file. False when the journal has no such session. Close the session
  * first if this process has it open.
  */
-export async function deleteStoredSession(deps: Pick<EngineDeps, "store" | "hooks">, sessionId: string): Promise<boolean> {
+export async function deleteStoredSession(
+  deps: Pick<EngineDeps, "store" | "hooks">,
+  sessionId: string,
+): Promise<boolean> {
   if (!(await deps.store.delete(sessionId))) return false;
   removeEnvFile(deps.hooks?.env ?? process.env, sessionId);
   return true;

@@ -12,7 +12,11 @@ const MAX_INSTRUCTIONS = 40_000;
  * The prompt, and the instruction files that were not read: one that leads outside the session's
  * directories, is not a regular file, or cannot be read is left out (the caller shows why).
  */
-export function buildSystemPrompt(cwd: string, additionalDirectories: string[], today: string): { text: string; skipped: SkippedFile[] } {
+export function buildSystemPrompt(
+  cwd: string,
+  additionalDirectories: string[],
+  today: string,
+): { text: string; skipped: SkippedFile[] } {
   const parts = [
     "You are verbatim, a coding agent working in the user's project through their editor.",
     "Use the tools to read, search, edit and run things; prefer reading before changing.",

@@ -6,7 +6,10 @@ const MAX_TITLE = 80;
 export function titleFrom(blocks: ContentBlock[]): string {
   for (const block of blocks) {
     const text = block.type === "text" ? block.text : block.type === "resource_link" ? block.name : "";
-    const line = text.split("\n").map((l) => l.trim()).find((l) => l.length > 0);
+    const line = text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.length > 0);
     if (line) return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
   }
   return "Untitled session";

@@ -11,7 +11,12 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, Money, StoredFact } from "../../journal/facts/index.ts";
 import { SubagentProgress } from "../../replay/subagent-progress.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
-import { subagentKinds, type SubagentKind, type SubagentLauncher, type SubagentResult } from "../tools/subagent-launcher.ts";
+import {
+  subagentKinds,
+  type SubagentKind,
+  type SubagentLauncher,
+  type SubagentResult,
+} from "../tools/subagent-launcher.ts";
 
 export type ChildSession = {
   readonly sessionId: string;
@@ -29,7 +34,11 @@ export type ParentSession = {
    * Creates the child session (recording its first fact); `publish` sees each child fact after it
    * is journaled, and the child's record is done once what `publish` returns is.
    */
-  spawn(kind: SubagentKind, parentToolCallId: string, publish: (record: StoredFact) => Promise<void> | undefined): Promise<ChildSession>;
+  spawn(
+    kind: SubagentKind,
+    parentToolCallId: string,
+    publish: (record: StoredFact) => Promise<void> | undefined,
+  ): Promise<ChildSession>;
 };
 
 export function subagentLauncher(parent: ParentSession): SubagentLauncher {
@@ -41,7 +50,9 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
       const progress = new SubagentProgress();
       // The parent's card follows the child's facts: a child fact is shown once the card shows it.
       const child = await parent.spawn(kind, toolCallId, (record) =>
-        progress.apply(record.fact) ? parent.record({ kind: "tool_call_progressed", toolCallId, content: progress.content() }) : undefined,
+        progress.apply(record.fact)
+          ? parent.record({ kind: "tool_call_progressed", toolCallId, content: progress.content() })
+          : undefined,
       );
       await parent.record({
         kind: "subagent_started",
@@ -66,7 +77,8 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
       const cost = child.state.sessionCost;
       const base = { sessionId: child.sessionId, content: progress.content(), ...(cost ? { cost } : {}) };
       if (!outcome.ok) return { ...base, ok: false, text: `The subagent failed: ${outcome.error}` };
-      if (outcome.stopReason === "cancelled") return { ...base, ok: false, text: "The subagent was cancelled before it finished." };
+      if (outcome.stopReason === "cancelled")
+        return { ...base, ok: false, text: "The subagent was cancelled before it finished." };
       const answer = progress.answer().trim();
       const cut = outcome.stopReason === "end_turn" ? "" : ` (it stopped early: ${outcome.stopReason})`;
       return { ...base, ok: true, text: answer ? `${answer}${cut}` : `The subagent finished without a report${cut}.` };

@@ -14,7 +14,7 @@ const input = z.lazy(() => {
   });
   const question = z.object({
     question: z.string().min(1).describe("The complete question, ending with a question mark"),
-    header: z.string().min(1).describe("A very short label for the question (max 12 chars), e.g. \"Auth method\""),
+    header: z.string().min(1).describe('A very short label for the question (max 12 chars), e.g. "Auth method"'),
     options: z.array(option).min(2).max(4).describe("The choices (2-4); the user may also type an answer of their own"),
     multiSelect: z.boolean().describe("Whether the user may choose several options"),
   });
@@ -32,11 +32,19 @@ const NO_CLIENT =
 export function questionForm(questions: Question[]): QuestionForm {
   const properties: Record<string, unknown> = {};
   questions.forEach((q, i) => {
-    const choices = q.options.map((o) => ({ const: o.label, title: o.label, ...(o.description ? { description: o.description } : {}) }));
+    const choices = q.options.map((o) => ({
+      const: o.label,
+      title: o.label,
+      ...(o.description ? { description: o.description } : {}),
+    }));
     properties[`q${i + 1}`] = q.multiSelect
       ? { type: "array", title: q.header, description: q.question, items: { anyOf: choices } }
       : { type: "string", title: q.header, description: q.question, oneOf: choices };
-    properties[`q${i + 1}_other`] = { type: "string", title: `${q.header} (other)`, description: "An answer of your own, if no option fits" };
+    properties[`q${i + 1}_other`] = {
+      type: "string",
+      title: `${q.header} (other)`,
+      description: "An answer of your own, if no option fits",
+    };
   });
   const message = questions.length === 1 ? (questions[0] as Question).question : "Please answer these questions.";
   return { message, requestedSchema: { type: "object", properties } };
@@ -45,7 +53,9 @@ export function questionForm(questions: Question[]): QuestionForm {
 /** What the user chose for question `i` (and typed beside it), as one text; undefined when nothing. */
 function answerOf(content: Record<string, unknown>, q: Question, i: number): string | undefined {
   const picked = content[`q${i + 1}`];
-  const picks = (Array.isArray(picked) ? picked : picked === undefined ? [] : [picked]).map(String).filter((p) => p !== "");
+  const picks = (Array.isArray(picked) ? picked : picked === undefined ? [] : [picked])
+    .map(String)
+    .filter((p) => p !== "");
   const other = typeof content[`q${i + 1}_other`] === "string" ? (content[`q${i + 1}_other`] as string).trim() : "";
   const all = other ? [...picks, other] : picks;
   if (all.length === 0) return undefined;
@@ -55,11 +65,15 @@ function answerOf(content: Record<string, unknown>, q: Question, i: number): str
 function outcomeOf(questions: Question[], answer: AskedAnswer): ToolOutcome {
   switch (answer.action) {
     case "accept": {
-      const lines = questions.map((q, i) => `"${q.question}" = ${JSON.stringify(answerOf(answer.content, q, i) ?? "(no answer)")}`);
+      const lines = questions.map(
+        (q, i) => `"${q.question}" = ${JSON.stringify(answerOf(answer.content, q, i) ?? "(no answer)")}`,
+      );
       return {
         status: "completed",
         content: [],
-        rawOutput: { answers: Object.fromEntries(questions.map((q, i) => [q.question, answerOf(answer.content, q, i) ?? null])) },
+        rawOutput: {
+          answers: Object.fromEntries(questions.map((q, i) => [q.question, answerOf(answer.content, q, i) ?? null])),
+        },
         result: { text: `The user answered: ${lines.join("; ")}. Go on with these answers in mind.`, isError: false },
       };
     }
@@ -68,12 +82,21 @@ function outcomeOf(questions: Question[], answer: AskedAnswer): ToolOutcome {
         status: "completed",
         content: [],
         rawOutput: { declined: true },
-        result: { text: "The user declined to answer these questions. Go on without the answers (say what you assume), or ask in your reply.", isError: false },
+        result: {
+          text: "The user declined to answer these questions. Go on without the answers (say what you assume), or ask in your reply.",
+          isError: false,
+        },
       };
     case "cancel":
-      if (answer.cancelledBy === "turn") return failed("The turn was cancelled while the question was open; it was not answered.");
-      if (answer.error !== undefined) return failed(`The question could not be asked (${answer.error}). Go on without asking, or put the questions in your reply.`);
-      return failed("The user dismissed the questions without answering. Go on without the answers, or ask in your reply.");
+      if (answer.cancelledBy === "turn")
+        return failed("The turn was cancelled while the question was open; it was not answered.");
+      if (answer.error !== undefined)
+        return failed(
+          `The question could not be asked (${answer.error}). Go on without asking, or put the questions in your reply.`,
+        );
+      return failed(
+        "The user dismissed the questions without answering. Go on without the answers, or ask in your reply.",
+      );
   }
 }
 
@@ -86,7 +109,8 @@ export const askUserQuestionTool: Tool<Input> = {
   input,
   kind: "other",
   access: "read",
-  title: (i) => (i.questions.length === 1 ? `Ask: ${(i.questions[0] as Question).header}` : `Ask ${i.questions.length} questions`),
+  title: (i) =>
+    i.questions.length === 1 ? `Ask: ${(i.questions[0] as Question).header}` : `Ask ${i.questions.length} questions`,
   locations: () => [],
   async run(i, context) {
     if (!context.ask) return failed(NO_CLIENT, "Not asked: this client cannot answer questions.");

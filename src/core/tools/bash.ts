@@ -11,7 +11,12 @@ const sourceLine = (path: string): string => `. '${path.replaceAll("'", "'\\''")
 const input = z.lazy(() =>
   z.object({
     command: z.string().min(1).describe("The command to run (bash)"),
-    timeout: z.number().int().positive().optional().describe("A timeout in milliseconds (default 120000, at most 600000)"),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("A timeout in milliseconds (default 120000, at most 600000)"),
     description: z.string().optional().describe("What the command does, in a few words"),
   }),
 );
@@ -77,7 +82,12 @@ export const bashTool: Tool<Input> = {
 };
 
 /** A local run, showing the latest output in the card while the command runs. */
-async function runWithProgress(command: string, timeoutMs: number, ctx: ToolContext, buffer: OutputBuffer): Promise<CommandEnd> {
+async function runWithProgress(
+  command: string,
+  timeoutMs: number,
+  ctx: ToolContext,
+  buffer: OutputBuffer,
+): Promise<CommandEnd> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shownTotal = 0;
   const show = () => {
@@ -106,19 +116,25 @@ async function runWithProgress(command: string, timeoutMs: number, ctx: ToolCont
 
 function outcome(end: CommandEnd, buffer: OutputBuffer, timeoutMs: number): ToolOutcome {
   const output = buffer.text();
-  const status = end.stopped === "timeout"
-    ? `Stopped: the command timed out after ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`} and was killed.`
-    : end.stopped === "cancel"
-      ? "Stopped: the user cancelled the command and it was killed."
-      : end.exitCode !== null
-        ? `Exit code ${end.exitCode}`
-        : `Killed by signal ${end.signal ?? "unknown"}`;
+  const status =
+    end.stopped === "timeout"
+      ? `Stopped: the command timed out after ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`} and was killed.`
+      : end.stopped === "cancel"
+        ? "Stopped: the user cancelled the command and it was killed."
+        : end.exitCode !== null
+          ? `Exit code ${end.exitCode}`
+          : `Killed by signal ${end.signal ?? "unknown"}`;
   const note = buffer.truncated ? `\n(Output was ${buffer.total} characters; the middle was left out.)` : "";
   const ok = !end.stopped && end.exitCode === 0;
   return {
     status: ok ? "completed" : "failed",
     content: [textContent(`${output ? fenced(output) : "(no output)"}\n${status}${note}`)],
-    rawOutput: { exitCode: end.exitCode, signal: end.signal, ...(end.stopped ? { stopped: end.stopped } : {}), outputChars: buffer.total },
+    rawOutput: {
+      exitCode: end.exitCode,
+      signal: end.signal,
+      ...(end.stopped ? { stopped: end.stopped } : {}),
+      outputChars: buffer.total,
+    },
     result: { text: `${output || "(no output)"}\n${status}${note}`, isError: !ok },
   };
 }

@@ -18,11 +18,16 @@ type Applied = { ok: true; text: string; count: number; at: number } | { ok: fal
 
 /** The file's new text, or why the edit cannot be made (in words the model can act on). */
 export function applyEdit(path: string, current: string, i: Input): Applied {
-  if (i.old_string === "") return { ok: false, message: "old_string is empty. Give the exact text to replace (use Write to create a file)." };
-  if (i.old_string === i.new_string) return { ok: false, message: "old_string and new_string are the same, so there is nothing to change." };
+  if (i.old_string === "")
+    return { ok: false, message: "old_string is empty. Give the exact text to replace (use Write to create a file)." };
+  if (i.old_string === i.new_string)
+    return { ok: false, message: "old_string and new_string are the same, so there is nothing to change." };
   const at = current.indexOf(i.old_string);
   if (at < 0) {
-    return { ok: false, message: `old_string was not found in ${path}. Read the file again and copy the exact text, including whitespace and indentation.` };
+    return {
+      ok: false,
+      message: `old_string was not found in ${path}. Read the file again and copy the exact text, including whitespace and indentation.`,
+    };
   }
   const count = current.split(i.old_string).length - 1;
   if (count > 1 && !i.replace_all) {
@@ -31,11 +36,18 @@ export function applyEdit(path: string, current: string, i: Input): Applied {
       message: `old_string occurs ${count} times in ${path}. Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
     };
   }
-  const text = i.replace_all ? current.split(i.old_string).join(i.new_string) : current.slice(0, at) + i.new_string + current.slice(at + i.old_string.length);
+  const text = i.replace_all
+    ? current.split(i.old_string).join(i.new_string)
+    : current.slice(0, at) + i.new_string + current.slice(at + i.old_string.length);
   return { ok: true, text, count: i.replace_all ? count : 1, at };
 }
 
-const diff = (path: string, oldText: string, newText: string): ToolCallContent => ({ type: "diff", path, oldText, newText });
+const diff = (path: string, oldText: string, newText: string): ToolCallContent => ({
+  type: "diff",
+  path,
+  oldText,
+  newText,
+});
 
 /** A few numbered lines around a position, so the model sees the result of its edit. */
 function snippet(text: string, at: number, span: number): string {
@@ -44,7 +56,10 @@ function snippet(text: string, at: number, span: number): string {
   const last = line + text.slice(at, at + span).split("\n").length - 1;
   const from = Math.max(0, line - 3);
   const to = Math.min(lines.length, last + 4);
-  return lines.slice(from, to).map((l, n) => `${String(from + n + 1).padStart(6)}\t${l}`).join("\n");
+  return lines
+    .slice(from, to)
+    .map((l, n) => `${String(from + n + 1).padStart(6)}\t${l}`)
+    .join("\n");
 }
 
 /**

@@ -7,8 +7,14 @@ import { failed, fenced, textContent, type Tool } from "./tool.ts";
 
 const input = z.lazy(() =>
   z.object({
-    pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.test.js"'),
-    path: z.string().optional().describe("The absolute path of the directory to search in (defaults to the working directory)"),
+    pattern: z
+      .string()
+      .min(1)
+      .describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.test.js"'),
+    path: z
+      .string()
+      .optional()
+      .describe("The absolute path of the directory to search in (defaults to the working directory)"),
   }),
 );
 type Input = z.infer<typeof input>;
@@ -35,17 +41,24 @@ export const globTool: Tool<Input> = {
     let pattern = i.pattern;
     if (isAbsolute(pattern)) {
       const rel = relative(base, pattern);
-      if (rel.startsWith("..")) return failed(`The pattern ${pattern} is outside ${base}. Give a pattern relative to path, like "**/*.ts".`);
+      if (rel.startsWith(".."))
+        return failed(`The pattern ${pattern} is outside ${base}. Give a pattern relative to path, like "**/*.ts".`);
       pattern = rel;
     }
     const glob = new Bun.Glob(pattern);
-    const { files, truncated: walkCut, skipped } = await walkFiles(rootOf(base, ctx.roots), base, ctx.roots, ctx.signal);
+    const {
+      files,
+      truncated: walkCut,
+      skipped,
+    } = await walkFiles(rootOf(base, ctx.roots), base, ctx.roots, ctx.signal);
     const matched = files.filter((f) => glob.match(f.rel)).map((f) => f.path);
     const times = await mtimes(matched);
     matched.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0) || (a < b ? -1 : 1));
     const shown = matched.slice(0, GLOB_MAX_RESULTS);
     const notes = [
-      ...(matched.length > shown.length ? [`(Showing ${shown.length} of ${matched.length} files; use a more specific pattern or path.)`] : []),
+      ...(matched.length > shown.length
+        ? [`(Showing ${shown.length} of ${matched.length} files; use a more specific pattern or path.)`]
+        : []),
       ...(walkCut ? ["(The search stopped early: the directory has too many files; use a narrower path.)"] : []),
       ...ignoreFileNotes(skipped),
     ];

@@ -12,11 +12,18 @@ const input = z.lazy(() => {
   const count = z.number().int().min(0);
   return z.object({
     pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
-    path: z.string().optional().describe("The absolute path of a file or directory to search in (defaults to the working directory)"),
+    path: z
+      .string()
+      .optional()
+      .describe("The absolute path of a file or directory to search in (defaults to the working directory)"),
     glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"'),
     type: z.string().optional().describe('Only search files of this type, e.g. "js", "py", "rust"'),
-    output_mode: z.enum(["content", "files_with_matches", "count"]).optional()
-      .describe('"content" shows matching lines, "files_with_matches" (default) lists files, "count" counts matching lines per file'),
+    output_mode: z
+      .enum(["content", "files_with_matches", "count"])
+      .optional()
+      .describe(
+        '"content" shows matching lines, "files_with_matches" (default) lists files, "count" counts matching lines per file',
+      ),
     "-i": z.boolean().optional().describe("Case insensitive search"),
     "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
     "-A": count.optional().describe("Lines to show after each match (content mode)"),
@@ -48,7 +55,8 @@ export const grepTool: Tool<Input> = {
   input,
   kind: "search",
   access: "read",
-  title: (i) => `Search for ${JSON.stringify(i.pattern)}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` (${i.glob})` : ""}`,
+  title: (i) =>
+    `Search for ${JSON.stringify(i.pattern)}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` (${i.glob})` : ""}`,
   locations: (i) => (i.path ? [{ path: i.path }] : []),
   async run(i, ctx) {
     const confined = confinedOr(i.path ?? ctx.cwd, ctx.roots, failed);
@@ -58,10 +66,14 @@ export const grepTool: Tool<Input> = {
     try {
       regex = new RegExp(i.pattern, `${i["-i"] ? "i" : ""}${i.multiline ? "gms" : ""}`);
     } catch (error) {
-      return failed(`Invalid regular expression ${JSON.stringify(i.pattern)}: ${error instanceof Error ? error.message : String(error)}. Use JavaScript regular expression syntax.`);
+      return failed(
+        `Invalid regular expression ${JSON.stringify(i.pattern)}: ${error instanceof Error ? error.message : String(error)}. Use JavaScript regular expression syntax.`,
+      );
     }
     if (i.type && !fileTypes[i.type]) {
-      return failed(`Unknown file type "${i.type}". Known types: ${Object.keys(fileTypes).join(", ")}. Or use glob instead.`);
+      return failed(
+        `Unknown file type "${i.type}". Known types: ${Object.keys(fileTypes).join(", ")}. Or use glob instead.`,
+      );
     }
     const candidates = await candidatesFor(base, i, ctx);
     if (typeof candidates === "string") return failed(candidates);
@@ -73,27 +85,46 @@ export const grepTool: Tool<Input> = {
     }
     const times = await mtimes(found.map((f) => f.path));
     const mode = i.output_mode ?? "files_with_matches";
-    if (mode === "files_with_matches") found.sort((a, b) => (times.get(b.path) ?? 0) - (times.get(a.path) ?? 0) || (a.path < b.path ? -1 : 1));
-    const entries = mode === "content" ? contentLines(found, i) : mode === "count" ? found.map((f) => `${f.path}:${f.matched.length}`) : found.map((f) => f.path);
+    if (mode === "files_with_matches")
+      found.sort((a, b) => (times.get(b.path) ?? 0) - (times.get(a.path) ?? 0) || (a.path < b.path ? -1 : 1));
+    const entries =
+      mode === "content"
+        ? contentLines(found, i)
+        : mode === "count"
+          ? found.map((f) => `${f.path}:${f.matched.length}`)
+          : found.map((f) => f.path);
     const offset = i.offset ?? 0;
     const limit = i.head_limit === 0 ? Infinity : (i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT);
     const page = entries.slice(offset, offset + limit);
     const notes: string[] = [];
     if (entries.length > offset + page.length) {
-      notes.push(`(Showing ${mode === "content" ? "lines" : "entries"} ${offset + 1}-${offset + page.length} of ${entries.length}; use offset or head_limit for more, or narrow the search.)`);
+      notes.push(
+        `(Showing ${mode === "content" ? "lines" : "entries"} ${offset + 1}-${offset + page.length} of ${entries.length}; use offset or head_limit for more, or narrow the search.)`,
+      );
     }
-    if (candidates.truncated) notes.push("(The search stopped early: the directory has too many files; use a narrower path.)");
+    if (candidates.truncated)
+      notes.push("(The search stopped early: the directory has too many files; use a narrower path.)");
     notes.push(...ignoreFileNotes(candidates.skipped));
-    const header = mode === "files_with_matches" ? `Found ${found.length} file${found.length === 1 ? "" : "s"}` :
-      mode === "count" ? `${found.reduce((n, f) => n + f.matched.length, 0)} matching lines in ${found.length} files` : "";
+    const header =
+      mode === "files_with_matches"
+        ? `Found ${found.length} file${found.length === 1 ? "" : "s"}`
+        : mode === "count"
+          ? `${found.reduce((n, f) => n + f.matched.length, 0)} matching lines in ${found.length} files`
+          : "";
     const body = capText(page.join("\n"), GREP_MAX_CHARS);
-    if (body.truncated) notes.push(`(Output cut at ${GREP_MAX_CHARS} characters; narrow the search or use head_limit.)`);
-    const text = found.length === 0
-      ? `No matches for ${JSON.stringify(i.pattern)} in ${base}.`
-      : [header, body.text, ...notes].filter((s) => s !== "").join("\n");
+    if (body.truncated)
+      notes.push(`(Output cut at ${GREP_MAX_CHARS} characters; narrow the search or use head_limit.)`);
+    const text =
+      found.length === 0
+        ? `No matches for ${JSON.stringify(i.pattern)} in ${base}.`
+        : [header, body.text, ...notes].filter((s) => s !== "").join("\n");
     return {
       status: "completed",
-      content: [textContent(found.length === 0 ? text : [header, fenced(body.text), ...notes].filter((s) => s !== "").join("\n"))],
+      content: [
+        textContent(
+          found.length === 0 ? text : [header, fenced(body.text), ...notes].filter((s) => s !== "").join("\n"),
+        ),
+      ],
       rawOutput: { files: found.length, entries: entries.length, truncated: notes.length > 0 },
       result: { text, isError: false },
     };
@@ -136,7 +167,12 @@ const anyGlob = (patterns: string[]) => {
 };
 
 /** A file's matches; a file that is not a regular file inside the roots, or is too large, is skipped. */
-function searchFile(path: string, regex: RegExp, multiline: boolean, roots: readonly string[]): FileMatches | undefined {
+function searchFile(
+  path: string,
+  regex: RegExp,
+  multiline: boolean,
+  roots: readonly string[],
+): FileMatches | undefined {
   let bytes: Buffer;
   try {
     const file = openForRead(path, roots);

@@ -54,11 +54,15 @@ export function confine(path: string, roots: string[]): string {
   const real = resolveReal(normalized);
   if (!insideAny(real, realRoots(roots))) {
     const via = real === normalized ? "" : ` (it leads to ${real})`;
-    throw new PathError(`${path} is outside the session's directories (${roots.join(", ")})${via}. Only files under them can be used.`);
+    throw new PathError(
+      `${path} is outside the session's directories (${roots.join(", ")})${via}. Only files under them can be used.`,
+    );
   }
   const stats = statOrNot(real);
   if (stats && !stats.isFile() && !stats.isDirectory()) {
-    throw new PathError(`${path} is ${kindOf(stats)}, not a regular file or directory. Only regular files and directories can be used.`);
+    throw new PathError(
+      `${path} is ${kindOf(stats)}, not a regular file or directory. Only regular files and directories can be used.`,
+    );
   }
   return normalized;
 }
@@ -72,7 +76,11 @@ function statOrNot(path: string) {
 }
 
 /** `confine`, with a refusal as the call's failed outcome (for tools that fail on nothing else). */
-export function confinedOr<F>(path: string, roots: string[], refuse: (message: string) => F): { path: string } | { refused: F } {
+export function confinedOr<F>(
+  path: string,
+  roots: string[],
+  refuse: (message: string) => F,
+): { path: string } | { refused: F } {
   try {
     return { path: confine(path, roots) };
   } catch (error) {

@@ -38,7 +38,8 @@ export const readTool: Tool<Input> = {
   input,
   kind: "read",
   access: "read",
-  title: (i) => `Read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : "end"})` : ""}`,
+  title: (i) =>
+    `Read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : "end"})` : ""}`,
   locations: (i) => [{ path: i.file_path, line: i.offset ?? 1 }],
   async run(i, ctx) {
     let path: string;
@@ -75,7 +76,9 @@ function opened(path: string, roots: readonly string[]): OpenedFile {
 }
 
 async function whole(path: string, file: OpenedFile, i: Input, ctx: ToolContext): Promise<ToolOutcome> {
-  const text = ctx.host.readTextFile ? await ctx.host.readTextFile(path) : readBytes(file, 0, file.size + 1).toString("utf8");
+  const text = ctx.host.readTextFile
+    ? await ctx.host.readTextFile(path)
+    : readBytes(file, 0, file.size + 1).toString("utf8");
   const all = text.split("\n");
   if (all.length > 1 && all[all.length - 1] === "") all.pop();
   const start = (i.offset ?? 1) - 1;
@@ -94,8 +97,12 @@ async function whole(path: string, file: OpenedFile, i: Input, ctx: ToolContext)
   const first = start + 1;
   const last = start + lines.length;
   const truncated = last < all.length && (i.limit === undefined || lines.length < i.limit);
-  const note = truncated ? `\n(Showing lines ${first}-${last} of ${all.length}; use offset and limit to read more.)` : "";
-  return shown(lines, first, note, { lines: lines.length, totalLines: all.length, truncated }, [{ path, sha256: sha256(text) }]);
+  const note = truncated
+    ? `\n(Showing lines ${first}-${last} of ${all.length}; use offset and limit to read more.)`
+    : "";
+  return shown(lines, first, note, { lines: lines.length, totalLines: all.length, truncated }, [
+    { path, sha256: sha256(text) },
+  ]);
 }
 
 /** A file too large to read whole: the window asked for, streamed; its line count is not known. */
@@ -111,11 +118,19 @@ function streamed(path: string, file: OpenedFile, i: Input, ctx: ToolContext): T
   const last = start + lines.length;
   const truncated = window.more && (i.limit === undefined || lines.length < i.limit);
   const size = `${file.size} bytes, too large to read whole, so only these lines were read and it cannot be edited here`;
-  const note = truncated ? `\n(Showing lines ${first}-${last}; the file is ${size}. Use offset and limit to read more.)` : `\n(The file is ${size}.)`;
+  const note = truncated
+    ? `\n(Showing lines ${first}-${last}; the file is ${size}. Use offset and limit to read more.)`
+    : `\n(The file is ${size}.)`;
   return shown(lines, first, note, { lines: lines.length, truncated }, []);
 }
 
-function shown(lines: string[], first: number, note: string, rawOutput: Record<string, unknown>, seen: { path: string; sha256: string }[]): ToolOutcome {
+function shown(
+  lines: string[],
+  first: number,
+  note: string,
+  rawOutput: Record<string, unknown>,
+  seen: { path: string; sha256: string }[],
+): ToolOutcome {
   const numbered = lines.map((line, n) => `${String(first + n).padStart(6)}\t${line}`).join("\n");
   return {
     status: "completed",

@@ -44,14 +44,27 @@ export class ToolRegistry {
     return [...this.#tools.values()].map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputJsonSchema ?? (z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<string, unknown>),
+      inputSchema:
+        tool.inputJsonSchema ??
+        (z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<string, unknown>),
     }));
   }
 }
 
 /** The built-in tools, with Claude Code's names and input shapes. */
 export function defaultTools(): Tool[] {
-  const tools = [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool, taskTool, askUserQuestionTool];
+  const tools = [
+    readTool,
+    writeTool,
+    editTool,
+    globTool,
+    grepTool,
+    bashTool,
+    todoWriteTool,
+    webFetchTool,
+    taskTool,
+    askUserQuestionTool,
+  ];
   return tools as Tool[];
 }
 
@@ -62,9 +75,10 @@ export type ParsedInput = { ok: true; input: unknown } | { ok: false; message: s
  * absent. Errors are written for the model to fix its call.
  */
 export function parseInput(tool: Tool, raw: unknown): ParsedInput {
-  const cleaned = raw && typeof raw === "object" && !Array.isArray(raw)
-    ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null))
-    : raw;
+  const cleaned =
+    raw && typeof raw === "object" && !Array.isArray(raw)
+      ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null))
+      : raw;
   const parsed = tool.input.safeParse(cleaned);
   if (parsed.success) return { ok: true, input: parsed.data };
   const problems = parsed.error.issues

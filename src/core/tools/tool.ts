@@ -26,7 +26,10 @@ export type ExitStatus = { exitCode?: number | null; signal?: string | null };
 export type QuestionForm = { message: string; requestedSchema: Record<string, unknown> };
 
 /** The client's answer to a form: the values entered, or that the user declined or dismissed it. */
-export type FormAnswer = { action: "accept"; content: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+export type FormAnswer =
+  | { action: "accept"; content: Record<string, unknown> }
+  | { action: "decline" }
+  | { action: "cancel" };
 
 /** What the client can do for tools, when it advertised the capability. */
 export interface ToolHost {
@@ -35,7 +38,12 @@ export interface ToolHost {
   /** The whole text of a file as the editor has it (unsaved buffers included). */
   readTextFile?(path: string): Promise<string>;
   writeTextFile?(path: string, content: string): Promise<void>;
-  createTerminal?(params: { command: string; args: string[]; cwd: string; outputByteLimit: number }): Promise<ClientTerminal>;
+  createTerminal?(params: {
+    command: string;
+    args: string[];
+    cwd: string;
+    outputByteLimit: number;
+  }): Promise<ClientTerminal>;
 }
 
 /**

@@ -36,18 +36,26 @@ export const webFetchTool: Tool<Input> = {
     } catch {
       return failed(`"${i.url}" is not a valid URL. Give a full URL such as https://example.com/page.`);
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`Only http and https URLs can be fetched, not ${url.protocol}`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return failed(`Only http and https URLs can be fetched, not ${url.protocol}`);
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.any([ctx.signal, timeout]), redirect: "follow", headers: { accept: "text/html,text/plain,application/json,*/*;q=0.5" } });
+      response = await fetch(url, {
+        signal: AbortSignal.any([ctx.signal, timeout]),
+        redirect: "follow",
+        headers: { accept: "text/html,text/plain,application/json,*/*;q=0.5" },
+      });
     } catch (error) {
       if (ctx.signal.aborted) return failed("The fetch was cancelled.");
       if (timeout.aborted) return failed(`Fetching ${url.href} timed out after ${FETCH_TIMEOUT_MS / 1000} s.`);
       return failed(`Could not fetch ${url.href}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const type = response.headers.get("content-type") ?? "";
-    const { bytes, cut } = await readCapped(response, FETCH_MAX_BYTES).catch(() => ({ bytes: new Uint8Array(), cut: false }));
+    const { bytes, cut } = await readCapped(response, FETCH_MAX_BYTES).catch(() => ({
+      bytes: new Uint8Array(),
+      cut: false,
+    }));
     if (!response.ok) {
       return failed(`Fetching ${url.href} failed with HTTP ${response.status} ${response.statusText}.`);
     }
@@ -57,14 +65,20 @@ export const webFetchTool: Tool<Input> = {
     const raw = new TextDecoder().decode(bytes);
     const text = /html/i.test(type) || /^\s*<(!doctype html|html)/i.test(raw) ? htmlToText(raw) : raw;
     const capped = capText(text, FETCH_MAX_CHARS);
-    const note = capped.truncated || cut ? `\n\n(The page was cut at ${capped.truncated ? `${FETCH_MAX_CHARS} characters` : `${FETCH_MAX_BYTES} bytes`}.)` : "";
+    const note =
+      capped.truncated || cut
+        ? `\n\n(The page was cut at ${capped.truncated ? `${FETCH_MAX_CHARS} characters` : `${FETCH_MAX_BYTES} bytes`}.)`
+        : "";
     const final = response.url && response.url !== url.href ? `(Redirected to ${response.url}.)\n\n` : "";
     const shown = capText(capped.text, CARD_CHARS);
     return {
       status: "completed",
       content: [textContent(`${final}${shown.text}${shown.truncated ? "\n…" : ""}${note}`)],
       rawOutput: { status: response.status, contentType: type, chars: text.length, truncated: capped.truncated || cut },
-      result: { text: `${final}Content of ${response.url || url.href} (looking for: ${i.prompt}):\n\n${capped.text}${note}`, isError: false },
+      result: {
+        text: `${final}Content of ${response.url || url.href} (looking for: ${i.prompt}):\n\n${capped.text}${note}`,
+        isError: false,
+      },
     };
   },
 };

@@ -12,12 +12,20 @@ const input = z.lazy(() =>
 );
 type Input = z.infer<typeof input>;
 
-const diff = (path: string, oldText: string | null, newText: string): ToolCallContent => ({ type: "diff", path, oldText, newText });
+const diff = (path: string, oldText: string | null, newText: string): ToolCallContent => ({
+  type: "diff",
+  path,
+  oldText,
+  newText,
+});
 
 const lineCount = (text: string) => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
 
 /** The file as it is (null when it does not exist) and the diff writing it would show. */
-async function writePlan(i: Input, ctx: Pick<ToolContext, "roots" | "host">): Promise<{ path: string; old: string | null; content: ToolCallContent[] }> {
+async function writePlan(
+  i: Input,
+  ctx: Pick<ToolContext, "roots" | "host">,
+): Promise<{ path: string; old: string | null; content: ToolCallContent[] }> {
   const path = confine(i.file_path, ctx.roots);
   const old = fileExists(path) ? await readText(ctx.host, path, ctx.roots) : null;
   return { path, old, content: [diff(path, old, i.content)] };
@@ -57,7 +65,10 @@ export const writeTool: Tool<Input> = {
         status: "completed",
         content: [diff(path, old, i.content)],
         rawOutput: { created: !existed, lines },
-        result: { text: `${existed ? "Overwrote" : "Created"} ${path} (${lines} line${lines === 1 ? "" : "s"}).`, isError: false },
+        result: {
+          text: `${existed ? "Overwrote" : "Created"} ${path} (${lines} line${lines === 1 ? "" : "s"}).`,
+          isError: false,
+        },
         seen: [{ path, sha256: sha256(i.content) }],
       };
     } catch (error) {

@@ -13,9 +13,7 @@ import type { AskedAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool
 import { PendingWrites } from "./pending-writes.ts";
 import type { TurnContext } from "./turn-context.ts";
 
-type Prepared =
-  | { call: AcceptedCall; tool: Tool; input: unknown }
-  | { call: AcceptedCall; error: string };
+type Prepared = { call: AcceptedCall; tool: Tool; input: unknown } | { call: AcceptedCall; error: string };
 
 export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Promise<void> {
   const prepared: Prepared[] = [];
@@ -62,18 +60,22 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
     const outcome = await run(ctx, p.tool, decision.input, toolCallId, [...roots, ...(decision.roots ?? [])]);
     // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
     if (ctx.hooks && !ctx.signal.aborted) {
-      await ctx.hooks.postToolUse({
-        toolCallId,
-        tool: p.tool,
-        input: decision.input,
-        ...(decision.input !== p.input ? { originalInput: p.input } : {}),
-        outcome,
-        durationMs: Math.round(performance.now() - started),
-        interrupted: false,
-      }, ctx.signal);
+      await ctx.hooks.postToolUse(
+        {
+          toolCallId,
+          tool: p.tool,
+          input: decision.input,
+          ...(decision.input !== p.input ? { originalInput: p.input } : {}),
+          outcome,
+          durationMs: Math.round(performance.now() - started),
+          interrupted: false,
+        },
+        ctx.signal,
+      );
     }
     if (outcome.plan) await ctx.record({ kind: "plan_updated", entries: outcome.plan });
-    for (const seen of outcome.seen ?? []) await ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
+    for (const seen of outcome.seen ?? [])
+      await ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
     await ctx.record({
       kind: "tool_call_finished",
       toolCallId,
@@ -131,7 +133,13 @@ async function recordCard(
   });
 }
 
-async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: string, roots: string[]): Promise<ToolOutcome> {
+async function run(
+  ctx: TurnContext,
+  tool: Tool,
+  input: unknown,
+  toolCallId: string,
+  roots: string[],
+): Promise<ToolOutcome> {
   const envFile = ctx.hooks?.envFile();
   // What the tool reports as it runs is in line at once; a failure to record it fails the turn, not the tool.
   const progressed = new PendingWrites();
@@ -161,7 +169,12 @@ async function run(ctx: TurnContext, tool: Tool, input: unknown, toolCallId: str
 
 /** Journals the question, puts it to the client, and journals how it ended (journal first, then ask). */
 async function askUser(ctx: TurnContext, toolCallId: string, form: QuestionForm): Promise<AskedAnswer> {
-  await ctx.record({ kind: "question_asked", toolCallId, message: form.message, requestedSchema: form.requestedSchema });
+  await ctx.record({
+    kind: "question_asked",
+    toolCallId,
+    message: form.message,
+    requestedSchema: form.requestedSchema,
+  });
   let answer: AskedAnswer;
   try {
     const response = await ctx.host.askForm!({ ...form, toolCallId }, ctx.signal);

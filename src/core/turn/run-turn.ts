@@ -31,14 +31,30 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
     const result = await streamStep(ctx, stepId);
     const model = ctx.model;
     if (!result.ok) {
-      await ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: result.cancelled ? "cancelled" : "failed", ...(result.cancelled ? {} : { error: result.error }), calls: [] });
+      await ctx.record({
+        kind: "step_ended",
+        turnId: ctx.turnId,
+        stepId,
+        model,
+        outcome: result.cancelled ? "cancelled" : "failed",
+        ...(result.cancelled ? {} : { error: result.error }),
+        calls: [],
+      });
       await recordUsage(ctx, stepId, result.usage);
       if (result.cancelled) return await end(ctx, "cancelled");
       return await fail(ctx, `The model provider failed: ${result.error}`);
     }
     const validation = validateStep(result.calls, ctx.state.openProviderIds());
     if (!validation.ok) {
-      await ctx.record({ kind: "step_ended", turnId: ctx.turnId, stepId, model, outcome: "failed", error: validation.error, calls: [] });
+      await ctx.record({
+        kind: "step_ended",
+        turnId: ctx.turnId,
+        stepId,
+        model,
+        outcome: "failed",
+        error: validation.error,
+        calls: [],
+      });
       await recordUsage(ctx, stepId, result.usage);
       return await fail(ctx, `The model's reply was rejected: ${validation.error}`);
     }
@@ -57,9 +73,17 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
     await recordUsage(ctx, stepId, result.usage);
     if (calls.length === 0) {
       if (ctx.signal.aborted) return await end(ctx, "cancelled");
-      if (result.stopReason !== "max_tokens" && result.stopReason !== "refusal" && ctx.hooks && ctx.hooks.halted() === undefined) {
+      if (
+        result.stopReason !== "max_tokens" &&
+        result.stopReason !== "refusal" &&
+        ctx.hooks &&
+        ctx.hooks.halted() === undefined
+      ) {
         const overrideBlock = stopBlocks + 1 >= STOP_HOOK_BLOCK_CAP;
-        const goOn = await ctx.hooks.stop({ stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock }, ctx.signal);
+        const goOn = await ctx.hooks.stop(
+          { stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock },
+          ctx.signal,
+        );
         if (ctx.signal.aborted) return await end(ctx, "cancelled");
         if (goOn) {
           stopBlocks++;
@@ -72,7 +96,10 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
           });
         }
       }
-      return await end(ctx, result.stopReason === "max_tokens" ? "max_tokens" : result.stopReason === "refusal" ? "refusal" : "end_turn");
+      return await end(
+        ctx,
+        result.stopReason === "max_tokens" ? "max_tokens" : result.stopReason === "refusal" ? "refusal" : "end_turn",
+      );
     }
     await executeCalls(ctx, calls);
     if (ctx.signal.aborted) return await end(ctx, "cancelled");
@@ -80,7 +107,11 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
   return await end(ctx, "max_turn_requests");
 }
 
-async function recordUsage(ctx: TurnContext, stepId: string, usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined): Promise<void> {
+async function recordUsage(
+  ctx: TurnContext,
+  stepId: string,
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined,
+): Promise<void> {
   if (!usage) return;
   const cost = ctx.provider.cost?.(ctx.model.model, usage);
   const sessionCost = addCost(ctx.state.sessionCost, cost);
@@ -100,7 +131,13 @@ async function recordUsage(ctx: TurnContext, stepId: string, usage: { inputToken
 }
 
 async function end(ctx: TurnContext, stopReason: StopReason): Promise<TurnOutcome> {
-  await ctx.record({ kind: "turn_ended", turnId: ctx.turnId, outcome: "completed", stopReason, ...(stopReason === "refusal" ? { retracted: true } : {}) });
+  await ctx.record({
+    kind: "turn_ended",
+    turnId: ctx.turnId,
+    outcome: "completed",
+    stopReason,
+    ...(stopReason === "refusal" ? { retracted: true } : {}),
+  });
   return { ok: true, stopReason };
 }
 

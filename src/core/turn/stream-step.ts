@@ -29,7 +29,12 @@ export async function streamStep(ctx: TurnContext, stepId: string): Promise<Step
       return { ok: false, cancelled: ctx.signal.aborted, error: result.error };
     }
     const delay = result.retryAfterMs ?? BASE_DELAY_MS * 2 ** (attempt - 1);
-    if (delay > MAX_DELAY_MS) return { ok: false, cancelled: false, error: `${result.error} (the provider asked to wait ${Math.ceil(delay / 1000)}s)` };
+    if (delay > MAX_DELAY_MS)
+      return {
+        ok: false,
+        cancelled: false,
+        error: `${result.error} (the provider asked to wait ${Math.ceil(delay / 1000)}s)`,
+      };
     await ctx.record({
       kind: "notice_shown",
       messageId: mintId("msg"),
@@ -78,7 +83,12 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
         await ctx.record({ kind: "message_chunk", stepId, messageId: answerId, stream: "answer", text: event.text });
         break;
       case "tool_call_start":
-        calls.set(event.index, { index: event.index, providerCallId: event.providerCallId, name: event.name, json: "" });
+        calls.set(event.index, {
+          index: event.index,
+          providerCallId: event.providerCallId,
+          name: event.name,
+          json: "",
+        });
         break;
       case "tool_call_delta": {
         const call = calls.get(event.index);
@@ -111,13 +121,31 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
           },
         };
       case "error":
-        if (ctx.signal.aborted) return { kind: "final", result: { ok: false, cancelled: true, error: "cancelled", ...(usage ? { usage } : {}) } };
+        if (ctx.signal.aborted)
+          return {
+            kind: "final",
+            result: { ok: false, cancelled: true, error: "cancelled", ...(usage ? { usage } : {}) },
+          };
         if (event.retryable && !shown) {
-          return { kind: "retry", error: event.message, ...(event.retryAfterMs !== undefined ? { retryAfterMs: event.retryAfterMs } : {}) };
+          return {
+            kind: "retry",
+            error: event.message,
+            ...(event.retryAfterMs !== undefined ? { retryAfterMs: event.retryAfterMs } : {}),
+          };
         }
-        return { kind: "final", result: { ok: false, cancelled: false, error: event.message, ...(usage ? { usage } : {}) } };
+        return {
+          kind: "final",
+          result: { ok: false, cancelled: false, error: event.message, ...(usage ? { usage } : {}) },
+        };
     }
   }
   const cancelled = ctx.signal.aborted;
-  return { kind: "final", result: { ok: false, cancelled, error: cancelled ? "cancelled" : "the provider stream ended without a final event" } };
+  return {
+    kind: "final",
+    result: {
+      ok: false,
+      cancelled,
+      error: cancelled ? "cancelled" : "the provider stream ended without a final event",
+    },
+  };
 }

@@ -28,7 +28,10 @@ export interface TurnHooks extends GateHooks {
    * model's context); false to end the turn. With `overrideBlock` (the cap of consecutive blocks
    * is reached) a block is recorded but not honoured: the model is not given its reason.
    */
-  stop(check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean }, signal: AbortSignal): Promise<boolean>;
+  stop(
+    check: { stopHookActive: boolean; lastAssistantMessage: string; overrideBlock: boolean },
+    signal: AbortSignal,
+  ): Promise<boolean>;
   /** The turn failed (StopFailure; observation only). */
   stopFailure(error: string, lastAssistantMessage: string): Promise<void>;
   /** Why a hook stopped the turn (`continue: false`), if one did. */

@@ -14,10 +14,16 @@ export function validateStep(calls: RawCall[], openProviderIds: ReadonlySet<stri
   for (const call of calls) {
     if (!call.providerCallId) return { ok: false, error: `the model returned a ${call.name} call without an id` };
     if (seen.has(call.providerCallId)) {
-      return { ok: false, error: `the model returned two tool calls with the same id (${call.providerCallId}); none of them was run` };
+      return {
+        ok: false,
+        error: `the model returned two tool calls with the same id (${call.providerCallId}); none of them was run`,
+      };
     }
     if (openProviderIds.has(call.providerCallId)) {
-      return { ok: false, error: `the model reused the id of a call that is still open (${call.providerCallId}); none of the calls was run` };
+      return {
+        ok: false,
+        error: `the model reused the id of a call that is still open (${call.providerCallId}); none of the calls was run`,
+      };
     }
     seen.add(call.providerCallId);
   }

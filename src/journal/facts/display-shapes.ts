@@ -15,14 +15,12 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const tagged = <T>(what: string, tags?: readonly string[]) =>
-  z.custom<T>(
-    (v) => isRecord(v) && typeof v.type === "string" && (!tags || tags.includes(v.type)),
-    { message: `expected ${what}` },
-  );
+  z.custom<T>((v) => isRecord(v) && typeof v.type === "string" && (!tags || tags.includes(v.type)), {
+    message: `expected ${what}`,
+  });
 
 export const contentBlock = tagged<ContentBlock>("a content block");
 export const toolCallContent = tagged<ToolCallContent>("tool call content", ["content", "diff", "terminal"]);
@@ -31,7 +29,16 @@ export const toolCallContent = tagged<ToolCallContent>("tool call content", ["co
 export const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
 
 export const toolKind = z.enum([
-  "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
+  "read",
+  "edit",
+  "delete",
+  "move",
+  "search",
+  "execute",
+  "think",
+  "fetch",
+  "switch_mode",
+  "other",
 ]) satisfies z.ZodType<ToolKind>;
 
 export const toolCallLocation = z.object({

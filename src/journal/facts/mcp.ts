@@ -9,12 +9,14 @@ import { toolSpec } from "./session.ts";
  */
 export const mcpToolsListed = z.object({
   kind: z.literal("mcp_tools_listed"),
-  servers: z.array(z.object({
-    name: z.string(),
-    transport: z.enum(["stdio", "http", "sse"]),
-    status: z.enum(["connected", "failed", "stopped"]),
-    tools: z.array(z.string()),
-  })),
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      transport: z.enum(["stdio", "http", "sse"]),
+      status: z.enum(["connected", "failed", "stopped"]),
+      tools: z.array(z.string()),
+    }),
+  ),
   tools: z.array(toolSpec),
 });
 

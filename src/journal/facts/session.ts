@@ -19,12 +19,14 @@ export type ModelRef = z.infer<typeof modelRef>;
  */
 export const sessionOrigin = z.object({
   host: z.string(),
-  git: z.object({
-    remote: z.string().optional(),
-    innerPath: z.string(),
-    branch: z.string().optional(),
-    head: z.string().optional(),
-  }).optional(),
+  git: z
+    .object({
+      remote: z.string().optional(),
+      innerPath: z.string(),
+      branch: z.string().optional(),
+      head: z.string().optional(),
+    })
+    .optional(),
 });
 export type SessionOrigin = z.infer<typeof sessionOrigin>;
 

@@ -70,5 +70,11 @@ export const fileSeen = z.object({
 });
 
 export const toolFacts = [
-  toolCallAnnounced, toolCallStarted, toolCallProgressed, toolCallFinished, toolCallRefused, planUpdated, fileSeen,
+  toolCallAnnounced,
+  toolCallStarted,
+  toolCallProgressed,
+  toolCallFinished,
+  toolCallRefused,
+  planUpdated,
+  fileSeen,
 ] as const;

@@ -92,14 +92,22 @@ export const turnEnded = z.object({
 export const sessionRecovered = z.object({
   kind: z.literal("session_recovered"),
   interruptedTurnId: z.string().optional(),
-  calls: z.array(z.object({
-    toolCallId: z.string(),
-    /** False when the call was still waiting for permission: it never ran. */
-    mayHaveRun: z.boolean(),
-    modelText: z.string(),
-  })),
+  calls: z.array(
+    z.object({
+      toolCallId: z.string(),
+      /** False when the call was still waiting for permission: it never ran. */
+      mayHaveRun: z.boolean(),
+      modelText: z.string(),
+    }),
+  ),
 });
 
 export const turnFacts = [
-  promptReceived, messageChunk, stepEnded, usageRecorded, noticeShown, turnEnded, sessionRecovered,
+  promptReceived,
+  messageChunk,
+  stepEnded,
+  usageRecorded,
+  noticeShown,
+  turnEnded,
+  sessionRecovered,
 ] as const;

@@ -24,26 +24,39 @@ export function startHttpMcpServer(): RunningMcpServer {
     async fetch(request) {
       headers.push(Object.fromEntries(request.headers.entries()));
       if (request.method === "POST") {
-        const body: unknown = await request.clone().json().catch(() => undefined);
+        const body: unknown = await request
+          .clone()
+          .json()
+          .catch(() => undefined);
         for (const message of Array.isArray(body) ? body : [body]) {
           const method = (message as { method?: unknown } | undefined)?.method;
           if (typeof method === "string") methods.push(method);
         }
       }
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       const mcp = testMcpServer();
       await mcp.connect(transport);
       return transport.handleRequest(request);
     },
   });
-  return { url: `http://127.0.0.1:${server.port}/mcp`, headers, methods, close: async () => void (await server.stop(true)) };
+  return {
+    url: `http://127.0.0.1:${server.port}/mcp`,
+    headers,
+    methods,
+    close: async () => void (await server.stop(true)),
+  };
 }
 
 export async function startSseMcpServer(): Promise<RunningMcpServer> {
   const headers: Record<string, string>[] = [];
   const transports = new Map<string, SSEServerTransport>();
   const record = (req: IncomingMessage) =>
-    headers.push(Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v ?? ""])));
+    headers.push(
+      Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")])),
+    );
   const server = createServer(async (req, res) => {
     record(req);
     const url = new URL(req.url ?? "/", "http://127.0.0.1");

@@ -14,7 +14,12 @@ export function testMcpServer(options: { secretEnv?: string; canExit?: boolean }
   const server = new McpServer({ name: "verbatim-test-server", version: "1.0.0" });
   server.registerTool(
     "echo",
-    { title: "Echo", description: "Repeats the text it is given.", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    {
+      title: "Echo",
+      description: "Repeats the text it is given.",
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: true },
+    },
     async ({ text }) => ({ content: [{ type: "text", text: `echo: ${text}` }] }),
   );
   server.registerTool(
@@ -25,7 +30,12 @@ export function testMcpServer(options: { secretEnv?: string; canExit?: boolean }
   server.registerTool(
     "picture",
     { description: "Returns a tiny picture.", annotations: { readOnlyHint: true } },
-    async () => ({ content: [{ type: "text", text: "A picture:" }, { type: "image", data: PIXEL_PNG, mimeType: "image/png" }] }),
+    async () => ({
+      content: [
+        { type: "text", text: "A picture:" },
+        { type: "image", data: PIXEL_PNG, mimeType: "image/png" },
+      ],
+    }),
   );
   if (options.secretEnv) {
     const name = options.secretEnv;

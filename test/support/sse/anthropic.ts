@@ -14,7 +14,8 @@ export type AnthropicBlock =
 
 export type AnthropicUsage = { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 
-const event = (name: string, data: Record<string, unknown>) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+const event = (name: string, data: Record<string, unknown>) =>
+  `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
 
 export function anthropicStream(
   blocks: AnthropicBlock[],
@@ -44,7 +45,10 @@ export function anthropicStream(
   blocks.forEach((block, index) => events.push(...blockEvents(block, index)));
   events.push(
     event("message_delta", {
-      delta: { stop_reason: options.stopReason ?? (blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"), stop_sequence: null },
+      delta: {
+        stop_reason: options.stopReason ?? (blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),
+        stop_sequence: null,
+      },
       usage: { output_tokens: usage.output },
     }),
     event("message_stop", {}),
@@ -58,7 +62,11 @@ function blockEvents(block: AnthropicBlock, index: number): string[] {
   const stop = event("content_block_stop", { index });
   switch (block.type) {
     case "text":
-      return [start({ type: "text", text: "" }), ...pieces(block.text).map((text) => delta({ type: "text_delta", text })), stop];
+      return [
+        start({ type: "text", text: "" }),
+        ...pieces(block.text).map((text) => delta({ type: "text_delta", text })),
+        stop,
+      ];
     case "thinking":
       return [
         start({ type: "thinking", thinking: "", signature: "" }),

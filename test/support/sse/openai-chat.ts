@@ -20,7 +20,8 @@ export type ChatReply = {
 export function chatStream(reply: ChatReply, options: { model?: string; done?: boolean } = {}): string[] {
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ id: "chatcmpl-fixture-1", object: "chat.completion.chunk", created: 1_700_000_000, model: options.model ?? "qwen3", choices, ...extra })}\n\n`;
-  const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    chunk([{ index: 0, delta: d, finish_reason: finish }]);
   const events = [delta({ role: "assistant", content: "" })];
   if (reply.reasoning) {
     const { field, text } = reply.reasoning;
@@ -28,19 +29,24 @@ export function chatStream(reply: ChatReply, options: { model?: string; done?: b
   }
   for (const piece of pieces(reply.content ?? "")) events.push(delta({ content: piece }));
   (reply.calls ?? []).forEach((call, index) => {
-    events.push(delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const part of halves(JSON.stringify(call.input))) events.push(delta({ tool_calls: [{ index, function: { arguments: part } }] }));
+    events.push(
+      delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
+    for (const part of halves(JSON.stringify(call.input)))
+      events.push(delta({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
   events.push(delta({}, reply.finish ?? (reply.calls?.length ? "tool_calls" : "stop")));
   const usage = reply.usage ?? { prompt: 90, completion: 30 };
-  events.push(chunk([], {
-    usage: {
-      prompt_tokens: usage.prompt,
-      completion_tokens: usage.completion,
-      total_tokens: usage.prompt + usage.completion,
-      ...(usage.cached !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
-    },
-  }));
+  events.push(
+    chunk([], {
+      usage: {
+        prompt_tokens: usage.prompt,
+        completion_tokens: usage.completion,
+        total_tokens: usage.prompt + usage.completion,
+        ...(usage.cached !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
+      },
+    }),
+  );
   if (options.done !== false) events.push("data: [DONE]\n\n");
   return events;
 }

@@ -10,7 +10,10 @@ import type { Deliver } from "./lifecycle-notifier.ts";
 /** A notify command gets this long per event. */
 export const NOTIFY_TIMEOUT_MS = 10_000;
 
-export function commandDeliverer(command: string, options: { cwd: string; env: Record<string, string | undefined>; timeoutMs?: number }): Deliver {
+export function commandDeliverer(
+  command: string,
+  options: { cwd: string; env: Record<string, string | undefined>; timeoutMs?: number },
+): Deliver {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
   return async (payload, signal) => {
@@ -23,7 +26,11 @@ export function commandDeliverer(command: string, options: { cwd: string; env: R
       signal,
     });
     if (result.spawnError || result.stopped || result.exitCode !== 0) {
-      log.debug("the notify command did not succeed", { exitCode: result.exitCode, stopped: result.stopped, error: result.spawnError });
+      log.debug("the notify command did not succeed", {
+        exitCode: result.exitCode,
+        stopped: result.stopped,
+        error: result.spawnError,
+      });
     }
   };
 }

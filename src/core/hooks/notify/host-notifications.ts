@@ -14,13 +14,18 @@ export type HostEvent = "UserPromptSubmit" | "PermissionRequest" | "Stop" | "Sto
 export class HostNotifications {
   #notifier: LifecycleNotifier | undefined;
 
-  constructor(private readonly settings: HookSettings, private readonly host: { state: SessionStateFold }) {}
+  constructor(
+    private readonly settings: HookSettings,
+    private readonly host: { state: SessionStateFold },
+  ) {}
 
   /** Queues one event; never waits. `common` is called only when the event is delivered. */
   notify(event: HostEvent, common: () => CommonFields, fields: Record<string, unknown>): void {
     const command = this.settings.notifyCommand;
     if (!command || this.host.state.parentSessionId !== undefined) return;
-    this.#notifier ??= new LifecycleNotifier(commandDeliverer(command, { cwd: this.host.state.cwd, env: this.settings.env }));
+    this.#notifier ??= new LifecycleNotifier(
+      commandDeliverer(command, { cwd: this.host.state.cwd, env: this.settings.env }),
+    );
     this.#notifier.emit(payloadOf(event, common(), fields));
   }
 

@@ -22,7 +22,10 @@ export class LifecycleNotifier {
   /** Events dropped because the queue was full (oldest first). */
   dropped = 0;
 
-  constructor(private readonly deliver: Deliver, options: { capacity?: number } = {}) {
+  constructor(
+    private readonly deliver: Deliver,
+    options: { capacity?: number } = {},
+  ) {
     this.#capacity = options.capacity ?? QUEUE_CAPACITY;
   }
 
@@ -55,7 +58,9 @@ export class LifecycleNotifier {
       for (let next = this.#queue.shift(); next !== undefined && !this.#closed; next = this.#queue.shift()) {
         const abort = new AbortController();
         this.#inFlight = abort;
-        await this.deliver(next, abort.signal).catch((error: unknown) => log.debug("a lifecycle notification failed", error));
+        await this.deliver(next, abort.signal).catch((error: unknown) =>
+          log.debug("a lifecycle notification failed", error),
+        );
         this.#inFlight = undefined;
       }
     } finally {

@@ -4,4 +4,9 @@ import { sdkFailure } from "../sdk-failure.ts";
 
 /** `baseUrl`: the configured one, for advice when it is likely wrong. */
 export const anthropicFailure = (baseUrl: string | undefined) =>
-  sdkFailure("Anthropic", { kind: "anthropic", baseUrl }, { APIUserAbortError, APIConnectionError, APIError }, (error) => (error.type ? [error.type] : undefined));
+  sdkFailure(
+    "Anthropic",
+    { kind: "anthropic", baseUrl },
+    { APIUserAbortError, APIConnectionError, APIError },
+    (error) => (error.type ? [error.type] : undefined),
+  );

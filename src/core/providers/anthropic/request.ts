@@ -23,7 +23,11 @@ import { thinkingParams } from "./thinking.ts";
 const CACHE = { type: "ephemeral" } as const;
 const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 
-export function buildRequest(request: ProviderRequest, providerId: string, info: ModelInfo): MessageCreateParamsStreaming {
+export function buildRequest(
+  request: ProviderRequest,
+  providerId: string,
+  info: ModelInfo,
+): MessageCreateParamsStreaming {
   const system: TextBlockParam[] = request.system ? [{ type: "text", text: request.system, cache_control: CACHE }] : [];
   const tools: Tool[] = request.tools.map((t, i) => ({
     name: t.name,
@@ -55,12 +59,15 @@ export function lowerMessages(messages: ModelMessage[], providerId: string): Mes
     if (m.role === "user") push("user", m.content.map(userBlock));
     else if (m.role === "assistant") push("assistant", assistantBlocks(m, providerId));
     else {
-      push("user", m.results.map((r) => ({
-        type: "tool_result",
-        tool_use_id: r.providerCallId,
-        ...(r.text ? { content: r.text } : {}),
-        ...(r.isError ? { is_error: true } : {}),
-      })));
+      push(
+        "user",
+        m.results.map((r) => ({
+          type: "tool_result",
+          tool_use_id: r.providerCallId,
+          ...(r.text ? { content: r.text } : {}),
+          ...(r.isError ? { is_error: true } : {}),
+        })),
+      );
     }
   }
   return out;
@@ -69,7 +76,11 @@ export function lowerMessages(messages: ModelMessage[], providerId: string): Mes
 function userBlock(part: UserPart): ContentBlockParam {
   if (part.type === "text") return { type: "text", text: part.text };
   const mediaType = IMAGE_TYPES.find((t) => t === part.mimeType);
-  if (!mediaType) return { type: "text", text: `[An image of type ${part.mimeType} was attached; this model takes JPEG, PNG, GIF or WebP]` };
+  if (!mediaType)
+    return {
+      type: "text",
+      text: `[An image of type ${part.mimeType} was attached; this model takes JPEG, PNG, GIF or WebP]`,
+    };
   return { type: "image", source: { type: "base64", media_type: mediaType, data: part.data } };
 }
 
@@ -82,7 +93,12 @@ function assistantBlocks(message: AssistantMessage, providerId: string): Content
       case "text":
         return { type: "text", text: part.text };
       case "call":
-        return { type: "tool_use", id: part.call.providerCallId, name: part.call.name, input: objectInput(part.call.input) };
+        return {
+          type: "tool_use",
+          id: part.call.providerCallId,
+          name: part.call.name,
+          input: objectInput(part.call.input),
+        };
       case "private":
         return part.item.type === "thinking"
           ? { type: "thinking", thinking: part.item.thinking, signature: part.item.signature }
@@ -106,7 +122,10 @@ function withCacheBreakpoint(messages: MessageParam[]): MessageParam[] {
   const last = messages[messages.length - 1];
   if (!last || !Array.isArray(last.content)) return messages;
   const block = last.content[last.content.length - 1];
-  if (block && (block.type === "text" || block.type === "tool_result" || block.type === "image" || block.type === "tool_use")) {
+  if (
+    block &&
+    (block.type === "text" || block.type === "tool_result" || block.type === "image" || block.type === "tool_use")
+  ) {
     block.cache_control = CACHE;
   }
   return messages;

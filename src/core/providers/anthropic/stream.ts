@@ -8,7 +8,8 @@ import { isTextRef, type LayoutItem } from "../assistant-layout.ts";
 import type { ProviderEvent, ProviderStopReason } from "../types.ts";
 import type { AnthropicContinuity, PrivateItem } from "./continuity.ts";
 
-export const REDACTED_NOTICE = "Part of the model's reasoning was redacted by the provider's safety systems; it is kept, encrypted, for the model and not shown.";
+export const REDACTED_NOTICE =
+  "Part of the model's reasoning was redacted by the provider's safety systems; it is kept, encrypted, for the model and not shown.";
 
 type Usage = Extract<ProviderEvent, { type: "usage" }>;
 
@@ -86,7 +87,10 @@ export async function* parseStream(events: AsyncIterable<RawMessageStreamEvent>)
         break;
       }
       case "message_stop": {
-        const continuity: AnthropicContinuity = { format: "anthropic-messages/1", blocks: blocks.filter((b) => !isTextRef(b) || b.chars > 0) };
+        const continuity: AnthropicContinuity = {
+          format: "anthropic-messages/1",
+          blocks: blocks.filter((b) => !isTextRef(b) || b.chars > 0),
+        };
         yield { type: "done", stopReason: mapStopReason(stopReason), continuity };
         return;
       }

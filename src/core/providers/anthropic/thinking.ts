@@ -17,5 +17,7 @@ export function thinkingParams(level: ThoughtLevel, info: ModelInfo): ThinkingPa
     return { thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: level } };
   }
   const budget = Math.min(BUDGETS[level], info.maxOutputTokens - MIN_BUDGET);
-  return budget >= MIN_BUDGET ? { thinking: { type: "enabled", budget_tokens: budget } } : { thinking: { type: "disabled" } };
+  return budget >= MIN_BUDGET
+    ? { thinking: { type: "enabled", budget_tokens: budget } }
+    : { thinking: { type: "disabled" } };
 }

@@ -20,7 +20,11 @@ import { readContinuity } from "./continuity.ts";
 /** An assistant message with the reasoning field some servers take back (non-standard). */
 type AssistantWithReasoning = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string };
 
-export function buildRequest(request: ProviderRequest, providerId: string, info: ModelInfo): ChatCompletionCreateParamsStreaming {
+export function buildRequest(
+  request: ProviderRequest,
+  providerId: string,
+  info: ModelInfo,
+): ChatCompletionCreateParamsStreaming {
   return {
     model: request.model,
     stream: true,
@@ -30,11 +34,18 @@ export function buildRequest(request: ProviderRequest, providerId: string, info:
       ...lowerMessages(request.messages, providerId),
     ],
     ...(request.tools.length
-      ? { tools: request.tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
+      ? {
+          tools: request.tools.map((t) => ({
+            type: "function" as const,
+            function: { name: t.name, description: t.description, parameters: t.inputSchema },
+          })),
+        }
       : {}),
     // `max_tokens` rather than `max_completion_tokens`: the one every compatible server reads.
     ...(info.configuredMaxOutput !== undefined ? { max_tokens: info.configuredMaxOutput } : {}),
-    ...(info.thinking === "effort" ? { reasoning_effort: request.thoughtLevel === "off" ? "none" : request.thoughtLevel } : {}),
+    ...(info.thinking === "effort"
+      ? { reasoning_effort: request.thoughtLevel === "off" ? "none" : request.thoughtLevel }
+      : {}),
   };
 }
 
@@ -63,7 +74,8 @@ function contentPart(part: UserPart): ChatCompletionContentPart {
 }
 
 function assistantMessage(message: AssistantMessage, providerId: string, currentTurn: boolean): AssistantWithReasoning {
-  const continuity = currentTurn && message.model.provider === providerId ? readContinuity(message.continuity) : undefined;
+  const continuity =
+    currentTurn && message.model.provider === providerId ? readContinuity(message.continuity) : undefined;
   const reasoning = continuity?.reasoning;
   return {
     role: "assistant",

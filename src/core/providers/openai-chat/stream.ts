@@ -35,7 +35,11 @@ export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): 
     const delta = choice.delta;
     const extra = reasoningDelta.safeParse(delta);
     if (extra.success) {
-      const field: ReasoningField | undefined = extra.data.reasoning_content ? "reasoning_content" : extra.data.reasoning ? "reasoning" : undefined;
+      const field: ReasoningField | undefined = extra.data.reasoning_content
+        ? "reasoning_content"
+        : extra.data.reasoning
+          ? "reasoning"
+          : undefined;
       const text = field ? extra.data[field] : undefined;
       if (field && text) {
         reasoning = { field, text: (reasoning?.text ?? "") + text };
@@ -83,7 +87,8 @@ export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): 
 }
 
 function* pieces(list: Piece[]): Generator<ProviderEvent> {
-  for (const p of list) yield p.stream === "thinking" ? { type: "thinking_delta", text: p.text } : { type: "text_delta", text: p.text };
+  for (const p of list)
+    yield p.stream === "thinking" ? { type: "thinking_delta", text: p.text } : { type: "text_delta", text: p.text };
 }
 
 function stopReason(finish: string, hasCalls: boolean, refused: boolean): ProviderStopReason {

@@ -23,7 +23,11 @@ import { readContinuity, type ReasoningItem } from "./continuity.ts";
  */
 type ReasoningInput = Omit<ResponseReasoningItem, "id">;
 
-export function buildRequest(request: ProviderRequest, providerId: string, info: ModelInfo): ResponseCreateParamsStreaming {
+export function buildRequest(
+  request: ProviderRequest,
+  providerId: string,
+  info: ModelInfo,
+): ResponseCreateParamsStreaming {
   const reasons = info.thinking === "effort";
   const off = request.thoughtLevel === "off";
   return {
@@ -34,12 +38,23 @@ export function buildRequest(request: ProviderRequest, providerId: string, info:
     // The one cast: reasoning items without ids (see ReasoningInput) are valid input the SDK's types do not describe.
     input: lowerInput(request.messages, providerId) as ResponseInputItem[],
     ...(request.tools.length
-      ? { tools: request.tools.map((t) => ({ type: "function" as const, name: t.name, description: t.description, parameters: t.inputSchema, strict: false })) }
+      ? {
+          tools: request.tools.map((t) => ({
+            type: "function" as const,
+            name: t.name,
+            description: t.description,
+            parameters: t.inputSchema,
+            strict: false,
+          })),
+        }
       : {}),
     ...(info.configuredMaxOutput !== undefined ? { max_output_tokens: info.configuredMaxOutput } : {}),
     ...(reasons
       ? {
-          reasoning: { effort: request.thoughtLevel === "off" ? (info.effortOff ?? "none") : request.thoughtLevel, ...(off ? {} : { summary: "auto" as const }) },
+          reasoning: {
+            effort: request.thoughtLevel === "off" ? (info.effortOff ?? "none") : request.thoughtLevel,
+            ...(off ? {} : { summary: "auto" as const }),
+          },
           include: ["reasoning.encrypted_content" as const],
         }
       : {}),
@@ -51,7 +66,9 @@ export function lowerInput(messages: ModelMessage[], providerId: string): (Respo
   for (const m of messages) {
     if (m.role === "user") input.push({ type: "message", role: "user", content: m.content.map(userContent) });
     else if (m.role === "assistant") input.push(...assistantItems(m, providerId));
-    else for (const r of m.results) input.push({ type: "function_call_output", call_id: r.providerCallId, output: r.text });
+    else
+      for (const r of m.results)
+        input.push({ type: "function_call_output", call_id: r.providerCallId, output: r.text });
   }
   return input;
 }
@@ -73,15 +90,24 @@ function assistantItems(message: AssistantMessage, providerId: string): (Respons
       case "text":
         return [{ type: "message", role: "assistant", content: part.text }];
       case "call":
-        return [{ type: "function_call", call_id: part.call.providerCallId, name: part.call.name, arguments: argumentsText(part.call.input) }];
+        return [
+          {
+            type: "function_call",
+            call_id: part.call.providerCallId,
+            name: part.call.name,
+            arguments: argumentsText(part.call.input),
+          },
+        ];
       case "private":
         // Without its encrypted content a reasoning item cannot be given back statelessly.
         if (part.item.encrypted === undefined) return [];
-        return [{
-          type: "reasoning",
-          summary: part.item.summary.map((text) => ({ type: "summary_text" as const, text })),
-          encrypted_content: part.item.encrypted,
-        }];
+        return [
+          {
+            type: "reasoning",
+            summary: part.item.summary.map((text) => ({ type: "summary_text" as const, text })),
+            encrypted_content: part.item.encrypted,
+          },
+        ];
     }
   });
 }

@@ -81,7 +81,10 @@ export async function* parseStream(events: AsyncIterable<ResponseStreamEvent>): 
         const usage = usageOf(event.response);
         if (usage) yield usage;
         const hasCalls = items.some((i) => i.type === "call");
-        const continuity: ResponsesContinuity = { format: "openai-responses/1", items: items.filter((i) => !isTextRef(i) || i.chars > 0) };
+        const continuity: ResponsesContinuity = {
+          format: "openai-responses/1",
+          items: items.filter((i) => !isTextRef(i) || i.chars > 0),
+        };
         yield { type: "done", stopReason: stopReason(event.response, hasCalls, refused), continuity };
         return;
       }
@@ -114,5 +117,10 @@ function usageOf(response: Response): Extract<ProviderEvent, { type: "usage" }> 
   if (!u) return undefined;
   // Responses count cached tokens inside input_tokens; verbatim reports them apart.
   const cached = u.input_tokens_details?.cached_tokens ?? 0;
-  return { type: "usage", inputTokens: u.input_tokens - cached, outputTokens: u.output_tokens, cacheReadTokens: cached };
+  return {
+    type: "usage",
+    inputTokens: u.input_tokens - cached,
+    outputTokens: u.output_tokens,
+    cacheReadTokens: cached,
+  };
 }

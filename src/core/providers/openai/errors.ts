@@ -7,4 +7,6 @@ import { sdkFailure, type RequestTarget } from "../sdk-failure.ts";
  * `where`: its kind and base URL, for advice on a base URL that is likely wrong.
  */
 export const openaiFailure = (label: string, where: RequestTarget) =>
-  sdkFailure(label, where, { APIUserAbortError, APIConnectionError, APIError }, (error) => [error.type, error.code].filter((t): t is string => typeof t === "string"));
+  sdkFailure(label, where, { APIUserAbortError, APIConnectionError, APIError }, (error) =>
+    [error.type, error.code].filter((t): t is string => typeof t === "string"),
+  );

@@ -47,10 +47,9 @@ const todos = (statuses: ("pending" | "in_progress" | "completed")[]) => ({
   ],
 });
 
-const planStep = (statuses: Parameters<typeof todos>[0]): Step => () => [
-  ...call(0, "call_plan", "TodoWrite", todos(statuses)),
-  ...done("tool_use"),
-];
+const planStep =
+  (statuses: Parameters<typeof todos>[0]): Step =>
+  () => [...call(0, "call_plan", "TodoWrite", todos(statuses)), ...done("tool_use")];
 
 const longAnswer =
   "Here is a long answer that streams slowly so that it can be cancelled part of the way through. " +
@@ -59,23 +58,35 @@ const longAnswer =
 export const scenarios: Record<string, Scenario> = {
   attachments: {
     description: "Says what the prompt holds: its images and its text (attached resources arrive as text).",
-    prompts: [[(ctx) => [
-      ...say(ctx.images.length
-        ? `I see ${ctx.images.length} image${ctx.images.length === 1 ? "" : "s"}: ${ctx.images.map((i) => `${i.mimeType} (${i.bytes} bytes)`).join(", ")}. `
-        : "I see no image. "),
-      ...say(`Your message has ${ctx.prompt.length} characters of text.`),
-      ...done(),
-    ]]],
+    prompts: [
+      [
+        (ctx) => [
+          ...say(
+            ctx.images.length
+              ? `I see ${ctx.images.length} image${ctx.images.length === 1 ? "" : "s"}: ${ctx.images.map((i) => `${i.mimeType} (${i.bytes} bytes)`).join(", ")}. `
+              : "I see no image. ",
+          ),
+          ...say(`Your message has ${ctx.prompt.length} characters of text.`),
+          ...done(),
+        ],
+      ],
+    ],
   },
   compaction: {
     description: "Long answers in a 1,000-token context window, so the session compacts before its third prompt.",
     contextWindow: 1000,
-    prompts: [[(ctx) => [
-      ...say(`I see ${ctx.promptIndex + 1} prompt${ctx.promptIndex === 0 ? "" : "s"} in my context` +
-        `${ctx.prompt.includes("<conversation-summary>") ? ", this one opened by a summary of earlier turns" : ""}. `),
-      ...say("Here is a long answer that fills the context window. ".repeat(38)),
-      ...done(),
-    ]]],
+    prompts: [
+      [
+        (ctx) => [
+          ...say(
+            `I see ${ctx.promptIndex + 1} prompt${ctx.promptIndex === 0 ? "" : "s"} in my context` +
+              `${ctx.prompt.includes("<conversation-summary>") ? ", this one opened by a summary of earlier turns" : ""}. `,
+          ),
+          ...say("Here is a long answer that fills the context window. ".repeat(38)),
+          ...done(),
+        ],
+      ],
+    ],
   },
   echo: {
     description: "Repeats what it was given as the prompt (for slash commands, the command's text).",
@@ -83,15 +94,26 @@ export const scenarios: Record<string, Scenario> = {
   },
   plain: {
     description: "Answers in plain text.",
-    prompts: [[() => [...say("Hello! I'm verbatim's scripted model. Every word you see here is recorded as it streams."), ...done()]]],
+    prompts: [
+      [
+        () => [
+          ...say("Hello! I'm verbatim's scripted model. Every word you see here is recorded as it streams."),
+          ...done(),
+        ],
+      ],
+    ],
   },
   thinking: {
     description: "Thinks, then answers.",
-    prompts: [[() => [
-      ...think("The user wants a short answer. I'll keep it brief and clear."),
-      ...say("Here is a brief and clear answer."),
-      ...done(),
-    ]]],
+    prompts: [
+      [
+        () => [
+          ...think("The user wants a short answer. I'll keep it brief and clear."),
+          ...say("Here is a brief and clear answer."),
+          ...done(),
+        ],
+      ],
+    ],
   },
   tool: {
     description: "Reads README.md with a located tool call, then summarizes it.",
@@ -103,19 +125,25 @@ export const scenarios: Record<string, Scenario> = {
   },
   plan: {
     description: "Writes a plan, updates it, and answers.",
-    prompts: [[
-      planStep(["in_progress", "pending", "pending"]),
-      planStep(["completed", "completed", "in_progress"]),
-      () => [...say("The plan is nearly done: the last step is to suggest what comes next."), ...done()],
-    ]],
+    prompts: [
+      [
+        planStep(["in_progress", "pending", "pending"]),
+        planStep(["completed", "completed", "in_progress"]),
+        () => [...say("The plan is nearly done: the last step is to suggest what comes next."), ...done()],
+      ],
+    ],
   },
   slow: {
     description: "Thinks and answers slowly (for cancelling part of the way through).",
-    prompts: [[() => [...think("Let me think about this carefully before answering. ", 5), ...say(longAnswer, 15), ...done()]]],
+    prompts: [
+      [() => [...think("Let me think about this carefully before answering. ", 5), ...say(longAnswer, 15), ...done()]],
+    ],
   },
   error: {
     description: "Fails part of the way through an answer.",
-    prompts: [[() => [...say("Starting the answer, and then "), ...fail("the scripted provider dropped the connection")]]],
+    prompts: [
+      [() => [...say("Starting the answer, and then "), ...fail("the scripted provider dropped the connection")]],
+    ],
   },
   "max-tokens": {
     description: "Stops at the output token limit.",
@@ -131,12 +159,16 @@ export const scenarios: Record<string, Scenario> = {
   },
   "duplicate-ids": {
     description: "Returns two tool calls with the same provider id (an invalid step).",
-    prompts: [[(ctx) => [
-      ...say("Reading two files. "),
-      ...call(0, "call_dup", "Read", { file_path: readme(ctx) }),
-      ...call(1, "call_dup", "Read", { file_path: readme(ctx) }),
-      ...done("tool_use"),
-    ]]],
+    prompts: [
+      [
+        (ctx) => [
+          ...say("Reading two files. "),
+          ...call(0, "call_dup", "Read", { file_path: readme(ctx) }),
+          ...call(1, "call_dup", "Read", { file_path: readme(ctx) }),
+          ...done("tool_use"),
+        ],
+      ],
+    ],
   },
   demo: {
     description: "The demo: thinking, a located read, a plan, a failing call, and answers.",

@@ -21,7 +21,11 @@ export const scenarioNames = () => Object.keys(scenarios);
 async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
   const scenario = scenarios[request.model];
   if (!scenario) {
-    yield { type: "error", message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`, retryable: false };
+    yield {
+      type: "error",
+      message: `unknown scripted scenario "${request.model}"; known: ${scenarioNames().join(", ")}`,
+      retryable: false,
+    };
     return;
   }
   if (request.purpose === "compaction") {
@@ -30,7 +34,16 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
   }
   const { promptIndex, stepIndex, results, prompt, images } = position(request.messages);
   const tools = request.tools.map((t) => t.name);
-  const ctx = { cwd: request.cwd, thoughtLevel: request.thoughtLevel, promptIndex, stepIndex, results, prompt, images, tools };
+  const ctx = {
+    cwd: request.cwd,
+    thoughtLevel: request.thoughtLevel,
+    promptIndex,
+    stepIndex,
+    results,
+    prompt,
+    images,
+    tools,
+  };
   const events = scriptedStep(scenario, ctx)(ctx);
   let output = 0;
   for (const event of events) {
@@ -55,7 +68,16 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
 /** A compaction summary, deterministic: the prompts of the conversation, in order. */
 function* summarise(request: ProviderRequest): Generator<ProviderEvent> {
   const prompts = request.messages.slice(0, -1).flatMap((m) =>
-    m.role === "user" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join("").replace(/\s+/g, " ").trim()] : []);
+    m.role === "user"
+      ? [
+          m.content
+            .map((p) => (p.type === "text" ? p.text : ""))
+            .join("")
+            .replace(/\s+/g, " ")
+            .trim(),
+        ]
+      : [],
+  );
   const shown = prompts.map((p) => `"${p.length > 60 ? `${p.slice(0, 59)}…` : p}"`).join("; ");
   const focus = request.messages.at(-1);
   const asked = focus?.role === "user" ? focus.content.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
@@ -68,7 +90,11 @@ function* summarise(request: ProviderRequest): Generator<ProviderEvent> {
 
 /** Which prompt and step a request is at, read from its messages alone. */
 function position(messages: ModelMessage[]): {
-  promptIndex: number; stepIndex: number; results: ModelToolResult[]; prompt: string; images: { mimeType: string; bytes: number }[];
+  promptIndex: number;
+  stepIndex: number;
+  results: ModelToolResult[];
+  prompt: string;
+  images: { mimeType: string; bytes: number }[];
 } {
   let prompts = 0;
   let prompt = "";
@@ -79,7 +105,9 @@ function position(messages: ModelMessage[]): {
     if (m.role === "user") {
       prompts++;
       prompt = m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-      images = m.content.flatMap((p) => (p.type === "image" ? [{ mimeType: p.mimeType, bytes: Buffer.from(p.data, "base64").length }] : []));
+      images = m.content.flatMap((p) =>
+        p.type === "image" ? [{ mimeType: p.mimeType, bytes: Buffer.from(p.data, "base64").length }] : [],
+      );
       steps = 0;
       results = [];
     } else if (m.role === "assistant") {

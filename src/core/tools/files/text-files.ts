@@ -39,7 +39,9 @@ export async function readText(host: ToolHost, path: string, roots: readonly str
   }
   try {
     if (file.size > WHOLE_FILE_MAX_BYTES) {
-      throw new FileProblem(`${path} is ${file.size} bytes, larger than the ${WHOLE_FILE_MAX_BYTES} bytes a file can have to be changed here.`);
+      throw new FileProblem(
+        `${path} is ${file.size} bytes, larger than the ${WHOLE_FILE_MAX_BYTES} bytes a file can have to be changed here.`,
+      );
     }
     if (host.readTextFile) return await host.readTextFile(path);
     return readBytes(file, 0, file.size + 1).toString("utf8");
@@ -52,7 +54,12 @@ export async function readText(host: ToolHost, path: string, roots: readonly str
 }
 
 /** Writes a whole file inside the roots, creating its parent directories on disk when they are missing. */
-export async function writeText(host: ToolHost, path: string, content: string, roots: readonly string[]): Promise<void> {
+export async function writeText(
+  host: ToolHost,
+  path: string,
+  content: string,
+  roots: readonly string[],
+): Promise<void> {
   try {
     if (host.writeTextFile) {
       writeTarget(path, roots);

@@ -16,7 +16,14 @@ export type LineWindow = { lines: string[]; cut: boolean[]; more: boolean; reach
  * whether the file goes on after them; `reachedLine` is how many lines the file was seen to have
  * when the reading stopped (all of them when `more` is false).
  */
-export function readLineWindow(file: OpenedFile, start: number, count: number, maxChars: number, maxTotal: number, signal?: AbortSignal): LineWindow {
+export function readLineWindow(
+  file: OpenedFile,
+  start: number,
+  count: number,
+  maxChars: number,
+  maxTotal: number,
+  signal?: AbortSignal,
+): LineWindow {
   const decoder = new StringDecoder("utf8");
   const lines: string[] = [];
   const cut: boolean[] = [];

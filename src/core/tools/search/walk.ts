@@ -60,7 +60,12 @@ function inheritedRules(top: string, dir: string, roots: readonly string[], skip
  * session root that holds `dir`; ignore files are read only inside `roots`. Stops after
  * WALK_LIMIT entries (`truncated` is then true).
  */
-export async function walkFiles(top: string, dir: string, roots: readonly string[], signal?: AbortSignal): Promise<Walked> {
+export async function walkFiles(
+  top: string,
+  dir: string,
+  roots: readonly string[],
+  signal?: AbortSignal,
+): Promise<Walked> {
   const files: WalkEntry[] = [];
   const skipped: SkippedFile[] = [];
   let visited = 0;
@@ -118,12 +123,14 @@ export function rootOf(path: string, roots: string[]): string {
 export async function mtimes(paths: string[]): Promise<Map<string, number>> {
   const times = new Map<string, number>();
   const { stat } = await fsAsync();
-  await Promise.all(paths.map(async (p) => {
-    try {
-      times.set(p, (await stat(p)).mtimeMs);
-    } catch {
-      times.set(p, 0);
-    }
-  }));
+  await Promise.all(
+    paths.map(async (p) => {
+      try {
+        times.set(p, (await stat(p)).mtimeMs);
+      } catch {
+        times.set(p, 0);
+      }
+    }),
+  );
   return times;
 }

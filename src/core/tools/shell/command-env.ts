@@ -59,4 +59,5 @@ export function commandEnvironment(base: Env, secrets: CommandSecrets): CommandE
 }
 
 /** The line a command in the client's terminal starts with, unsetting `removed` (names are shell-safe). */
-export const unsetLine = (removed: readonly string[]): string => (removed.length > 0 ? `unset -v ${removed.join(" ")}\n` : "");
+export const unsetLine = (removed: readonly string[]): string =>
+  removed.length > 0 ? `unset -v ${removed.join(" ")}\n` : "";

@@ -65,7 +65,11 @@ export async function runLocal(options: {
       await killing;
       tree.signal("SIGKILL");
     }
-    return { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), ...(stopped ? { stopped } : {}) };
+    return {
+      exitCode: child.exitCode,
+      signal: child.signalCode === null ? null : String(child.signalCode),
+      ...(stopped ? { stopped } : {}),
+    };
   } finally {
     // Nothing is reported after the result: output still arriving from background children is dropped.
     finished = true;

@@ -53,7 +53,10 @@ export class OutputBuffer {
 
   /** The last `n` characters, for progress shown while a command runs. */
   last(n: number): string {
-    const all = this.#tail.length >= n || this.#total === this.#head.length + this.#tail.length ? this.#head + this.#tail : this.#tail;
+    const all =
+      this.#tail.length >= n || this.#total === this.#head.length + this.#tail.length
+        ? this.#head + this.#tail
+        : this.#tail;
     return all.slice(-n);
   }
 }

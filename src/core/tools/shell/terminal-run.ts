@@ -53,7 +53,10 @@ async function waitOrStop(
     else signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    const first = await Promise.race([terminal.waitForExit().then((status) => ({ status })), stop.then((stopped) => ({ stopped }))]);
+    const first = await Promise.race([
+      terminal.waitForExit().then((status) => ({ status })),
+      stop.then((stopped) => ({ stopped })),
+    ]);
     if ("status" in first) return { status: first.status };
     await terminal.kill().catch(() => undefined);
     const status = await terminal.waitForExit().catch(() => undefined);

@@ -5,11 +5,30 @@
  * page; not a layout engine.
  */
 const DROP = ["script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "head"];
-const BLOCK = /<\/?(p|div|section|article|main|aside|header|footer|nav|ul|ol|table|thead|tbody|tfoot|tr|blockquote|pre|form|fieldset|figure|figcaption|dl|dt|dd|address|details|summary|hr)\b[^>]*>/gi;
+const BLOCK =
+  /<\/?(p|div|section|article|main|aside|header|footer|nav|ul|ol|table|thead|tbody|tfoot|tr|blockquote|pre|form|fieldset|figure|figcaption|dl|dt|dd|address|details|summary|hr)\b[^>]*>/gi;
 
 const NAMED: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", copy: "©", reg: "®", trade: "™",
-  hellip: "…", mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", bull: "•", middot: "·", laquo: "«", raquo: "»",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  bull: "•",
+  middot: "·",
+  laquo: "«",
+  raquo: "»",
 };
 
 export function decodeEntities(text: string): string {
@@ -29,12 +48,20 @@ export function htmlToText(html: string): string {
   for (const tag of DROP) text = text.replace(new RegExp(`<${tag}\\b[^>]*>[\\s\\S]*?<\\/${tag}\\s*>`, "gi"), "");
   const title = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   text = text
-    .replace(/<(h[1-6])\b[^>]*>([\s\S]*?)<\/\1\s*>/gi, (_m, tag: string, body: string) => `\n\n${"#".repeat(Number(tag[1]))} ${stripTags(body).trim()}\n\n`)
-    .replace(/<a\b[^>]*href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi, (_m, d: string, s: string, u: string, body: string) => {
-      const label = stripTags(body).trim();
-      const href = d ?? s ?? u ?? "";
-      return label && href && !href.startsWith("#") && !href.startsWith("javascript:") ? `[${label}](${href})` : label;
-    })
+    .replace(
+      /<(h[1-6])\b[^>]*>([\s\S]*?)<\/\1\s*>/gi,
+      (_m, tag: string, body: string) => `\n\n${"#".repeat(Number(tag[1]))} ${stripTags(body).trim()}\n\n`,
+    )
+    .replace(
+      /<a\b[^>]*href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi,
+      (_m, d: string, s: string, u: string, body: string) => {
+        const label = stripTags(body).trim();
+        const href = d ?? s ?? u ?? "";
+        return label && href && !href.startsWith("#") && !href.startsWith("javascript:")
+          ? `[${label}](${href})`
+          : label;
+      },
+    )
     .replace(/<li\b[^>]*>/gi, "\n- ")
     .replace(/<br\s*\/?>/gi, "\n")
     .replace(/<\/(td|th)\s*>/gi, "\t")
