@@ -44,15 +44,7 @@ export class SqliteJournal implements JournalStore {
     const created = guard(row.sessionId, () =>
       w.db
         .transaction(() => {
-          w.insertSession.run(
-            row.sessionId,
-            row.cwd,
-            JSON.stringify(row.additionalDirectories),
-            row.title ?? null,
-            row.createdAt,
-            row.updatedAt,
-            row.parentSessionId ?? null,
-          );
+          w.insertRow(row);
           w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
           const e = encodeFact(first);
           for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
@@ -72,16 +64,7 @@ export class SqliteJournal implements JournalStore {
     const forked = guard(row.sessionId, () =>
       w.db
         .transaction(() => {
-          w.insertSession.run(
-            row.sessionId,
-            row.cwd,
-            JSON.stringify(row.additionalDirectories),
-            row.title ?? null,
-            row.createdAt,
-            row.updatedAt,
-            row.parentSessionId ?? null,
-          );
-          w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [JSON.stringify(from), row.sessionId]);
+          w.insertRow(row);
           const copied = w.db.run(
             "INSERT INTO facts (session_id, seq, kind, v, at, body) SELECT ?, seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq <= ? ORDER BY seq",
             [row.sessionId, from.sessionId, from.seq],
@@ -111,20 +94,7 @@ export class SqliteJournal implements JournalStore {
         .transaction(() => {
           if (w.db.query("SELECT 1 FROM sessions WHERE session_id = ?").get(row.sessionId))
             throw sessionExists(row.sessionId);
-          w.insertSession.run(
-            row.sessionId,
-            row.cwd,
-            JSON.stringify(row.additionalDirectories),
-            title ?? null,
-            row.createdAt,
-            updatedAt,
-            row.parentSessionId ?? null,
-          );
-          if (row.forkOf)
-            w.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [
-              JSON.stringify(row.forkOf),
-              row.sessionId,
-            ]);
+          w.insertRow({ ...row, title, updatedAt });
           for (let i = 0; i < records.length; i++) {
             const e = encoded[i] as EncodedFact;
             for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
@@ -479,5 +449,24 @@ class Writer {
     this.upsertLease = db.query(
       "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
     );
+  }
+
+  /** Inserts the session's row, with where it was forked from when it is a fork (inside the caller's transaction). */
+  insertRow(row: SessionRow): void {
+    this.insertSession.run(
+      row.sessionId,
+      row.cwd,
+      JSON.stringify(row.additionalDirectories),
+      row.title ?? null,
+      row.createdAt,
+      row.updatedAt,
+      row.parentSessionId ?? null,
+    );
+    if (row.forkOf) {
+      this.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [
+        JSON.stringify(row.forkOf),
+        row.sessionId,
+      ]);
+    }
   }
 }
