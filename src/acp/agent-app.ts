@@ -29,6 +29,7 @@ import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../version.ts";
+import { defined } from "../defined.ts";
 
 export type AgentDeps = EngineDeps;
 
@@ -99,7 +100,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
       engine = loadHandlers(deps, capabilities, {
         trust: options.trust ?? false,
         responses,
-        ...(processCatalog ? { catalog: processCatalog } : {}),
+        ...defined({ catalog: processCatalog }),
       });
       engine.sessions.clientInfo = clientInfo;
       return engine;

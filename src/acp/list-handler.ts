@@ -16,6 +16,7 @@ import { throwIfCancelled, typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { decodeCursor, encodeCursor, type Position } from "./list-cursor.ts";
 import { checkDirectories } from "./request-checks.ts";
+import { defined } from "../defined.ts";
 
 const PAGE_SIZE = 50;
 
@@ -29,7 +30,7 @@ export function listHandlers(app: HandlerRegistry, deps: EngineDeps): void {
       const asOf = from?.asOf ?? new Date().toISOString();
       const { rows, more } =
         params.cwd != null
-          ? await listForCwd(deps.store, params.cwd, { limit: PAGE_SIZE, asOf, ...(from ? { after: from } : {}) })
+          ? await listForCwd(deps.store, params.cwd, { limit: PAGE_SIZE, asOf, ...defined({ after: from }) })
           : await listAll(deps, asOf, from);
       const last = rows[rows.length - 1];
       return {
@@ -68,12 +69,12 @@ async function sessionInfo(deps: EngineDeps, row: ListedSession): Promise<Sessio
     sessionId: row.sessionId,
     cwd: row.cwd,
     ...(row.additionalDirectories.length ? { additionalDirectories: row.additionalDirectories } : {}),
-    ...(row.title !== undefined ? { title: row.title } : {}),
+    ...defined({ title: row.title }),
     updatedAt: row.updatedAt,
     _meta: {
       verbatim: {
         ...summary,
-        ...(row.forkOf ? { forkOf: row.forkOf } : {}),
+        ...defined({ forkOf: row.forkOf }),
         ...(row.group === "repository" ? { foundBy: "repository", ranAt: row.ranAt } : {}),
       },
     },

@@ -7,6 +7,7 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { EngineError } from "../core/errors.ts";
 import { JournalError } from "../journal/errors.ts";
+import { defined } from "../defined.ts";
 
 /** Exit code of a usage error: a bad argument, the prompt or a folder missing. */
 export const USAGE_EXIT = 2;
@@ -206,7 +207,7 @@ const notFound = (sessionId: string, context: ErrorContext) =>
 const body = (code: string, message: string, data?: Record<string, unknown>): ErrorBody => ({
   code,
   message,
-  ...(data ? { data } : {}),
+  ...defined({ data }),
 });
 
 function fsWords(code: string): string {

@@ -12,6 +12,7 @@ import type { Fact } from "../journal/facts/index.ts";
 import { openJournal } from "../journal/open-journal.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { SessionStateFold } from "../replay/state.ts";
+import { defined } from "../defined.ts";
 
 const fail = (message: string, code = 1): number => {
   process.stderr.write(`verbatim: ${message}\n`);
@@ -87,7 +88,7 @@ export function importCommand(file: string, options: { cwd?: string; newId?: boo
   }
   return withStore(async (store) => {
     try {
-      await store.importSession({ ...row, sessionId, ...(cwd !== undefined ? { cwd } : {}) }, [...records, ...moved]);
+      await store.importSession({ ...row, sessionId, ...defined({ cwd }) }, [...records, ...moved]);
     } catch (error) {
       if (error instanceof JournalError && error.code === "exists") {
         return fail(`session ${sessionId} is already in this journal; import it as a new session with --new-id`);

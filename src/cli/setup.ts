@@ -11,6 +11,7 @@ import { describeIssues, readUserSettingsFile, settingsFiles } from "../core/con
 import { checkProvider, DEFAULT_URLS, type CheckResult } from "./setup/check.ts";
 import { SetupCancelled, terminalPrompter, type Prompter } from "./setup/prompt.ts";
 import { withChoice, writeUserConfig, type SetupChoice } from "./setup/user-config.ts";
+import { defined } from "../defined.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -76,7 +77,7 @@ async function hostedProvider(prompt: Prompter, env: Env, hosted: Hosted): Promi
   const checked = await check(prompt, hosted.kind, fromEnv ?? DEFAULT_URLS[hosted.kind], key);
   if (!checked) return undefined;
   const model = await chooseModel(prompt, hosted.model, checked);
-  const settings: ProviderSettings = { ...(fromEnv ? { baseUrl: fromEnv } : {}), ...key.settings };
+  const settings: ProviderSettings = { ...defined({ baseUrl: fromEnv }), ...key.settings };
   return { model: `${hosted.kind}/${model}`, provider: { id: hosted.kind, settings } };
 }
 

@@ -11,6 +11,7 @@ import { decodeRecord, encodeFact } from "./codec.ts";
 import { JournalError } from "./errors.ts";
 import type { Fact, StoredFact } from "./facts/index.ts";
 import type { SessionRow } from "./store.ts";
+import { defined } from "../defined.ts";
 
 export const EXPORT_FORMAT = "verbatim-session-export";
 /** The newest export format this verbatim writes and reads. */
@@ -48,8 +49,7 @@ export async function* exportLines(
     cwd: row.cwd,
     additionalDirectories: row.additionalDirectories,
     createdAt: row.createdAt,
-    ...(row.title !== undefined ? { title: row.title } : {}),
-    ...(row.forkOf ? { forkOf: row.forkOf } : {}),
+    ...defined({ title: row.title, forkOf: row.forkOf }),
   };
   yield JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, session });
   const written = new Set<string>();
@@ -141,8 +141,7 @@ export function parseExport(text: string): ImportedSession {
     additionalDirectories: session.additionalDirectories,
     createdAt: session.createdAt,
     updatedAt: session.createdAt,
-    ...(session.title !== undefined ? { title: session.title } : {}),
-    ...(session.forkOf ? { forkOf: session.forkOf } : {}),
+    ...defined({ title: session.title, forkOf: session.forkOf }),
   };
   return { row, records };
 }

@@ -12,6 +12,7 @@ import type { Fact, ModelRef, StoredFact, TokenCounts, ToolSpec } from "../../jo
 import type { ModelMessage } from "../../model-messages.ts";
 import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";
+import { defined } from "../../defined.ts";
 
 /** Compaction runs before a turn whose context already holds this share of the window. */
 export const COMPACT_AT = 0.8;
@@ -88,7 +89,7 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
   }
   // What the call cost is the session's whatever came of it.
   const cost = usage ? run.provider.cost?.(run.model.model, usage) : undefined;
-  const spent = { ...(usage ? { usage } : {}), ...(cost ? { cost } : {}) };
+  const spent = defined({ usage, cost });
   if (run.signal.aborted) {
     await record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent });
     return "cancelled";

@@ -10,6 +10,7 @@ import { commandText, type CommandHandler } from "./config.ts";
 import { hookEvents } from "./events.ts";
 import { parseHookOutput, type HookOutput } from "./output.ts";
 import type { CommandResult } from "./run-command.ts";
+import { defined } from "../../defined.ts";
 
 export type HandlerResult = {
   handler: CommandHandler;
@@ -107,7 +108,7 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
       return {
         handler,
         run: { ...base, status: "blocked", entries },
-        ...(output ? { output } : {}),
+        ...defined({ output }),
         blocked: { reason },
       };
     }
@@ -122,15 +123,14 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
     return {
       handler,
       run: { ...base, status: "completed", entries },
-      ...(output ? { output } : {}),
+      ...defined({ output }),
       ...(stderr ? { feedback: stderr } : {}),
     };
   }
   return {
     handler,
     run: { ...base, status: "completed", entries },
-    ...(output ? { output } : {}),
-    ...(plainText ? { plainText } : {}),
+    ...defined({ output, plainText }),
   };
 }
 

@@ -12,6 +12,7 @@ import { userConfigRoots } from "../confinement/own-files.ts";
 import { hookSourceFiles, readJsonObject, type Env } from "./config-files.ts";
 import { hookEvents, isHookEvent, knownButNotFired, type HookEventName } from "./events.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
+import { defined } from "../../defined.ts";
 
 /** A `type: "command"` handler, ready to run. */
 export type CommandHandler = {
@@ -215,7 +216,7 @@ function commandHandler(
     matcher,
     matches,
     command: entry.command,
-    ...(entry.args ? { args: entry.args } : {}),
+    ...defined({ args: entry.args }),
     timeoutSec,
     ...(entry.statusMessage ? { statusMessage: entry.statusMessage } : {}),
     ...(entry.onFailure === "block" ? { onFailure: "block" as const } : {}),

@@ -18,6 +18,7 @@ import { resolve, type Resolution } from "./resolve.ts";
 import { runHandlers } from "./run-handlers.ts";
 import type { HookSettings } from "./settings.ts";
 import { isTrusted } from "./trust.ts";
+import { defined } from "../../defined.ts";
 
 /** What the hooks use of their session. */
 export type SessionHooksHost = {
@@ -95,10 +96,12 @@ export class HookEngine {
       env: this.settings.env,
       cwd: this.host.state.cwd,
       sessionId: this.host.sessionId,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(this.settings.graceMs !== undefined ? { graceMs: this.settings.graceMs } : {}),
-      ...(options.maxTimeoutSec !== undefined ? { maxTimeoutSec: options.maxTimeoutSec } : {}),
-      ...(options.extraEnv ? { extraEnv: options.extraEnv } : {}),
+      ...defined({
+        signal: options.signal,
+        graceMs: this.settings.graceMs,
+        maxTimeoutSec: options.maxTimeoutSec,
+        extraEnv: options.extraEnv,
+      }),
     });
     const resolved = resolve(event, results);
     const resolution = options.adjust ? options.adjust(resolved) : resolved;
@@ -108,7 +111,7 @@ export class HookEngine {
       revision: 2,
       status: "settled",
       decision: resolution.decision,
-      ...(resolution.reason !== undefined ? { reason: resolution.reason } : {}),
+      ...defined({ reason: resolution.reason }),
       runs: resolution.runs,
       ...(resolution.rewrite
         ? {
@@ -118,7 +121,7 @@ export class HookEngine {
             },
           }
         : {}),
-      ...(resolution.halted ? { halted: resolution.halted } : {}),
+      ...defined({ halted: resolution.halted }),
       systemMessages: resolution.systemMessages,
       ...(resolution.contexts.length > 0 ? { modelContext: resolution.contexts.join("\n") } : {}),
     };

@@ -14,6 +14,7 @@ import type { HandlerResult } from "./classify.ts";
 import { cap } from "./classify.ts";
 import type { HookEventName } from "./events.ts";
 import { frameContext } from "./framing.ts";
+import { defined } from "../../defined.ts";
 
 export type Rewrite = { input: Record<string, unknown>; byHookId: string; conflictingHookIds: string[] };
 
@@ -142,10 +143,10 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
   return {
     decision,
     ...(reason !== undefined && reason !== "" ? { reason } : {}),
-    ...(rewrite ? { rewrite } : {}),
+    ...defined({ rewrite }),
     contexts,
     systemMessages,
-    ...(halted ? { halted } : {}),
+    ...defined({ halted }),
     runs: results.map((r) => ({ ...r.run, entries: [...r.run.entries, ...(notes.get(r) ?? [])] })),
   };
 }
@@ -156,7 +157,7 @@ function preToolUseVote(r: HandlerResult, note: (r: HandlerResult, e: HookEntry)
   if (!out) return [];
   const why = out.hookSpecificOutput?.permissionDecisionReason ?? out.reason;
   const given = out.hookSpecificOutput?.permissionDecision;
-  const reasonOf = why !== undefined ? { reason: why } : {};
+  const reasonOf = defined({ reason: why });
   if (given === "defer") {
     note(r, { kind: "warning", text: '"defer" is treated as "ask"' });
     return [{ decision: "ask", ...reasonOf, result: r }];

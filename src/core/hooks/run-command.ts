@@ -7,6 +7,7 @@
  * SIGTERM, then SIGKILL after a grace period, and the run still waits for the exit.
  */
 import { killGroup, KILL_GRACE_MS, ProcessTree } from "../process-group.ts";
+import { defined } from "../../defined.ts";
 
 export type CommandSpec = {
   argv: string[];
@@ -86,7 +87,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
       stderr: err.text(),
       stdoutTruncated: out.truncated(),
       stderrTruncated: err.truncated(),
-      ...(stopped ? { stopped } : {}),
+      ...defined({ stopped }),
       durationMs: elapsed(),
       pid: child.pid,
     };

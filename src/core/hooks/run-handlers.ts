@@ -8,6 +8,7 @@ import { classify, type HandlerResult } from "./classify.ts";
 import type { CommandHandler } from "./config.ts";
 import type { Env } from "./config-files.ts";
 import { runCommand } from "./run-command.ts";
+import { defined } from "../../defined.ts";
 
 const MAX_CONCURRENT = 8;
 
@@ -53,8 +54,7 @@ export async function runHandlers(
           env,
           stdin: payload,
           timeoutMs: Math.round(timeoutSec * 1000),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+          ...defined({ signal: options.signal, graceMs: options.graceMs }),
         });
         // A capped handler's timeout is reported as the one it ran under.
         return classify(timeoutSec === handler.timeoutSec ? handler : { ...handler, timeoutSec }, hookRunId, result);

@@ -14,6 +14,7 @@ import { HookEngine, type SessionHooksHost } from "./hook-engine.ts";
 import { HostNotifications, type HostEvent } from "./notify/host-notifications.ts";
 import type { Resolution } from "./resolve.ts";
 import { SESSION_END_CAP_SEC, type HookSettings } from "./settings.ts";
+import { defined } from "../../defined.ts";
 
 export class SessionHooks implements TurnHooks {
   readonly #engine: HookEngine;
@@ -130,7 +131,7 @@ export class SessionHooks implements TurnHooks {
       });
     }
     const verdict = verdictOf(resolution, "PreToolUse");
-    return { input, ...(verdict ? { verdict } : {}) };
+    return { input, ...defined({ verdict }) };
   }
 
   async permissionRequest(request: GateRequest): Promise<HookVerdict | undefined> {
@@ -175,7 +176,7 @@ export class SessionHooks implements TurnHooks {
         {
           ...common,
           tool_response: outcome.rawOutput ?? { output: outcome.result.text },
-          ...(call.originalInput !== undefined ? { original_tool_input: call.originalInput } : {}),
+          ...defined({ original_tool_input: call.originalInput }),
         },
         { toolCallId, signal },
       );

@@ -8,6 +8,7 @@ import type { CallToolResult, ContentBlock as McpBlock, Tool as McpToolDef } fro
 import { z } from "zod";
 import { sha256Hex } from "../../sha256.ts";
 import { failed, type Tool, type ToolOutcome } from "../tools/tool.ts";
+import { defined } from "../../defined.ts";
 
 /** Calls a tool on the server; rejects when the server cannot answer. */
 export type ToolCaller = (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
@@ -78,7 +79,7 @@ export function outcomeOf(result: CallToolResult): ToolOutcome {
   return {
     status: isError ? "failed" : "completed",
     content,
-    ...(structured !== undefined ? { rawOutput: structured } : {}),
+    ...defined({ rawOutput: structured }),
     result: { text: text || (isError ? "The tool failed without saying why." : "(no output)"), isError },
   };
 }
@@ -97,14 +98,11 @@ function toAcpBlock(block: McpBlock): AcpBlock {
         type: "resource_link",
         uri: block.uri,
         name: block.name,
-        ...(block.title !== undefined ? { title: block.title } : {}),
-        ...(block.description !== undefined ? { description: block.description } : {}),
-        ...(block.mimeType !== undefined ? { mimeType: block.mimeType } : {}),
-        ...(block.size !== undefined ? { size: block.size } : {}),
+        ...defined({ title: block.title, description: block.description, mimeType: block.mimeType, size: block.size }),
       };
     case "resource": {
       const r = block.resource;
-      const mime = r.mimeType !== undefined ? { mimeType: r.mimeType } : {};
+      const mime = defined({ mimeType: r.mimeType });
       return "text" in r
         ? { type: "resource", resource: { uri: r.uri, text: r.text, ...mime } }
         : { type: "resource", resource: { uri: r.uri, blob: r.blob, ...mime } };

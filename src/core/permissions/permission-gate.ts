@@ -17,6 +17,7 @@ import {
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
+import { defined } from "../../defined.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
 
@@ -46,7 +47,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       input: effective.input,
       mode: session.state.modeId,
       rules: session.state.rules,
-      ...(pre?.verdict ? { hook: pre.verdict } : {}),
+      ...defined({ hook: pre?.verdict }),
     });
     if (verdict.action === "deny")
       return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
@@ -109,7 +110,7 @@ function toolQuestion({ tool, input }: GateRequest): Question {
         kind: "permission_rule_added",
         ...ids,
         toolName: tool.name,
-        ...(scope !== undefined ? { scope } : {}),
+        ...defined({ scope }),
         decision: chosen.kind === "allow_always" ? "allow" : "deny",
       });
     },
@@ -142,7 +143,7 @@ async function askUser(
   // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
   const outcome: PermissionOutcome =
     given.outcome === "selected"
-      ? { outcome: "selected", optionId: given.optionId, ...(chosen ? { kind: chosen.kind } : {}) }
+      ? { outcome: "selected", optionId: given.optionId, ...defined({ kind: chosen?.kind }) }
       : { outcome: "cancelled" };
   await session.record({ kind: "permission_answered", requestId, toolCallId, outcome });
 

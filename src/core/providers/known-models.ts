@@ -7,6 +7,7 @@
  * of context); a config file's `price` replaces them.
  */
 import type { ModelSettings, Price, ProviderKind } from "../config/settings-schema.ts";
+import { defined } from "../../defined.ts";
 
 export type ThinkingStyle = "adaptive" | "budget" | "effort" | "none";
 
@@ -94,11 +95,10 @@ export function modelInfo(kind: ProviderKind, id: string, configured: ModelSetti
   const base = { ...defaults[kind], ...known };
   return {
     ...base,
-    ...(configured?.contextWindow !== undefined ? { contextWindow: configured.contextWindow } : {}),
+    ...defined({ contextWindow: configured?.contextWindow }),
     ...(configured?.maxOutputTokens !== undefined
       ? { maxOutputTokens: configured.maxOutputTokens, configuredMaxOutput: configured.maxOutputTokens }
       : {}),
-    ...(configured?.thinking !== undefined ? { thinking: configured.thinking } : {}),
-    ...(configured?.price !== undefined ? { price: configured.price } : {}),
+    ...defined({ thinking: configured?.thinking, price: configured?.price }),
   };
 }

@@ -4,6 +4,7 @@
  * only before anything was shown (src/core/turn/stream-step.ts).
  */
 import type { ProviderEvent } from "./types.ts";
+import { defined } from "../../defined.ts";
 
 export type ErrorEvent = Extract<ProviderEvent, { type: "error" }>;
 
@@ -50,7 +51,7 @@ export function toErrorEvent(failure: Failure): ErrorEvent {
         type: "error",
         message: failure.message,
         retryable,
-        ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+        ...defined({ retryAfterMs: wait }),
       };
     }
   }

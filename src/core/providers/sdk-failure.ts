@@ -8,6 +8,7 @@
 import type { ProviderKind } from "../config/settings-schema.ts";
 import { baseUrlHint, readableFailure } from "./http-failure.ts";
 import { errorText, isNetworkError, type Failure } from "./retry-policy.ts";
+import { defined } from "../../defined.ts";
 
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 
@@ -41,9 +42,7 @@ export function sdkFailure<A extends SdkApiError>(
       return {
         kind: "api",
         message: `${label}: ${text}${hint ? `; ${hint}` : ""}`,
-        ...(error.status !== undefined ? { status: error.status } : {}),
-        ...(types ? { errorTypes: types } : {}),
-        ...(error.headers ? { headers: error.headers } : {}),
+        ...defined({ status: error.status, errorTypes: types, headers: error.headers }),
       };
     }
     if (isNetworkError(error))

@@ -8,6 +8,7 @@ import { sessionNotFound } from "../../journal/errors.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
+import { defined } from "../../defined.ts";
 
 export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: number } };
 
@@ -54,7 +55,7 @@ export async function forkSession(store: JournalStore, sourceId: string, running
       createdAt: now,
       updatedAt: now,
       forkOf,
-      ...(source.title !== undefined ? { title: source.title } : {}),
+      ...defined({ title: source.title }),
     },
     { kind: "session_forked", fromSessionId: sourceId, fromSeq: state.lastSeq },
   );

@@ -5,6 +5,7 @@
  */
 import type { JournalStore, RepositoryKey, SessionRow } from "../../journal/store.ts";
 import { readOrigin } from "./session-origin.ts";
+import { defined } from "../../defined.ts";
 
 /** Which part of the listing a session is in: recorded here, or found by its repository. */
 export type ListGroup = "here" | "repository";
@@ -28,10 +29,10 @@ export async function listForCwd(
   options: { limit: number; asOf?: string; after?: ListPosition },
 ): Promise<{ rows: ListedSession[]; more: boolean }> {
   const { limit, after } = options;
-  const asOf = options.asOf !== undefined ? { asOf: options.asOf } : {};
+  const asOf = defined({ asOf: options.asOf });
   const rows: ListedSession[] = [];
   if (after?.group !== "repository") {
-    const here = await store.list({ cwd, limit: limit + 1, ...asOf, ...(after ? { after } : {}) });
+    const here = await store.list({ cwd, limit: limit + 1, ...asOf, ...defined({ after }) });
     if (here.length > limit)
       return { rows: here.slice(0, limit).map((row) => ({ ...row, group: "here" })), more: true };
     rows.push(...here.map((row): ListedSession => ({ ...row, group: "here" })));
@@ -54,5 +55,5 @@ export async function listForCwd(
 async function ranAt(store: JournalStore, sessionId: string): Promise<{ host?: string; cwd: string } | undefined> {
   const start = (await store.lastOf(sessionId, ["session_started"]))?.fact;
   if (start?.kind !== "session_started") return undefined;
-  return { ...(start.origin ? { host: start.origin.host } : {}), cwd: start.cwd };
+  return { ...defined({ host: start.origin?.host }), cwd: start.cwd };
 }

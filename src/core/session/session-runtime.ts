@@ -31,6 +31,7 @@ import { sessionStartedFact } from "./session-started.ts";
 import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
+import { defined } from "../../defined.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -126,7 +127,7 @@ export class SessionRuntime {
       tools,
       values,
       models: catalog.models(),
-      ...(child ? { child } : {}),
+      ...defined({ child }),
     });
     await runtime.#writer.create(
       {
@@ -135,7 +136,7 @@ export class SessionRuntime {
         additionalDirectories: params.additionalDirectories,
         createdAt: now,
         updatedAt: now,
-        ...(child ? { parentSessionId: child.parentSessionId } : {}),
+        ...defined({ parentSessionId: child?.parentSessionId }),
       },
       started.fact,
     );
@@ -379,7 +380,7 @@ export class SessionRuntime {
       commandEnv: this.#commandEnv(),
       gate: this.io.gate ?? readOnlyGate,
       maxSteps: this.deps.maxSteps,
-      ...(this.#hooks ? { hooks: this.#hooks } : {}),
+      ...defined({ hooks: this.#hooks }),
       ...(this.state.parentSessionId === undefined ? { subagents: this.#subagents() } : {}),
     });
   }

@@ -4,6 +4,7 @@
  */
 import type { JournalStore } from "../../journal/store.ts";
 import type { Money } from "../../journal/facts/index.ts";
+import { defined } from "../../defined.ts";
 
 export type SessionSummary = {
   /** `running` while a live process runs its last turn; `interrupted` when that turn never ended (its process died). */
@@ -23,5 +24,5 @@ export async function sessionSummary(store: JournalStore, sessionId: string): Pr
   const open = turn?.fact.kind === "prompt_received";
   const state = !open ? "idle" : (await store.holder(sessionId)) ? "running" : "interrupted";
   const cost = usage?.fact.kind === "usage_recorded" ? (usage.fact.sessionCost ?? usage.fact.cost) : undefined;
-  return { state, ...(ended ? { lastTurnEndedAt: ended.at } : {}), ...(cost ? { cost } : {}) };
+  return { state, ...defined({ lastTurnEndedAt: ended?.at, cost }) };
 }

@@ -17,6 +17,7 @@ import {
   type SubagentLauncher,
   type SubagentResult,
 } from "../tools/subagent-launcher.ts";
+import { defined } from "../../defined.ts";
 
 export type ChildSession = {
   readonly sessionId: string;
@@ -75,7 +76,7 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
         await child.close();
       }
       const cost = child.state.sessionCost;
-      const base = { sessionId: child.sessionId, content: progress.content(), ...(cost ? { cost } : {}) };
+      const base = { sessionId: child.sessionId, content: progress.content(), ...defined({ cost }) };
       if (!outcome.ok) return { ...base, ok: false, text: `The subagent failed: ${outcome.error}` };
       if (outcome.stopReason === "cancelled")
         return { ...base, ok: false, text: "The subagent was cancelled before it finished." };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { subagentKinds } from "./subagent-launcher.ts";
 import { failed, type Tool } from "./tool.ts";
+import { defined } from "../../defined.ts";
 
 const input = z.lazy(() =>
   z.object({
@@ -51,7 +52,7 @@ export const taskTool: Tool<Input> = {
       content: result.content,
       rawOutput: { sessionId: result.sessionId },
       result: { text: result.text, isError: !result.ok },
-      ...(result.cost ? { cost: result.cost } : {}),
+      ...defined({ cost: result.cost }),
     };
   },
 };

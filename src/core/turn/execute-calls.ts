@@ -12,6 +12,7 @@ import { parseInput } from "../tools/registry.ts";
 import type { AskedAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
 import { PendingWrites } from "./pending-writes.ts";
 import type { TurnContext } from "./turn-context.ts";
+import { defined } from "../../defined.ts";
 
 type Prepared = { call: AcceptedCall; tool: Tool; input: unknown } | { call: AcceptedCall; error: string };
 
@@ -81,9 +82,9 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       toolCallId,
       status: outcome.status,
       content: outcome.content,
-      ...(outcome.rawOutput !== undefined ? { rawOutput: outcome.rawOutput } : {}),
+      ...defined({ rawOutput: outcome.rawOutput }),
       result: outcome.result,
-      ...(outcome.cost ? { cost: outcome.cost } : {}),
+      ...defined({ cost: outcome.cost }),
     });
   }
 }
@@ -156,7 +157,7 @@ async function run(
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
-      ...(ctx.subagents ? { subagents: ctx.subagents } : {}),
+      ...defined({ subagents: ctx.subagents }),
       ...(envFile ? { envFile } : {}),
     });
   } catch (error) {

@@ -12,6 +12,7 @@ import { executeCalls } from "./execute-calls.ts";
 import { streamStep } from "./stream-step.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { validateStep } from "./validate-step.ts";
+import { defined } from "../../defined.ts";
 
 export type TurnOutcome = { ok: true; stopReason: StopReason } | { ok: false; error: string };
 
@@ -68,7 +69,7 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
       outcome: "completed",
       stopReason: result.stopReason,
       calls,
-      ...(result.continuity !== undefined ? { continuity: result.continuity } : {}),
+      ...defined({ continuity: result.continuity }),
     });
     await recordUsage(ctx, stepId, result.usage);
     if (calls.length === 0) {
@@ -121,12 +122,10 @@ async function recordUsage(
     stepId,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
-    ...(usage.cacheReadTokens !== undefined ? { cacheReadTokens: usage.cacheReadTokens } : {}),
-    ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...defined({ cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: usage.cacheWriteTokens }),
     used,
     size: ctx.provider.contextWindow(ctx.model.model),
-    ...(cost ? { cost } : {}),
-    ...(sessionCost ? { sessionCost } : {}),
+    ...defined({ cost, sessionCost }),
   });
 }
 

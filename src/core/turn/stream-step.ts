@@ -7,6 +7,7 @@ import { mintId } from "../ids.ts";
 import type { ProviderEvent, ProviderStopReason } from "../providers/types.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { sleep } from "../sleep.ts";
+import { defined } from "../../defined.ts";
 
 export type RawCall = { index: number; providerCallId: string; name: string; json: string };
 
@@ -116,26 +117,25 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
             ok: true,
             stopReason: event.stopReason,
             calls: [...calls.values()].sort((a, b) => a.index - b.index),
-            ...(usage ? { usage } : {}),
-            ...(event.continuity !== undefined ? { continuity: event.continuity } : {}),
+            ...defined({ usage, continuity: event.continuity }),
           },
         };
       case "error":
         if (ctx.signal.aborted)
           return {
             kind: "final",
-            result: { ok: false, cancelled: true, error: "cancelled", ...(usage ? { usage } : {}) },
+            result: { ok: false, cancelled: true, error: "cancelled", ...defined({ usage }) },
           };
         if (event.retryable && !shown) {
           return {
             kind: "retry",
             error: event.message,
-            ...(event.retryAfterMs !== undefined ? { retryAfterMs: event.retryAfterMs } : {}),
+            ...defined({ retryAfterMs: event.retryAfterMs }),
           };
         }
         return {
           kind: "final",
-          result: { ok: false, cancelled: false, error: event.message, ...(usage ? { usage } : {}) },
+          result: { ok: false, cancelled: false, error: event.message, ...defined({ usage }) },
         };
     }
   }

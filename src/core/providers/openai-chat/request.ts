@@ -16,6 +16,7 @@ import type { AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
 import { readContinuity } from "./continuity.ts";
+import { defined } from "../../../defined.ts";
 
 /** An assistant message with the reasoning field some servers take back (non-standard). */
 type AssistantWithReasoning = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string };
@@ -42,7 +43,7 @@ export function buildRequest(
         }
       : {}),
     // `max_tokens` rather than `max_completion_tokens`: the one every compatible server reads.
-    ...(info.configuredMaxOutput !== undefined ? { max_tokens: info.configuredMaxOutput } : {}),
+    ...defined({ max_tokens: info.configuredMaxOutput }),
     ...(info.thinking === "effort"
       ? { reasoning_effort: request.thoughtLevel === "off" ? "none" : request.thoughtLevel }
       : {}),

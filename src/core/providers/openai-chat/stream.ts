@@ -8,6 +8,7 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions/comp
 import type { ProviderEvent, ProviderStopReason } from "../types.ts";
 import { reasoningDelta, type ChatContinuity, type ReasoningField } from "./continuity.ts";
 import { ThinkTagSplitter, type Piece } from "./think-tags.ts";
+import { defined } from "../../../defined.ts";
 
 type Call = { id?: string; name?: string; started: boolean; pending: string };
 
@@ -82,7 +83,7 @@ export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): 
   for (const [index, call] of calls) if (call.started) yield { type: "tool_call_end", index };
   if (usage) yield usage;
   const hasCalls = [...calls.values()].some((c) => c.started);
-  const continuity: ChatContinuity = { format: "openai-chat/1", ...(reasoning ? { reasoning } : {}) };
+  const continuity: ChatContinuity = { format: "openai-chat/1", ...defined({ reasoning }) };
   yield { type: "done", stopReason: stopReason(finish, hasCalls, refused), ...(reasoning ? { continuity } : {}) };
 }
 

@@ -16,6 +16,7 @@ import { arrange, type AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
 import { readContinuity, type ReasoningItem } from "./continuity.ts";
+import { defined } from "../../../defined.ts";
 
 /**
  * A reasoning item given back without its id: with `store: false` nothing is kept server-side,
@@ -48,7 +49,7 @@ export function buildRequest(
           })),
         }
       : {}),
-    ...(info.configuredMaxOutput !== undefined ? { max_output_tokens: info.configuredMaxOutput } : {}),
+    ...defined({ max_output_tokens: info.configuredMaxOutput }),
     ...(reasons
       ? {
           reasoning: {

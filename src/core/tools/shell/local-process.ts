@@ -5,6 +5,7 @@
  */
 import { log } from "../../../log.ts";
 import { killGroup, ProcessTree } from "../../process-group.ts";
+import { defined } from "../../../defined.ts";
 
 export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: "timeout" | "cancel" };
 
@@ -68,7 +69,7 @@ export async function runLocal(options: {
     return {
       exitCode: child.exitCode,
       signal: child.signalCode === null ? null : String(child.signalCode),
-      ...(stopped ? { stopped } : {}),
+      ...defined({ stopped }),
     };
   } finally {
     // Nothing is reported after the result: output still arriving from background children is dropped.

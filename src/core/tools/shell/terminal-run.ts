@@ -5,6 +5,7 @@
  */
 import type { ClientTerminal, ExitStatus, ToolHost } from "../tool.ts";
 import type { CommandEnd } from "./local-process.ts";
+import { defined } from "../../../defined.ts";
 
 export async function runInTerminal(options: {
   host: Required<Pick<ToolHost, "createTerminal">>;
@@ -30,7 +31,7 @@ export async function runInTerminal(options: {
     return {
       exitCode: status.exitCode ?? null,
       signal: status.signal ?? null,
-      ...(ended.stopped ? { stopped: ended.stopped } : {}),
+      ...defined({ stopped: ended.stopped }),
       output,
       truncated,
     };
@@ -60,7 +61,7 @@ async function waitOrStop(
     if ("status" in first) return { status: first.status };
     await terminal.kill().catch(() => undefined);
     const status = await terminal.waitForExit().catch(() => undefined);
-    return { stopped: first.stopped, ...(status ? { status } : {}) };
+    return { stopped: first.stopped, ...defined({ status }) };
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);
