@@ -7,26 +7,24 @@
  * (host, pid, start time) with an epoch that every takeover increments. Every append checks, in
  * its own statement, that the lease still carries this writer's epoch: a writer that lost its
  * lock and was taken over can never append again, even after it reconnects.
+ *
+ * This file writes and holds leases; reading is postgres-reads.ts, the layout postgres-layout.ts.
  */
 import { SQL } from "bun";
 import { hostname } from "node:os";
-import { blobRefsOf } from "./blob-refs.ts";
-import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
-import { JournalError, sessionExists, sessionNotFound } from "./errors.ts";
+import { encodeFact, type EncodedFact } from "./codec.ts";
+import { sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, pgGuard } from "./postgres-errors.ts";
+import { PostgresLayout } from "./postgres-layout.ts";
 import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
-import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
+import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { currentProcess } from "./process-identity.ts";
 import { importedRow, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
-import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 
-/** Records per page of a read (keyset pages: memory holds one page, however long the session). */
-const PAGE_SIZE = 512;
 const CONNECT_TIMEOUT_S = 10;
 
-type FactRow = { seq: number; kind: string; v: number; at: string; body: string };
 export class PostgresJournal implements JournalStore {
   readonly target: PostgresTarget;
   readonly #sql: SQL;
@@ -34,8 +32,8 @@ export class PostgresJournal implements JournalStore {
   readonly #held = new Map<string, number>();
   /** This process's advisory locks, on a connection of their own. */
   readonly #locks: AdvisoryLocks;
-  #writable: Promise<void> | undefined;
-  #layout: Promise<number | undefined> | undefined;
+  readonly #layout: PostgresLayout;
+  readonly #reads: PostgresReads;
   readonly #owner = { host: hostname(), ...currentProcess() };
 
   constructor(
@@ -45,10 +43,13 @@ export class PostgresJournal implements JournalStore {
     this.target = parsePostgresUrl(url);
     this.#sql = this.#connect(options.poolSize ?? 4);
     this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
+    const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
+    this.#layout = new PostgresLayout(this.#sql, guard);
+    this.#reads = new PostgresReads(this.#sql, guard, this.#layout);
   }
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
-    await this.#ensureLayout();
+    await this.#layout.ensure();
     const id = row.sessionId;
     await this.#lock(id);
     const e = encodeFact(first);
@@ -72,7 +73,7 @@ export class PostgresJournal implements JournalStore {
   }
 
   async fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact> {
-    await this.#ensureLayout();
+    await this.#layout.ensure();
     const id = row.sessionId;
     const from = row.forkOf;
     const at = row.updatedAt;
@@ -95,7 +96,7 @@ export class PostgresJournal implements JournalStore {
   }
 
   async importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void> {
-    await this.#ensureLayout();
+    await this.#layout.ensure();
     const id = row.sessionId;
     const encoded = records.map(({ fact }) => encodeFact(fact));
     const blobs: { sha256: string; data: string }[] = [];
@@ -175,105 +176,25 @@ export class PostgresJournal implements JournalStore {
     return rows.map((row, i) => ({ seq: row.seq, at: row.at, fact: facts[i]!.fact }));
   }
 
-  async *readPages(sessionId: string, fromSeq = 1): AsyncGenerator<readonly StoredFact[]> {
-    if ((await this.#readLayout()) === undefined) throw sessionNotFound(sessionId);
-    let expected = fromSeq;
-    for (;;) {
-      const from = expected;
-      const rows = (await this.#guard(
-        sessionId,
-        () => this.#sql`
-        SELECT seq, kind, v, at, body FROM verbatim.facts
-        WHERE session_id = ${sessionId} AND seq >= ${from} ORDER BY seq LIMIT ${PAGE_SIZE}`,
-      )) as FactRow[];
-      if (rows.length === 0) break;
-      const blobs = await this.#blobsFor(sessionId, rows);
-      const page: StoredFact[] = [];
-      for (const row of rows) {
-        if (row.seq !== expected) {
-          throw new JournalError(
-            "missing_record",
-            `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
-            { sessionId, seq: expected },
-          );
-        }
-        expected++;
-        page.push(decodeRecord(sessionId, row, (hash) => blobs.get(hash)));
-      }
-      yield page;
-      if (rows.length < PAGE_SIZE) break;
-    }
-    if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
+  readPages(sessionId: string, fromSeq = 1): AsyncGenerator<readonly StoredFact[]> {
+    return this.#reads.readPages(sessionId, fromSeq);
   }
 
-  async info(sessionId: string): Promise<SessionRow | undefined> {
-    if ((await this.#readLayout()) === undefined) return undefined;
-    const [row] = (await this.#guard(
-      sessionId,
-      () => this.#sql`SELECT * FROM verbatim.sessions WHERE session_id = ${sessionId}`,
-    )) as SessionDbRow[];
-    return row ? toSessionRow(row) : undefined;
+  info(sessionId: string): Promise<SessionRow | undefined> {
+    return this.#reads.info(sessionId);
   }
 
-  async list(query: ListQuery): Promise<SessionRow[]> {
-    if ((await this.#readLayout()) === undefined) return [];
-    const asOf = query.asOf ?? new Date().toISOString();
-    const args: string[] = [asOf];
-    const where = [
-      "s.parent_session_id IS NULL",
-      "s.created_at <= $1",
-      "EXISTS (SELECT 1 FROM verbatim.facts p WHERE p.session_id = s.session_id AND p.kind = 'prompt_received' AND p.at <= $1)",
-    ];
-    if (query.cwd !== undefined) {
-      args.push(query.cwd);
-      where.push(`s.cwd = $${args.length}`);
-    }
-    if (query.exceptCwd !== undefined) {
-      args.push(query.exceptCwd);
-      where.push(`s.cwd <> $${args.length}`);
-    }
-    if (query.repository !== undefined) {
-      // As in SQLite's list: the session's first record says where it started.
-      args.push(query.repository.remote, query.repository.innerPath);
-      where.push(`EXISTS (SELECT 1 FROM verbatim.facts o WHERE o.session_id = s.session_id AND o.seq = 1
-        AND (o.body::jsonb #>> '{origin,git,remote}') = $${args.length - 1} AND (o.body::jsonb #>> '{origin,git,innerPath}') = $${args.length})`);
-    }
-    let after = "";
-    if (query.after) {
-      args.push(query.after.updatedAt, query.after.sessionId);
-      after = `WHERE activity < $${args.length - 1} OR (activity = $${args.length - 1} AND session_id < $${args.length})`;
-    }
-    const limit = Math.max(1, Math.floor(query.limit));
-    // A session written after `asOf` is placed by its last record before then, so its place
-    // does not move between the pages of one listing (as in SQLite's list).
-    const text = `SELECT * FROM (
-      SELECT s.*, CASE WHEN s.updated_at <= $1 THEN s.updated_at
-        ELSE (SELECT MAX(f.at) FROM verbatim.facts f WHERE f.session_id = s.session_id AND f.at <= $1) END AS activity
-      FROM verbatim.sessions s WHERE ${where.join(" AND ")}
-    ) listed ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
-    const rows = (await this.#guard(undefined, () => this.#sql.unsafe(text, args))) as (SessionDbRow & {
-      activity: string;
-    })[];
-    return rows.map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
+  list(query: ListQuery): Promise<SessionRow[]> {
+    return this.#reads.list(query);
   }
 
-  async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
-    if (kinds.length === 0 || (await this.#readLayout()) === undefined) return undefined;
-    const rows = (await this.#guard(
-      sessionId,
-      () => this.#sql`
-      SELECT seq, kind, v, at, body FROM verbatim.facts
-      WHERE session_id = ${sessionId} AND kind = ANY(${this.#sql.array([...kinds], "TEXT")}) ORDER BY seq DESC LIMIT 1`,
-    )) as FactRow[];
-    const row = rows[0];
-    if (!row) return undefined;
-    const blobs = await this.#blobsFor(sessionId, rows);
-    return decodeRecord(sessionId, row, (hash) => blobs.get(hash));
+  lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
+    return this.#reads.lastOf(sessionId, kinds);
   }
 
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
-    await this.#ensureLayout();
+    await this.#layout.ensure();
     const deleted = await this.#guard(sessionId, () =>
       this.#sql.begin(async (tx) => {
         const doomed = (
@@ -306,7 +227,7 @@ export class PostgresJournal implements JournalStore {
   async acquire(sessionId: string): Promise<void> {
     if (this.#locks.lost) await this.#relock();
     if (this.#held.has(sessionId)) return;
-    await this.#ensureLayout();
+    await this.#layout.ensure();
     await this.#lock(sessionId);
     // A takeover: the epoch moves on, so that whoever held the session before can append nothing more.
     const [lease] = (await this.#guard(
@@ -336,12 +257,12 @@ export class PostgresJournal implements JournalStore {
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     if (this.#held.has(sessionId)) return { pid: this.#owner.pid, host: this.#owner.host };
-    if ((await this.#readLayout()) === undefined) return undefined;
+    if ((await this.#layout.read()) === undefined) return undefined;
     return this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId));
   }
 
   warm(): void {
-    this.#readLayout().catch(() => undefined);
+    this.#layout.read().catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -404,85 +325,7 @@ export class PostgresJournal implements JournalStore {
     return new SQL({ url: this.target.url, max, connectionTimeout: CONNECT_TIMEOUT_S, tls: this.target.sslMode });
   }
 
-  /** Blobs the page's records refer to, by content hash. */
-  async #blobsFor(sessionId: string, rows: FactRow[]): Promise<Map<string, string>> {
-    const hashes = new Set<string>();
-    for (const row of rows) {
-      if (!row.body.includes('"$blobs"')) continue;
-      try {
-        for (const ref of blobRefsOf(JSON.parse(row.body) as Record<string, unknown>) ?? []) hashes.add(ref.sha256);
-      } catch {
-        // Decoding reports the record as damaged.
-      }
-    }
-    if (hashes.size === 0) return new Map();
-    const found = (await this.#guard(
-      sessionId,
-      () => this.#sql`
-      SELECT sha256, data FROM verbatim.blobs
-      WHERE session_id = ${sessionId} AND sha256 IN (SELECT json_array_elements_text(${JSON.stringify([...hashes])}::text::json))`,
-    )) as { sha256: string; data: string }[];
-    return new Map(found.map((b) => [b.sha256, b.data]));
-  }
-
-  /** The layout version, or undefined where no journal was ever written; throws for a newer one. Never writes. */
-  #readLayout(): Promise<number | undefined> {
-    const layout = this.#layout ?? this.#guard(undefined, () => currentLayout(this.#sql)).then(checkVersion);
-    // Only a layout found is kept: another process may create it at any moment.
-    this.#layout = layout;
-    layout.then(
-      (version) => {
-        if (version === undefined && this.#layout === layout) this.#layout = undefined;
-      },
-      () => {
-        if (this.#layout === layout) this.#layout = undefined;
-      },
-    );
-    return layout;
-  }
-
-  /** Creates or upgrades the layout before the first write (under a lock: processes may start together). */
-  #ensureLayout(): Promise<void> {
-    this.#writable ??= this.#guard(undefined, () =>
-      this.#sql.begin(async (tx) => {
-        await tx`SELECT pg_advisory_xact_lock(${LAYOUT_LOCK_KEY})`;
-        const version = checkVersion(await currentLayout(tx)) ?? 0;
-        for (let v = version; v < PG_LAYOUT_VERSION; v++) await tx.unsafe(upgrades[v]!);
-        if (version < PG_LAYOUT_VERSION) {
-          await tx`INSERT INTO verbatim.meta (key, value) VALUES ('layout', ${String(PG_LAYOUT_VERSION)})
-            ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
-        }
-      }),
-    ).then(() => {
-      this.#layout = Promise.resolve(PG_LAYOUT_VERSION);
-    });
-    this.#writable.catch(() => {
-      this.#writable = undefined;
-    });
-    return this.#writable;
-  }
-
   #guard<T>(sessionId: string | undefined, run: () => Promise<T>): Promise<T> {
     return pgGuard(this.target, sessionId, run);
   }
-}
-
-async function currentLayout(sql: SQL): Promise<number | undefined> {
-  const [present] = (await sql`SELECT to_regclass('verbatim.meta') IS NOT NULL AS present`) as { present: boolean }[];
-  if (!present?.present) return undefined;
-  const [row] = (await sql`SELECT value FROM verbatim.meta WHERE key = 'layout'`) as { value: string }[];
-  const version = Number(row?.value);
-  if (!row || !Number.isInteger(version))
-    throw new JournalError("corrupt_database", "the journal database has no layout record");
-  return version;
-}
-
-function checkVersion(version: number | undefined): number | undefined {
-  if (version !== undefined && version > PG_LAYOUT_VERSION) {
-    throw new JournalError(
-      "newer_database",
-      `the journal database was written by a newer verbatim (layout ${version}; this version knows ${PG_LAYOUT_VERSION})`,
-    );
-  }
-  return version;
 }
