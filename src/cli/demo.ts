@@ -75,7 +75,7 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     out("── what the client was shown live ──");
     const transcript = new TranscriptRecorder();
     for (const n of live.notifications) transcript.apply(n.update);
-    out(transcript.render());
+    process.stdout.write(transcript.render());
 
     const reopened = new ViewClient();
     const fresh = spawnAgent({ env, cwd: workspace });

@@ -25,7 +25,8 @@ export type RunOptions = {
   session?: string;
   /** Continue the most recent session of `cwd`. */
   continueLatest: boolean;
-  approve: Approve;
+  /** Who answers permission questions; undefined: the person at the terminal, if there is one (else none). */
+  approve?: Approve;
   json: boolean;
   /** Run project hooks in the workspace even if it is not in the trusted folders. */
   trust: boolean;
@@ -57,7 +58,7 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
         cwd: { type: "string" },
         session: { type: "string" },
         continue: { type: "boolean", short: "c" },
-        approve: { type: "string", default: "none" },
+        approve: { type: "string" },
         file: { type: "string", multiple: true },
         json: { type: "boolean" },
         trust: { type: "boolean" },
@@ -68,7 +69,7 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
   }
   const { values, positionals } = parsed;
   const approve = values.approve;
-  if (approve !== "all" && approve !== "edits" && approve !== "none") {
+  if (approve !== undefined && approve !== "all" && approve !== "edits" && approve !== "none") {
     throw usageError(`--approve takes all, edits or none, not "${approve}"`);
   }
   if (values.session !== undefined && values.session === "") {
@@ -101,7 +102,7 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
   return {
     prompt: [{ type: "text", text }, ...files],
     cwd,
-    approve,
+    ...(approve !== undefined ? { approve } : {}),
     json: values.json ?? false,
     trust: values.trust ?? false,
     continueLatest: values.continue ?? false,

@@ -9,6 +9,9 @@ import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
+import type { Piece } from "../view/transcript-lines.ts";
+import { colourOn } from "./terminal/ansi.ts";
+import { Painter } from "./terminal/painter.ts";
 import { visible } from "../view/visible-text.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
@@ -91,7 +94,10 @@ export function showSession(sessionId: string): Promise<number> {
   return onSession(sessionId, async ({ store }) => {
     const forkOf = (await store.info(sessionId))?.forkOf;
     if (forkOf) out(`fork of ${forkOf.sessionId} (its first ${forkOf.seq} records)\n`);
-    out(await sessionTranscript(store, sessionId));
+    const painter = new Painter(colourOn(process.stdout));
+    let text = "";
+    for (const piece of await sessionPieces(store, sessionId)) text += painter.paint(piece);
+    process.stdout.write(text);
     return 0;
   });
 }
@@ -119,13 +125,18 @@ export function forkCommand(sessionId: string): Promise<number> {
  * `session/load` sends it: the same replay pipeline, rendered as a transcript.
  */
 export async function sessionTranscript(store: JournalStore, sessionId: string): Promise<string> {
+  return (await sessionPieces(store, sessionId)).map((piece) => piece.text).join("");
+}
+
+/** The transcript's pieces: the title, then what the one renderer draws of the replay (see TranscriptStream). */
+async function sessionPieces(store: JournalStore, sessionId: string): Promise<Piece[]> {
   const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }));
   const transcript = new TranscriptRecorder();
   for await (const page of store.readPages(sessionId)) {
     for (const record of page) for (const update of pipeline.push(record)) transcript.apply(update);
   }
   for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) transcript.apply(update);
-  return transcript.render();
+  return transcript.pieces();
 }
 
 /** Deletes a session and its journal, unless another live process holds it. */

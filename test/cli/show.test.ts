@@ -36,7 +36,7 @@ describe("verbatim show", () => {
     }
     const transcript = new TranscriptRecorder();
     for (const n of client.client.notifications) transcript.apply(n.update);
-    expect(shown).toBe(`${transcript.render()}\n`);
+    expect(shown).toBe(transcript.render());
   });
 
   test("shows thinking marked, under the prompt it answered", () => {

@@ -2,7 +2,10 @@
  * A command run in a pseudo-terminal, as a user at a terminal (or an editor's terminal sign-in)
  * runs it: util-linux `script` gives the command a terminal and relays what is typed into it.
  * A test waits for a prompt to appear, then types the answer and Enter, like a person.
+ * `terminal` runs verbatim itself and types raw keys (Ctrl-C, Ctrl-D), with colour on (TERM=xterm).
  */
+import { agentCommand } from "../../src/client/spawn-agent.ts";
+
 export type Pty = {
   /** Waits until the output written after the last `expect` contains `text`. */
   expect(text: string, timeoutMs?: number): Promise<void>;
@@ -52,5 +55,79 @@ export function inPty(command: string[], env: Record<string, string>, cwd?: stri
       void child.stdin.end();
       return code;
     }),
+  };
+}
+
+export type Terminal = {
+  /** Types `text` (a "\r" is Enter, "\x03" Ctrl-C, "\x04" Ctrl-D). */
+  type(text: string): void;
+  /** Waits until the screen shows `what` after `from` (default: anywhere); returns where it ends. */
+  waitFor(what: string | RegExp, from?: number, ms?: number): Promise<number>;
+  /** Everything the terminal was shown so far, line ends as "\n". */
+  screen(): string;
+  /** The command's exit code, once it ended. */
+  exited: Promise<number>;
+  kill(): void;
+};
+
+/** `redirect` is shell text after the command (e.g. `2>/tmp/err`: stderr is then not the terminal). */
+export function terminal(args: string[], env: Record<string, string>, redirect = ""): Terminal {
+  const command = `${[...agentCommand(), ...args].map(quote).join(" ")} ${redirect}`;
+  const child = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TERM: "xterm", ...env },
+  });
+  let shown = "";
+  let ended = false;
+  const waiters = new Set<() => void>();
+  const decoder = new TextDecoder();
+  const read = (async () => {
+    for await (const chunk of child.stdout) {
+      shown += decoder.decode(chunk, { stream: true });
+      for (const wake of waiters) wake();
+    }
+    ended = true;
+    for (const wake of waiters) wake();
+  })();
+  const screen = () => shown.replaceAll("\r\n", "\n");
+  const exited = read.then(() => child.exited);
+  return {
+    type(text) {
+      child.stdin.write(text);
+      child.stdin.flush();
+    },
+    waitFor(what, from = 0, ms = 20_000) {
+      const find = (): number | undefined => {
+        const text = screen().slice(from);
+        if (typeof what === "string") {
+          const at = text.indexOf(what);
+          return at < 0 ? undefined : from + at + what.length;
+        }
+        const match = what.exec(text);
+        return match ? from + match.index + match[0].length : undefined;
+      };
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`the terminal never showed ${String(what)}; it shows:\n${screen()}`));
+        }, ms);
+        const check = () => {
+          const at = find();
+          if (at !== undefined || ended) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            if (at !== undefined) resolve(at);
+            else reject(new Error(`the command ended before showing ${String(what)}; it showed:\n${screen()}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    screen,
+    exited,
+    kill: () => child.kill(),
   };
 }

@@ -74,7 +74,7 @@ describe("verbatim export and import", () => {
     const newId = taken.stdout.trim();
     const continued = await runCli(["run", "--session", newId, "--cwd", mine, "Read it again"], box.env);
     expect(continued.code).toBe(0);
-    expect(continued.stdout).toContain(`[completed] Read ${join(mine, "README.md")}`);
+    expect(continued.stdout).toContain(`[read] Read ${join(mine, "README.md")} — completed`);
     const moved = (await runCli(["export", newId], box.env)).stdout
       .trim()
       .split("\n")

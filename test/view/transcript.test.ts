@@ -39,6 +39,7 @@ test("plans and mode changes are drawn between the messages they came between", 
       "  [x] Do it",
       "",
       "(mode plan)",
+      "",
     ].join("\n"),
   );
 });
@@ -46,5 +47,7 @@ test("plans and mode changes are drawn between the messages they came between", 
 test("without recorded marks, the latest plan closes the transcript", () => {
   const recorder = new TranscriptRecorder();
   for (const u of [say("m1", "First."), plan("pending"), say("m2", "Second."), plan("completed")]) recorder.apply(u);
-  expect(renderTranscript(recorder.view)).toBe(["First.", "", "Second.", "", "Plan:", "  [x] Do it", ""].join("\n"));
+  expect(renderTranscript(recorder.view)).toBe(
+    ["First.", "", "Second.", "", "Plan:", "  [x] Do it", "", ""].join("\n"),
+  );
 });

@@ -1,18 +1,16 @@
-/** The headless printer: the transcript on stdout, progress on stderr. */
+/** Progress on stderr while a turn runs: cards as they are announced and run, long calls, policy answers. */
 import type { RequestPermissionRequest, SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
-import { LivePrinter } from "../../src/cli/live-printer.ts";
+import { ProgressLines } from "../../src/cli/terminal/progress-lines.ts";
 
 function printer() {
-  const out: string[] = [];
   const err: string[] = [];
   let now = 0;
-  const p = new LivePrinter(
-    (t) => out.push(t),
+  const p = new ProgressLines(
     (t) => err.push(t),
     () => now,
   );
-  return { p, out, err, at: (seconds: number) => (now = seconds * 1000) };
+  return { p, err, at: (seconds: number) => (now = seconds * 1000) };
 }
 
 const announced: SessionUpdate = {
@@ -25,14 +23,19 @@ const announced: SessionUpdate = {
 const started: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "in_progress" };
 const ended: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "completed" };
 
-describe("LivePrinter progress", () => {
-  test("a card is announced and started on stderr, and settles as one transcript line on stdout", () => {
-    const { p, out, err } = printer();
+describe("progress lines", () => {
+  test("a card is reported when it is announced and when it starts running", () => {
+    const { p, err } = printer();
     p.print(announced);
     p.print(started);
     p.print(ended);
     expect(err).toEqual(["… sleep 30\n", "▸ running: sleep 30\n"]);
-    expect(out).toEqual(["[completed] sleep 30\n"]);
+  });
+
+  test("a title's control characters and line breaks are printed visibly, on one line", () => {
+    const { p, err } = printer();
+    p.print({ ...announced, title: "echo \x1b]0;owned\x07\nforged" } as SessionUpdate);
+    expect(err).toEqual(["… echo \\x1b]0;owned\\x07\\nforged\n"]);
   });
 
   test("a call running less than ten seconds reports nothing more", () => {
