@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
- * protocol messages). Subcommands: setup, demo, sessions, show, run, models, doctor, export, import, fork, delete, trust.
+ * protocol messages). Subcommands: setup, demo, sessions, show, run, chat, models, doctor, export, import, fork, delete, trust.
  */
 import { VERSION } from "./version.ts";
 
@@ -10,19 +10,28 @@ const USAGE = `verbatim ${VERSION}: an ACP coding agent whose sessions reopen ex
 usage:
   verbatim [--trust]            run the ACP agent on stdio (what editors launch); --trust runs
                                 project hooks in every workspace it opens
+  verbatim chat [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none]
+                [--session ID | --continue] [--trust]
+                                talk to the agent at a terminal: type a prompt and Enter; the
+                                answer streams; permission questions are asked in place; Ctrl-C
+                                cancels a turn, Ctrl-D ends; --session / --continue reopen a
+                                session, drawing its transcript first
   verbatim setup                choose a model provider and its key, check it, save it in the
                                 user config file (what an editor's terminal sign-in runs)
   verbatim trust [DIR]          trust DIR (default: the current directory): its project hooks run
   verbatim demo [--keep]        run a scripted session offline, reopen it, and check parity
   verbatim sessions [--cwd DIR] [--json]
-                                list recorded sessions, newest first
+                                list recorded sessions, newest first: when, model, turns, title,
+                                and each session's subagent sessions under it
   verbatim show ID              print a session as a client sees it after reopening
   verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none] [--json]
                [--session ID | --continue] [--file PATH]... [--trust] PROMPT|-
                                 run one prompt headless. PROMPT - (or no PROMPT with stdin not a
                                 terminal) reads it from stdin; --file attaches a file; --session
                                 or --continue (the latest session of --cwd) continues a session,
-                                and --model / --mode then change its model or mode.
+                                and --model / --mode then change its model or mode. At a
+                                terminal (stdin and stderr) without --approve, permission
+                                questions are asked there; else --approve answers (default none).
                                 --json: one JSON object a line, each session/update, then last
                                 {"sessionId","stopReason"} or {"error":{"code","message","data"?},"sessionId"?}
                                 exit: 0 end_turn, 1 error, 2 usage, 3 refusal, 4 max_tokens,
@@ -55,6 +64,13 @@ environment:
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;
 
+const AT_A_TERMINAL = `verbatim is an ACP agent: it speaks the Agent Client Protocol (JSON-RPC) on stdin and stdout,
+which is how an editor runs it. At a terminal, use:
+  verbatim chat          a conversation here (questions asked in place; Ctrl-D ends)
+  verbatim run "..."     one prompt, its transcript printed (see verbatim --help)
+Waiting for ACP messages on stdin; Ctrl-C quits.
+`;
+
 // node:util costs milliseconds to load: only subcommands that parse arguments load it.
 const parseArgs = async () => (await import("node:util")).parseArgs;
 
@@ -71,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`verbatim: unexpected arguments ${rest.join(" ")}\n\n${USAGE}`);
         return 2;
       }
+      // A person who typed `verbatim` at a terminal would otherwise wait on a silent protocol stream.
+      if (process.stdin.isTTY) process.stderr.write(AT_A_TERMINAL);
       // The engine (journal, providers, tools) loads on the first session method, not here.
       const { serveStdio } = await import("./acp/stdio.ts");
       await serveStdio({ trust: command === "--trust" });
@@ -113,6 +131,26 @@ async function main(argv: string[]): Promise<number> {
       }
       const { showSession } = await import("./cli/sessions.ts");
       return showSession(positionals[0]);
+    }
+    case "chat": {
+      const [{ checkedSessionFlags, sessionFlagOptions }, { chat, CHAT_USAGE }, { reportError, usageError }] =
+        await Promise.all([import("./cli/run-args.ts"), import("./cli/chat.ts"), import("./cli/cli-error.ts")]);
+      try {
+        const { values, positionals } = (await parseArgs())({
+          args: rest,
+          allowPositionals: true,
+          options: sessionFlagOptions,
+        });
+        if (positionals.length > 0)
+          throw usageError(
+            `chat takes no prompt: type it once chat starts (for one prompt, use verbatim run)\n${CHAT_USAGE}`,
+          );
+        return chat(checkedSessionFlags(values));
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))
+          return reportError(usageError(`${(error as Error).message}\n${CHAT_USAGE}`), { json: false });
+        return reportError(error, { json: false });
+      }
     }
     case "run": {
       const [{ parseRunArgs, wantsJson }, { run }, { reportError }] = await Promise.all([

@@ -53,21 +53,49 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
       args,
       allowPositionals: true,
       options: {
-        model: { type: "string" },
-        mode: { type: "string" },
-        cwd: { type: "string" },
-        session: { type: "string" },
-        continue: { type: "boolean", short: "c" },
-        approve: { type: "string" },
+        ...sessionFlagOptions,
         file: { type: "string", multiple: true },
         json: { type: "boolean" },
-        trust: { type: "boolean" },
       },
     });
   } catch (error) {
     throw usageError(`${(error as Error).message}\n${RUN_USAGE}`);
   }
   const { values, positionals } = parsed;
+  const choice = checkedSessionFlags(values);
+  if (positionals.length > 1) {
+    throw usageError(
+      `run takes one prompt, got ${positionals.length} words: quote it (verbatim run "${positionals.join(" ").slice(0, 60)}")`,
+    );
+  }
+  const text = await promptText(positionals[0], stdin);
+  const files = (values.file ?? []).map(fileBlock);
+  return { ...choice, prompt: [{ type: "text", text }, ...files], json: values.json ?? false };
+}
+
+/** The flags `run` and `chat` share, as given on the command line. */
+export const sessionFlagOptions = {
+  model: { type: "string" },
+  mode: { type: "string" },
+  cwd: { type: "string" },
+  session: { type: "string" },
+  continue: { type: "boolean", short: "c" },
+  approve: { type: "string" },
+  trust: { type: "boolean" },
+} as const;
+
+type SessionFlags = {
+  model?: string;
+  mode?: string;
+  cwd?: string;
+  session?: string;
+  continue?: boolean;
+  approve?: string;
+  trust?: boolean;
+};
+
+/** The shared flags checked: each mistake is a usage error saying what was wrong. */
+export function checkedSessionFlags(values: SessionFlags): Omit<RunOptions, "prompt" | "json"> {
   const approve = values.approve;
   if (approve !== undefined && approve !== "all" && approve !== "edits" && approve !== "none") {
     throw usageError(`--approve takes all, edits or none, not "${approve}"`);
@@ -91,19 +119,9 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
   if (values.mode !== undefined && !isModeId(values.mode)) {
     throw usageError(`--mode takes one of ${modes.map((m) => m.id).join(", ")}, not "${values.mode}"`);
   }
-  if (positionals.length > 1) {
-    throw usageError(
-      `run takes one prompt, got ${positionals.length} words: quote it (verbatim run "${positionals.join(" ").slice(0, 60)}")`,
-    );
-  }
-  const cwd = checkedCwd(values.cwd);
-  const text = await promptText(positionals[0], stdin);
-  const files = (values.file ?? []).map(fileBlock);
   return {
-    prompt: [{ type: "text", text }, ...files],
-    cwd,
+    cwd: checkedCwd(values.cwd),
     ...(approve !== undefined ? { approve } : {}),
-    json: values.json ?? false,
     trust: values.trust ?? false,
     continueLatest: values.continue ?? false,
     ...(values.model !== undefined ? { model: values.model } : {}),

@@ -17,6 +17,7 @@ import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
 import { reportError } from "./cli-error.ts";
 import { checkJournalPlace } from "./journal-access.ts";
+import { sessionTable } from "./session-listing.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -24,6 +25,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   const cwd = args.cwd ? (isAbsolute(args.cwd) ? args.cwd : resolve(args.cwd)) : undefined;
   let journal: string | undefined;
   let rows: ListedSession[];
+  let table = "";
   try {
     journal = checkJournalPlace(process.env, { write: false });
     const { store } = engineDeps();
@@ -31,6 +33,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
       rows = cwd
         ? (await listForCwd(store, cwd, { limit: 1000 })).rows
         : (await store.list({ limit: 1000 })).map((row): ListedSession => ({ ...row, group: "here" }));
+      if (!args.json && rows.length > 0) table = await sessionTable(store, rows);
     } finally {
       await store.close();
     }
@@ -42,21 +45,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
       out(JSON.stringify(group === "repository" ? { ...row, foundBy: group, ranAt } : row));
     return 0;
   }
-  if (rows.length === 0) {
-    out("no sessions");
-    return 0;
-  }
-  for (const row of rows) {
-    const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";
-    // A title comes from a prompt, a cwd from a client: neither may carry control characters to the terminal.
-    const ran =
-      row.group === "repository"
-        ? `  (same repository; ran on ${visible(row.ranAt?.host ?? "an unknown host")} in ${visible(row.ranAt?.cwd ?? row.cwd)})`
-        : "";
-    out(
-      `${row.sessionId}  ${row.updatedAt}  ${visible(row.title ?? "(untitled)").replaceAll("\n", " ")}  ${visible(row.cwd)}${fork}${ran}`,
-    );
-  }
+  out(rows.length === 0 ? "no sessions" : table);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Reading the journal from PostgreSQL: a session's records in keyset pages (memory holds one
  * page, however long the session), with the blobs they refer to; its row; the listing; the latest
- * record of some kinds. Nothing here writes, or takes a lease.
+ * record of some kinds, and how many; its subagents' rows. Nothing here writes, or takes a lease.
  */
 import type { SQL } from "bun";
 import { blobRefsOf } from "./blob-refs.ts";
@@ -119,6 +119,27 @@ export class PostgresReads {
     if (!row) return undefined;
     const blobs = await this.#blobsFor(sessionId, rows);
     return decodeRecord(sessionId, row, (hash) => blobs.get(hash));
+  }
+
+  async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
+    if (kinds.length === 0 || (await this.layout.read()) === undefined) return 0;
+    const [row] = (await this.guard(
+      sessionId,
+      () => this.sql`
+      SELECT COUNT(*)::int AS n FROM verbatim.facts
+      WHERE session_id = ${sessionId} AND kind = ANY(${this.sql.array([...kinds], "TEXT")})`,
+    )) as { n: number }[];
+    return row?.n ?? 0;
+  }
+
+  async children(sessionId: string): Promise<SessionRow[]> {
+    if ((await this.layout.read()) === undefined) return [];
+    const rows = (await this.guard(
+      sessionId,
+      () => this.sql`
+      SELECT * FROM verbatim.sessions WHERE parent_session_id = ${sessionId} ORDER BY created_at, session_id`,
+    )) as SessionDbRow[];
+    return rows.map(toSessionRow);
   }
 
   /** Blobs the page's records refer to, by content hash. */

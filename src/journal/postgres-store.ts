@@ -192,6 +192,14 @@ export class PostgresJournal implements JournalStore {
     return this.#reads.lastOf(sessionId, kinds);
   }
 
+  countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
+    return this.#reads.countOf(sessionId, kinds);
+  }
+
+  children(sessionId: string): Promise<SessionRow[]> {
+    return this.#reads.children(sessionId);
+  }
+
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     await this.#layout.ensure();

@@ -282,6 +282,32 @@ export class SqliteJournal implements JournalStore {
     return decodeRecord(sessionId, row, blob);
   }
 
+  async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
+    const db = this.#reader();
+    if (!db || kinds.length === 0) return 0;
+    const row = guard(sessionId, () =>
+      db
+        .query<{ n: number }, string[]>(
+          `SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")})`,
+        )
+        .get(sessionId, ...kinds),
+    );
+    return row?.n ?? 0;
+  }
+
+  async children(sessionId: string): Promise<SessionRow[]> {
+    const db = this.#reader();
+    if (!db) return [];
+    const rows = guard(sessionId, () =>
+      db
+        .query<SessionDbRow, [string]>(
+          "SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, session_id",
+        )
+        .all(sessionId),
+    );
+    return rows.map(toSessionRow);
+  }
+
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     const w = this.#writer();

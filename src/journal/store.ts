@@ -80,6 +80,10 @@ export interface JournalStore {
   info(sessionId: string): Promise<SessionRow | undefined>;
   /** The session's latest record of one of these kinds, if any. Never writes. */
   lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined>;
+  /** How many of the session's records are of these kinds (0 for a session with none). Never writes. */
+  countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number>;
+  /** The subagent sessions whose row names this session as their parent, oldest first. Never writes. */
+  children(sessionId: string): Promise<SessionRow[]>;
   list(query: ListQuery): Promise<SessionRow[]>;
   /** Deletes a session and all its facts: the one exception to append-only. */
   delete(sessionId: string): Promise<boolean>;

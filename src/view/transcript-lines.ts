@@ -61,7 +61,7 @@ const indent = (text: string, prefix: string) =>
 
 export const blockText = (block: ContentBlock): string => visible(rawBlockText(block));
 
-function rawBlockText(block: ContentBlock): string {
+export function rawBlockText(block: ContentBlock): string {
   switch (block.type) {
     case "text":
       return block.text;
@@ -80,24 +80,17 @@ function rawBlockText(block: ContentBlock): string {
 export const messageStyle = (m: MessageView): Style =>
   m.role === "user" ? "user" : m.role === "thought" ? "thought" : m.meta ? "notice" : "agent";
 
-/**
- * A message's text as drawn, without its closing line break. `settled` is false while it streams:
- * then a carriage return that ends what arrived so far is held back (the next chunk may bring its
- * line feed), so that what was drawn of a message is always the start of what it is drawn as.
- */
-export function messageText(m: MessageView, settled = true): string {
-  const blocks = settled ? m.content : heldBack(m.content);
-  const text = blocks.map(blockText).join("");
-  if (m.role === "user") return indent(text, "> ");
-  if (m.role === "thought") return indent(text, "  ~ ");
-  return m.meta ? `! ${text}` : text;
-}
+/** What starts each line of a message as drawn: "> " for the user, "  ~ " for thinking. */
+export const linePrefix = (m: MessageView): string => (m.role === "user" ? "> " : m.role === "thought" ? "  ~ " : "");
 
-function heldBack(content: ContentBlock[]): ContentBlock[] {
-  const last = content[content.length - 1];
-  if (last?.type !== "text" || !last.text.endsWith("\r")) return content;
-  return [...content.slice(0, -1), { ...last, text: last.text.slice(0, -1) }];
-}
+/** What starts a message as drawn: its line prefix, or "! " for what verbatim itself says. */
+export const messageStart = (m: MessageView): string => (m.role === "agent" && m.meta ? "! " : linePrefix(m));
+
+/** Raw text of a message drawn: its controls made visible, each new line starting with the prefix. */
+export const drawnText = (raw: string, prefix: string): string => {
+  const text = visible(raw);
+  return prefix ? text.replaceAll("\n", `\n${prefix}`) : text;
+};
 
 /** What closes a drawn message: the end of its last line, then an empty line. */
 export const MESSAGE_END = "\n\n";

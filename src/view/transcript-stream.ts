@@ -16,11 +16,14 @@ import {
   cardPieces,
   closingPieces,
   compactionPieces,
+  drawnText,
+  linePrefix,
   MESSAGE_END,
   markPieces,
+  messageStart,
   messageStyle,
-  messageText,
   modelOf,
+  rawBlockText,
   type Mark,
   type Piece,
 } from "./transcript-lines.ts";
@@ -63,8 +66,8 @@ export class TranscriptStream {
   #drawn = 0;
   /** Marks drawn (they arrive in timeline order). */
   #marksDrawn = 0;
-  /** How much of the last part, a message still streaming, has been drawn. */
-  #streamed = 0;
+  /** How much of the last part, a message still streaming, has been drawn: blocks, and text of the next one. */
+  #cursor = { started: false, block: 0, offset: 0 };
 
   /**
    * @param write receives each piece once, in order.
@@ -137,16 +140,41 @@ export class TranscriptStream {
       const card = this.view.toolCalls[id];
       if (card) for (const piece of cardPieces(card)) this.write(piece);
     }
-    this.#streamed = 0;
+    this.#cursor = { started: false, block: 0, offset: 0 };
   }
 
-  /** Draws what is new of a message; a settled one also gets its end. */
+  /**
+   * Draws what is new of a message since the last call (text only grows: chunks append to its
+   * last text block, or add blocks); a settled one also gets its end. While it streams, a carriage
+   * return that ends what arrived so far is held back: the next chunk may bring its line feed.
+   * Each block is drawn through `visible` as a whole block would be.
+   */
   #stream(message: MessageView, settled: boolean): void {
-    const text = messageText(message, settled);
+    const cursor = this.#cursor;
+    const prefix = linePrefix(message);
+    let text = "";
+    if (!cursor.started) {
+      text += messageStart(message);
+      cursor.started = true;
+    }
+    const blocks = message.content;
+    while (cursor.block < blocks.length) {
+      const block = blocks[cursor.block] as (typeof blocks)[number];
+      const last = cursor.block === blocks.length - 1;
+      if (block.type === "text") {
+        const end = last && !settled && block.text.endsWith("\r") ? block.text.length - 1 : block.text.length;
+        if (end > cursor.offset) text += drawnText(block.text.slice(cursor.offset, end), prefix);
+        cursor.offset = Math.max(cursor.offset, end);
+      } else if (cursor.offset === 0) {
+        text += drawnText(rawBlockText(block), prefix);
+        cursor.offset = 1;
+      }
+      if (last) break;
+      cursor.block++;
+      cursor.offset = 0;
+    }
     const style = messageStyle(message);
-    // A message's drawn text only grows while it streams; should it ever not, what was drawn stays.
-    if (text.length > this.#streamed) this.write({ style, text: text.slice(this.#streamed) });
-    this.#streamed = Math.max(this.#streamed, text.length);
+    if (text) this.write({ style, text });
     if (settled) this.write({ style, text: MESSAGE_END, end: true });
   }
 }

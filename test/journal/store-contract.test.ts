@@ -122,6 +122,28 @@ for (const kind of storeKinds) {
       await expect(raw("UPDATE blobs SET data = 'x'")).rejects.toThrow(/append-only/);
     });
 
+    test("counts a session's records of some kinds, and lists the subagent sessions it started, oldest first", async () => {
+      const { store } = await open();
+      const id = await create(store, "ses_parent");
+      await store.appendMany(id, 2, [
+        { fact: image("aGk="), at: now() },
+        { fact: chunk("answer"), at: now() },
+        { fact: image("aGk="), at: now() },
+      ]);
+      expect(await store.countOf(id, ["prompt_received"])).toBe(2);
+      expect(await store.countOf(id, ["prompt_received", "message_chunk"])).toBe(3);
+      expect(await store.countOf("ses_none", ["prompt_received"])).toBe(0);
+      await create(store, "ses_child_b", "/work", id);
+      await Bun.sleep(2);
+      await create(store, "ses_child_a", "/work", id);
+      await create(store, "ses_other", "/work");
+      expect((await store.children(id)).map((r) => [r.sessionId, r.parentSessionId])).toEqual([
+        ["ses_child_b", id],
+        ["ses_child_a", id],
+      ]);
+      expect(await store.children("ses_other")).toEqual([]);
+    });
+
     test("lists top-level sessions that received a prompt newest first, filtered by cwd, in pages", async () => {
       const { store } = await open();
       for (let i = 0; i < 5; i++) {

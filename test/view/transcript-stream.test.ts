@@ -77,6 +77,23 @@ describe("TranscriptStream", () => {
     expect(text()).toBe("one\r\ntwo\n\n");
   });
 
+  test("a prompt's blocks are drawn each as a whole block is, every line under its prefix", () => {
+    const { s, text } = stream();
+    s.apply({ sessionUpdate: "user_message_chunk", messageId: "u1", content: { type: "text", text: "see\r" } });
+    s.apply({
+      sessionUpdate: "user_message_chunk",
+      messageId: "u1",
+      content: { type: "resource_link", name: "a.txt", uri: "file:///a.txt" },
+    });
+    s.apply({
+      sessionUpdate: "user_message_chunk",
+      messageId: "u1",
+      content: { type: "text", text: "\nand \x1b[2Jthis" },
+    });
+    s.flush();
+    expect(text()).toBe("> see\\r[a.txt](file:///a.txt)\n> and \\x1b[2Jthis\n\n");
+  });
+
   test("what streamed, piece by piece, is what the whole transcript renders (below its title)", () => {
     const updates: SessionUpdate[] = [
       { sessionUpdate: "user_message_chunk", messageId: "u1", content: { type: "text", text: "Go\nnow" } },

@@ -35,7 +35,10 @@ export function readLine(io: TerminalIo, prompt: string, signal?: AbortSignal): 
       io.output.write("^C\n");
       settle({ kind: "interrupt" });
     });
-    rl.on("close", () => settle({ kind: "end" }));
+    rl.on("close", () => {
+      if (!settled) io.output.write("\n");
+      settle({ kind: "end" });
+    });
     rl.question(prompt, (text) => settle({ kind: "line", text }));
   });
 }

@@ -1,0 +1,90 @@
+/**
+ * `verbatim sessions` as a table a person reads: a header, then per session its id, when it was
+ * last active (relative), its model, how many turns it had, its title and directory, and under it
+ * the subagent sessions its Task calls started (their rows name it as their parent when they were
+ * created). Everything that came from content (titles, directories, models, hosts) is drawn
+ * through `visible`, on one line.
+ */
+import type { FactKind } from "../journal/facts/index.ts";
+import type { JournalStore, SessionRow } from "../journal/store.ts";
+import type { ListedSession } from "../core/session/list-here.ts";
+import { visible } from "../view/visible-text.ts";
+import { relativeTime } from "./relative-time.ts";
+
+type Line = { id: string; when: string; model: string; turns: string; title: string; rest: string };
+
+const oneLine = (text: string) => visible(text).replaceAll("\n", " ");
+const TITLE_WIDTH = 60;
+const short = (text: string) => (text.length > TITLE_WIDTH ? `${text.slice(0, TITLE_WIDTH - 1)}…` : text);
+
+const CONFIG_KINDS: readonly FactKind[] = ["config_changed", "session_started"];
+
+/** The model a session uses now: its latest config, as recorded. */
+async function modelOf(store: JournalStore, sessionId: string): Promise<string> {
+  const last = (await store.lastOf(sessionId, CONFIG_KINDS))?.fact;
+  const options = last?.kind === "config_changed" || last?.kind === "session_started" ? last.configOptions : [];
+  const model = options.find((o) => o.id === "model");
+  return model && "currentValue" in model ? String(model.currentValue) : "?";
+}
+
+async function describe(store: JournalStore, row: SessionRow, now: number): Promise<Omit<Line, "id" | "rest">> {
+  const [model, turns] = await Promise.all([
+    modelOf(store, row.sessionId),
+    store.countOf(row.sessionId, ["prompt_received"]),
+  ]);
+  return {
+    when: relativeTime(row.updatedAt, now),
+    model: oneLine(model),
+    turns: String(turns),
+    title: short(oneLine(row.title ?? "(untitled)")),
+  };
+}
+
+async function subagentType(store: JournalStore, sessionId: string): Promise<string | undefined> {
+  const start = (await store.lastOf(sessionId, ["session_started"]))?.fact;
+  return start?.kind === "session_started" ? start.subagentType : undefined;
+}
+
+/** The lines of a session's subagents, and theirs, indented under it. */
+async function childLines(store: JournalStore, parent: string, depth: number, now: number): Promise<Line[]> {
+  const lines: Line[] = [];
+  for (const child of await store.children(parent)) {
+    const [facts, type] = await Promise.all([describe(store, child, now), subagentType(store, child.sessionId)]);
+    lines.push({
+      id: `${"  ".repeat(depth)}↳ ${child.sessionId}`,
+      ...facts,
+      title: type ? `${oneLine(type)}: ${facts.title}` : facts.title,
+      rest: "",
+    });
+    lines.push(...(await childLines(store, child.sessionId, depth + 1, now)));
+  }
+  return lines;
+}
+
+/** The listing's text: a header and one line per session (its subagents' under it). */
+export async function sessionTable(store: JournalStore, rows: ListedSession[], now = Date.now()): Promise<string> {
+  const lines: Line[] = [];
+  for (const row of rows) {
+    const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";
+    const ran =
+      row.group === "repository"
+        ? `  (same repository; ran on ${oneLine(row.ranAt?.host ?? "an unknown host")} in ${oneLine(row.ranAt?.cwd ?? row.cwd)})`
+        : "";
+    lines.push({ id: row.sessionId, ...(await describe(store, row, now)), rest: `  ${oneLine(row.cwd)}${fork}${ran}` });
+    lines.push(...(await childLines(store, row.sessionId, 1, now)));
+  }
+  const header: Line = {
+    id: "SESSION",
+    when: "UPDATED",
+    model: "MODEL",
+    turns: "TURNS",
+    title: "TITLE",
+    rest: "  DIRECTORY",
+  };
+  const width = (key: keyof Line) => Math.max(...[header, ...lines].map((l) => [...l[key]].length));
+  const pad = (text: string, to: number) => text + " ".repeat(Math.max(0, to - [...text].length));
+  const [id, when, model, turns, title] = (["id", "when", "model", "turns", "title"] as const).map(width) as number[];
+  const draw = (l: Line) =>
+    `${pad(l.id, id!)}  ${pad(l.when, when!)}  ${pad(l.model, model!)}  ${" ".repeat(turns! - l.turns.length)}${l.turns}  ${pad(l.title, title!)}${l.rest}`.trimEnd();
+  return [header, ...lines].map(draw).join("\n");
+}

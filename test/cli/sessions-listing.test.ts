@@ -1,0 +1,62 @@
+/**
+ * `verbatim sessions` for a person: a header, relative times, the model, the turn count, and each
+ * subagent session under the session whose Task call started it; the parent's `show` names that
+ * child on its Task card, as its `subagent_started` record names it.
+ */
+import { describe, expect, test } from "bun:test";
+import { relativeTime } from "../../src/cli/relative-time.ts";
+import { openJournal } from "../../src/journal/open-journal.ts";
+import { runCli } from "../support/cli-process.ts";
+import { sandbox } from "../support/workspace.ts";
+
+const sessionOf = (stderr: string) => /session (ses_[0-9a-z]+)/.exec(stderr)?.[1] as string;
+
+describe("verbatim sessions", () => {
+  test("a header, then each session's time, model, turns, title and directory; its subagents under it", async () => {
+    const box = sandbox("scripted/subagent");
+    const parent = sessionOf((await runCli(["run", "--cwd", box.workspace, "Inspect it"], box.env)).stderr);
+    const env = { ...box.env, VERBATIM_MODEL: "scripted/plain" };
+    const plain = sessionOf((await runCli(["run", "--cwd", box.workspace, "Hello there"], env)).stderr);
+    await runCli(["run", "--session", plain, "--cwd", box.workspace, "Again"], env);
+    const store = openJournal(box.env);
+    const [child] = await store.children(parent);
+    await store.close();
+
+    const lines = (await runCli(["sessions"], box.env)).stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^SESSION +UPDATED +MODEL +TURNS +TITLE +DIRECTORY$/);
+    expect(lines[1]).toMatch(new RegExp(`^${plain} +just now +scripted/plain +2 +Hello there +${box.workspace}$`));
+    expect(lines[2]).toMatch(new RegExp(`^${parent} +just now +scripted/subagent +1 +Inspect it +${box.workspace}$`));
+    expect(lines[3]).toMatch(
+      new RegExp(`^  ↳ ${child!.sessionId} +just now +scripted/subagent +1 +general-purpose: Inspect it$`),
+    );
+    expect(lines).toHaveLength(4);
+  });
+
+  test("the parent's show names the child session on its Task card, as recorded", async () => {
+    const box = sandbox("scripted/subagent");
+    const parent = sessionOf((await runCli(["run", "--cwd", box.workspace, "Inspect it"], box.env)).stderr);
+    const store = openJournal(box.env);
+    const [child] = await store.children(parent);
+    await store.close();
+    const shown = (await runCli(["show", parent], box.env)).stdout.split("\n");
+    const card = shown.findIndex((l) => l.startsWith("[other] Task: Inspect the README — completed"));
+    expect(shown[card + 1]).toBe(`    ↳ subagent session ${child!.sessionId} (general-purpose)`);
+    const childShown = await runCli(["show", child!.sessionId], box.env);
+    expect(childShown.code).toBe(0);
+    expect(childShown.stdout).toContain("README.md has");
+  });
+});
+
+describe("relative times", () => {
+  const now = Date.parse("2026-03-10T12:00:00.000Z");
+  test.each([
+    ["2026-03-10T11:59:30.000Z", "just now"],
+    ["2026-03-10T11:55:00.000Z", "5 min ago"],
+    ["2026-03-10T09:00:00.000Z", "3 h ago"],
+    ["2026-03-09T10:00:00.000Z", "yesterday"],
+    ["2026-03-06T12:00:00.000Z", "4 days ago"],
+    ["2026-01-02T08:00:00.000Z", "2026-01-02"],
+  ])("%s is %s", (at, words) => {
+    expect(relativeTime(at, now)).toBe(words);
+  });
+});
