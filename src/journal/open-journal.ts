@@ -12,8 +12,9 @@ import type { JournalStore } from "./store.ts";
 
 export function openJournal(env: Record<string, string | undefined>): JournalStore {
   const url = journalUrl(env);
-  if (url !== undefined) return new PostgresJournal(url);
-  return new SqliteJournal(journalFile(dataHome(env)), env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal");
+  const durability = env.VERBATIM_DURABILITY === "strict" ? "strict" : "normal";
+  if (url !== undefined) return new PostgresJournal(url, { durability });
+  return new SqliteJournal(journalFile(dataHome(env)), durability);
 }
 
 /** The journal's server URL, if one is configured (the environment wins over the user config). */

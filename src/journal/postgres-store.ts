@@ -8,6 +8,14 @@
  * its own statement, that the lease still carries this writer's epoch: a writer that lost its
  * lock and was taken over can never append again, even after it reconnects.
  *
+ * Durability, as SQLite's (store.ts, `Durability`): an append's commit is on the server, which
+ * outlives any verbatim process, before the append resolves. `normal` (the default) does not wait
+ * for the server's WAL flush (`synchronous_commit = off` for the append's transaction alone, as
+ * SQLite's `synchronous=NORMAL` does not fsync): a crash of the server loses at most its last
+ * few hundred milliseconds of appends, a suffix, never a hole. `strict` waits for the flush
+ * (the server's `synchronous_commit`, `on` where the server has it `off`). A takeover always
+ * waits for it: fencing never rests on an epoch a crash could undo.
+ *
  * This file writes and holds leases; reading is postgres-reads.ts, the layout postgres-layout.ts.
  */
 import { SQL } from "bun";
@@ -21,7 +29,14 @@ import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { currentProcess } from "./process-identity.ts";
-import { importedRow, type JournalStore, type LeaseHolder, type ListQuery, type SessionRow } from "./store.ts";
+import {
+  importedRow,
+  type Durability,
+  type JournalStore,
+  type LeaseHolder,
+  type ListQuery,
+  type SessionRow,
+} from "./store.ts";
 
 const CONNECT_TIMEOUT_S = 10;
 
@@ -35,13 +50,16 @@ export class PostgresJournal implements JournalStore {
   readonly #layout: PostgresLayout;
   readonly #reads: PostgresReads;
   readonly #owner = { host: hostname(), ...currentProcess() };
+  /** Whether an append waits for the server's WAL flush (see the file comment). */
+  readonly #strict: boolean;
 
   constructor(
     url: string,
-    private readonly options: { poolSize?: number } = {},
+    private readonly options: { poolSize?: number; durability?: Durability } = {},
   ) {
     this.target = parsePostgresUrl(url);
     this.#sql = this.#connect(options.poolSize ?? 4);
+    this.#strict = options.durability === "strict";
     this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
     this.#layout = new PostgresLayout(this.#sql, guard);
@@ -167,7 +185,9 @@ export class PostgresJournal implements JournalStore {
         UPDATE verbatim.sessions SET updated_at = ${last}, title = COALESCE(${title}::text, title)
         WHERE session_id = ${sessionId} AND EXISTS (SELECT 1 FROM lease)
       )
-      SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written`,
+      SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written,
+        set_config('synchronous_commit', CASE WHEN NOT ${this.#strict}::boolean THEN 'off'
+          WHEN current_setting('synchronous_commit') = 'off' THEN 'on' ELSE current_setting('synchronous_commit') END, true) AS commit_mode`,
     )) as { ours: boolean; written: number }[];
     if (!result?.ours) {
       this.#held.delete(sessionId);
@@ -244,7 +264,8 @@ export class PostgresJournal implements JournalStore {
       INSERT INTO verbatim.leases (session_id, host, pid, start_time, epoch)
       VALUES (${sessionId}, ${this.#owner.host}, ${this.#owner.pid}, ${this.#owner.startTime}, 1)
       ON CONFLICT (session_id) DO UPDATE SET host = excluded.host, pid = excluded.pid, start_time = excluded.start_time, epoch = verbatim.leases.epoch + 1
-      RETURNING epoch::float8 AS epoch`,
+      RETURNING epoch::float8 AS epoch, set_config('synchronous_commit', CASE WHEN current_setting('synchronous_commit') = 'off'
+        THEN 'on' ELSE current_setting('synchronous_commit') END, true) AS commit_mode`,
     )) as { epoch: number }[];
     this.#held.set(sessionId, lease!.epoch);
   }

@@ -38,7 +38,12 @@ export type ListQuery = {
 /** A place in a repository, as any checkout of it names it: its normalized remote and the path inside it. */
 export type RepositoryKey = { remote: string; innerPath: string };
 
-/** Durability: `normal` survives any process kill; `strict` also fsyncs each append. */
+/**
+ * Durability. `normal`: an append that resolved survives any kill of the verbatim process; a
+ * crash of what holds the journal (the machine, for SQLite; the server, for PostgreSQL) may lose
+ * the latest appends, leaving a consistent prefix. `strict`: each append also waits for the
+ * journal's flush to disk (SQLite's fsync, the PostgreSQL server's WAL flush).
+ */
 export type Durability = "normal" | "strict";
 
 /** The process holding a session's lease: its pid, and the machine it runs on where the store spans machines. */

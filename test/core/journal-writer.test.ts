@@ -1,10 +1,13 @@
 /** The journal writer: facts committed, then shown, in the order recorded; chunks committed in groups; no failure lost. */
 import { describe, expect, test } from "bun:test";
 import { JournalWriter } from "../../src/core/session/journal-writer.ts";
+import { JournalError } from "../../src/journal/errors.ts";
 import type { Fact, StoredFact } from "../../src/journal/facts/index.ts";
 import { chunk, startFact, tempJournal } from "../support/journal.ts";
 
 const notice = (title: string): Fact => ({ kind: "notice_shown", messageId: `msg_${title}`, severity: "info", title });
+const unreachable = () =>
+  new JournalError("unreachable", "the journal's PostgreSQL server at db:5432 cannot be reached");
 const nextTurnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function writerOn() {
@@ -81,5 +84,46 @@ describe("the journal writer", () => {
     await expect(writer.record(notice("next"))).rejects.toThrow("disk full");
     await writer.flush();
     expect(shown.length).toBe(1);
+  });
+
+  test("a journal that cannot be reached fails every write at once, without trying it again, until reconnect; chunks waiting for it are never shown", async () => {
+    const { journal, writer, shown } = await writerOn();
+    const append = journal.append.bind(journal);
+    const appendMany = journal.appendMany.bind(journal);
+    let tries = 0;
+    let down = true;
+    journal.append = (...args) => (tries++, down ? Promise.reject(unreachable()) : append(...args));
+    journal.appendMany = (...args) => (tries++, down ? Promise.reject(unreachable()) : appendMany(...args));
+    await writer.record(chunk("never shown"));
+    await expect(writer.record(notice("first"))).rejects.toThrow("cannot be reached");
+    expect(writer.lost).toBe(true);
+    const triedWhileUp = tries;
+    await expect(writer.record(notice("second"))).rejects.toThrow("cannot be reached");
+    await expect(writer.record(chunk("nor this"))).rejects.toThrow("cannot be reached");
+    expect(tries).toBe(triedWhileUp);
+    down = false;
+    writer.reconnect();
+    await writer.record(notice("back"));
+    await writer.flush();
+    expect(shown.map((r) => (r.fact.kind === "notice_shown" ? r.fact.title : r.fact.kind))).toEqual([
+      "session_started",
+      "back",
+    ]);
+  });
+
+  test("a fact shown while the journal cannot be reached is recorded first at the next write after reconnect, where it was shown", async () => {
+    const { journal, writer, shown } = await writerOn();
+    const append = journal.append.bind(journal);
+    journal.append = () => Promise.reject(unreachable());
+    await expect(writer.record(notice("cut"))).rejects.toThrow("cannot be reached");
+    await writer.showUnrecorded(notice("the journal cannot be reached"));
+    expect(shown.at(-1)?.seq).toBe(2);
+    expect([...journal.read("ses_w", 2)]).toEqual([]);
+    journal.append = append;
+    writer.reconnect();
+    await writer.record(notice("next turn"));
+    const stored = [...journal.read("ses_w")].map((r) => (r.fact.kind === "notice_shown" ? r.fact.title : r.fact.kind));
+    expect(stored).toEqual(["session_started", "the journal cannot be reached", "next turn"]);
+    expect(shown.map((r) => r.seq)).toEqual([1, 2, 3]);
   });
 });

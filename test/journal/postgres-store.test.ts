@@ -7,14 +7,14 @@ import { SQL } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
 import { PostgresJournal } from "../../src/journal/postgres-store.ts";
-import { readAll } from "../../src/journal/store.ts";
+import { readAll, type Durability } from "../../src/journal/store.ts";
 import { chunk, journalError, startFact } from "../support/journal.ts";
 import { freshDatabase, postgresServer } from "../support/postgres-server.ts";
 
 const now = () => new Date().toISOString();
 const stores: PostgresJournal[] = [];
-const storeOn = (url: string) => {
-  const store = new PostgresJournal(url);
+const storeOn = (url: string, durability?: Durability) => {
+  const store = new PostgresJournal(url, durability ? { durability } : {});
   stores.push(store);
   return store;
 };
@@ -22,8 +22,8 @@ afterAll(async () => {
   for (const store of stores) await store.close();
 });
 
-async function created(url: string, sessionId = "ses_pg") {
-  const store = storeOn(url);
+async function created(url: string, sessionId = "ses_pg", durability?: Durability) {
+  const store = storeOn(url, durability);
   const when = now();
   await store.create(
     { sessionId, cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when },
@@ -94,6 +94,36 @@ describe("one writer per session across processes", () => {
     await second.acquire("ses_pg");
     await second.append("ses_pg", 2, chunk("second"), now());
     expect((await journalError(() => first.append("ses_pg", 3, chunk("first"), now()))).code).toBe("busy");
+  });
+});
+
+describe("durability, as SQLite's", () => {
+  /** The `synchronous_commit` each fact's transaction commits with, as a trigger on the facts sees it. */
+  async function commitModes(durability: Durability, server: "on" | "off"): Promise<string[]> {
+    const url = await freshDatabase();
+    const { admin } = await postgresServer();
+    await admin.unsafe(`ALTER DATABASE ${new URL(url).pathname.slice(1)} SET synchronous_commit = ${server}`);
+    const store = await created(url, "ses_pg", durability);
+    const sql = new SQL(url, { max: 1 });
+    try {
+      await sql.unsafe(`CREATE TABLE probe (seq integer, mode text);
+        CREATE FUNCTION probe() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO probe VALUES (NEW.seq, current_setting('synchronous_commit')); RETURN NEW; END $$;
+        CREATE TRIGGER probe AFTER INSERT ON verbatim.facts FOR EACH ROW EXECUTE FUNCTION probe();`);
+      await store.append("ses_pg", 2, chunk("a"), now());
+      await store.appendMany("ses_pg", 3, [{ fact: chunk("b"), at: now() }]);
+      return ((await sql`SELECT mode FROM probe ORDER BY seq`) as { mode: string }[]).map((r) => r.mode);
+    } finally {
+      await sql.close();
+    }
+  }
+
+  test("by default an append does not wait for the server's WAL flush (synchronous_commit off for its transaction)", async () => {
+    expect(await commitModes("normal", "on")).toEqual(["off", "off"]);
+  });
+
+  test("strict: every append waits for it, even on a server that does not", async () => {
+    expect(await commitModes("strict", "off")).toEqual(["on", "on"]);
   });
 });
 

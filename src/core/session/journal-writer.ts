@@ -7,7 +7,13 @@
  * Writes are serialized. Facts are committed, and shown, in the order they were recorded, whether
  * or not the caller waits for its promise; a write nobody waits for (a chunk batch, a background
  * notice) that fails makes the next write fail with its error, so a failure is never lost.
+ *
+ * A journal that cannot be reached (its server went away) is lost: the chunks waiting for their
+ * commit are dropped (they were never shown), and every write fails at once, without trying the
+ * store, until `reconnect`. Then, and only then, a fact may be shown before it is recorded
+ * (`showUnrecorded`: the notice that says so); it is recorded first at the next write.
  */
+import { JournalError } from "../../journal/errors.ts";
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore, SessionRow } from "../../journal/store.ts";
 import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
@@ -31,6 +37,10 @@ export class JournalWriter {
   /** Writes in line that have not started: while there are any, a chunk takes its place in line too. */
   #waiting = 0;
   #failure: { error: unknown } | undefined;
+  /** The journal could not be reached: writes fail with this until `reconnect`. */
+  #lost: JournalError | undefined;
+  /** Facts shown while the journal could not be reached, with their times: recorded first at the next write. */
+  readonly #unrecorded: { fact: Fact; at: string }[] = [];
   /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
   readonly #queued: Fact[] = [];
   readonly #chunks = new ChunkBatch((chunks) => this.#commitInBackground(chunks));
@@ -67,6 +77,7 @@ export class JournalWriter {
   record(fact: Fact): Promise<void> {
     const at = new Date().toISOString();
     if (fact.kind === "message_chunk" && this.#leased && this.#waiting === 0) {
+      if (this.#lost) return Promise.reject(this.#lost);
       const failure = this.#takeFailure();
       if (failure) return Promise.reject(failure.error);
       this.#chunks.add(fact, at);
@@ -81,7 +92,7 @@ export class JournalWriter {
       if (fact.kind === "message_chunk") return this.#chunks.add(fact, at);
       const chunks = this.#chunks.take();
       if (chunks.length > 0) await this.#commit(chunks);
-      const shown = this.#take(await this.store.append(this.sessionId, this.#nextSeq, fact, at));
+      const shown = this.#take(await this.#write(() => this.store.append(this.sessionId, this.#nextSeq, fact, at)));
       if (shown) await shown;
     });
   }
@@ -121,6 +132,7 @@ export class JournalWriter {
       this.#waiting--;
       const chunks = this.#chunks.take();
       if (chunks.length > 0) await this.#commit(chunks);
+      else if (this.#unrecorded.length > 0) await this.#lease();
       const failure = this.#takeFailure();
       if (failure) throw failure.error;
     });
@@ -135,6 +147,32 @@ export class JournalWriter {
     });
   }
 
+  /** True while the journal cannot be reached (see `reconnect`). */
+  get lost(): boolean {
+    return this.#lost !== undefined;
+  }
+
+  /**
+   * While the journal cannot be reached: shows `fact` now, and records it (with this time) first
+   * at the next write after `reconnect`. It is folded once recorded; a process that exits before
+   * then never records it, and a reload shows everything up to it.
+   */
+  showUnrecorded(fact: Fact): Promise<void> | void {
+    if (!this.#lost) throw new Error("showUnrecorded: the journal is not lost");
+    const at = new Date().toISOString();
+    this.#unrecorded.push({ fact, at });
+    return this.host.publish({ seq: this.#nextSeq + this.#unrecorded.length - 1, at, fact });
+  }
+
+  /** Lets writes try the journal again (the next one records what was shown unrecorded first). */
+  reconnect(): void {
+    if (!this.#lost) return;
+    if (this.#failure?.error instanceof JournalError && this.#failure.error.code === "unreachable") {
+      this.#failure = undefined;
+    }
+    this.#lost = undefined;
+  }
+
   /** Gives up the lease once every write in line has settled. */
   async release(): Promise<void> {
     await this.#chain;
@@ -144,12 +182,21 @@ export class JournalWriter {
   }
 
   /**
+   * Gets ready to write: takes the session's lease if this process has not (`#acquire`), then
+   * records what was shown while the journal could not be reached, if anything was.
+   */
+  async #lease(): Promise<void> {
+    if (this.#lost) throw this.#lost;
+    if (!this.#leased) await this.#write(() => this.#acquire());
+    if (this.#unrecorded.length > 0) await this.#write(() => this.#recordUnrecorded());
+  }
+
+  /**
    * Takes the session's lease before this process first writes it. Another process may have
    * written the session since it was loaded here: its facts are folded and shown first, so this
    * process continues from the journal as it is, never from a stale copy.
    */
-  async #lease(): Promise<void> {
-    if (this.#leased) return;
+  async #acquire(): Promise<void> {
     await this.store.acquire(this.sessionId);
     this.#leased = true;
     for await (const page of this.store.readPages(this.sessionId, this.#nextSeq)) {
@@ -160,12 +207,37 @@ export class JournalWriter {
     }
   }
 
+  /** The facts shown while the journal could not be reached, recorded (they were shown already). */
+  async #recordUnrecorded(): Promise<void> {
+    const records = await this.store.appendMany(this.sessionId, this.#nextSeq, this.#unrecorded);
+    this.#unrecorded.length = 0;
+    for (const record of records) {
+      this.#nextSeq = record.seq + 1;
+      this.host.absorb(record);
+    }
+  }
+
+  /** Runs a store call; a journal that cannot be reached is lost (see the class comment). */
+  async #write<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#lost) throw this.#lost;
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof JournalError && error.code === "unreachable") {
+        this.#lost = error;
+        this.#chunks.take();
+      }
+      throw error;
+    }
+  }
+
   #commitInBackground(chunks: PendingChunk[]): void {
     this.#enqueue(() => this.#commit(chunks)).catch((error: unknown) => this.fail(error));
   }
 
   async #commit(chunks: PendingChunk[]): Promise<void> {
-    const records = await this.store.appendMany(this.sessionId, this.#nextSeq, chunks);
+    await this.#lease();
+    const records = await this.#write(() => this.store.appendMany(this.sessionId, this.#nextSeq, chunks));
     for (const record of records) {
       // Most records are shown at once: only a promise is waited for (a wait costs a turn of the microtask queue).
       const shown = this.#take(record);

@@ -226,7 +226,13 @@ export class SessionRuntime {
     const abort = new AbortController();
     const done = (async () => {
       if (previous) await previous.done.catch(() => undefined);
-      return this.#runTurn(blocks, abort.signal);
+      this.#writer.reconnect();
+      try {
+        return await this.#runTurn(blocks, abort.signal);
+      } catch (error) {
+        if (this.#writer.lost) await this.#journalLost(error, abort);
+        throw error;
+      }
     })();
     const turn = { done, abort };
     this.#turn = turn;
@@ -235,6 +241,23 @@ export class SessionRuntime {
     } finally {
       if (this.#turn === turn) this.#turn = undefined;
     }
+  }
+
+  /**
+   * The journal could not be reached mid-turn: the turn stops (its model and tool work are
+   * cancelled, and nothing more of it is shown), and a notice says so. The notice is the one
+   * thing shown before it is recorded: it is recorded first when the journal is back (the next
+   * prompt reconnects), and the turn left open is closed then as after a crash (`session_recovered`).
+   */
+  async #journalLost(error: unknown, abort: AbortController): Promise<void> {
+    abort.abort();
+    await this.#writer.showUnrecorded({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "error",
+      title: "The journal cannot be reached: the turn stopped",
+      description: `${error instanceof Error ? error.message : String(error)}. Everything shown before this notice is recorded; the next prompt reconnects.`,
+    });
   }
 
   /** Cancels the running turn, if any. The turn then ends with `cancelled`. */
@@ -249,6 +272,7 @@ export class SessionRuntime {
 
   /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */
   async setConfig(configId: string, value: string): Promise<SessionConfigOption[]> {
+    if (!this.running) this.#writer.reconnect();
     const next = changedConfig(this.configValues(), configId, value, this.#catalog);
     const configOptions = buildConfigOptions(next, this.#catalog.models());
     await this.record({
@@ -290,6 +314,8 @@ export class SessionRuntime {
         );
       }
     };
+    // One more try for what was shown while the journal could not be reached.
+    this.#writer.reconnect();
     await step("journaling streamed text", () => this.#writer.flush());
     await step("the SessionEnd hooks", () => this.#hooks?.close());
     await step("closing the MCP servers", () => this.#tooling.close());
