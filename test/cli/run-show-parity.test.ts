@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { runCli } from "../support/cli-process.ts";
-import { sandbox } from "../support/workspace.ts";
+import { command, writeHooks } from "../support/hooks.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 /** `show`'s output without the title it heads the transcript with. */
 const withoutTitle = (shown: string) => shown.replace(/^# [^\n]*\n\n/, "");
@@ -27,17 +28,43 @@ const scenarios: [model: string, prompt: string, exit: number][] = [
   ["scripted/max-tokens", "Go", 4],
 ];
 
+/** Runs `prompt` and returns run's stdout with what `show` then prints (without its title). */
+async function runThenShow(box: Sandbox, prompt: string, exit = 0): Promise<{ ran: string; shown: string }> {
+  const run = await runCli(["run", "--approve", "all", "--cwd", box.workspace, prompt], box.env);
+  expect(run.code).toBe(exit);
+  const sessionId = /session (ses_[0-9a-z]+)/.exec(run.stderr)?.[1];
+  expect(sessionId).toBeDefined();
+  const shown = await runCli(["show", sessionId!], box.env);
+  expect(shown.code).toBe(0);
+  return { ran: run.stdout, shown: withoutTitle(shown.stdout) };
+}
+
 describe("run streams what show draws", () => {
   test.each(scenarios)("%s", async (model, prompt, exit) => {
-    const box = sandbox(model);
-    const run = await runCli(["run", "--approve", "all", "--cwd", box.workspace, prompt], box.env);
-    expect(run.code).toBe(exit);
-    const sessionId = /session (ses_[0-9a-z]+)/.exec(run.stderr)?.[1];
-    expect(sessionId).toBeDefined();
-    const shown = await runCli(["show", sessionId!], box.env);
-    expect(shown.code).toBe(0);
-    expect(run.stdout).toBe(withoutTitle(shown.stdout));
-    expect(run.stdout.length).toBeGreaterThan(20);
+    const { ran, shown } = await runThenShow(sandbox(model), prompt, exit);
+    expect(ran).toBe(shown);
+    expect(ran.length).toBeGreaterThan(20);
+  });
+
+  test("hook outcomes: on the card they judged, and as messages of their own", async () => {
+    const box = sandbox("scripted/command");
+    writeHooks(box, "claude-user", {
+      PostToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            command(
+              `echo '{"systemMessage": "output checked", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "fine"}}'`,
+            ),
+          ],
+        },
+      ],
+      Stop: [{ hooks: [command(`echo '{"systemMessage": "remember to commit"}'`)] }],
+    });
+    const { ran, shown } = await runThenShow(box, "echo hi");
+    expect(ran).toContain("Hook PostToolUse");
+    expect(ran).toContain("remember to commit");
+    expect(ran).toBe(shown);
   });
 
   test("a refused turn: run printed what streamed, the reopened session leaves the turn out", async () => {

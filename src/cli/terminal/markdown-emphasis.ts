@@ -1,8 +1,9 @@
 /**
- * Markdown emphasis for an answer as it streams to a terminal: **bold**, `code`, # headings and
- * fenced code blocks are drawn styled, their markers left out. Streaming: a marker split across
- * chunks is held back until the next chunk (or the end) says what it is. Styles end at each line
- * break. The text has been through `visible` already; only these codes are added.
+ * Markdown emphasis for an answer as it streams to a terminal: **bold** and `code` are drawn
+ * styled with their markers left out; # headings and fenced code blocks are styled whole, as
+ * written. Streaming: a marker split across chunks is held back until the next chunk (or the end)
+ * says what it is. Styles end at each line break. The text has been through `visible` already;
+ * only these codes are added.
  */
 import { SGR } from "./ansi.ts";
 
