@@ -80,3 +80,20 @@ describe("permission questions in a terminal", () => {
     expect(shown.stdout).toContain("Here is a long");
   });
 });
+
+describe("a run at a terminal", () => {
+  test("is in colour, with the answer's emphasis; NO_COLOR draws the same text without any", async () => {
+    const box = sandbox("scripted/edit");
+    const coloured = terminal(["run", "--approve", "all", "--cwd", box.workspace, "Fix it"], box.env);
+    expect(await coloured.exited).toBe(0);
+    expect(coloured.screen()).toContain("\x1b[32m    +Line 3.\x1b[0m");
+    const fresh = sandbox("scripted/edit");
+    const plain = terminal(["run", "--approve", "all", "--cwd", fresh.workspace, "Fix it"], {
+      ...fresh.env,
+      NO_COLOR: "1",
+    });
+    expect(await plain.exited).toBe(0);
+    expect(plain.screen()).not.toContain("\x1b[");
+    expect(plain.screen()).toContain("    +Line 3.\n");
+  });
+});

@@ -57,7 +57,7 @@ describe("the screen", () => {
     const screen = new Screen(
       (t) => shown.push(t),
       (t) => shown.push(t),
-      { transcript: true, colour: { out: false, err: false }, shared: true },
+      { transcript: true, colour: false, shared: true },
     );
     screen.transcript.apply({
       sessionUpdate: "agent_message_chunk",

@@ -13,8 +13,8 @@ type Write = (text: string) => void;
 export type ScreenOptions = {
   /** Draw the transcript on stdout (false under --json, where stdout holds JSON lines). */
   transcript: boolean;
-  /** Colour on stdout and on stderr. */
-  colour: { out: boolean; err: boolean };
+  /** Colour on stdout. */
+  colour: boolean;
   /** stdout and stderr are both a terminal (the same screen, as far as anyone can tell). */
   shared: boolean;
 };
@@ -23,7 +23,7 @@ export type ScreenOptions = {
 export function processScreenOptions(transcript: boolean, env = process.env): ScreenOptions {
   return {
     transcript,
-    colour: { out: colourOn(process.stdout, env), err: colourOn(process.stderr, env) },
+    colour: colourOn(process.stdout, env),
     shared: process.stdout.isTTY === true && process.stderr.isTTY === true,
   };
 }
@@ -38,7 +38,7 @@ export class Screen {
     private readonly err: Write,
     readonly options: ScreenOptions,
   ) {
-    this.#painter = new Painter(options.colour.out);
+    this.#painter = new Painter(options.colour);
     this.transcript = new TranscriptStream((piece) => this.#draw(piece));
   }
 
