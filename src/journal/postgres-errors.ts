@@ -18,18 +18,33 @@ export const heldElsewhere = (sessionId: string, holder?: LeaseHolder) =>
 
 type DriverError = { code?: string; errno?: string; message?: string };
 
-/** Runs `run`, turning the driver's failures into JournalErrors that name the session and the server. */
+/**
+ * Runs `run`, turning the driver's failures into JournalErrors that name the session and the server.
+ * A pooled connection whose backend the server ended while it sat idle (a restart, a failover,
+ * `pg_terminate_backend`) answers its next statement with 57P0x, and that statement did not run:
+ * the transaction it was in never commits. The pool drops that connection, so `run` is tried again,
+ * as many times as the pool can hold such connections; a server that is really gone keeps failing
+ * and is reported as unreachable.
+ */
 export async function pgGuard<T>(
   target: PostgresTarget,
   sessionId: string | undefined,
   run: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw translate(target, sessionId, error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt > MAX_POOL_SIZE || !backendEnded(error)) throw translate(target, sessionId, error);
+    }
   }
 }
+
+/** The largest pool a store opens: every one of its connections may have been ended at once. */
+export const MAX_POOL_SIZE = 8;
+
+/** The server ended this connection's backend (admin shutdown, crash shutdown, cannot connect now). */
+const backendEnded = (error: unknown) => ((error ?? {}) as DriverError).errno?.startsWith("57P0") === true;
 
 export function translate(target: PostgresTarget, sessionId: string | undefined, error: unknown): unknown {
   if (error instanceof JournalError) return error;

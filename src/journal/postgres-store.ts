@@ -23,7 +23,7 @@ import { hostname } from "node:os";
 import { encodeFact, type EncodedFact } from "./codec.ts";
 import { sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
-import { heldElsewhere, pgGuard } from "./postgres-errors.ts";
+import { heldElsewhere, MAX_POOL_SIZE, pgGuard } from "./postgres-errors.ts";
 import { PostgresLayout } from "./postgres-layout.ts";
 import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { PostgresReads } from "./postgres-reads.ts";
@@ -58,7 +58,7 @@ export class PostgresJournal implements JournalStore {
     private readonly options: { poolSize?: number; durability?: Durability } = {},
   ) {
     this.target = parsePostgresUrl(url);
-    this.#sql = this.#connect(options.poolSize ?? 4);
+    this.#sql = this.#connect(Math.min(options.poolSize ?? 4, MAX_POOL_SIZE));
     this.#strict = options.durability === "strict";
     this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);

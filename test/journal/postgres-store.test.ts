@@ -127,6 +127,26 @@ describe("durability, as SQLite's", () => {
   });
 });
 
+describe("connections the server ended", () => {
+  test("a store whose idle connections the server ended appends on fresh ones, losing nothing", async () => {
+    const url = await freshDatabase();
+    const store = await created(url);
+    const { admin } = await postgresServer();
+    const database = new URL(url).pathname.slice(1);
+    let seq = 2;
+    for (let round = 0; round < 5; round++) {
+      // Every pooled connection busy at once, so that the pool holds several, then all of them ended.
+      await Promise.all([store.append("ses_pg", seq++, chunk("a"), now()), store.info("ses_pg")]);
+      await Promise.all([store.info("ses_pg"), store.info("ses_pg"), store.info("ses_pg")]);
+      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database} AND pid <> pg_backend_pid()`;
+      await store.append("ses_pg", seq++, chunk("b"), now());
+    }
+    const records = await readAll(store, "ses_pg");
+    expect(records.map((r) => r.seq)).toEqual(records.map((_, i) => i + 1));
+    expect(records).toHaveLength(seq - 1);
+  });
+});
+
 describe("failures name the server, never the password", () => {
   test("an unreachable server at start is a clear error naming host and port", async () => {
     const store = storeOn("postgres://someone:hunter2-Secret@127.0.0.1:1/verbatim");
