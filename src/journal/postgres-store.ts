@@ -37,10 +37,26 @@ import {
   type ListQuery,
   type SessionRow,
 } from "./store.ts";
+import {
+  REPLAY_PAGE_ROWS,
+  type ReplayCacheKey,
+  type ReplayCacheRow,
+  type ReplayCacheUpdate,
+  type ReplayStatePart,
+} from "./replay-cache.ts";
+import {
+  deletePgReplayCache,
+  pgReplayCacheBytes,
+  putPgReplayCache,
+  readPgParts,
+  readPgRowPage,
+  readPgRows,
+} from "./postgres-replay-cache.ts";
 
 const CONNECT_TIMEOUT_S = 10;
 
 export class PostgresJournal implements JournalStore {
+  readonly keepsReplayCache = true;
   readonly target: PostgresTarget;
   readonly #sql: SQL;
   /** Sessions this process leases, with the epoch of its lease. */
@@ -220,6 +236,49 @@ export class PostgresJournal implements JournalStore {
     return this.#reads.children(sessionId);
   }
 
+  /** The replay cache (postgres-replay-cache.ts): stored only while this process holds the lease, under its epoch. */
+  async putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void> {
+    const epoch = this.#held.get(sessionId);
+    if (epoch === undefined) throw heldElsewhere(sessionId, await this.holder(sessionId));
+    await this.#layout.ensure();
+    const stored = await this.#guard(sessionId, () => putPgReplayCache(this.#sql, sessionId, epoch, key, update));
+    if (!stored) throw heldElsewhere(sessionId, await this.holder(sessionId));
+  }
+
+  async readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
+    if ((await this.#layout.read()) === undefined) return [];
+    return this.#guard(sessionId, () => readPgRows(this.#sql, sessionId, key));
+  }
+
+  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCacheRow[]> {
+    if ((await this.#layout.read()) === undefined) return;
+    for (let from = fromSeq; ; ) {
+      const start = from;
+      const page = await this.#guard(sessionId, () =>
+        readPgRowPage(this.#sql, sessionId, key, start, REPLAY_PAGE_ROWS),
+      );
+      if (page.length > 0) yield page;
+      if (page.length < REPLAY_PAGE_ROWS) return;
+      from = (page[page.length - 1] as ReplayCacheRow).fromSeq + 1;
+    }
+  }
+
+  async readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+    if ((await this.#layout.read()) === undefined) return [];
+    return this.#guard(sessionId, () => readPgParts(this.#sql, sessionId, key));
+  }
+
+  async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
+    if ((await this.#layout.read()) === undefined) return { cacheBytes: 0, factBytes: 0 };
+    const rows = (await this.#guard(
+      sessionId,
+      () => this.#sql`
+      SELECT COALESCE(SUM(octet_length(body)), 0)::int AS n FROM verbatim.facts WHERE session_id = ${sessionId}`,
+    )) as { n: number }[];
+    const cacheBytes = await this.#guard(sessionId, () => pgReplayCacheBytes(this.#sql, sessionId));
+    return { cacheBytes, factBytes: Number(rows[0]?.n ?? 0) };
+  }
+
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     await this.#layout.ensure();
@@ -240,6 +299,7 @@ export class PostgresJournal implements JournalStore {
           await tx`INSERT INTO verbatim.deleting (session_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
           await tx`DELETE FROM verbatim.facts WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.blobs WHERE session_id = ${id}`;
+          await deletePgReplayCache(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
