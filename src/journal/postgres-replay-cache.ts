@@ -6,8 +6,74 @@
  * a journal without them simply has no cache, and a reader that finds none reads nothing.
  */
 import type { SQL } from "bun";
+import { heldElsewhere } from "./postgres-errors.ts";
+import type { PostgresLayout } from "./postgres-layout.ts";
 import { LAYOUT_LOCK_KEY } from "./postgres-schema.ts";
-import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
+import {
+  REPLAY_PAGE_ROWS,
+  type ReplayCacheKey,
+  type ReplayCacheRow,
+  type ReplayCacheStore,
+  type ReplayCacheUpdate,
+  type ReplayStatePart,
+} from "./replay-cache.ts";
+import type { LeaseHolder } from "./store.ts";
+
+type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
+
+/** The PostgreSQL store's replay cache (ReplayCacheStore), given what the store knows of its leases. */
+export class PostgresReplayCache implements ReplayCacheStore {
+  readonly keepsReplayCache = true;
+
+  constructor(
+    private readonly sql: SQL,
+    private readonly guard: Guard,
+    private readonly layout: PostgresLayout,
+    /** The epoch of this process's lease on a session, if it holds one. */
+    private readonly epochOf: (sessionId: string) => number | undefined,
+    private readonly holder: (sessionId: string) => Promise<LeaseHolder | undefined>,
+  ) {}
+
+  async putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void> {
+    const epoch = this.epochOf(sessionId);
+    if (epoch === undefined) throw heldElsewhere(sessionId, await this.holder(sessionId));
+    await this.layout.ensure();
+    const stored = await this.guard(sessionId, () => putPgReplayCache(this.sql, sessionId, epoch, key, update));
+    if (!stored) throw heldElsewhere(sessionId, await this.holder(sessionId));
+  }
+
+  async readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
+    if ((await this.layout.read()) === undefined) return [];
+    return this.guard(sessionId, () => readPgRows(this.sql, sessionId, key));
+  }
+
+  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCacheRow[]> {
+    if ((await this.layout.read()) === undefined) return;
+    for (let from = fromSeq; ; ) {
+      const start = from;
+      const page = await this.guard(sessionId, () => readPgRowPage(this.sql, sessionId, key, start, REPLAY_PAGE_ROWS));
+      if (page.length > 0) yield page;
+      if (page.length < REPLAY_PAGE_ROWS) return;
+      from = (page[page.length - 1] as ReplayCacheRow).fromSeq + 1;
+    }
+  }
+
+  async readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+    if ((await this.layout.read()) === undefined) return [];
+    return this.guard(sessionId, () => readPgParts(this.sql, sessionId, key));
+  }
+
+  async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
+    if ((await this.layout.read()) === undefined) return { cacheBytes: 0, factBytes: 0 };
+    const rows = (await this.guard(
+      sessionId,
+      () => this.sql`
+      SELECT COALESCE(SUM(octet_length(body)), 0)::int AS n FROM verbatim.facts WHERE session_id = ${sessionId}`,
+    )) as { n: number }[];
+    const cacheBytes = await this.guard(sessionId, () => pgReplayCacheBytes(this.sql, sessionId));
+    return { cacheBytes, factBytes: Number(rows[0]?.n ?? 0) };
+  }
+}
 
 const tablesSql = `
 CREATE TABLE IF NOT EXISTS verbatim.replay_cache (

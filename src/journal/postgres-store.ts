@@ -37,21 +37,8 @@ import {
   type ListQuery,
   type SessionRow,
 } from "./store.ts";
-import {
-  REPLAY_PAGE_ROWS,
-  type ReplayCacheKey,
-  type ReplayCacheRow,
-  type ReplayCacheUpdate,
-  type ReplayStatePart,
-} from "./replay-cache.ts";
-import {
-  deletePgReplayCache,
-  pgReplayCacheBytes,
-  putPgReplayCache,
-  readPgParts,
-  readPgRowPage,
-  readPgRows,
-} from "./postgres-replay-cache.ts";
+import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
+import { deletePgReplayCache, PostgresReplayCache } from "./postgres-replay-cache.ts";
 
 const CONNECT_TIMEOUT_S = 10;
 
@@ -65,6 +52,7 @@ export class PostgresJournal implements JournalStore {
   readonly #locks: AdvisoryLocks;
   readonly #layout: PostgresLayout;
   readonly #reads: PostgresReads;
+  readonly #cache: PostgresReplayCache;
   readonly #owner = { host: hostname(), ...currentProcess() };
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
@@ -80,6 +68,13 @@ export class PostgresJournal implements JournalStore {
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
     this.#layout = new PostgresLayout(this.#sql, guard);
     this.#reads = new PostgresReads(this.#sql, guard, this.#layout);
+    this.#cache = new PostgresReplayCache(
+      this.#sql,
+      guard,
+      this.#layout,
+      (sessionId) => this.#held.get(sessionId),
+      (sessionId) => this.holder(sessionId),
+    );
   }
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
@@ -237,46 +232,24 @@ export class PostgresJournal implements JournalStore {
   }
 
   /** The replay cache (postgres-replay-cache.ts): stored only while this process holds the lease, under its epoch. */
-  async putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void> {
-    const epoch = this.#held.get(sessionId);
-    if (epoch === undefined) throw heldElsewhere(sessionId, await this.holder(sessionId));
-    await this.#layout.ensure();
-    const stored = await this.#guard(sessionId, () => putPgReplayCache(this.#sql, sessionId, epoch, key, update));
-    if (!stored) throw heldElsewhere(sessionId, await this.holder(sessionId));
+  putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void> {
+    return this.#cache.putReplayCache(sessionId, key, update);
   }
 
-  async readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
-    if ((await this.#layout.read()) === undefined) return [];
-    return this.#guard(sessionId, () => readPgRows(this.#sql, sessionId, key));
+  readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
+    return this.#cache.readReplayCache(sessionId, key);
   }
 
-  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCacheRow[]> {
-    if ((await this.#layout.read()) === undefined) return;
-    for (let from = fromSeq; ; ) {
-      const start = from;
-      const page = await this.#guard(sessionId, () =>
-        readPgRowPage(this.#sql, sessionId, key, start, REPLAY_PAGE_ROWS),
-      );
-      if (page.length > 0) yield page;
-      if (page.length < REPLAY_PAGE_ROWS) return;
-      from = (page[page.length - 1] as ReplayCacheRow).fromSeq + 1;
-    }
+  readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq?: number): AsyncIterable<readonly ReplayCacheRow[]> {
+    return this.#cache.readReplayPages(sessionId, key, fromSeq);
   }
 
-  async readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
-    if ((await this.#layout.read()) === undefined) return [];
-    return this.#guard(sessionId, () => readPgParts(this.#sql, sessionId, key));
+  readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+    return this.#cache.readReplayState(sessionId, key);
   }
 
-  async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
-    if ((await this.#layout.read()) === undefined) return { cacheBytes: 0, factBytes: 0 };
-    const rows = (await this.#guard(
-      sessionId,
-      () => this.#sql`
-      SELECT COALESCE(SUM(octet_length(body)), 0)::int AS n FROM verbatim.facts WHERE session_id = ${sessionId}`,
-    )) as { n: number }[];
-    const cacheBytes = await this.#guard(sessionId, () => pgReplayCacheBytes(this.#sql, sessionId));
-    return { cacheBytes, factBytes: Number(rows[0]?.n ?? 0) };
+  replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
+    return this.#cache.replayCacheSize(sessionId);
   }
 
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
