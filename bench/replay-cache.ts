@@ -1,17 +1,22 @@
 /**
- * `bun bench/replay-cache.ts [--quick] [--runs N] [--sizes 10,500,10000]`: the replay cache.
+ * `bun bench/replay-cache.ts [--quick] [--runs N] [--sizes 10,500,10000] [--postgres]`: the replay cache.
  * For sessions of streamed turns written through the store API, each turn's cache row is stored
  * as the live writer stores it (ReplayCacheWriter, right after the turn's end: read the turn's
  * records back, project, serialize, one transaction), timed per turn; then the session is
  * reopened in fresh processes with the cache and without it (VERBATIM_REPLAY_CACHE=off),
- * interleaved, against the read floor. Prints a table and the figures as JSON on stdout.
+ * interleaved, against the read floor. Prints a table and the figures as JSON on stdout. With
+ * `--postgres`, the sessions are in a PostgreSQL journal (an embedded server on a loopback port,
+ * PostgreSQL's default durability) and there is no read floor.
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReplayCacheWriter } from "../src/acp/replay-cache-writer.ts";
+import { PostgresJournal } from "../src/journal/postgres-store.ts";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
+import type { JournalStore } from "../src/journal/store.ts";
+import { freshDatabase, startPostgres } from "../test/support/postgres-server.ts";
 import { buildAll } from "./lib/agents.ts";
 import { now } from "./lib/clock.ts";
 import { STREAMED_TURN, startFact, turnFacts } from "./lib/facts.ts";
@@ -24,17 +29,13 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = args.includes("--quick");
+const postgres = args.includes("--postgres");
 const runs = Number(option("runs") ?? (quick ? 3 : 7));
 const sizes = (option("sizes") ?? (quick ? "10,500,1000" : "10,100,500,1000,10000")).split(",").map(Number);
 const log = (message: string) => process.stderr.write(`replay-cache: ${message}\n`);
 
 /** Writes a session turn by turn, storing each turn's cache row as the writer does; returns the per-turn store times (ms). */
-async function writeWithCache(
-  journal: SqliteJournal,
-  sessionId: string,
-  cwd: string,
-  turns: number,
-): Promise<number[]> {
+async function writeWithCache(journal: JournalStore, sessionId: string, cwd: string, turns: number): Promise<number[]> {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
   await journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
   const writer = new ReplayCacheWriter(journal, sessionId, { notices: false, compaction: false });
@@ -59,18 +60,23 @@ const build = buildAll();
 const home = mkdtempSync(join(tmpdir(), "verbatim-bench-cache-"));
 const cwd = join(home, "project");
 const path = join(home, "journal.db");
+const server = postgres ? await startPostgres({ durable: true }) : undefined;
 try {
   log(`writing sessions of ${sizes.join(", ")} turns, each turn's cache row stored at its end`);
-  const journal = new SqliteJournal(path);
+  const url = server ? await freshDatabase(server) : undefined;
+  const journal: JournalStore = url ? new PostgresJournal(url) : new SqliteJournal(path);
+  const env: Record<string, string> = url ? { VERBATIM_HOME: home, VERBATIM_JOURNAL: url } : { VERBATIM_HOME: home };
   const writeCosts = new Map<number, number[]>();
   for (const turns of sizes) writeCosts.set(turns, await writeWithCache(journal, `ses_${turns}`, cwd, turns));
   const storage = new Map<number, { cacheBytes: number; factBytes: number }>();
   for (const turns of sizes) storage.set(turns, await journal.replayCacheSize(`ses_${turns}`));
   await journal.close();
-  const db = new Database(path);
-  db.run("PRAGMA busy_timeout = 120000");
-  db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
-  db.close();
+  if (!url) {
+    const db = new Database(path);
+    db.run("PRAGMA busy_timeout = 120000");
+    db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    db.close();
+  }
 
   const rows = [];
   for (const turns of sizes) {
@@ -83,14 +89,14 @@ try {
     const floors: number[] = [];
     let updates = 0;
     for (let i = 0; i < runs; i++) {
-      const c = await loadOnce(build.verbatim, { VERBATIM_HOME: home }, sessionId, cwd);
+      const c = await loadOnce(build.verbatim, env, sessionId, cwd);
       cached.push(c.ms);
       cachedFirst.push(c.firstUpdateMs);
       updates = c.updates;
-      const f = await loadOnce(build.verbatim, { VERBATIM_HOME: home, VERBATIM_REPLAY_CACHE: "off" }, sessionId, cwd);
+      const f = await loadOnce(build.verbatim, { ...env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, cwd);
       facts.push(f.ms);
       factsFirst.push(f.firstUpdateMs);
-      floors.push(floorRead(build.readFloor, path, sessionId).ms);
+      floors.push(url ? Number.NaN : floorRead(build.readFloor, path, sessionId).ms);
     }
     const costs = writeCosts.get(turns) ?? [];
     const size = storage.get(turns) ?? { cacheBytes: 0, factBytes: 0 };
@@ -128,6 +134,7 @@ try {
     `${JSON.stringify({ runs, rows, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 }, null, 2)}\n`,
   );
 } finally {
+  await server?.stop();
   rmSync(home, { recursive: true, force: true });
   build.dispose();
 }
