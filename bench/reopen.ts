@@ -102,6 +102,8 @@ export async function loadOnce(entry: string, env: Record<string, string>, sessi
   let t0 = 0;
   let ms = Number.NaN;
   let updates = 0;
+  /** Milliseconds from the load request to its first update. */
+  let firstUpdateMs = Number.NaN;
   let rssAfterInitialize = Number.NaN;
   let failure: string | undefined;
   agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
@@ -118,13 +120,13 @@ export async function loadOnce(entry: string, env: Record<string, string>, sessi
       if (text(line).includes('"error"')) failure = text(line);
       return true;
     }
-    updates++;
+    if (updates++ === 0) firstUpdateMs = at - t0;
     return false;
   });
   const peak = rssMb(agent.proc.pid, "VmHWM");
   await agent.stop();
   if (failure || Number.isNaN(ms)) throw new Error(`session/load failed: ${failure ?? "no response"}`);
-  return { ms, updates, rssAfterInitialize, peak };
+  return { ms, updates, firstUpdateMs, rssAfterInitialize, peak };
 }
 
 export async function reopen(

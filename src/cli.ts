@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
- * protocol messages). Subcommands: setup, demo, sessions, show, run, chat, models, doctor, export, import, fork, delete, trust.
+ * protocol messages). Subcommands: setup, demo, sessions, show, run, chat, models, doctor, export, import, fork, delete, verify, trust.
  */
 import { VERSION } from "./version.ts";
 
@@ -49,6 +49,8 @@ usage:
                                 continues in DIR; --new-id: as a new session; prints its id
   verbatim fork ID              copy a session as it stands into a new one; prints the new id
   verbatim delete ID            delete a session
+  verbatim verify ID            recompute the session's replay cache (turns and state) from its
+                                facts and report any that differs (exit 1)
   verbatim --version
 
 environment:
@@ -60,6 +62,7 @@ environment:
   VERBATIM_DURABILITY=strict          fsync every append
   VERBATIM_MAX_MESSAGE_BYTES          the largest message a client may send (default 32 MiB)
   VERBATIM_NOTIFY_COMMAND             a command told of busy / needs you / done (JSON on stdin)
+  VERBATIM_REPLAY_CACHE=off           neither store nor use the replay cache (reopen from facts)
 
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;
@@ -212,14 +215,15 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case "fork":
+    case "verify":
     case "delete": {
       const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
       if (positionals.length !== 1 || !positionals[0]) {
         process.stderr.write(`usage: verbatim ${command} ID\n`);
         return 2;
       }
-      const { forkCommand, deleteSession } = await import("./cli/sessions.ts");
-      const act = { fork: forkCommand, delete: deleteSession }[command];
+      const { forkCommand, deleteSession, verifySession } = await import("./cli/sessions.ts");
+      const act = { fork: forkCommand, delete: deleteSession, verify: verifySession }[command];
       return act(positionals[0]);
     }
     case "--version":

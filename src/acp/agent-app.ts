@@ -30,6 +30,7 @@ import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../version.ts";
 import { defined } from "../defined.ts";
+import { expandWritten } from "./written-lines.ts";
 
 export type AgentDeps = EngineDeps;
 
@@ -170,7 +171,11 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
           controller.enqueue(message);
         },
       });
-      const toClient = new TransformStream<AnyMessage, AnyMessage>();
+      const toClient = new TransformStream<AnyMessage, AnyMessage>({
+        transform: (message, out) => {
+          for (const m of expandWritten(message)) out.enqueue(m);
+        },
+      });
       app.connect(responses.watch({ readable: toAgent.readable, writable: toClient.writable }));
       return { readable: toClient.readable, writable: toAgent.writable };
     },

@@ -15,6 +15,7 @@ import { HandlerTable } from "./handler-table.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
+import { replayCacheEnabled } from "./replay-cache-writer.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 
 /** The handlers past `initialize`, with what they were wired to. */
@@ -33,6 +34,7 @@ export function loadHandlers(
   const wired = deps ?? engineDeps(process.env, options);
   const sessions = new OpenSessions(options.responses);
   sessions.clientCapabilities = clientCapabilities;
+  if (replayCacheEnabled() && wired.store.keepsReplayCache) sessions.cacheStore = wired.store;
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   lifecycleHandlers(handlers, wired, sessions);

@@ -6,7 +6,10 @@
 import type { AgentContext, ClientCapabilities, Implementation } from "@agentclientprotocol/sdk/unstable";
 import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
+import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
+import type { ReplayCapabilities } from "../replay/replay-segments.ts";
+import { ReplayCacheWriter } from "./replay-cache-writer.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import type { AfterResponse } from "./after-response.ts";
 import { clientHost } from "./client-host.ts";
@@ -61,18 +64,30 @@ export class OpenSessions {
     return [...this.#open.values()];
   }
 
+  /** The journal, when the replay cache is kept (see replay-cache-writer.ts). */
+  cacheStore: JournalStore | undefined;
+
   newProjector(replay: boolean): Projector {
+    return new Projector({ ...this.replayCapabilities(), replay });
+  }
+
+  /** The client's capabilities that change what a replay sends (the replay cache's key). */
+  replayCapabilities(): ReplayCapabilities {
     const session = this.clientCapabilities.session;
-    return new Projector({ notices: session?.notices != null, compaction: session?.compaction != null, replay });
+    return { notices: session?.notices != null, compaction: session?.compaction != null };
   }
 
   /** The runtime's link to this client: publishing through `projector`, its fs and terminals, asking it for permission. */
   io(sessionId: string, client: AgentContext, projector: Projector): SessionIo {
     const sender = this.sender(client);
     projector.context.sessionId = sessionId;
+    const cache = this.cacheStore
+      ? new ReplayCacheWriter(this.cacheStore, sessionId, this.replayCapabilities())
+      : undefined;
     return {
       publish: (record: StoredFact) => {
         for (const update of projector.apply(record)) sender.send(sessionId, update);
+        cache?.observe(record);
       },
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, this.clientCapabilities, sessionId),

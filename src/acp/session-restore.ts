@@ -6,11 +6,17 @@ import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
+import { cachedState, sendCachedRun } from "./cached-replay.ts";
+import { restoreState } from "../replay/replay-state.ts";
+import { cacheKey } from "../replay/replay-segments.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 
 /** Records a replay reads between turns of the event loop. */
 const YIELD_EVERY = 1024;
+
+/** Cached sends (of about 256 KB each) in flight before the load waits for the client to read. */
+const SENDS_IN_FLIGHT = 4;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -32,22 +38,40 @@ export async function restoreSession(
 ): Promise<SessionRuntime> {
   if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
   const sender = sessions.sender(client);
+  let sends = 0;
+  const sendLines = (lines: string): Promise<void> | undefined => {
+    throwIfCancelled(signal);
+    sender.sendLines(lines);
+    // A few sends in flight at most: the client reads at its pace, and memory stays bounded.
+    const pressure = sender.pressure(SENDS_IN_FLIGHT);
+    if (++sends % 16 !== 0) return pressure;
+    return (pressure ?? Promise.resolve()).then(yieldToEventLoop);
+  };
   const projector: Projector = sessions.newProjector(true);
   const pipeline = new ReplayPipeline(projector);
+  // The cached run's lines are written first, as they are read; with the state after it, the
+  // run's records are not read at all: the session continues from the state (cached-replay.ts).
+  const store = sessions.cacheStore;
+  const key = cacheKey(sessions.replayCapabilities());
+  const coveredTo = store && replay ? await sendCachedRun(store, sessionId, key, sendLines) : 0;
+  const state = store ? await cachedState(store, sessionId, key, replay ? coveredTo : undefined) : undefined;
   const io = sessions.io(sessionId, client, projector);
   let sinceYield = 0;
   const restored = await SessionRuntime.restore(
     deps,
     io,
     sessionId,
-    deps.store.readPages(sessionId),
+    deps.store.readPages(sessionId, state ? state.head.toSeq + 1 : 1),
     (record) => {
       throwIfCancelled(signal);
       if (!replay) {
         projector.apply(record);
         return undefined;
       }
-      for (const update of pipeline.push(record)) sender.send(sessionId, update);
+      // Without the state, the cached run's records are folded (the session's state and cards
+      // come from the facts) but not sent: their lines were.
+      if (record.seq <= coveredTo) projector.apply(record);
+      else for (const update of pipeline.push(record)) sender.send(sessionId, update);
       // Written updates settle as microtasks: without a turn of the event loop now and then, a
       // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
       if (++sinceYield < YIELD_EVERY) return sender.pressure();
@@ -55,6 +79,10 @@ export async function restoreSession(
       return (sender.pressure() ?? Promise.resolve()).then(yieldToEventLoop);
     },
     mcpServers,
+    state && {
+      seq: state.head.toSeq,
+      restore: (fold) => restoreState(state.parts, state.head, projector, fold),
+    },
   );
   if (replay) {
     for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId)))

@@ -3,6 +3,7 @@
  * SDK hands each message to.
  */
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { messageText } from "./written-lines.ts";
 
 export type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T : never;
 
@@ -34,7 +35,7 @@ export class MessageWritable extends WritableStream<Message> {
     super({
       write: (message) => {
         pending.sent(message);
-        return out.write(`${JSON.stringify(message)}\n`);
+        return out.write(messageText(message));
       },
     });
     this.#writer = new MessageWriter(out, pending);
@@ -59,7 +60,7 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
   ) {}
 
   write(message: Message): Promise<void> {
-    const written = this.out.write(`${JSON.stringify(message)}\n`) ?? settled;
+    const written = this.out.write(messageText(message)) ?? settled;
     this.pending.sent(message);
     return written;
   }

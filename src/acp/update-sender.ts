@@ -3,7 +3,8 @@
  * last send means every earlier update was written: responses wait on `flush()` so no update
  * of a turn or a replay arrives after its response.
  */
-import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import type { AgentContext, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import { WrittenLines } from "./written-lines.ts";
 import { methods } from "@agentclientprotocol/sdk/unstable";
 import { log } from "../log.ts";
 
@@ -21,6 +22,17 @@ export class UpdateSender {
     this.#last = this.client
       .notify(methods.client.session.update, { sessionId, update })
       .then(this.#sent, this.#failed);
+  }
+
+  /**
+   * Sends lines already serialized as session updates (a replay cache row), in order with the
+   * updates sent before and after them. They go through the SDK's notification path (which
+   * neither validates nor rewrites a notification's params) and are written as they are.
+   */
+  sendLines(lines: string): void {
+    this.#inFlight++;
+    const carried = new WrittenLines(lines) as unknown as SessionNotification;
+    this.#last = this.client.notify(methods.client.session.update, carried).then(this.#sent, this.#failed);
   }
 
   readonly #sent = (): void => {

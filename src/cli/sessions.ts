@@ -145,3 +145,26 @@ export function deleteSession(sessionId: string): Promise<number> {
     { write: true },
   );
 }
+
+/**
+ * `verbatim verify ID`: recomputes the session's replay cache from its facts and reports every
+ * row that differs (exit 1), or that all agree (exit 0). Never writes.
+ */
+export function verifySession(sessionId: string): Promise<number> {
+  return onSession(sessionId, async ({ store }) => {
+    if (!(await store.info(sessionId))) {
+      process.stderr.write(
+        `verbatim: there is no session ${sessionId} in the journal; \`verbatim sessions\` lists the recorded sessions\n`,
+      );
+      return 1;
+    }
+    const { verifyReplayCache } = await import("./verify-replay-cache.ts");
+    const report = await verifyReplayCache(store, sessionId);
+    for (const d of report.differences) out(`records ${d.fromSeq}-${d.toSeq} (${d.capabilities}): ${d.reason}`);
+    const other = report.otherVersions > 0 ? `; ${report.otherVersions} of other projection versions, unused` : "";
+    out(
+      `${report.checked} cached turns and ${report.stateParts} state parts checked, ${report.differences.length} differ from the facts${other}`,
+    );
+    return report.differences.length > 0 ? 1 : 0;
+  });
+}

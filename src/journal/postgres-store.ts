@@ -37,10 +37,13 @@ import {
   type ListQuery,
   type SessionRow,
 } from "./store.ts";
+import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
+import { deletePgReplayCache, PostgresReplayCache } from "./postgres-replay-cache.ts";
 
 const CONNECT_TIMEOUT_S = 10;
 
 export class PostgresJournal implements JournalStore {
+  readonly keepsReplayCache = true;
   readonly target: PostgresTarget;
   readonly #sql: SQL;
   /** Sessions this process leases, with the epoch of its lease. */
@@ -49,6 +52,7 @@ export class PostgresJournal implements JournalStore {
   readonly #locks: AdvisoryLocks;
   readonly #layout: PostgresLayout;
   readonly #reads: PostgresReads;
+  readonly #cache: PostgresReplayCache;
   readonly #owner = { host: hostname(), ...currentProcess() };
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
@@ -64,6 +68,13 @@ export class PostgresJournal implements JournalStore {
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
     this.#layout = new PostgresLayout(this.#sql, guard);
     this.#reads = new PostgresReads(this.#sql, guard, this.#layout);
+    this.#cache = new PostgresReplayCache(
+      this.#sql,
+      guard,
+      this.#layout,
+      (sessionId) => this.#held.get(sessionId),
+      (sessionId) => this.holder(sessionId),
+    );
   }
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
@@ -220,6 +231,27 @@ export class PostgresJournal implements JournalStore {
     return this.#reads.children(sessionId);
   }
 
+  /** The replay cache (postgres-replay-cache.ts): stored only while this process holds the lease, under its epoch. */
+  putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void> {
+    return this.#cache.putReplayCache(sessionId, key, update);
+  }
+
+  readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
+    return this.#cache.readReplayCache(sessionId, key);
+  }
+
+  readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq?: number): AsyncIterable<readonly ReplayCacheRow[]> {
+    return this.#cache.readReplayPages(sessionId, key, fromSeq);
+  }
+
+  readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+    return this.#cache.readReplayState(sessionId, key);
+  }
+
+  replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
+    return this.#cache.replayCacheSize(sessionId);
+  }
+
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     await this.#layout.ensure();
@@ -240,6 +272,7 @@ export class PostgresJournal implements JournalStore {
           await tx`INSERT INTO verbatim.deleting (session_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
           await tx`DELETE FROM verbatim.facts WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.blobs WHERE session_id = ${id}`;
+          await deletePgReplayCache(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;

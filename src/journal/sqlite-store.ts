@@ -19,6 +19,14 @@ import {
   type ListQuery,
   type SessionRow,
 } from "./store.ts";
+import {
+  REPLAY_PAGE_ROWS,
+  type ReplayCacheKey,
+  type ReplayCacheRow,
+  type ReplayCacheUpdate,
+  type ReplayStatePart,
+} from "./replay-cache.ts";
+import { deleteRows, putUpdate, readParts, readRowPage, readRows, sizes } from "./sqlite-replay-cache.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 
@@ -27,6 +35,7 @@ type Row = { seq: number; kind: string; v: number; at: string; body: string };
 const PAGE_SIZE = 256;
 
 export class SqliteJournal implements JournalStore {
+  readonly keepsReplayCache = true;
   #rw: Writer | undefined;
   #ro: Database | undefined;
   readonly #owner: ProcessIdentity = currentProcess();
@@ -330,6 +339,7 @@ export class SqliteJournal implements JournalStore {
             w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
             w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
+            deleteRows(w.db, id);
             w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
             const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
@@ -389,6 +399,45 @@ export class SqliteJournal implements JournalStore {
   /** True once this process opened the journal for writing (loading alone never does). */
   get writing(): boolean {
     return this.#rw !== undefined;
+  }
+
+  async putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void> {
+    const w = this.#writer();
+    guard(sessionId, () =>
+      w.transaction(() => {
+        const lease = w.selectLease.get(sessionId);
+        if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
+          throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
+        }
+        putUpdate(w.db, sessionId, key, update);
+      }),
+    );
+  }
+
+  async readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => readRows(db, sessionId, key)) : [];
+  }
+
+  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCacheRow[]> {
+    const db = this.#reader();
+    if (!db) return;
+    for (let from = fromSeq; ; ) {
+      const page = guard(sessionId, () => readRowPage(db, sessionId, key, from, REPLAY_PAGE_ROWS));
+      if (page.length > 0) yield page;
+      if (page.length < REPLAY_PAGE_ROWS) return;
+      from = (page[page.length - 1] as ReplayCacheRow).fromSeq + 1;
+    }
+  }
+
+  async readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => readParts(db, sessionId, key)) : [];
+  }
+
+  async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => sizes(db, sessionId)) : { cacheBytes: 0, factBytes: 0 };
   }
 
   /** The raw rows of a session, for checking that loading never writes. */

@@ -4,6 +4,7 @@
  * (a server answers over a connection): a promise that resolves means the work is committed.
  */
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
+import type { ReplayCacheStore } from "./replay-cache.ts";
 
 export type SessionRow = {
   sessionId: string;
@@ -49,7 +50,8 @@ export type Durability = "normal" | "strict";
 /** The process holding a session's lease: its pid, and the machine it runs on where the store spans machines. */
 export type LeaseHolder = { pid: number; host?: string };
 
-export interface JournalStore {
+/** The replay cache (replay-cache.ts) is derived data kept beside the facts: never a fact, never exported. */
+export interface JournalStore extends ReplayCacheStore {
   /** Records a new session with its first fact and takes its lease. */
   create(row: SessionRow, first: Fact): Promise<StoredFact>;
   /**
@@ -90,7 +92,7 @@ export interface JournalStore {
   /** The subagent sessions whose row names this session as their parent, oldest first. Never writes. */
   children(sessionId: string): Promise<SessionRow[]>;
   list(query: ListQuery): Promise<SessionRow[]>;
-  /** Deletes a session and all its facts: the one exception to append-only. */
+  /** Deletes a session and all its facts (and its replay cache): the one exception to append-only. */
   delete(sessionId: string): Promise<boolean>;
   /** Takes the session's lease for this process, or rejects with `busy` while a live owner holds it. */
   acquire(sessionId: string): Promise<void>;

@@ -18,7 +18,8 @@ type Outcome = FactOf<"hook_outcome">;
 /** What a client is shown of an outcome under `_meta.verbatim` (the model's context stays private). */
 export type HookOutcomeMeta = Omit<Outcome, "kind" | "messageId" | "modelContext">;
 
-type Shown = {
+/** What is known of one outcome shown (exported for the replay cache's snapshot, projector-state.ts). */
+export type Shown = {
   revision: number;
   content: string;
   toolCallId: string | undefined;
@@ -33,7 +34,11 @@ export class HookOutcomeProjection {
    * @param sessionId the session being projected, when known: outcomes from another session
    *   never attach to its cards.
    */
-  apply(fact: Outcome, cards: ReadonlyMap<string, Card>, sessionId: string | undefined): SessionUpdate[] {
+  apply(
+    fact: Outcome,
+    cards: { get(toolCallId: string): Card | undefined },
+    sessionId: string | undefined,
+  ): SessionUpdate[] {
     const content = JSON.stringify(metaOf(fact));
     const known = this.#shown.get(fact.outcomeId);
     if (!known) {
@@ -56,6 +61,11 @@ export class HookOutcomeProjection {
     known.revision = fact.revision;
     known.content = content;
     return known.card ? [onCard(known.card, fact)] : standalone(fact);
+  }
+
+  /** The outcomes shown so far, by outcome id (live, not a copy). */
+  get shown(): Map<string, Shown> {
+    return this.#shown;
   }
 }
 

@@ -10,6 +10,7 @@ import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } f
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
+import { CardTable } from "./card-table.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -22,12 +23,24 @@ export type ProjectionContext = {
   readonly compaction?: boolean;
 };
 
+/** What a projector has folded: its cards, hook outcomes and compactions (projector-state.ts stores and restores it). */
+export type ProjectorFolded = {
+  readonly cards: CardTable;
+  readonly hooks: HookOutcomeProjection;
+  readonly compactions: Map<string, CompactionShown>;
+};
+
 export class Projector {
-  readonly #cards = new Map<string, Card>();
+  readonly #cards = new CardTable();
   readonly #hooks = new HookOutcomeProjection();
   readonly #compactions = new Map<string, CompactionShown>();
 
   constructor(readonly context: ProjectionContext) {}
+
+  /** The projector's state, live (not a copy): for the replay cache's snapshot of it. */
+  get folded(): ProjectorFolded {
+    return { cards: this.#cards, hooks: this.#hooks, compactions: this.#compactions };
+  }
 
   /** The updates one fact shows. Updates the projector's card state. */
   apply({ fact, at }: StoredFact): SessionUpdate[] {
@@ -199,7 +212,7 @@ export class Projector {
    */
   interruptionMarks(): SessionUpdate[] {
     const marks: SessionUpdate[] = [];
-    for (const card of this.#cards.values()) {
+    for (const card of this.#cards.parsed()) {
       if (isSettled(card)) continue;
       const copy: Card = { ...card, meta: { ...card.meta }, notes: [...card.notes] };
       marks.push(interruptCard(copy, copy.started));

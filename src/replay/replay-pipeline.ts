@@ -25,6 +25,13 @@ export class ReplayPipeline {
   /** Folds one stored record, in journal order; returns the updates to send now, in order. */
   push(record: StoredFact): readonly SessionUpdate[] {
     const released = this.#turns.push(record.fact, this.projector.apply(record));
+    // Merging never crosses a turn's end: what a finished turn replays as depends only on the
+    // records up to its end (what the replay cache stores, see replay-segments.ts).
+    if (record.fact.kind === "turn_ended") return [...this.#merged(released), ...this.#coalescer.flush()];
+    return this.#merged(released);
+  }
+
+  #merged(released: readonly SessionUpdate[]): readonly SessionUpdate[] {
     if (released.length === 0) return NOTHING;
     if (released.length === 1) return this.#coalescer.push(released[0] as SessionUpdate);
     const ready: SessionUpdate[] = [];

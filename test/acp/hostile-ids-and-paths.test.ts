@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../support/cli-process.ts";
-import { dumpDatabase } from "../support/db-dump.ts";
+import { dumpDatabase, replayCacheSettled } from "../support/db-dump.ts";
 import { initializedRawAgent, type RawAgent } from "../support/raw-client.ts";
 import { sandbox } from "../support/workspace.ts";
 
@@ -57,6 +57,7 @@ describe("hostile session ids over ACP", () => {
       (await agent.request("session/new", { cwd: box.workspace, mcpServers: [] })).result as { sessionId: string }
     ).sessionId;
     await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
+    await replayCacheSettled(join(box.home, "journal.db"), sessionId);
     before = dumpDatabase(join(box.home, "journal.db"));
   });
   afterAll(async () => {

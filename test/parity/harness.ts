@@ -74,6 +74,7 @@ export async function parity(
   } finally {
     await fresh.close();
   }
+  await sameWithoutReplayCache(box, sessionId, fresh.client.notifications, options.reload ?? options);
   const liveView = live.client.view(sessionId);
   const reloaded = fresh.client.view(sessionId);
   const plainLoad = projectsAsPlainClient(options.reload ?? options)
@@ -133,6 +134,35 @@ async function showDifferences(box: Sandbox, sessionId: string, loaded: SessionN
   const line = a.findIndex((l, i) => l !== b[i]);
   const at = line < 0 ? a.length : line;
   return [`show: line ${at + 1} is ${JSON.stringify(a[at])}, load draws ${JSON.stringify(b[at])}`];
+}
+
+/**
+ * Every parity scenario's reload is replayed a second time from the facts alone (the replay cache
+ * off): it must send exactly what the reload did, whatever of it came from the cache.
+ */
+async function sameWithoutReplayCache(
+  box: Sandbox,
+  sessionId: string,
+  reloaded: SessionNotification[],
+  options: ClientOptions,
+): Promise<void> {
+  const factsOnly = await connectProcess(
+    { ...box.env, VERBATIM_REPLAY_CACHE: "off" },
+    {
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    },
+  );
+  try {
+    await load(factsOnly.ctx, sessionId, box.workspace);
+  } catch {
+    return; // A reload the scenario expects to fail (it checks that itself) has nothing to compare.
+  } finally {
+    await factsOnly.close();
+  }
+  const a = JSON.stringify(reloaded.filter((n) => n.sessionId === sessionId));
+  const b = JSON.stringify(factsOnly.client.notifications.filter((n) => n.sessionId === sessionId));
+  if (a !== b)
+    throw new Error(`session ${sessionId}: the reload sent other updates than a replay of its facts alone\n${a}\n${b}`);
 }
 
 /** The texts of a view's messages with a given role, in timeline order. */

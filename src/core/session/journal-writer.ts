@@ -63,6 +63,11 @@ export class JournalWriter {
     await this.#take(record);
   }
 
+  /** Continues after record `seq`, restored without reading the records up to it (the session's state was restored whole). */
+  restoredTo(seq: number): void {
+    this.#nextSeq = seq + 1;
+  }
+
   /** Folds a record read from the journal while restoring the session (nothing is shown or written). */
   restored(record: StoredFact): void {
     this.#nextSeq = record.seq + 1;

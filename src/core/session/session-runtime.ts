@@ -159,7 +159,9 @@ export class SessionRuntime {
   /**
    * Rebuilds a session from its stored facts, handing each record to `each` as it is folded
    * (load streams them to the client this way; `each` may return a promise to slow the read
-   * down to the client's pace). Never writes.
+   * down to the client's pace). Never writes. With `start`, the state after record `start.seq`
+   * is restored by `start.restore` (from the replay cache) and `pages` must begin after it. The
+   * model's conversation is folded from the facts when the session first needs it, either way.
    */
   static async restore(
     deps: EngineDeps,
@@ -168,11 +170,16 @@ export class SessionRuntime {
     pages: AsyncIterable<readonly StoredFact[]>,
     each: (record: StoredFact) => Promise<void> | undefined = () => undefined,
     mcpServers: McpServerConfig[] = [],
+    start?: { seq: number; restore(state: SessionStateFold): void },
   ): Promise<SessionRuntime> {
     const first = await deps.store.info(sessionId);
     // A subagent's session never offers Task or AskUserQuestion: only top-level sessions start subagents and ask the user.
     const tools = first?.parentSessionId ? deps.tools.without(PARENT_ONLY) : deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, first?.cwd ?? process.cwd());
+    if (start) {
+      start.restore(runtime.state);
+      runtime.#writer.restoredTo(start.seq);
+    }
     for await (const page of pages) {
       for (const record of page) {
         runtime.#writer.restored(record);

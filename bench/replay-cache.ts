@@ -1,0 +1,140 @@
+/**
+ * `bun bench/replay-cache.ts [--quick] [--runs N] [--sizes 10,500,10000] [--postgres]`: the replay cache.
+ * For sessions of streamed turns written through the store API, each turn's cache row is stored
+ * as the live writer stores it (ReplayCacheWriter, right after the turn's end: read the turn's
+ * records back, project, serialize, one transaction), timed per turn; then the session is
+ * reopened in fresh processes with the cache and without it (VERBATIM_REPLAY_CACHE=off),
+ * interleaved, against the read floor. Prints a table and the figures as JSON on stdout. With
+ * `--postgres`, the sessions are in a PostgreSQL journal (an embedded server on a loopback port,
+ * PostgreSQL's default durability) and there is no read floor.
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReplayCacheWriter } from "../src/acp/replay-cache-writer.ts";
+import { PostgresJournal } from "../src/journal/postgres-store.ts";
+import { SqliteJournal } from "../src/journal/sqlite-store.ts";
+import type { JournalStore } from "../src/journal/store.ts";
+import { freshDatabase, startPostgres } from "../test/support/postgres-server.ts";
+import { buildAll } from "./lib/agents.ts";
+import { now } from "./lib/clock.ts";
+import { STREAMED_TURN, startFact, turnFacts } from "./lib/facts.ts";
+import { linearFit, median, quantile } from "./lib/stats.ts";
+import { floorRead, loadOnce } from "./reopen.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = args.includes("--quick");
+const postgres = args.includes("--postgres");
+const runs = Number(option("runs") ?? (quick ? 3 : 7));
+const sizes = (option("sizes") ?? (quick ? "10,500,1000" : "10,100,500,1000,10000")).split(",").map(Number);
+const log = (message: string) => process.stderr.write(`replay-cache: ${message}\n`);
+
+/** Writes a session turn by turn, storing each turn's cache row as the writer does; returns the per-turn store times (ms). */
+async function writeWithCache(journal: JournalStore, sessionId: string, cwd: string, turns: number): Promise<number[]> {
+  const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
+  await journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
+  const writer = new ReplayCacheWriter(journal, sessionId, { notices: false, compaction: false });
+  let seq = 2;
+  const costs: number[] = [];
+  for (let t = 0; t < turns; t++) {
+    const records = await journal.appendMany(
+      sessionId,
+      seq,
+      turnFacts(t, cwd, STREAMED_TURN).map((fact) => ({ fact, at })),
+    );
+    seq += records.length;
+    const t0 = now();
+    for (const record of records) writer.observe(record);
+    await writer.settled();
+    costs.push(now() - t0);
+  }
+  return costs;
+}
+
+const build = buildAll();
+const home = mkdtempSync(join(tmpdir(), "verbatim-bench-cache-"));
+const cwd = join(home, "project");
+const path = join(home, "journal.db");
+const server = postgres ? await startPostgres({ durable: true }) : undefined;
+try {
+  log(`writing sessions of ${sizes.join(", ")} turns, each turn's cache row stored at its end`);
+  const url = server ? await freshDatabase(server) : undefined;
+  const journal: JournalStore = url ? new PostgresJournal(url) : new SqliteJournal(path);
+  const env: Record<string, string> = url ? { VERBATIM_HOME: home, VERBATIM_JOURNAL: url } : { VERBATIM_HOME: home };
+  const writeCosts = new Map<number, number[]>();
+  for (const turns of sizes) writeCosts.set(turns, await writeWithCache(journal, `ses_${turns}`, cwd, turns));
+  const storage = new Map<number, { cacheBytes: number; factBytes: number }>();
+  for (const turns of sizes) storage.set(turns, await journal.replayCacheSize(`ses_${turns}`));
+  await journal.close();
+  if (!url) {
+    const db = new Database(path);
+    db.run("PRAGMA busy_timeout = 120000");
+    db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    db.close();
+  }
+
+  const rows = [];
+  for (const turns of sizes) {
+    const sessionId = `ses_${turns}`;
+    log(`reopening ${turns} turns (${runs} runs each way)`);
+    const cached: number[] = [];
+    const cachedFirst: number[] = [];
+    const facts: number[] = [];
+    const factsFirst: number[] = [];
+    const floors: number[] = [];
+    let updates = 0;
+    for (let i = 0; i < runs; i++) {
+      const c = await loadOnce(build.verbatim, env, sessionId, cwd);
+      cached.push(c.ms);
+      cachedFirst.push(c.firstUpdateMs);
+      updates = c.updates;
+      const f = await loadOnce(build.verbatim, { ...env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, cwd);
+      facts.push(f.ms);
+      factsFirst.push(f.firstUpdateMs);
+      floors.push(url ? Number.NaN : floorRead(build.readFloor, path, sessionId).ms);
+    }
+    const costs = writeCosts.get(turns) ?? [];
+    const size = storage.get(turns) ?? { cacheBytes: 0, factBytes: 0 };
+    rows.push({
+      turns,
+      updates,
+      loadCachedMs: median(cached),
+      loadFactsMs: median(facts),
+      firstUpdateCachedMs: median(cachedFirst),
+      firstUpdateFactsMs: median(factsFirst),
+      floorMs: median(floors),
+      writeP50Ms: quantile(costs, 0.5),
+      writeP99Ms: quantile(costs, 0.99),
+      cacheBytes: size.cacheBytes,
+      factBytes: size.factBytes,
+      cacheOverFacts: size.cacheBytes / size.factBytes,
+    });
+  }
+  const fit = linearFit(
+    rows.map((r) => r.turns),
+    rows.map((r) => r.loadCachedMs),
+  );
+  process.stderr.write(
+    "| turns | updates | load, cache | load, facts | first update, cache / facts | read floor | cache write at turn end p50 / p99 | cache / facts bytes |\n|---|---|---|---|---|---|---|---|\n",
+  );
+  for (const r of rows) {
+    process.stderr.write(
+      `| ${r.turns} | ${r.updates} | ${r.loadCachedMs.toFixed(1)} ms | ${r.loadFactsMs.toFixed(1)} ms | ${r.firstUpdateCachedMs.toFixed(1)} / ${r.firstUpdateFactsMs.toFixed(1)} ms | ${r.floorMs.toFixed(1)} ms | ${r.writeP50Ms.toFixed(2)} / ${r.writeP99Ms.toFixed(2)} ms | ${(r.cacheBytes / 1e6).toFixed(1)} / ${(r.factBytes / 1e6).toFixed(1)} MB (${(100 * r.cacheOverFacts).toFixed(0)}%) |\n`,
+    );
+  }
+  process.stderr.write(
+    `reopen with the cache: ${(fit.slope * 1000).toFixed(1)} ms per 1,000 turns, r² = ${fit.r2.toFixed(3)}\n`,
+  );
+  process.stdout.write(
+    `${JSON.stringify({ runs, rows, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 }, null, 2)}\n`,
+  );
+} finally {
+  await server?.stop();
+  rmSync(home, { recursive: true, force: true });
+  build.dispose();
+}

@@ -1,0 +1,99 @@
+/**
+ * Keeps a session's replay cache as it is written live: at each turn's end (right after its
+ * `turn_ended` is committed), the writer holding the lease stores the turn's row and the parts of
+ * the state the turn changed, computed from the turn's records as stored, by a replay projection
+ * of its own (the live one is not a replay's). The first turn that ends in a process starts that
+ * projection from the stored state if it is whole (a session reopened with its cache), else
+ * replays the session's journal from record 1 and stores every finished turn's row and the whole
+ * state: that fills in turns recorded before the cache existed, or by a client of other
+ * capabilities, once per session per process. Failures are logged and lose only the cache: a load
+ * then replays from the facts.
+ */
+import type { StoredFact } from "../journal/facts/index.ts";
+import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../journal/replay-cache.ts";
+import type { JournalStore } from "../journal/store.ts";
+import { log } from "../log.ts";
+import type { StatePart } from "../replay/replay-state.ts";
+import { cacheKey, ReplaySegments, type ReplayCapabilities } from "../replay/replay-segments.ts";
+import { cachedState, sendCachedRun } from "./cached-replay.ts";
+
+/** `VERBATIM_REPLAY_CACHE=off`: neither store nor use the replay cache (loads replay every fact). */
+export function replayCacheEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.VERBATIM_REPLAY_CACHE !== "off";
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class ReplayCacheWriter {
+  /** The replay projection, folded up to its `nextSeq`; undefined until the first turn's end here. */
+  #segments: ReplaySegments | undefined;
+  #work: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: JournalStore,
+    readonly sessionId: string,
+    private readonly capabilities: ReplayCapabilities,
+  ) {}
+
+  /** Takes each record as it is published. Costs nothing but at a turn's end, and then off the event's path. */
+  observe(record: StoredFact): void {
+    if (record.fact.kind !== "turn_ended") return;
+    const upTo = record.seq;
+    this.#work = this.#work
+      .then(() => this.#store(upTo))
+      .catch((error: unknown) => {
+        log.warn(`could not store the replay cache of session ${this.sessionId}`, error);
+        this.#segments = undefined;
+      });
+  }
+
+  /** Resolves once every row due so far has been stored (or given up). */
+  settled(): Promise<void> {
+    return this.#work;
+  }
+
+  /**
+   * Reads back the records the projection has not folded yet, up to `upTo`, and stores the rows
+   * they end with the state parts they changed. The records are read as a load reads them
+   * (decoded from the store, not the objects the live path appended), so a row is what a replay
+   * of the facts sends, byte for byte.
+   */
+  async #store(upTo: number): Promise<void> {
+    // The turn's last updates and its response go out first: this work waits for a turn of the
+    // event loop, and takes one between pages, so it never holds up what the session sends.
+    await yieldToEventLoop();
+    const segments = this.#segments ?? (await this.#start());
+    this.#segments = segments;
+    const rows: ReplayCacheRow[] = [];
+    // Parts by name: a part changed by several turns read here is stored once, as it stands last.
+    const parts = new Map<string, StatePart>();
+    for await (const page of this.store.readPages(this.sessionId, segments.nextSeq)) {
+      await yieldToEventLoop();
+      for (const record of page) {
+        if (record.seq > upTo) break;
+        const turn = segments.push(record);
+        if (!turn) continue;
+        rows.push(withChecksum(turn.row));
+        for (const part of turn.parts) parts.set(part.part, part);
+      }
+      if (segments.nextSeq > upTo) break;
+    }
+    if (rows.length === 0) return;
+    const key = cacheKey(this.capabilities);
+    await this.store.putReplayCache(this.sessionId, key, {
+      rows,
+      parts: [...parts.values()].map((p) => partWithChecksum(key, p)),
+    });
+  }
+
+  /** The projection to continue: from the stored state when it is whole, else from record 1. */
+  async #start(): Promise<ReplaySegments> {
+    const segments = new ReplaySegments(this.sessionId, this.capabilities);
+    const key = cacheKey(this.capabilities);
+    // The rows are checked as a load checks them: a state after a broken run is not continued.
+    const coveredTo = await sendCachedRun(this.store, this.sessionId, key, yieldToEventLoop);
+    const state = await cachedState(this.store, this.sessionId, key, coveredTo);
+    if (state) segments.resume(state.parts, state.head);
+    return segments;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The replay cache: for each finished turn, the lines replaying it sends, and the session state
+ * after the last cached turn; derived from the facts and never a fact itself. A row covers the
+ * records `fromSeq..toSeq` (from the record after the previous turn's end to this turn's
+ * `turn_ended`), so a session's rows tile its journal from record 1. The state is kept in parts
+ * (replay/replay-state.ts): a `head` naming the last record it has folded, and one part per card,
+ * hook outcome and compaction, so that a turn's end rewrites only what the turn changed. Rows and
+ * parts are keyed by the projection's version and the client capabilities that change what replay
+ * sends; the writer holding the lease may replace or drop them at any time, and a load uses them
+ * only when the key matches and every checksum holds (else it replays the facts).
+ */
+export type ReplayCacheKey = { version: number; capabilities: string };
+
+export type ReplayCacheRow = ReplayCacheKey & {
+  fromSeq: number;
+  toSeq: number;
+  /** The NDJSON lines (each ending in a newline) replaying the records sends, as written to stdout. */
+  lines: string;
+  checksum: string;
+};
+
+/** One part of the state after the last cached turn (see replay-state.ts for `part` and `body`). */
+export type ReplayStatePart = { part: string; ord: number; body: string; checksum: string };
+
+/** What a turn's end stores: its row, and the parts of the state it changed (the head always among them). */
+/** Rows a page of `readReplayPages` holds at most (about 1 MB of lines for streamed turns). */
+export const REPLAY_PAGE_ROWS = 256;
+
+export type ReplayCacheUpdate = { rows: readonly ReplayCacheRow[]; parts: readonly ReplayStatePart[] };
+
+/**
+ * A fast non-cryptographic hash: the cache is derived data kept by the writer itself, so the
+ * checksum guards against corruption (a torn or edited row), not against an adversary, and a load
+ * hashes every byte it writes from the cache.
+ */
+const hash = (text: string): string => Bun.hash.xxHash3(text).toString(16);
+
+/** The checksum a row must carry: over its key, its range and its lines. */
+export function replayCacheChecksum(row: Omit<ReplayCacheRow, "checksum">): string {
+  return hash(`${row.version}\n${row.capabilities}\n${row.fromSeq}\n${row.toSeq}\n${row.lines}`);
+}
+
+/** The row with its checksum. */
+export function withChecksum(row: Omit<ReplayCacheRow, "checksum">): ReplayCacheRow {
+  return { ...row, checksum: replayCacheChecksum(row) };
+}
+
+export function checksumHolds(row: ReplayCacheRow): boolean {
+  return replayCacheChecksum(row) === row.checksum;
+}
+
+/** The checksum a state part must carry, over its key, name, order and body. */
+export function statePartChecksum(key: ReplayCacheKey, part: Omit<ReplayStatePart, "checksum">): string {
+  return hash(`${key.version}\n${key.capabilities}\n${part.part}\n${part.ord}\n${part.body}`);
+}
+
+export function partWithChecksum(key: ReplayCacheKey, part: Omit<ReplayStatePart, "checksum">): ReplayStatePart {
+  return { ...part, checksum: statePartChecksum(key, part) };
+}
+
+export function partChecksumHolds(key: ReplayCacheKey, part: ReplayStatePart): boolean {
+  return statePartChecksum(key, part) === part.checksum;
+}
+
+/** What a store keeps of the replay cache (see JournalStore). */
+export interface ReplayCacheStore {
+  /** Whether this store keeps a replay cache at all (a writer computes no rows for one that does not). */
+  readonly keepsReplayCache: boolean;
+  /**
+   * Stores rows and state parts for a session under `key`, in one transaction, if this process
+   * holds the session's lease; rejects with `busy` otherwise. A row replaces any with the same key
+   * and `fromSeq`; a part replaces the body of any with the same key and name, keeping its first
+   * `ord`. A store without a cache resolves having stored nothing.
+   */
+  putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void>;
+  /** The session's rows with `key` (every key when omitted), by `fromSeq`. Never writes; none for a store without a cache. */
+  readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]>;
+  /**
+   * The session's rows with `key`, from the one starting at `fromSeq` on, in pages by `fromSeq`
+   * (a load writes each page as it comes). Never writes; none for a store without a cache.
+   */
+  readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq?: number): AsyncIterable<readonly ReplayCacheRow[]>;
+  /** The session's state parts with `key`, by `ord` then name. Never writes; none for a store without a cache. */
+  readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]>;
+  /** Bytes the session's cache holds (lines and state), and its facts' stored bodies: for measuring. */
+  replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }>;
+}

@@ -1,0 +1,152 @@
+/**
+ * The replay cache's tables in the SQLite journal (see replay-cache.ts). Not part of the layout's
+ * append-only rules: rows and parts are derived data that the writer replaces. Created by the
+ * first writer that stores a row; a database without the tables simply has no cache.
+ */
+import type { Database } from "bun:sqlite";
+import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
+
+export const replayCacheSql = `
+CREATE TABLE IF NOT EXISTS replay_cache (
+  session_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  capabilities TEXT NOT NULL,
+  from_seq INTEGER NOT NULL,
+  to_seq INTEGER NOT NULL,
+  lines TEXT NOT NULL,
+  checksum TEXT NOT NULL,
+  PRIMARY KEY (session_id, version, capabilities, from_seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS replay_state (
+  session_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  capabilities TEXT NOT NULL,
+  part TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  checksum TEXT NOT NULL,
+  PRIMARY KEY (session_id, version, capabilities, part)
+);
+`;
+
+type DbRow = {
+  version: number;
+  capabilities: string;
+  from_seq: number;
+  to_seq: number;
+  lines: string;
+  checksum: string;
+};
+
+/** Whether the database has the cache's tables (both come together). */
+export function hasReplayCache(db: Database): boolean {
+  return (
+    db
+      .query<{ n: number }, []>(
+        "SELECT COUNT(*) AS n FROM sqlite_master WHERE name IN ('replay_cache', 'replay_state')",
+      )
+      .get()?.n === 2
+  );
+}
+
+/** Inserts or replaces rows and parts; the caller runs it in the transaction that checks the lease. */
+export function putUpdate(db: Database, sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): void {
+  db.run(replayCacheSql);
+  putRows(db, sessionId, update.rows);
+  const upsert = db.query(
+    `INSERT INTO replay_state (session_id, version, capabilities, part, ord, body, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (session_id, version, capabilities, part) DO UPDATE SET body = excluded.body, checksum = excluded.checksum`,
+  );
+  for (const p of update.parts) upsert.run(sessionId, key.version, key.capabilities, p.part, p.ord, p.body, p.checksum);
+}
+
+/** Inserts or replaces rows (tests use it alone to forge or damage a row). */
+export function putRows(db: Database, sessionId: string, rows: readonly ReplayCacheRow[]): void {
+  db.run(replayCacheSql);
+  const insert = db.query(
+    "INSERT OR REPLACE INTO replay_cache (session_id, version, capabilities, from_seq, to_seq, lines, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const r of rows) insert.run(sessionId, r.version, r.capabilities, r.fromSeq, r.toSeq, r.lines, r.checksum);
+}
+
+export function readRows(db: Database, sessionId: string, key?: ReplayCacheKey): ReplayCacheRow[] {
+  if (!hasReplayCache(db)) return [];
+  const rows = key
+    ? db
+        .query<DbRow, [string, number, string]>(
+          "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? ORDER BY from_seq",
+        )
+        .all(sessionId, key.version, key.capabilities)
+    : db
+        .query<DbRow, [string]>(
+          "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? ORDER BY version, capabilities, from_seq",
+        )
+        .all(sessionId);
+  return rows.map(fromDb);
+}
+
+/** Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`. */
+export function readRowPage(
+  db: Database,
+  sessionId: string,
+  key: ReplayCacheKey,
+  fromSeq: number,
+  limit: number,
+): ReplayCacheRow[] {
+  if (!hasReplayCache(db)) return [];
+  return db
+    .query<DbRow, [string, number, string, number, number]>(
+      "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? AND from_seq >= ? ORDER BY from_seq LIMIT ?",
+    )
+    .all(sessionId, key.version, key.capabilities, fromSeq, limit)
+    .map(fromDb);
+}
+
+const fromDb = (r: DbRow): ReplayCacheRow => ({
+  version: r.version,
+  capabilities: r.capabilities,
+  fromSeq: r.from_seq,
+  toSeq: r.to_seq,
+  lines: r.lines,
+  checksum: r.checksum,
+});
+
+export function readParts(db: Database, sessionId: string, key: ReplayCacheKey): ReplayStatePart[] {
+  if (!hasReplayCache(db)) return [];
+  return db
+    .query<ReplayStatePart, [string, number, string]>(
+      "SELECT part, ord, body, checksum FROM replay_state WHERE session_id = ? AND version = ? AND capabilities = ? ORDER BY ord, part",
+    )
+    .all(sessionId, key.version, key.capabilities);
+}
+
+/** Replaces a stored part as it is (tests use it to forge or damage one). */
+export function putPart(db: Database, sessionId: string, key: ReplayCacheKey, part: ReplayStatePart): void {
+  db.run(replayCacheSql);
+  db.run(
+    "INSERT OR REPLACE INTO replay_state (session_id, version, capabilities, part, ord, body, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    [sessionId, key.version, key.capabilities, part.part, part.ord, part.body, part.checksum],
+  );
+}
+
+export function deleteRows(db: Database, sessionId: string): void {
+  if (!hasReplayCache(db)) return;
+  db.run("DELETE FROM replay_cache WHERE session_id = ?", [sessionId]);
+  db.run("DELETE FROM replay_state WHERE session_id = ?", [sessionId]);
+}
+
+export function sizes(db: Database, sessionId: string): { cacheBytes: number; factBytes: number } {
+  const facts = db
+    .query<{ n: number | null }, [string]>(
+      "SELECT SUM(LENGTH(CAST(body AS BLOB))) AS n FROM facts WHERE session_id = ?",
+    )
+    .get(sessionId);
+  if (!hasReplayCache(db)) return { cacheBytes: 0, factBytes: facts?.n ?? 0 };
+  const sum = (sql: string) => db.query<{ n: number | null }, [string]>(sql).get(sessionId)?.n ?? 0;
+  const cacheBytes =
+    sum("SELECT SUM(LENGTH(CAST(lines AS BLOB)) + LENGTH(checksum)) AS n FROM replay_cache WHERE session_id = ?") +
+    sum(
+      "SELECT SUM(LENGTH(CAST(body AS BLOB)) + LENGTH(part) + LENGTH(checksum)) AS n FROM replay_state WHERE session_id = ?",
+    );
+  return { cacheBytes, factBytes: facts?.n ?? 0 };
+}

@@ -1,0 +1,137 @@
+/**
+ * The replay cache's rows, computed from records: each finished turn's lines, exactly as a load
+ * replaying the facts writes them. Pure. `PROJECTION_VERSION` names the projection: any change
+ * to what replay sends must bump it (test/replay/projection-version.test.ts fails until it is),
+ * so that rows stored by an older projection are never used.
+ */
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { StoredFact } from "../journal/facts/index.ts";
+import type { ReplayCacheKey, ReplayCacheRow } from "../journal/replay-cache.ts";
+import { Projector } from "./project.ts";
+import { ReplayPipeline } from "./replay-pipeline.ts";
+import {
+  allStateParts,
+  noteTouched,
+  nothingTouched,
+  restoreState,
+  stateParts,
+  type StateHead,
+  type StatePart,
+} from "./replay-state.ts";
+import { SessionStateFold } from "./state.ts";
+
+/** A replay cache row before its checksum (added where it is stored: replayCacheChecksum). */
+export type ReplaySegment = Omit<ReplayCacheRow, "checksum">;
+
+/** What a finished turn stores: its row, and the parts of the state it changed (see replay-state.ts). */
+export type TurnCache = { row: ReplaySegment; parts: StatePart[] };
+
+export const PROJECTION_VERSION = 1;
+
+/** The client capabilities that change what replay sends. */
+export type ReplayCapabilities = { notices: boolean; compaction: boolean };
+
+export function cacheKey(capabilities: ReplayCapabilities): ReplayCacheKey {
+  return {
+    version: PROJECTION_VERSION,
+    capabilities: `notices=${capabilities.notices ? 1 : 0};compaction=${capabilities.compaction ? 1 : 0}`,
+  };
+}
+
+/** One `session/update` notification as the agent writes it to stdout (the SDK's JSON-RPC message, one line). */
+export function updateLine(sessionId: string, update: SessionUpdate): string {
+  return `${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } })}\n`;
+}
+
+/**
+ * Feeds a session's records in order from record 1 (or from a stored state, `resume`); yields a
+ * turn's row and changed state parts at each turn's end.
+ */
+export class ReplaySegments {
+  readonly projector: Projector;
+  readonly fold = new SessionStateFold();
+  readonly #pipeline: ReplayPipeline;
+  readonly #key: ReplayCacheKey;
+  #fromSeq = 1;
+  #lines = "";
+  #touched = nothingTouched();
+  /** The record that first announced each card seen here (a resumed run's earlier cards have theirs stored). */
+  readonly #announced = new Map<string, number>();
+  /** The record the next `push` must be. */
+  nextSeq = 1;
+
+  constructor(
+    readonly sessionId: string,
+    capabilities: ReplayCapabilities,
+  ) {
+    this.projector = new Projector({ ...capabilities, replay: true, sessionId });
+    this.#pipeline = new ReplayPipeline(this.projector);
+    this.#key = cacheKey(capabilities);
+  }
+
+  /** Continues from a stored state (the parts of a head that `push` would have reached at `head.toSeq`). */
+  resume(parts: readonly StatePart[], head: StateHead): void {
+    restoreState(parts, head, this.projector, this.fold);
+    this.#fromSeq = this.nextSeq = head.toSeq + 1;
+  }
+
+  /** The row ending at this record if it ends a turn. Records must come in order, none skipped. */
+  push(record: StoredFact): TurnCache | undefined {
+    this.nextSeq = record.seq + 1;
+    const { fact } = record;
+    noteTouched(this.#touched, fact);
+    if (fact.kind === "tool_call_announced" && !this.projector.card(fact.toolCallId))
+      this.#announced.set(fact.toolCallId, record.seq);
+    for (const update of this.#pipeline.push(record)) this.#lines += updateLine(this.sessionId, update);
+    this.fold.apply(fact, record.seq);
+    if (fact.kind !== "turn_ended") return undefined;
+    const row = { ...this.#key, fromSeq: this.#fromSeq, toSeq: record.seq, lines: this.#lines };
+    const parts = stateParts(this.projector, this.fold, record.seq, this.#touched, this.#announcedAt);
+    this.#fromSeq = record.seq + 1;
+    this.#lines = "";
+    this.#touched = nothingTouched();
+    return { row, parts };
+  }
+
+  /** Every part of the state now (after a turn's end): what a store's parts must equal. Only for a run from record 1. */
+  allParts(): StatePart[] {
+    return allStateParts(this.projector, this.fold, this.nextSeq - 1, this.#announcedAt);
+  }
+
+  readonly #announcedAt = (toolCallId: string): number => this.#announced.get(toolCallId) ?? 0;
+}
+
+/** Every row a session's records yield (for checks and tests). */
+export async function segmentsOf(
+  sessionId: string,
+  capabilities: ReplayCapabilities,
+  pages: AsyncIterable<readonly StoredFact[]>,
+): Promise<ReplaySegment[]> {
+  const segments = new ReplaySegments(sessionId, capabilities);
+  const rows: ReplaySegment[] = [];
+  for await (const page of pages)
+    for (const record of page) {
+      const turn = segments.push(record);
+      if (turn) rows.push(turn.row);
+    }
+  return rows;
+}
+
+/** What the writer stores for a session's records from record 1: every finished turn's row, and the state parts as they stand last. */
+export async function cacheOf(
+  sessionId: string,
+  capabilities: ReplayCapabilities,
+  pages: AsyncIterable<readonly StoredFact[]>,
+): Promise<{ rows: ReplaySegment[]; parts: StatePart[] }> {
+  const segments = new ReplaySegments(sessionId, capabilities);
+  const rows: ReplaySegment[] = [];
+  const parts = new Map<string, StatePart>();
+  for await (const page of pages)
+    for (const record of page) {
+      const turn = segments.push(record);
+      if (!turn) continue;
+      rows.push(turn.row);
+      for (const part of turn.parts) parts.set(part.part, part);
+    }
+  return { rows, parts: [...parts.values()] };
+}

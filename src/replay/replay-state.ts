@@ -1,0 +1,165 @@
+/**
+ * The session state after a finished turn, as the replay cache keeps it: what the next record's
+ * projection needs (the projector's cards, hook outcomes and compactions) and what the restored
+ * session continues from (the state fold, the next sequence number), in parts, so that a turn's
+ * end rewrites only what the turn changed. A load restores them instead of folding every earlier
+ * fact. The model's conversation is not kept: a restored session folds it from the facts when it
+ * first needs it (its next prompt). Pure.
+ */
+import type { Fact } from "../journal/facts/index.ts";
+import { isSettled, type Card } from "./card.ts";
+import { cardJson, parseCard } from "./card-table.ts";
+import type { Shown } from "./hook-outcomes.ts";
+import type { Projector } from "./project.ts";
+import type { SessionStateFold } from "./state.ts";
+
+/** One part of the state: `head` (the fold and the covered range), `card:ID`, `hook:ID` or `compaction:ID`. */
+export type StatePart = {
+  part: string;
+  /** Restoring order: a card's is the record that first announced it (cards replay in that order). */
+  ord: number;
+  body: string;
+};
+
+export type StateHead = {
+  /** The last record the state has folded (a turn's `turn_ended`). */
+  toSeq: number;
+  /** The SessionStateFold, as foldJson writes it. */
+  fold: string;
+  /** The cards not settled (restored parsed; the others stay text until a fact touches them). */
+  unsettled: string[];
+};
+
+/** What a record may change of the projector's state: the parts to write again at the turn's end. */
+export type Touched = { cards: Set<string>; outcomes: Set<string>; compactions: Set<string> };
+
+export const nothingTouched = (): Touched => ({ cards: new Set(), outcomes: new Set(), compactions: new Set() });
+
+/** Notes what `fact` may change (every id the projector keys state by). */
+export function noteTouched(touched: Touched, fact: Fact): void {
+  if ("toolCallId" in fact && typeof fact.toolCallId === "string") touched.cards.add(fact.toolCallId);
+  if (fact.kind === "session_recovered") for (const c of fact.calls) touched.cards.add(c.toolCallId);
+  if (fact.kind === "hook_outcome") touched.outcomes.add(fact.outcomeId);
+  if (fact.kind === "compaction_started" || fact.kind === "compaction_chunk" || fact.kind === "compaction_ended")
+    touched.compactions.add(fact.compactionId);
+}
+
+const MAP_TAG = "$verbatimMap";
+
+/** The fold as JSON text (its maps as tagged entries). */
+export function foldJson(fold: SessionStateFold): string {
+  return JSON.stringify(fold, (_key, value: unknown) => (value instanceof Map ? { [MAP_TAG]: [...value] } : value));
+}
+
+/** Sets a fresh fold to what foldJson wrote (maps and arrays filled in place: others may hold them). */
+export function restoreFold(fold: SessionStateFold, text: string): void {
+  const data = JSON.parse(text, (_key, value: unknown) =>
+    value !== null && typeof value === "object" && MAP_TAG in value
+      ? new Map((value as Record<string, [unknown, unknown][]>)[MAP_TAG])
+      : value,
+  ) as Record<string, unknown>;
+  const target = fold as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(data)) {
+    const current = target[key];
+    if (current instanceof Map && value instanceof Map) {
+      current.clear();
+      for (const [k, v] of value) current.set(k, v);
+    } else if (Array.isArray(current) && Array.isArray(value)) {
+      current.length = 0;
+      current.push(...value);
+    } else target[key] = value;
+  }
+}
+
+type ShownJson = Omit<Shown, "card"> & { card: "none" | "table" | string };
+
+/**
+ * The parts to write at a turn's end: the head, then each card, outcome and compaction `touched`
+ * names. `announcedAt` gives a new card's restoring order.
+ */
+export function stateParts(
+  projector: Projector,
+  fold: SessionStateFold,
+  toSeq: number,
+  touched: Touched,
+  announcedAt: (toolCallId: string) => number,
+): StatePart[] {
+  const { cards, hooks, compactions } = projector.folded;
+  const unsettled: string[] = [];
+  for (const card of cards.parsed()) if (!isSettled(card)) unsettled.push(card.toolCallId);
+  const head: StateHead = { toSeq, fold: foldJson(fold), unsettled };
+  const parts: StatePart[] = [{ part: "head", ord: 0, body: JSON.stringify(head) }];
+  for (const id of touched.cards) {
+    const card = cards.get(id);
+    if (card) parts.push({ part: `card:${id}`, ord: announcedAt(id), body: cardJson(card) });
+  }
+  for (const id of touched.outcomes) {
+    const shown = hooks.shown.get(id);
+    if (!shown) continue;
+    const ref = !shown.card ? "none" : cards.get(shown.card.toolCallId) === shown.card ? "table" : cardJson(shown.card);
+    const json: ShownJson = { ...shown, card: ref };
+    parts.push({ part: `hook:${id}`, ord: 0, body: JSON.stringify(json) });
+  }
+  for (const id of touched.compactions) {
+    const entry = compactions.get(id);
+    if (entry) parts.push({ part: `compaction:${id}`, ord: 0, body: JSON.stringify(entry) });
+  }
+  return parts;
+}
+
+/** Every part of the state as it stands (for a check against what is stored). */
+export function allStateParts(
+  projector: Projector,
+  fold: SessionStateFold,
+  toSeq: number,
+  announcedAt: (toolCallId: string) => number,
+): StatePart[] {
+  const { cards, hooks, compactions } = projector.folded;
+  const touched: Touched = {
+    cards: new Set(cards.ids()),
+    outcomes: new Set(hooks.shown.keys()),
+    compactions: new Set(compactions.keys()),
+  };
+  return stateParts(projector, fold, toSeq, touched, announcedAt);
+}
+
+/** The head among stored parts, parsed. */
+export function stateHead(parts: readonly StatePart[]): StateHead | undefined {
+  const head = parts.find((p) => p.part === "head");
+  return head ? (JSON.parse(head.body) as StateHead) : undefined;
+}
+
+/**
+ * Restores a fresh projector (and fold, if given) to the stored parts, cards in `ord` order as
+ * given. Settled cards stay text until a fact touches them.
+ */
+export function restoreState(
+  parts: readonly StatePart[],
+  head: StateHead,
+  projector: Projector,
+  fold?: SessionStateFold,
+): void {
+  if (fold) restoreFold(fold, head.fold);
+  const { cards, hooks, compactions } = projector.folded;
+  const unsettled = new Set(head.unsettled);
+  for (const p of parts) {
+    if (!p.part.startsWith("card:")) continue;
+    const id = p.part.slice(5);
+    if (unsettled.has(id)) cards.set(id, parseCard(p.body));
+    else cards.setSettledText(id, p.body);
+  }
+  for (const p of parts) {
+    if (p.part.startsWith("hook:")) {
+      const json = JSON.parse(p.body) as ShownJson;
+      const card: Card | undefined =
+        json.card === "none"
+          ? undefined
+          : json.card === "table"
+            ? cards.get(json.toolCallId ?? "")
+            : parseCard(json.card);
+      hooks.shown.set(p.part.slice(5), { ...json, card });
+    } else if (p.part.startsWith("compaction:")) {
+      compactions.set(p.part.slice(11), JSON.parse(p.body));
+    }
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The replay cache through the store interface, on both stores: rows and state parts are stored
+ * only by the lease's holder, read back by key in order, replaced (a part keeping its first
+ * order), left out of nothing they should not be, and removed with the session. And the agent
+ * keeps and uses the cache on each store: a load from it writes the bytes of a load from the facts.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { partWithChecksum, withChecksum, type ReplayCacheKey } from "../../src/journal/replay-cache.ts";
+import type { JournalStore } from "../../src/journal/store.ts";
+import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
+import { journalError, startFact } from "../support/journal.ts";
+import { loadBytes } from "../support/load-bytes.ts";
+import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stores.ts";
+import { sandbox } from "../support/workspace.ts";
+
+const KEY: ReplayCacheKey = { version: 1, capabilities: "notices=0;compaction=0" };
+const OTHER: ReplayCacheKey = { version: 1, capabilities: "notices=1;compaction=0" };
+const row = (fromSeq: number, toSeq: number, lines: string) => withChecksum({ ...KEY, fromSeq, toSeq, lines });
+const part = (name: string, ord: number, body: string) => partWithChecksum(KEY, { part: name, ord, body });
+
+async function create(store: JournalStore, sessionId = "ses_cache"): Promise<string> {
+  const when = new Date().toISOString();
+  await store.create(
+    { sessionId, cwd: "/work", additionalDirectories: [], createdAt: when, updatedAt: when },
+    startFact("/work"),
+  );
+  return sessionId;
+}
+
+for (const kind of storeKinds) {
+  describe(`the replay cache on the ${kind} store`, () => {
+    const opened: StoreUnderTest[] = [];
+    const open = async () => {
+      const s = await storeUnderTest(kind);
+      opened.push(s);
+      return s;
+    };
+    afterAll(async () => {
+      for (const s of opened) await s.close();
+    });
+
+    test("a store never given a cache reads none", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      expect(store.keepsReplayCache).toBe(true);
+      expect(await store.readReplayCache(id, KEY)).toEqual([]);
+      expect(await store.readReplayState(id, KEY)).toEqual([]);
+    });
+
+    test("rows come back by key in record order, parts by their order", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await store.putReplayCache(id, KEY, {
+        rows: [row(4, 9, "b\n"), row(1, 3, "a\n")],
+        parts: [part("head", 0, "{}"), part("card:y", 7, "Y"), part("card:x", 2, "X")],
+      });
+      expect((await store.readReplayCache(id, KEY)).map((r) => [r.fromSeq, r.toSeq, r.lines])).toEqual([
+        [1, 3, "a\n"],
+        [4, 9, "b\n"],
+      ]);
+      expect((await store.readReplayCache(id)).length).toBe(2);
+      expect((await store.readReplayState(id, KEY)).map((p) => p.part)).toEqual(["head", "card:x", "card:y"]);
+      expect(await store.readReplayCache(id, OTHER)).toEqual([]);
+      expect(await store.readReplayState(id, OTHER)).toEqual([]);
+    });
+
+    test("a row is replaced by one of the same start; a part's body is replaced, its first order kept", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await store.putReplayCache(id, KEY, { rows: [row(1, 3, "a\n")], parts: [part("card:x", 2, "X")] });
+      await store.putReplayCache(id, KEY, { rows: [row(1, 3, "A\n")], parts: [part("card:x", 0, "X2")] });
+      expect((await store.readReplayCache(id, KEY)).map((r) => r.lines)).toEqual(["A\n"]);
+      const [stored] = await store.readReplayState(id, KEY);
+      expect([stored?.ord, stored?.body]).toEqual([2, "X2"]);
+    });
+
+    test("a process that does not hold the session's lease stores nothing", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await store.release(id);
+      const error = await journalError(() => store.putReplayCache(id, KEY, { rows: [row(1, 1, "a\n")], parts: [] }));
+      expect(error.code).toBe("busy");
+      expect(await store.readReplayCache(id, KEY)).toEqual([]);
+    });
+
+    test("deleting the session removes its cache; its size is measured against its facts", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await store.putReplayCache(id, KEY, { rows: [row(1, 1, "abc\n")], parts: [part("head", 0, "{}")] });
+      const size = await store.replayCacheSize(id);
+      expect(size.cacheBytes).toBeGreaterThan(0);
+      expect(size.factBytes).toBeGreaterThan(0);
+      expect(await store.delete(id)).toBe(true);
+      expect(await store.readReplayCache(id)).toEqual([]);
+      expect(await store.readReplayState(id, KEY)).toEqual([]);
+    });
+
+    test("the agent keeps the cache here and a load from it writes the bytes of a load from the facts", async () => {
+      const { env, store } = await open();
+      const box = sandbox("scripted/demo");
+      const agentEnv = { ...box.env, ...env };
+      const live = await connectProcess(agentEnv);
+      let sessionId = "";
+      try {
+        sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+        for (const text of ["first", "second"]) await prompt(live.ctx, sessionId, text);
+        let rows = 0;
+        const poll = async () => {
+          rows = (await store.readReplayCache(sessionId, KEY)).length;
+        };
+        const timer = setInterval(poll, 50);
+        try {
+          await until(() => rows === 2, "a cached row for each of the two turns");
+        } finally {
+          clearInterval(timer);
+        }
+      } finally {
+        await live.close();
+      }
+      expect((await store.readReplayCache(sessionId, KEY)).length).toBe(2);
+      const cached = await loadBytes(agentEnv, sessionId, box.workspace);
+      const facts = await loadBytes({ ...agentEnv, VERBATIM_REPLAY_CACHE: "off" }, sessionId, box.workspace);
+      expect(cached).toContain('"id":2,"result"');
+      expect(cached).toBe(facts);
+    });
+  });
+}

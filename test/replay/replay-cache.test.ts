@@ -1,0 +1,195 @@
+/**
+ * The replay cache as the agent keeps and uses it: the live writer stores a row per finished
+ * turn, a load writes valid rows as they are (and replays the facts past them, or where a row is
+ * not valid), `verbatim verify` recomputes every row from the facts, and delete removes them.
+ */
+import { Database } from "bun:sqlite";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { replayCacheChecksum, type ReplayCacheRow, type ReplayStatePart } from "../../src/journal/replay-cache.ts";
+import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
+import { cacheKey } from "../../src/replay/replay-segments.ts";
+import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { runCli } from "../support/cli-process.ts";
+import { loadBytes } from "../support/load-bytes.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+let box: Sandbox;
+let sessionId = "";
+const db = () => new Database(join(box.home, "journal.db"));
+const rows = (): ReplayCacheRow[] => {
+  const d = db();
+  try {
+    return readRows(d, sessionId);
+  } finally {
+    d.close();
+  }
+};
+const put = (r: ReplayCacheRow[]) => {
+  const d = db();
+  try {
+    putRows(d, sessionId, r);
+  } finally {
+    d.close();
+  }
+};
+// The fold is JSON text inside the head's JSON: its quotes are escaped there.
+const PROMPTS_3 = '\\"prompts\\":3';
+const PROMPTS_4 = '\\"prompts\\":4';
+const KEY = cacheKey({ notices: false, compaction: false });
+const parts = (): ReplayStatePart[] => {
+  const d = db();
+  try {
+    return readParts(d, sessionId, KEY);
+  } finally {
+    d.close();
+  }
+};
+const putState = (part: ReplayStatePart) => {
+  const d = db();
+  try {
+    putPart(d, sessionId, KEY, part);
+  } finally {
+    d.close();
+  }
+};
+/** Rewrites a stored fact's body, past the journal's append-only trigger (a damaged database). */
+const damageFact = (seq: number, body: string) => {
+  const d = db();
+  try {
+    d.run("DROP TRIGGER facts_no_update");
+    d.run("UPDATE facts SET body = ? WHERE session_id = ? AND seq = ?", [body, sessionId, seq]);
+  } finally {
+    d.close();
+  }
+};
+const factsOnly = () => loadBytes({ ...box.env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, box.workspace);
+
+beforeEach(async () => {
+  box = sandbox("scripted/demo");
+  const live = await connectProcess(box.env);
+  try {
+    sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+    for (const text of ["first", "second", "third"]) await prompt(live.ctx, sessionId, text);
+    await until(() => rows().length === 3, "a cached row for each of the three turns");
+  } finally {
+    await live.close();
+  }
+});
+
+describe("the replay cache", () => {
+  test("holds a row per finished turn, the rows tiling the journal from record 1", () => {
+    const cached = rows();
+    expect(cached.map((r) => r.fromSeq)[0]).toBe(1);
+    for (let i = 1; i < cached.length; i++) expect(cached[i]!.fromSeq).toBe(cached[i - 1]!.toSeq + 1);
+    expect(cached.every((r) => r.checksum === replayCacheChecksum(r))).toBe(true);
+  });
+
+  test("a load writes a valid row's lines as they are", async () => {
+    const [first, ...rest] = rows();
+    const forged = {
+      ...first!,
+      lines: first!.lines.replace(
+        '"sessionUpdate":"user_message_chunk"',
+        '"sessionUpdate":"user_message_chunk","forged":true',
+      ),
+    };
+    expect(forged.lines).not.toBe(first!.lines);
+    put([{ ...forged, checksum: replayCacheChecksum(forged) }, ...rest]);
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toContain('"forged":true');
+  });
+
+  test("a load with the cache writes the same bytes as one from the facts alone", async () => {
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
+  });
+
+  test("a row that fails its checksum is not used: that turn and those after it replay from the facts", async () => {
+    const [first, ...rest] = rows();
+    put([{ ...first!, lines: first!.lines.replace("user_message_chunk", "user_message_chunk_x") }, ...rest]);
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
+  });
+
+  test("a client with other capabilities replays from the facts", async () => {
+    const caps = { session: { notices: {} } };
+    expect(await loadBytes(box.env, sessionId, box.workspace, caps)).toBe(
+      await loadBytes({ ...box.env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, box.workspace, caps),
+    );
+  });
+
+  test("verbatim verify finds every row equal to the facts, and reports one that is not", async () => {
+    const ok = await runCli(["verify", sessionId], box.env);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/3 cached turns and \d+ state parts checked, 0 differ/);
+    const [first, ...rest] = rows();
+    const forged = { ...first!, lines: first!.lines.replace("user_message_chunk", "user_message_chunk_x") };
+    put([{ ...forged, checksum: replayCacheChecksum(forged) }, ...rest]);
+    const bad = await runCli(["verify", sessionId], box.env);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(`records 1-${first!.toSeq}`);
+    expect(bad.stdout).toContain("its lines differ from a replay of the facts");
+  });
+
+  test("keeps the state after the last cached turn: its head names that turn's end", () => {
+    const head = parts().find((p) => p.part === "head");
+    expect(JSON.parse(head!.body).toSeq).toBe(rows().at(-1)!.toSeq);
+  });
+
+  test("a load with the state reads no fact of the cached turns; without the cache a damaged fact is a clear error", async () => {
+    damageFact(3, "{not json");
+    const cached = await loadBytes(box.env, sessionId, box.workspace);
+    expect(cached).toContain('"id":2,"result"');
+    const facts = await factsOnly();
+    expect(facts).toContain('"id":2,"error"');
+    expect(facts).toContain("record 3");
+  });
+
+  test("a state part that fails its checksum is not used: the load folds the facts, to the same bytes", async () => {
+    const head = parts().find((p) => p.part === "head")!;
+    const damaged = { ...head, body: head.body.replace(PROMPTS_3, PROMPTS_4) };
+    expect(damaged.body).not.toBe(head.body);
+    putState(damaged);
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
+    damageFact(3, "{not json");
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toContain('"id":2,"error"');
+  });
+
+  test("verbatim verify reports a state part that differs from the facts", async () => {
+    const head = parts().find((p) => p.part === "head")!;
+    const { statePartChecksum } = await import("../../src/journal/replay-cache.ts");
+    const forged = { ...head, body: head.body.replace(PROMPTS_3, PROMPTS_4) };
+    expect(forged.body).not.toBe(head.body);
+    putState({ ...forged, checksum: statePartChecksum(KEY, forged) });
+    const bad = await runCli(["verify", sessionId], box.env);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("state part head: differs from the facts");
+  });
+
+  test("a session reopened from its cache goes on: the next turn is cached from the stored state, equal to the facts", async () => {
+    const live = await connectProcess(box.env);
+    try {
+      await load(live.ctx, sessionId, box.workspace);
+      await prompt(live.ctx, sessionId, "fourth");
+      await until(() => rows().length === 4, "a cached row for the fourth turn");
+    } finally {
+      await live.close();
+    }
+    const head = parts().find((p) => p.part === "head")!;
+    expect(JSON.parse(head.body).toSeq).toBe(rows().at(-1)!.toSeq);
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
+    const verified = await runCli(["verify", sessionId], box.env);
+    expect(verified.stdout).toContain("0 differ");
+    expect(verified.code).toBe(0);
+  });
+
+  test("deleting the session removes its cache", async () => {
+    expect((await runCli(["delete", sessionId], box.env)).code).toBe(0);
+    expect(rows()).toEqual([]);
+    expect(parts()).toEqual([]);
+  });
+
+  test("export leaves the cache out: only facts", async () => {
+    const exported = await runCli(["export", sessionId], box.env);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).not.toContain('"jsonrpc"');
+  });
+});

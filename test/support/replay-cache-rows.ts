@@ -1,0 +1,26 @@
+/** Storing a replay cache derived in a test (cacheOf) straight into a journal's database, as the writer would. */
+import { Database } from "bun:sqlite";
+import { partWithChecksum, withChecksum } from "../../src/journal/replay-cache.ts";
+import { putUpdate } from "../../src/journal/sqlite-replay-cache.ts";
+import type { StatePart } from "../../src/replay/replay-state.ts";
+import { cacheKey, type ReplayCapabilities, type ReplaySegment } from "../../src/replay/replay-segments.ts";
+
+export type DerivedCache = { rows: ReplaySegment[]; parts: StatePart[] };
+
+export function storeCache(
+  path: string,
+  sessionId: string,
+  capabilities: ReplayCapabilities,
+  cache: DerivedCache,
+): void {
+  const key = cacheKey(capabilities);
+  const db = new Database(path);
+  try {
+    putUpdate(db, sessionId, key, {
+      rows: cache.rows.map(withChecksum),
+      parts: cache.parts.map((p) => partWithChecksum(key, p)),
+    });
+  } finally {
+    db.close();
+  }
+}
