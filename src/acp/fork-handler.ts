@@ -5,19 +5,18 @@
  * view, which the fork's equals), and `session/load` of the fork shows it.
  */
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
-import type { McpServerConfig } from "../core/mcp/server-config.ts";
 import { forkSession } from "../core/session/fork.ts";
-import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
+import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkDirectories, checkSessionId } from "./request-checks.ts";
 import { activate, modeState } from "./session-lifecycle.ts";
+import { restoreSession } from "./session-restore.ts";
 
 export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
-  app.onRequest(acp.methods.agent.session.fork, ({ params, client }) =>
+  app.onRequest(acp.methods.agent.session.fork, ({ params, client, requestId }) =>
     typed(() => {
       checkSessionId(params.sessionId);
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
@@ -26,32 +25,14 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
       return sessions.lifecycle.run(params.sessionId, async () => {
         const running = sessions.get(params.sessionId)?.runtime.running ?? false;
         const { sessionId } = await forkSession(deps.store, params.sessionId, running);
-        const runtime = await open(sessionId, client, mcpServers);
+        // Restored without a replay (the client has the source's view, which the fork's equals). As
+        // after session/new, what the fork shows next (its MCP servers' reports) follows the response.
+        const runtime = await restoreSession(deps, sessions, sessionId, client, false, mcpServers, undefined, (fork) =>
+          sessions.afterResponse.then(requestId, () => fork.begin()),
+        );
         activate(runtime, params);
         return { sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
       });
     }),
   );
-
-  /** The fork, restored from its journal without replaying it, served from this connection. */
-  async function open(sessionId: string, client: AgentContext, mcpServers: McpServerConfig[]): Promise<SessionRuntime> {
-    const projector = sessions.newProjector(true);
-    const io = sessions.io(sessionId, client, projector);
-    const runtime = await SessionRuntime.restore(
-      deps,
-      io,
-      sessionId,
-      deps.store.readPages(sessionId),
-      (record) => {
-        projector.apply(record);
-        return undefined;
-      },
-      mcpServers,
-    );
-    projector.context.replay = false;
-    sessions.set({ runtime, projector });
-    // As after session/new: what the session shows next (its MCP servers' reports) follows the response.
-    setTimeout(() => runtime.begin(), 0);
-    return runtime;
-  }
 }

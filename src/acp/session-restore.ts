@@ -25,7 +25,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * (the same projection the live path used; see replay-pipeline.ts), at the client's pace.
  * Never writes. The session continues live from the state it was restored to. A `$/cancel_request`
  * (`signal`) stops a replay between updates: the request answers cancelled, and the session is
- * not opened.
+ * not opened. `begin` starts the restored session (its MCP servers connect): at once, unless the
+ * caller defers it (a fork begins once its response is written).
  */
 export async function restoreSession(
   deps: EngineDeps,
@@ -35,6 +36,7 @@ export async function restoreSession(
   replay: boolean,
   mcpServers: McpServerConfig[],
   signal?: AbortSignal,
+  begin: (restored: SessionRuntime) => void = (restored) => restored.begin(),
 ): Promise<SessionRuntime> {
   if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
   const sender = sessions.sender(client);
@@ -96,8 +98,8 @@ export async function restoreSession(
   // just restored; the old instance ends properly (its hooks and notifications stop).
   const previous = sessions.get(sessionId);
   sessions.set({ runtime: restored, projector });
-  // MCP servers connect now; what they report is recorded when the session is next written.
-  restored.begin();
+  // MCP servers connect (now, by default); what they report is recorded when the session is next written.
+  begin(restored);
   await previous?.runtime.close();
   return restored;
 }
