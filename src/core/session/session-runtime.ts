@@ -1,36 +1,32 @@
 /**
- * One session in this process: its folded state and model context, and the turn running on it.
- * Every fact goes through `record`, to the session's journal writer (journal-writer.ts): appended
- * to the journal first, then folded, then published (shown). The runtime knows nothing about ACP
- * wire shapes.
+ * One session in this process: its folded state and model context, its config, and the one turn
+ * that may run on it (what happens inside a turn is session-turn.ts). Every fact goes through
+ * `record`, to the session's journal writer (journal-writer.ts): appended to the journal first,
+ * then folded, then published (shown). The runtime knows nothing about ACP wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
-import type { Fact, ModelRef, StoredFact } from "../../journal/facts/index.ts";
+import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
 import { changedConfig, configValuesOf, DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
-import { formatModelRef } from "../config/model-ref.ts";
 import { log } from "../../log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { readOnlyGate } from "../permissions/call-gate.ts";
-import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import type { TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
 import { secretsOf, type McpServerConfig } from "../mcp/server-config.ts";
-import { commandEnvironment } from "../tools/shell/command-env.ts";
 import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
 import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
-import { recoveryFact } from "./recovery.ts";
-import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { checkCwdHere } from "./cwd-here.ts";
 import { sessionStartedFact } from "./session-started.ts";
 import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
-import { titleFrom } from "./title.ts";
+import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { defined } from "../../defined.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
@@ -48,6 +44,8 @@ export class SessionRuntime {
   readonly #writer: JournalWriter;
   /** The secret values of this session's MCP servers (a subagent's: its parent's), kept from commands. */
   readonly #mcpSecrets: string[];
+  /** This session as its turns take it (session-turn.ts). */
+  readonly #turnSession: TurnSession;
 
   private constructor(
     readonly sessionId: string,
@@ -82,6 +80,24 @@ export class SessionRuntime {
             tool.preview ? tool.preview(input, { cwd: this.state.cwd, roots: this.#roots(), host: this.io.host }) : [],
         })
       : undefined;
+    this.#turnSession = {
+      sessionId,
+      state: this.state,
+      deps,
+      io,
+      tools,
+      tooling: this.#tooling,
+      hooks: this.#hooks,
+      mcpSecrets: this.#mcpSecrets,
+      catalog: () => this.#catalog,
+      record: (fact) => this.record(fact),
+      ensureLease: () => this.#writer.ensureLease(),
+      pace: () => this.#writer.pace(),
+      conversation: () => this.#conversationFold(),
+      configValues: () => this.configValues(),
+      roots: () => this.#roots(),
+      subagents: () => this.#subagents(),
+    };
   }
 
   /** The catalog of this session's workspace. */
@@ -235,7 +251,7 @@ export class SessionRuntime {
       if (previous) await previous.done.catch(() => undefined);
       this.#writer.reconnect();
       try {
-        return await this.#runTurn(blocks, abort.signal);
+        return await runSessionTurn(this.#turnSession, blocks, abort.signal);
       } catch (error) {
         if (this.#writer.lost) await this.#journalLost(error, abort);
         throw error;
@@ -333,95 +349,6 @@ export class SessionRuntime {
   #recordSoon(fact: Fact): void {
     if (this.#closed) return;
     this.#writer.recordSoon(fact);
-  }
-
-  async #runTurn(blocks: ContentBlock[], signal: AbortSignal): Promise<TurnOutcome> {
-    await this.#writer.ensureLease();
-    const conversation = await this.#conversationFold();
-    if (this.state.needsRecovery()) await this.record(recoveryFact(this.state));
-    await this.#tooling.settle();
-    const turnId = mintId("turn");
-    const promptId = mintId("msg");
-    await this.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
-    if (this.state.title === undefined) await this.record({ kind: "title_set", title: titleFrom(blocks) });
-    const outcome = await this.#turnAfterPrompt(turnId, promptId, blocks, signal, conversation);
-    this.#hooks?.endTurn({
-      ...(outcome.ok ? {} : { failed: outcome.error }),
-      lastAssistantMessage: lastAnswer({ messages: () => conversation.messages }),
-    });
-    return outcome;
-  }
-
-  async #turnAfterPrompt(
-    turnId: string,
-    promptId: string,
-    blocks: ContentBlock[],
-    signal: AbortSignal,
-    conversation: ConversationFold,
-  ): Promise<TurnOutcome> {
-    const invocation = await recordInvocation(turnId, blocks, this.state, (fact) => this.record(fact));
-    const { model, thoughtLevel } = this.configValues();
-    if (this.#hooks) {
-      const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
-      const blocked = await this.#hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
-      if (blocked !== undefined || signal.aborted) {
-        const stopReason = signal.aborted ? "cancelled" : "end_turn";
-        await this.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
-        return { ok: true, stopReason };
-      }
-    }
-    const provider = this.#catalog.provider(model);
-    if (!provider) {
-      const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${this.#catalog.setupHint}`;
-      await this.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
-      await this.record({ kind: "turn_ended", turnId, outcome: "failed", error });
-      return { ok: false, error };
-    }
-    const hooks = this.#hooks;
-    const prelude = {
-      turnId,
-      state: this.state,
-      messages: conversation.messages,
-      record: (fact: Fact) => this.record(fact),
-      provider,
-      model,
-      signal,
-      ...(hooks ? { afterCompaction: (s: AbortSignal) => hooks.compacted(s) } : {}),
-    };
-    if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
-    await compactIfNeeded(prelude);
-    return runTurn({
-      sessionId: this.sessionId,
-      turnId,
-      cwd: this.state.cwd,
-      roots: this.#roots(),
-      signal,
-      record: (fact) => this.record(fact),
-      pace: () => {
-        this.#writer.pace();
-        return this.io.backpressure?.();
-      },
-      messages: () => conversation.messages,
-      state: this.state,
-      system: this.state.systemPrompt,
-      toolSpecs: this.state.modelTools(),
-      tools: this.tools.with(this.#tooling.mcpTools),
-      provider,
-      model: model as ModelRef,
-      thoughtLevel,
-      host: this.io.host,
-      commandEnv: this.#commandEnv(),
-      gate: this.io.gate ?? readOnlyGate,
-      maxSteps: this.deps.maxSteps,
-      ...defined({ hooks: this.#hooks }),
-      ...(this.state.parentSessionId === undefined ? { subagents: this.#subagents() } : {}),
-    });
-  }
-
-  /** What the model's commands run with: this process's environment without the secrets it holds. */
-  #commandEnv() {
-    const secrets = this.#catalog.secrets();
-    return commandEnvironment(process.env, { names: secrets.names, values: [...secrets.values, ...this.#mcpSecrets] });
   }
 
   #roots(): string[] {

@@ -1,0 +1,151 @@
+/**
+ * One turn on a session, from its prompt to its end: a turn a crash left open is recovered, the
+ * MCP tools and slash commands are settled, the prompt (and a first title) recorded, the
+ * UserPromptSubmit hooks asked, then a slash command, a compaction where one is due, and the
+ * model's steps (turn/run-turn.ts) with what the session gives them. The session runtime keeps
+ * the one turn slot and the journal writer; this is what happens inside the slot.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { Fact, ModelRef } from "../../journal/facts/index.ts";
+import type { ConversationFold } from "../../replay/conversation.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+import type { ConfigValues } from "../config/config-options.ts";
+import { formatModelRef } from "../config/model-ref.ts";
+import type { SessionHooks } from "../hooks/session-hooks.ts";
+import { mintId } from "../ids.ts";
+import { readOnlyGate } from "../permissions/call-gate.ts";
+import type { ProviderCatalog } from "../providers/catalog.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import { commandEnvironment } from "../tools/shell/command-env.ts";
+import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
+import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
+import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
+import { recoveryFact } from "./recovery.ts";
+import type { SessionTooling } from "./session-tooling.ts";
+import type { EngineDeps, SessionIo } from "./session-types.ts";
+import { titleFrom } from "./title.ts";
+import { defined } from "../../defined.ts";
+
+/** What a turn takes from its session (the runtime gives it; see session-runtime.ts). */
+export type TurnSession = {
+  readonly sessionId: string;
+  readonly state: SessionStateFold;
+  readonly deps: EngineDeps;
+  readonly io: SessionIo;
+  /** The built-in tools the session offers. */
+  readonly tools: ToolRegistry;
+  readonly tooling: SessionTooling;
+  readonly hooks: SessionHooks | undefined;
+  /** The secret values of the session's MCP servers, kept from the model's commands. */
+  readonly mcpSecrets: string[];
+  /** The catalog of the session's workspace. */
+  catalog(): ProviderCatalog;
+  /** Appends a fact to the journal, then shows it. */
+  record(fact: Fact): Promise<void>;
+  /** Takes the session's lease if this process does not hold it yet. */
+  ensureLease(): Promise<void>;
+  /** Hands streamed chunks recorded so far over to be committed. */
+  pace(): void;
+  /** The model context, built from the journal the first time a restored session needs it. */
+  conversation(): Promise<ConversationFold>;
+  configValues(): ConfigValues;
+  /** The directories file tools may use. */
+  roots(): string[];
+  /** Starts subagents for `Task` calls (a top-level session's turns are given it). */
+  subagents(): SubagentLauncher;
+};
+
+/** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `signal` cancels it). */
+export async function runSessionTurn(
+  session: TurnSession,
+  blocks: ContentBlock[],
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
+  await session.ensureLease();
+  const conversation = await session.conversation();
+  if (session.state.needsRecovery()) await session.record(recoveryFact(session.state));
+  await session.tooling.settle();
+  const turnId = mintId("turn");
+  const promptId = mintId("msg");
+  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
+  if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
+  const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, signal, conversation);
+  session.hooks?.endTurn({
+    ...(outcome.ok ? {} : { failed: outcome.error }),
+    lastAssistantMessage: lastAnswer({ messages: () => conversation.messages }),
+  });
+  return outcome;
+}
+
+async function turnAfterPrompt(
+  session: TurnSession,
+  turnId: string,
+  promptId: string,
+  blocks: ContentBlock[],
+  signal: AbortSignal,
+  conversation: ConversationFold,
+): Promise<TurnOutcome> {
+  const invocation = await recordInvocation(turnId, blocks, session.state, (fact) => session.record(fact));
+  const { model, thoughtLevel } = session.configValues();
+  if (session.hooks) {
+    const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
+    const blocked = await session.hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
+    if (blocked !== undefined || signal.aborted) {
+      const stopReason = signal.aborted ? "cancelled" : "end_turn";
+      await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
+      return { ok: true, stopReason };
+    }
+  }
+  const provider = session.catalog().provider(model);
+  if (!provider) {
+    const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${session.catalog().setupHint}`;
+    await session.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
+    await session.record({ kind: "turn_ended", turnId, outcome: "failed", error });
+    return { ok: false, error };
+  }
+  const hooks = session.hooks;
+  const prelude = {
+    turnId,
+    state: session.state,
+    messages: conversation.messages,
+    record: (fact: Fact) => session.record(fact),
+    provider,
+    model,
+    signal,
+    ...(hooks ? { afterCompaction: (s: AbortSignal) => hooks.compacted(s) } : {}),
+  };
+  if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
+  await compactIfNeeded(prelude);
+  return runTurn({
+    sessionId: session.sessionId,
+    turnId,
+    cwd: session.state.cwd,
+    roots: session.roots(),
+    signal,
+    record: (fact) => session.record(fact),
+    pace: () => {
+      session.pace();
+      return session.io.backpressure?.();
+    },
+    messages: () => conversation.messages,
+    state: session.state,
+    system: session.state.systemPrompt,
+    toolSpecs: session.state.modelTools(),
+    tools: session.tools.with(session.tooling.mcpTools),
+    provider,
+    model: model as ModelRef,
+    thoughtLevel,
+    host: session.io.host,
+    commandEnv: commandEnv(session),
+    gate: session.io.gate ?? readOnlyGate,
+    maxSteps: session.deps.maxSteps,
+    ...defined({ hooks: session.hooks }),
+    ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
+  });
+}
+
+/** What the model's commands run with: this process's environment without the secrets it holds. */
+function commandEnv(session: TurnSession) {
+  const secrets = session.catalog().secrets();
+  return commandEnvironment(process.env, { names: secrets.names, values: [...secrets.values, ...session.mcpSecrets] });
+}
