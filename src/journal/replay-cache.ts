@@ -31,13 +31,14 @@ export type ReplayCacheUpdate = { rows: readonly ReplayCacheRow[]; parts: readon
 /**
  * A fast non-cryptographic hash: the cache is derived data kept by the writer itself, so the
  * checksum guards against corruption (a torn or edited row), not against an adversary, and a load
- * hashes every byte it writes from the cache.
+ * hashes every byte it writes from the cache. The short head (key, range or name) seeds the hash
+ * of the long body, so the body is hashed where it lies, never copied into one string with the head.
  */
-const hash = (text: string): string => Bun.hash.xxHash3(text).toString(16);
+const hash = (head: string, body: string): string => Bun.hash.xxHash3(body, Bun.hash.xxHash3(head)).toString(16);
 
 /** The checksum a row must carry: over its key, its range and its lines. */
 export function replayCacheChecksum(row: Omit<ReplayCacheRow, "checksum">): string {
-  return hash(`${row.version}\n${row.capabilities}\n${row.fromSeq}\n${row.toSeq}\n${row.lines}`);
+  return hash(`${row.version}\n${row.capabilities}\n${row.fromSeq}\n${row.toSeq}`, row.lines);
 }
 
 /** The row with its checksum. */
@@ -51,7 +52,7 @@ export function checksumHolds(row: ReplayCacheRow): boolean {
 
 /** The checksum a state part must carry, over its key, name, order and body. */
 export function statePartChecksum(key: ReplayCacheKey, part: Omit<ReplayStatePart, "checksum">): string {
-  return hash(`${key.version}\n${key.capabilities}\n${part.part}\n${part.ord}\n${part.body}`);
+  return hash(`${key.version}\n${key.capabilities}\n${part.part}\n${part.ord}`, part.body);
 }
 
 export function partWithChecksum(key: ReplayCacheKey, part: Omit<ReplayStatePart, "checksum">): ReplayStatePart {
