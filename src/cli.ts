@@ -92,6 +92,9 @@ async function main(argv: string[]): Promise<number> {
       }
       // A person who typed `verbatim` at a terminal would otherwise wait on a silent protocol stream.
       if (process.stdin.isTTY) process.stderr.write(AT_A_TERMINAL);
+      // A journal on a server: its login starts now, while the protocol and the engine load.
+      if (process.env.VERBATIM_JOURNAL)
+        (await import("./journal/postgres-pool.ts")).openEarly(process.env.VERBATIM_JOURNAL);
       // The engine (journal, providers, tools) loads on the first session method, not here.
       const { serveStdio } = await import("./acp/stdio.ts");
       await serveStdio({ trust: command === "--trust" });

@@ -24,6 +24,7 @@ import { encodeFact, type EncodedFact } from "./codec.ts";
 import { sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, MAX_POOL_SIZE, pgGuard } from "./postgres-errors.ts";
+import { DEFAULT_POOL_SIZE, openPool, takeEarly } from "./postgres-pool.ts";
 import { PostgresLayout } from "./postgres-layout.ts";
 import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { PostgresReads } from "./postgres-reads.ts";
@@ -39,8 +40,6 @@ import {
 } from "./store.ts";
 import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
 import { deletePgReplayCache, PostgresReplayCache } from "./postgres-replay-cache.ts";
-
-const CONNECT_TIMEOUT_S = 10;
 
 export class PostgresJournal implements JournalStore {
   readonly keepsReplayCache = true;
@@ -62,7 +61,8 @@ export class PostgresJournal implements JournalStore {
     private readonly options: { poolSize?: number; durability?: Durability } = {},
   ) {
     this.target = parsePostgresUrl(url);
-    this.#sql = this.#connect(Math.min(options.poolSize ?? 4, MAX_POOL_SIZE));
+    const max = Math.min(options.poolSize ?? DEFAULT_POOL_SIZE, MAX_POOL_SIZE);
+    this.#sql = takeEarly(this.target, max) ?? openPool(this.target, max);
     this.#strict = options.durability === "strict";
     this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
@@ -391,10 +391,6 @@ export class PostgresJournal implements JournalStore {
       this.#locks.relocked(false);
       throw error;
     }
-  }
-
-  #connect(max: number): SQL {
-    return new SQL({ url: this.target.url, max, connectionTimeout: CONNECT_TIMEOUT_S, tls: this.target.sslMode });
   }
 
   #guard<T>(sessionId: string | undefined, run: () => Promise<T>): Promise<T> {
