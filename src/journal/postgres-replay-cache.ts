@@ -10,7 +10,9 @@ import { heldElsewhere } from "./postgres-errors.ts";
 import type { PostgresLayout } from "./postgres-layout.ts";
 import { LAYOUT_LOCK_KEY } from "./postgres-schema.ts";
 import {
+  cacheRowFromDb,
   REPLAY_PAGE_ROWS,
+  type CacheDbRow,
   type ReplayCacheKey,
   type ReplayCacheRow,
   type ReplayCacheStore,
@@ -157,15 +159,6 @@ export async function putPgReplayCache(
   });
 }
 
-type DbRow = {
-  version: number;
-  capabilities: string;
-  from_seq: number;
-  to_seq: number;
-  lines: string;
-  checksum: string;
-};
-
 export async function readPgRows(sql: SQL, sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
   if (!(await hasTables(sql))) return [];
   const rows = (
@@ -177,8 +170,8 @@ export async function readPgRows(sql: SQL, sessionId: string, key?: ReplayCacheK
       : await sql`
         SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM verbatim.replay_cache
         WHERE session_id = ${sessionId} ORDER BY version, capabilities, from_seq`
-  ) as DbRow[];
-  return rows.map(fromDb);
+  ) as CacheDbRow[];
+  return rows.map(cacheRowFromDb);
 }
 
 /** Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`. */
@@ -194,18 +187,9 @@ export async function readPgRowPage(
     SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM verbatim.replay_cache
     WHERE session_id = ${sessionId} AND version = ${key.version} AND capabilities = ${key.capabilities}
       AND from_seq >= ${fromSeq}
-    ORDER BY from_seq LIMIT ${limit}`) as DbRow[];
-  return rows.map(fromDb);
+    ORDER BY from_seq LIMIT ${limit}`) as CacheDbRow[];
+  return rows.map(cacheRowFromDb);
 }
-
-const fromDb = (r: DbRow): ReplayCacheRow => ({
-  version: r.version,
-  capabilities: r.capabilities,
-  fromSeq: r.from_seq,
-  toSeq: r.to_seq,
-  lines: r.lines,
-  checksum: r.checksum,
-});
 
 export async function readPgParts(sql: SQL, sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
   if (!(await hasTables(sql))) return [];

@@ -86,3 +86,22 @@ export interface ReplayCacheStore {
   /** Bytes the session's cache holds (lines and state), and its facts' stored bodies: for measuring. */
   replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }>;
 }
+
+/** A cache row as both stores' tables hold it (snake_case columns). */
+export type CacheDbRow = {
+  version: number;
+  capabilities: string;
+  from_seq: number;
+  to_seq: number;
+  lines: string;
+  checksum: string;
+};
+
+export const cacheRowFromDb = (r: CacheDbRow): ReplayCacheRow => ({
+  version: r.version,
+  capabilities: r.capabilities,
+  fromSeq: r.from_seq,
+  toSeq: r.to_seq,
+  lines: r.lines,
+  checksum: r.checksum,
+});

@@ -4,7 +4,14 @@
  * first writer that stores a row; a database without the tables simply has no cache.
  */
 import type { Database } from "bun:sqlite";
-import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
+import {
+  cacheRowFromDb,
+  type CacheDbRow,
+  type ReplayCacheKey,
+  type ReplayCacheRow,
+  type ReplayCacheUpdate,
+  type ReplayStatePart,
+} from "./replay-cache.ts";
 
 export const replayCacheSql = `
 CREATE TABLE IF NOT EXISTS replay_cache (
@@ -28,15 +35,6 @@ CREATE TABLE IF NOT EXISTS replay_state (
   PRIMARY KEY (session_id, version, capabilities, part)
 );
 `;
-
-type DbRow = {
-  version: number;
-  capabilities: string;
-  from_seq: number;
-  to_seq: number;
-  lines: string;
-  checksum: string;
-};
 
 /** Whether the database has the cache's tables (both come together). */
 export function hasReplayCache(db: Database): boolean {
@@ -73,16 +71,16 @@ export function readRows(db: Database, sessionId: string, key?: ReplayCacheKey):
   if (!hasReplayCache(db)) return [];
   const rows = key
     ? db
-        .query<DbRow, [string, number, string]>(
+        .query<CacheDbRow, [string, number, string]>(
           "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? ORDER BY from_seq",
         )
         .all(sessionId, key.version, key.capabilities)
     : db
-        .query<DbRow, [string]>(
+        .query<CacheDbRow, [string]>(
           "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? ORDER BY version, capabilities, from_seq",
         )
         .all(sessionId);
-  return rows.map(fromDb);
+  return rows.map(cacheRowFromDb);
 }
 
 /** Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`. */
@@ -95,21 +93,12 @@ export function readRowPage(
 ): ReplayCacheRow[] {
   if (!hasReplayCache(db)) return [];
   return db
-    .query<DbRow, [string, number, string, number, number]>(
+    .query<CacheDbRow, [string, number, string, number, number]>(
       "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? AND from_seq >= ? ORDER BY from_seq LIMIT ?",
     )
     .all(sessionId, key.version, key.capabilities, fromSeq, limit)
-    .map(fromDb);
+    .map(cacheRowFromDb);
 }
-
-const fromDb = (r: DbRow): ReplayCacheRow => ({
-  version: r.version,
-  capabilities: r.capabilities,
-  fromSeq: r.from_seq,
-  toSeq: r.to_seq,
-  lines: r.lines,
-  checksum: r.checksum,
-});
 
 export function readParts(db: Database, sessionId: string, key: ReplayCacheKey): ReplayStatePart[] {
   if (!hasReplayCache(db)) return [];

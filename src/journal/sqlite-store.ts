@@ -4,13 +4,22 @@
  * A process that only loads opens the database read-only.
  */
 import { Database, type Statement } from "bun:sqlite";
-import { decodeRecord, encodeFact, type EncodedFact } from "./codec.ts";
-import { busy, JournalError, sessionExists, sessionNotFound } from "./errors.ts";
+import { encodeFact, type EncodedFact } from "./codec.ts";
+import { busy, sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
-import { guard, guardIter } from "./sqlite-errors.ts";
+import { guard } from "./sqlite-errors.ts";
+import {
+  childSessions,
+  countFactsOf,
+  lastFactOf,
+  listSessions,
+  readFacts,
+  sessionInfo,
+  type Row,
+} from "./sqlite-reads.ts";
 import {
   importedRow,
   type Durability,
@@ -28,9 +37,7 @@ import {
 } from "./replay-cache.ts";
 import { deleteRows, putUpdate, readParts, readRowPage, readRows, sizes } from "./sqlite-replay-cache.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
-import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 
-type Row = { seq: number; kind: string; v: number; at: string; body: string };
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
 
@@ -176,145 +183,28 @@ export class SqliteJournal implements JournalStore {
   }
 
   /** `readPages` one record at a time, synchronously (SQLite reads in this thread). */
-  *read(sessionId: string, fromSeq = 1): Generator<StoredFact> {
-    const db = this.#reader();
-    if (!db) throw sessionNotFound(sessionId);
-    // A statement of its own (not the query cache): a replay may wait for its client part of the
-    // way, while another read of the same query runs; a shared statement would be reset under it.
-    const statement = guard(sessionId, () =>
-      db.prepare<Row, [string, number]>(
-        "SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq >= ? ORDER BY seq",
-      ),
-    );
-    const rows = guard(sessionId, () => statement.iterate(sessionId, fromSeq));
-    let expected = fromSeq;
-    let blobQuery: Statement<{ data: string }, [string, string]> | undefined;
-    const blob = (hash: string) => {
-      blobQuery ??= db.query<{ data: string }, [string, string]>(
-        "SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?",
-      );
-      return blobQuery.get(sessionId, hash)?.data;
-    };
-    try {
-      for (const row of guardIter(sessionId, rows)) {
-        if (row.seq !== expected) {
-          throw new JournalError(
-            "missing_record",
-            `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
-            { sessionId, seq: expected },
-          );
-        }
-        expected++;
-        yield decodeRecord(sessionId, row, (hash) => guard(sessionId, () => blob(hash)));
-      }
-    } finally {
-      statement.finalize();
-    }
-    if (expected === 1 && fromSeq === 1) throw sessionNotFound(sessionId);
+  read(sessionId: string, fromSeq = 1): Generator<StoredFact> {
+    return readFacts(this.#reader(), sessionId, fromSeq);
   }
 
   async info(sessionId: string): Promise<SessionRow | undefined> {
-    const db = this.#reader();
-    if (!db) return undefined;
-    const row = guard(sessionId, () =>
-      db.query<SessionDbRow, [string]>("SELECT * FROM sessions WHERE session_id = ?").get(sessionId),
-    );
-    return row ? toSessionRow(row) : undefined;
+    return sessionInfo(this.#reader(), sessionId);
   }
 
   async list(query: ListQuery): Promise<SessionRow[]> {
-    const db = this.#reader();
-    if (!db) return [];
-    const asOf = query.asOf ?? new Date().toISOString();
-    const limit = Math.max(1, Math.floor(query.limit));
-    const where: string[] = [
-      "s.parent_session_id IS NULL",
-      "s.created_at <= :asOf",
-      "EXISTS (SELECT 1 FROM facts p WHERE p.session_id = s.session_id AND p.kind = 'prompt_received' AND p.at <= :asOf)",
-    ];
-    const args: Record<string, string> = { asOf };
-    if (query.cwd !== undefined) {
-      where.push("s.cwd = :cwd");
-      args.cwd = query.cwd;
-    }
-    if (query.exceptCwd !== undefined) {
-      where.push("s.cwd <> :exceptCwd");
-      args.exceptCwd = query.exceptCwd;
-    }
-    if (query.repository !== undefined) {
-      // The session's first record says where it started (sessions recorded before that say nothing, and match nothing).
-      where.push(`EXISTS (SELECT 1 FROM facts o WHERE o.session_id = s.session_id AND o.seq = 1
-        AND json_extract(o.body, '$.origin.git.remote') = :remote AND json_extract(o.body, '$.origin.git.innerPath') = :innerPath)`);
-      Object.assign(args, { remote: query.repository.remote, innerPath: query.repository.innerPath });
-    }
-    const after = query.after ? "AND (activity < :afterAt OR (activity = :afterAt AND session_id < :afterId))" : "";
-    if (query.after) Object.assign(args, { afterAt: query.after.updatedAt, afterId: query.after.sessionId });
-    type ListedRow = SessionDbRow & { activity: string };
-    // Sessions untouched since `asOf` (nearly all) are found in the index of last updates; the
-    // few written since are placed by their last record before then, so that a session's
-    // place does not move between the pages of one listing.
-    const untouched = `SELECT * FROM (SELECT s.*, s.updated_at AS activity FROM sessions s WHERE ${where.join(" AND ")} AND s.updated_at <= :asOf)
-      WHERE 1 ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
-    const touched = `SELECT * FROM (
-      SELECT s.*, (SELECT MAX(f.at) FROM facts f WHERE f.session_id = s.session_id AND f.at <= :asOf) AS activity
-      FROM sessions s WHERE ${where.join(" AND ")} AND s.updated_at > :asOf
-    ) WHERE activity IS NOT NULL ${after} ORDER BY activity DESC, session_id DESC LIMIT ${limit}`;
-    const rows = guard(undefined, () => [
-      ...db.query<ListedRow, [Record<string, string>]>(untouched).all(args),
-      ...db.query<ListedRow, [Record<string, string>]>(touched).all(args),
-    ]);
-    rows.sort((x, y) =>
-      x.activity === y.activity ? (x.session_id < y.session_id ? 1 : -1) : x.activity < y.activity ? 1 : -1,
-    );
-    return rows.slice(0, limit).map((row) => ({ ...toSessionRow(row), updatedAt: row.activity }));
+    return listSessions(this.#reader(), query);
   }
 
   async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
-    const db = this.#reader();
-    if (!db || kinds.length === 0) return undefined;
-    const row = guard(sessionId, () =>
-      db
-        .query<Row, string[]>(
-          `SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq DESC LIMIT 1`,
-        )
-        .get(sessionId, ...kinds),
-    );
-    if (!row) return undefined;
-    const blob = (hash: string) =>
-      guard(
-        sessionId,
-        () =>
-          db
-            .query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?")
-            .get(sessionId, hash)?.data,
-      );
-    return decodeRecord(sessionId, row, blob);
+    return lastFactOf(this.#reader(), sessionId, kinds);
   }
 
   async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
-    const db = this.#reader();
-    if (!db || kinds.length === 0) return 0;
-    const row = guard(sessionId, () =>
-      db
-        .query<{ n: number }, string[]>(
-          `SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")})`,
-        )
-        .get(sessionId, ...kinds),
-    );
-    return row?.n ?? 0;
+    return countFactsOf(this.#reader(), sessionId, kinds);
   }
 
   async children(sessionId: string): Promise<SessionRow[]> {
-    const db = this.#reader();
-    if (!db) return [];
-    const rows = guard(sessionId, () =>
-      db
-        .query<SessionDbRow, [string]>(
-          "SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, session_id",
-        )
-        .all(sessionId),
-    );
-    return rows.map(toSessionRow);
+    return childSessions(this.#reader(), sessionId);
   }
 
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
