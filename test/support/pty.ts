@@ -16,16 +16,26 @@ export type Pty = {
   exited: Promise<number>;
 };
 
+/**
+ * `script` runs the command with $SHELL -c, and a shell that stays (dash does, where SHELL is
+ * unset or /bin/sh, as in CI) is in the terminal's foreground group: Ctrl-C would kill it, not
+ * reach verbatim. So the shell is a known one, and it execs the command.
+ */
+const POSIX_SHELL = { SHELL: "/bin/sh" };
+
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 export function inPty(command: string[], env: Record<string, string>, cwd?: string): Pty {
-  const child = Bun.spawn(["script", "--quiet", "--return", "--command", command.map(quote).join(" "), "/dev/null"], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, ...env, TERM: "dumb" },
-    ...(cwd ? { cwd } : {}),
-  });
+  const child = Bun.spawn(
+    ["script", "--quiet", "--return", "--command", `exec ${command.map(quote).join(" ")}`, "/dev/null"],
+    {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, ...env, ...POSIX_SHELL, TERM: "dumb" },
+      ...(cwd ? { cwd } : {}),
+    },
+  );
   let shown = "";
   let seen = 0;
   void (async () => {
@@ -72,12 +82,12 @@ export type Terminal = {
 
 /** `redirect` is shell text after the command (e.g. `2>/tmp/err`: stderr is then not the terminal). */
 export function terminal(args: string[], env: Record<string, string>, redirect = ""): Terminal {
-  const command = `${[...agentCommand(), ...args].map(quote).join(" ")} ${redirect}`;
+  const command = `exec ${[...agentCommand(), ...args].map(quote).join(" ")} ${redirect}`;
   const child = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, TERM: "xterm", ...env },
+    env: { ...process.env, TERM: "xterm", ...env, ...POSIX_SHELL },
   });
   let shown = "";
   let ended = false;
