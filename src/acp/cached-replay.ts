@@ -5,7 +5,9 @@
  * it is there and whole (its head names that turn's end, every part's checksum holds). With the
  * state, the load restores the session from it and reads only the records after it; without, it
  * reads and folds every record but sends nothing for those the run covers. Everything after the
- * run replays from the facts. Never writes.
+ * run replays from the facts. The state is read in two steps: what the load needs to answer, then
+ * the rest (most of it: the cards of settled calls), before the session projects another fact.
+ * Never writes.
  */
 import {
   checksumHolds,
@@ -15,27 +17,32 @@ import {
 } from "../journal/replay-cache.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { log } from "../log.ts";
-import { stateHead, type StateHead } from "../replay/replay-state.ts";
+import { openingPartNames, type StateHead } from "../replay/replay-state.ts";
 
-/** The state after the cached run's last turn, checked. */
-export type CachedState = { parts: readonly ReplayStatePart[]; head: StateHead };
+/**
+ * The opening of the state after the cached run's last turn, checked: `parts` holds the head and
+ * the cards of the calls still open (restoreOpening's), `headPart` the head as stored.
+ */
+export type CachedState = { parts: readonly ReplayStatePart[]; head: StateHead; headPart: ReplayStatePart };
 
-/** Lines handed to `send` at once: rows are joined up to this size, so a long session is a few hundred writes. */
+/** Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few hundred sends. */
 const LINES_PER_SEND = 256 * 1024;
 
 /**
  * Reads the valid run of rows from record 1, handing their lines to `send` in order as they are
- * read (joined into sends of about LINES_PER_SEND; `send` may return a promise to slow the read
- * to the client's pace). Returns the last record the run covers (0: no valid row).
+ * read (gathered into sends of about LINES_PER_SEND, each row's lines as the store gave them:
+ * text or bytes; `send` may return a promise to slow the read to the client's pace). Returns the
+ * last record the run covers (0: no valid row).
  */
 export async function sendCachedRun(
   store: JournalStore,
   sessionId: string,
   key: ReplayCacheKey,
-  send: (lines: string) => Promise<void> | void,
+  send: (lines: readonly (string | Uint8Array)[]) => Promise<void> | void,
 ): Promise<number> {
   let next = 1;
-  let batch = "";
+  let batch: (string | Uint8Array)[] = [];
+  let size = 0;
   run: for await (const page of store.readReplayPages(sessionId, key)) {
     for (const row of page) {
       if (row.fromSeq !== next || row.toSeq < row.fromSeq) break run;
@@ -46,20 +53,25 @@ export async function sendCachedRun(
         break run;
       }
       next = row.toSeq + 1;
-      batch += row.lines;
-      if (batch.length < LINES_PER_SEND) continue;
+      batch.push(row.lines);
+      size += row.lines.length;
+      if (size < LINES_PER_SEND) continue;
       const lines = batch;
-      batch = "";
+      batch = [];
+      size = 0;
       await send(lines);
     }
   }
-  if (batch) await send(batch);
+  if (batch.length > 0) await send(batch);
   return next - 1;
 }
 
 /**
- * The stored state, if it is whole and (when `coveredTo` is given) the state after that record,
- * the end of the run a load has written.
+ * The opening of the stored state, if it is there and sound: its head (when `coveredTo` is given,
+ * the state after that record, the end of the run a load has written) and the cards of the calls
+ * it leaves open, each part's checksum holding. A long session's settled cards are most of its
+ * state, and a load needs none of them to answer: restOfState reads them, before the session
+ * projects its next fact.
  */
 export async function cachedState(
   store: JournalStore,
@@ -68,13 +80,49 @@ export async function cachedState(
   coveredTo: number | undefined,
 ): Promise<CachedState | undefined> {
   if (coveredTo === 0) return undefined;
-  const parts = await store.readReplayState(sessionId, key);
-  if (parts.length === 0) return undefined;
-  const bad = parts.find((p) => !partChecksumHolds(key, p));
-  if (bad) {
-    log.warn(`replay cache state of session ${sessionId} fails its checksum (${bad.part}); folding the facts`);
-    return undefined;
-  }
-  const head = stateHead(parts);
-  return head && (coveredTo === undefined || head.toSeq === coveredTo) ? { parts, head } : undefined;
+  const [headPart] = await store.readReplayState(sessionId, key, ["head"]);
+  if (!headPart || !holds(sessionId, key, [headPart])) return undefined;
+  const head = JSON.parse(headPart.body) as StateHead;
+  if (coveredTo !== undefined && head.toSeq !== coveredTo) return undefined;
+  const names = openingPartNames(head);
+  const parts = names.length > 1 ? await store.readReplayState(sessionId, key, names) : [headPart];
+  // Every open call's card must be there (and the head unchanged since it was read).
+  if (parts.length !== names.length || !holds(sessionId, key, parts)) return undefined;
+  if (!sameHead(parts, headPart)) return undefined;
+  return { parts, head, headPart };
 }
+
+/**
+ * Every stored part of the state `state` opened, checked: undefined when one fails its checksum,
+ * or when the state is no longer the one opened (another process's turn ended since). Never writes.
+ */
+export async function restOfState(
+  store: JournalStore,
+  sessionId: string,
+  key: ReplayCacheKey,
+  state: CachedState,
+): Promise<ReplayStatePart[] | undefined> {
+  const parts = await store.readReplayState(sessionId, key);
+  return holds(sessionId, key, parts) && sameHead(parts, state.headPart) ? parts : undefined;
+}
+
+/** The whole stored state (cachedState, then restOfState), for a writer that continues from it. */
+export async function wholeState(
+  store: JournalStore,
+  sessionId: string,
+  key: ReplayCacheKey,
+  coveredTo: number,
+): Promise<{ parts: readonly ReplayStatePart[]; head: StateHead } | undefined> {
+  const state = await cachedState(store, sessionId, key, coveredTo);
+  const parts = state && (await restOfState(store, sessionId, key, state));
+  return state && parts ? { parts, head: state.head } : undefined;
+}
+
+function holds(sessionId: string, key: ReplayCacheKey, parts: readonly ReplayStatePart[]): boolean {
+  const bad = parts.find((p) => !partChecksumHolds(key, p));
+  if (bad) log.warn(`replay cache state of session ${sessionId} fails its checksum (${bad.part}); folding the facts`);
+  return bad === undefined;
+}
+
+const sameHead = (parts: readonly ReplayStatePart[], head: ReplayStatePart): boolean =>
+  parts.some((p) => p.part === "head" && p.checksum === head.checksum && p.body === head.body);

@@ -27,9 +27,13 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
         const { sessionId } = await forkSession(deps.store, params.sessionId, running);
         // Restored without a replay (the client has the source's view, which the fork's equals). As
         // after session/new, what the fork shows next (its MCP servers' reports) follows the response.
-        const runtime = await restoreSession(deps, sessions, sessionId, client, false, mcpServers, undefined, (fork) =>
-          sessions.afterResponse.then(requestId, () => fork.begin()),
-        );
+        const runtime = await restoreSession(deps, sessions, {
+          sessionId,
+          client,
+          replay: false,
+          mcpServers,
+          begin: (fork) => sessions.afterResponse.then(requestId, () => fork.begin()),
+        });
         activate(runtime, params);
         return { sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
       });

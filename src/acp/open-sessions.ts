@@ -15,6 +15,7 @@ import type { AfterResponse } from "./after-response.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient, askClientForSubagent } from "./permission-asker.ts";
 import { SessionQueue } from "./session-queue.ts";
+import type { StateRest } from "./state-rest.ts";
 import { UpdateSender } from "./update-sender.ts";
 
 /** Updates in flight past which a live turn waits for the client (see `UpdateSender.pressure`). */
@@ -77,17 +78,26 @@ export class OpenSessions {
     return { notices: session?.notices != null, compaction: session?.compaction != null };
   }
 
-  /** The runtime's link to this client: publishing through `projector`, its fs and terminals, asking it for permission. */
-  io(sessionId: string, client: AgentContext, projector: Projector): SessionIo {
+  /**
+   * The runtime's link to this client: publishing through `projector`, its fs and terminals,
+   * asking it for permission. With `rest` (a state restored from the replay cache, not yet whole),
+   * the first record published waits for the rest to be read.
+   */
+  io(sessionId: string, client: AgentContext, projector: Projector, rest?: StateRest): SessionIo {
     const sender = this.sender(client);
     projector.context.sessionId = sessionId;
     const cache = this.cacheStore
       ? new ReplayCacheWriter(this.cacheStore, sessionId, this.replayCapabilities())
       : undefined;
+    const show = (record: StoredFact) => {
+      for (const update of projector.apply(record)) sender.send(sessionId, update);
+      cache?.observe(record);
+    };
     return {
       publish: (record: StoredFact) => {
-        for (const update of projector.apply(record)) sender.send(sessionId, update);
-        cache?.observe(record);
+        const whole = rest?.ready();
+        if (whole) return whole.then(() => show(record));
+        show(record);
       },
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, this.clientCapabilities, sessionId),

@@ -15,7 +15,7 @@ import type { JournalStore } from "../journal/store.ts";
 import { log } from "../log.ts";
 import type { StatePart } from "../replay/replay-state.ts";
 import { cacheKey, ReplaySegments, type ReplayCapabilities } from "../replay/replay-segments.ts";
-import { cachedState, sendCachedRun } from "./cached-replay.ts";
+import { sendCachedRun, wholeState } from "./cached-replay.ts";
 
 /** `VERBATIM_REPLAY_CACHE=off`: neither store nor use the replay cache (loads replay every fact). */
 export function replayCacheEnabled(env: Record<string, string | undefined> = process.env): boolean {
@@ -92,7 +92,7 @@ export class ReplayCacheWriter {
     const key = cacheKey(this.capabilities);
     // The rows are checked as a load checks them: a state after a broken run is not continued.
     const coveredTo = await sendCachedRun(this.store, this.sessionId, key, yieldToEventLoop);
-    const state = await cachedState(this.store, this.sessionId, key, coveredTo);
+    const state = await wholeState(this.store, this.sessionId, key, coveredTo);
     if (state) segments.resume(state.parts, state.head);
     return segments;
   }

@@ -54,7 +54,13 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       sessions.delete(params.sessionId);
       await open.runtime.close();
     }
-    const runtime = await restoreSession(deps, sessions, params.sessionId, client, true, mcpServers, signal);
+    const runtime = await restoreSession(deps, sessions, {
+      sessionId: params.sessionId,
+      client,
+      replay: true,
+      mcpServers,
+      signal,
+    });
     activate(runtime, params);
     return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
   }
@@ -66,14 +72,12 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
         const runtime = open ?? {
-          runtime: await restoreSession(
-            deps,
-            sessions,
-            params.sessionId,
+          runtime: await restoreSession(deps, sessions, {
+            sessionId: params.sessionId,
             client,
-            false,
-            mcpServerConfigs(params.mcpServers),
-          ),
+            replay: false,
+            mcpServers: mcpServerConfigs(params.mcpServers),
+          }),
         };
         activate(runtime.runtime, params);
         return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };

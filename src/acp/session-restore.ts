@@ -7,9 +7,11 @@ import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
 import { cachedState, sendCachedRun } from "./cached-replay.ts";
-import { restoreState } from "../replay/replay-state.ts";
+import type { StoredFact } from "../journal/facts/index.ts";
+import { restoreOpening } from "../replay/replay-state.ts";
 import { cacheKey } from "../replay/replay-segments.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
+import { StateRest } from "./state-rest.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 
 /** Records a replay reads between turns of the event loop. */
@@ -19,6 +21,18 @@ const YIELD_EVERY = 1024;
 const SENDS_IN_FLIGHT = 4;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export type RestoreOptions = {
+  sessionId: string;
+  client: AgentContext;
+  /** Send what the replay pipeline yields (`session/load`), or nothing (`session/resume`, a fork). */
+  replay: boolean;
+  mcpServers: McpServerConfig[];
+  /** A `$/cancel_request` for the request: stops a replay between updates. */
+  signal?: AbortSignal;
+  /** Starts the restored session (its MCP servers connect); at once unless the caller defers it. */
+  begin?: (restored: SessionRuntime) => void;
+};
 
 /**
  * Rebuilds a session from its journal. With `replay`, sends what the replay pipeline yields
@@ -31,17 +45,12 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export async function restoreSession(
   deps: EngineDeps,
   sessions: OpenSessions,
-  sessionId: string,
-  client: AgentContext,
-  replay: boolean,
-  mcpServers: McpServerConfig[],
-  signal?: AbortSignal,
-  begin: (restored: SessionRuntime) => void = (restored) => restored.begin(),
+  { sessionId, client, replay, mcpServers, signal, begin = (restored) => restored.begin() }: RestoreOptions,
 ): Promise<SessionRuntime> {
   if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
   const sender = sessions.sender(client);
   let sends = 0;
-  const sendLines = (lines: string): Promise<void> | undefined => {
+  const sendLines = (lines: readonly (string | Uint8Array)[]): Promise<void> | undefined => {
     throwIfCancelled(signal);
     sender.sendLines(lines);
     // A few sends in flight at most: the client reads at its pace, and memory stays bounded.
@@ -52,12 +61,20 @@ export async function restoreSession(
   const projector: Projector = sessions.newProjector(true);
   const pipeline = new ReplayPipeline(projector);
   // The cached run's lines are written first, as they are read; with the state after it, the
-  // run's records are not read at all: the session continues from the state (cached-replay.ts).
+  // run's records are not read at all: the session continues from the state (cached-replay.ts),
+  // whose rest is read before the session projects another fact (state-rest.ts).
   const store = sessions.cacheStore;
   const key = cacheKey(sessions.replayCapabilities());
   const coveredTo = store && replay ? await sendCachedRun(store, sessionId, key, sendLines) : 0;
   const state = store ? await cachedState(store, sessionId, key, replay ? coveredTo : undefined) : undefined;
-  const io = sessions.io(sessionId, client, projector);
+  const rest = store && state ? new StateRest(store, sessionId, key, state, projector) : undefined;
+  const io = sessions.io(sessionId, client, projector, rest);
+  const project = (record: StoredFact): void => {
+    // Without the state, the cached run's records are folded (the session's state and cards
+    // come from the facts) but not sent: their lines were.
+    if (!replay || record.seq <= coveredTo) projector.apply(record);
+    else for (const update of pipeline.push(record)) sender.send(sessionId, update);
+  };
   let sinceYield = 0;
   const restored = await SessionRuntime.restore(
     deps,
@@ -66,14 +83,11 @@ export async function restoreSession(
     deps.store.readPages(sessionId, state ? state.head.toSeq + 1 : 1),
     (record) => {
       throwIfCancelled(signal);
-      if (!replay) {
-        projector.apply(record);
-        return undefined;
-      }
-      // Without the state, the cached run's records are folded (the session's state and cards
-      // come from the facts) but not sent: their lines were.
-      if (record.seq <= coveredTo) projector.apply(record);
-      else for (const update of pipeline.push(record)) sender.send(sessionId, update);
+      // The first record after a cached state waits for the state's rest (state-rest.ts).
+      const whole = rest?.ready();
+      if (whole) return whole.then(() => project(record));
+      project(record);
+      if (!replay) return undefined;
       // Written updates settle as microtasks: without a turn of the event loop now and then, a
       // long replay would read no input (a $/cancel_request, other sessions' requests) until it ends.
       if (++sinceYield < YIELD_EVERY) return sender.pressure();
@@ -83,7 +97,7 @@ export async function restoreSession(
     mcpServers,
     state && {
       seq: state.head.toSeq,
-      restore: (fold) => restoreState(state.parts, state.head, projector, fold),
+      restore: (fold) => restoreOpening(state.parts, state.head, projector, fold),
     },
   );
   if (replay) {

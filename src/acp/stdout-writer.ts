@@ -76,14 +76,14 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
   }
 }
 
-const decoder = new TextDecoder();
-
 /**
- * stdout with a buffer of its own: lines are kept as strings and handed to the sink joined, one
- * write per flush (many small writes into the sink cost more than the bytes).
+ * stdout with a buffer of its own: lines are kept as they come (strings, or bytes a store handed
+ * over) and handed to the sink joined, one write per run of strings and one per piece of bytes
+ * (many small writes of strings into the sink cost more than joining them; bytes are copied
+ * into the sink's buffer as they are, never decoded).
  */
 export class BufferedStdout {
-  #parts: string[] = [];
+  #parts: (string | Uint8Array)[] = [];
   #buffered = 0;
   #lastFlush = 0;
   #scheduled = false;
@@ -92,11 +92,19 @@ export class BufferedStdout {
 
   constructor(private readonly sink: Sink) {}
 
-  /** Buffers `data`; resolves at once unless the pipe is full, then once it has drained. */
-  write(data: string | Uint8Array): Promise<void> | undefined {
-    const text = typeof data === "string" ? data : decoder.decode(data);
-    this.#parts.push(text);
-    this.#buffered += text.length;
+  /**
+   * Buffers `data` (a line, or pieces of whole lines in order); resolves at once unless the pipe
+   * is full, then once it has drained.
+   */
+  write(data: string | Uint8Array | readonly (string | Uint8Array)[]): Promise<void> | undefined {
+    if (typeof data === "string" || data instanceof Uint8Array) {
+      this.#parts.push(data);
+      this.#buffered += data.length;
+    } else
+      for (const piece of data) {
+        this.#parts.push(piece);
+        this.#buffered += piece.length;
+      }
     const now = performance.now();
     if (this.#buffered >= HIGH_WATER_BYTES || now - this.#lastFlush >= FLUSH_WINDOW_MS) return this.#flush(now);
     if (!this.#scheduled) {
@@ -126,10 +134,24 @@ export class BufferedStdout {
     });
   }
 
+  #writeParts(parts: readonly (string | Uint8Array)[]): void {
+    let text: string[] = [];
+    for (const part of parts) {
+      if (typeof part === "string") {
+        text.push(part);
+        continue;
+      }
+      if (text.length > 0) void this.sink.write(text.join(""));
+      text = [];
+      void this.sink.write(part);
+    }
+    if (text.length > 0) void this.sink.write(text.length === 1 ? (text[0] as string) : text.join(""));
+  }
+
   #flush(now: number): Promise<void> | undefined {
     this.#lastFlush = now;
     if (this.#parts.length > 0) {
-      void this.sink.write(this.#parts.length === 1 ? (this.#parts[0] as string) : this.#parts.join(""));
+      this.#writeParts(this.#parts);
       this.#parts = [];
       this.#buffered = 0;
     }

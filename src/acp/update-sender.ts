@@ -29,7 +29,7 @@ export class UpdateSender {
    * updates sent before and after them. They go through the SDK's notification path (which
    * neither validates nor rewrites a notification's params) and are written as they are.
    */
-  sendLines(lines: string): void {
+  sendLines(lines: readonly (string | Uint8Array)[]): void {
     this.#inFlight++;
     const carried = new WrittenLines(lines) as unknown as SessionNotification;
     this.#last = this.client.notify(methods.client.session.update, carried).then(this.#sent, this.#failed);

@@ -14,6 +14,7 @@ import {
   REPLAY_PAGE_ROWS,
   type CacheDbRow,
   type ReplayCacheKey,
+  type ReplayCachePageRow,
   type ReplayCacheRow,
   type ReplayCacheStore,
   type ReplayCacheUpdate,
@@ -49,20 +50,20 @@ export class PostgresReplayCache implements ReplayCacheStore {
     return this.guard(sessionId, () => readPgRows(this.sql, sessionId, key));
   }
 
-  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCacheRow[]> {
+  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCachePageRow[]> {
     if ((await this.layout.read()) === undefined) return;
     for (let from = fromSeq; ; ) {
       const start = from;
       const page = await this.guard(sessionId, () => readPgRowPage(this.sql, sessionId, key, start, REPLAY_PAGE_ROWS));
       if (page.length > 0) yield page;
       if (page.length < REPLAY_PAGE_ROWS) return;
-      from = (page[page.length - 1] as ReplayCacheRow).fromSeq + 1;
+      from = (page[page.length - 1] as ReplayCachePageRow).fromSeq + 1;
     }
   }
 
-  async readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+  async readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]> {
     if ((await this.layout.read()) === undefined) return [];
-    return this.guard(sessionId, () => readPgParts(this.sql, sessionId, key));
+    return this.guard(sessionId, () => readPgParts(this.sql, sessionId, key, names));
   }
 
   async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
@@ -191,12 +192,26 @@ export async function readPgRowPage(
   return rows.map(cacheRowFromDb);
 }
 
-export async function readPgParts(sql: SQL, sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+/** The parts with `key` (only those `names` names, when given), by `ord` then name. */
+export async function readPgParts(
+  sql: SQL,
+  sessionId: string,
+  key: ReplayCacheKey,
+  names?: readonly string[],
+): Promise<ReplayStatePart[]> {
   if (!(await hasTables(sql))) return [];
-  const rows = (await sql`
-    SELECT part, ord, body, checksum FROM verbatim.replay_state
-    WHERE session_id = ${sessionId} AND version = ${key.version} AND capabilities = ${key.capabilities}
-    ORDER BY ord, part COLLATE "C"`) as ReplayStatePart[];
+  const rows = (
+    names
+      ? await sql`
+        SELECT part, ord, body, checksum FROM verbatim.replay_state
+        WHERE session_id = ${sessionId} AND version = ${key.version} AND capabilities = ${key.capabilities}
+          AND part IN (SELECT json_array_elements_text(${JSON.stringify(names)}::text::json))
+        ORDER BY ord, part COLLATE "C"`
+      : await sql`
+        SELECT part, ord, body, checksum FROM verbatim.replay_state
+        WHERE session_id = ${sessionId} AND version = ${key.version} AND capabilities = ${key.capabilities}
+        ORDER BY ord, part COLLATE "C"`
+  ) as ReplayStatePart[];
   return rows.map((p) => ({ part: p.part, ord: p.ord, body: p.body, checksum: p.checksum }));
 }
 

@@ -38,7 +38,13 @@ import {
   type ListQuery,
   type SessionRow,
 } from "./store.ts";
-import type { ReplayCacheKey, ReplayCacheRow, ReplayCacheUpdate, ReplayStatePart } from "./replay-cache.ts";
+import type {
+  ReplayCacheKey,
+  ReplayCachePageRow,
+  ReplayCacheRow,
+  ReplayCacheUpdate,
+  ReplayStatePart,
+} from "./replay-cache.ts";
 import { deletePgReplayCache, PostgresReplayCache } from "./postgres-replay-cache.ts";
 
 export class PostgresJournal implements JournalStore {
@@ -250,12 +256,16 @@ export class PostgresJournal implements JournalStore {
     return this.#cache.readReplayCache(sessionId, key);
   }
 
-  readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq?: number): AsyncIterable<readonly ReplayCacheRow[]> {
+  readReplayPages(
+    sessionId: string,
+    key: ReplayCacheKey,
+    fromSeq?: number,
+  ): AsyncIterable<readonly ReplayCachePageRow[]> {
     return this.#cache.readReplayPages(sessionId, key, fromSeq);
   }
 
-  readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
-    return this.#cache.readReplayState(sessionId, key);
+  readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]> {
+    return this.#cache.readReplayState(sessionId, key, names);
   }
 
   replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {

@@ -19,13 +19,19 @@ export type ReplayCacheRow = ReplayCacheKey & {
   checksum: string;
 };
 
+/**
+ * A row as a load reads it: its lines as the store holds them, bytes where the store can hand
+ * them over undecoded (SQLite), so that they go to stdout without a trip through a string.
+ */
+export type ReplayCachePageRow = Omit<ReplayCacheRow, "lines"> & { lines: string | Uint8Array };
+
 /** One part of the state after the last cached turn (see replay-state.ts for `part` and `body`). */
 export type ReplayStatePart = { part: string; ord: number; body: string; checksum: string };
 
-/** What a turn's end stores: its row, and the parts of the state it changed (the head always among them). */
 /** Rows a page of `readReplayPages` holds at most (about 1 MB of lines for streamed turns). */
 export const REPLAY_PAGE_ROWS = 256;
 
+/** What a turn's end stores: its row, and the parts of the state it changed (the head always among them). */
 export type ReplayCacheUpdate = { rows: readonly ReplayCacheRow[]; parts: readonly ReplayStatePart[] };
 
 /**
@@ -34,10 +40,11 @@ export type ReplayCacheUpdate = { rows: readonly ReplayCacheRow[]; parts: readon
  * hashes every byte it writes from the cache. The short head (key, range or name) seeds the hash
  * of the long body, so the body is hashed where it lies, never copied into one string with the head.
  */
-const hash = (head: string, body: string): string => Bun.hash.xxHash3(body, Bun.hash.xxHash3(head)).toString(16);
+const hash = (head: string, body: string | Uint8Array): string =>
+  Bun.hash.xxHash3(body, Bun.hash.xxHash3(head)).toString(16);
 
-/** The checksum a row must carry: over its key, its range and its lines. */
-export function replayCacheChecksum(row: Omit<ReplayCacheRow, "checksum">): string {
+/** The checksum a row must carry: over its key, its range and its lines (the same for their UTF-8 bytes). */
+export function replayCacheChecksum(row: Omit<ReplayCachePageRow, "checksum">): string {
   return hash(`${row.version}\n${row.capabilities}\n${row.fromSeq}\n${row.toSeq}`, row.lines);
 }
 
@@ -46,7 +53,7 @@ export function withChecksum(row: Omit<ReplayCacheRow, "checksum">): ReplayCache
   return { ...row, checksum: replayCacheChecksum(row) };
 }
 
-export function checksumHolds(row: ReplayCacheRow): boolean {
+export function checksumHolds(row: ReplayCachePageRow): boolean {
   return replayCacheChecksum(row) === row.checksum;
 }
 
@@ -80,24 +87,34 @@ export interface ReplayCacheStore {
    * The session's rows with `key`, from the one starting at `fromSeq` on, in pages by `fromSeq`
    * (a load writes each page as it comes). Never writes; none for a store without a cache.
    */
-  readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq?: number): AsyncIterable<readonly ReplayCacheRow[]>;
-  /** The session's state parts with `key`, by `ord` then name. Never writes; none for a store without a cache. */
-  readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]>;
+  readReplayPages(
+    sessionId: string,
+    key: ReplayCacheKey,
+    fromSeq?: number,
+  ): AsyncIterable<readonly ReplayCachePageRow[]>;
+  /**
+   * The session's state parts with `key`, by `ord` then name: every part, or only those `names`
+   * names (a load reads the head and the open calls' cards first). Never writes; none for a
+   * store without a cache.
+   */
+  readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]>;
   /** Bytes the session's cache holds (lines and state), and its facts' stored bodies: for measuring. */
   replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }>;
 }
 
-/** A cache row as both stores' tables hold it (snake_case columns). */
-export type CacheDbRow = {
+/** A cache row as both stores' tables hold it (snake_case columns), its lines as read (text or bytes). */
+export type CacheDbRow<Lines extends string | Uint8Array = string> = {
   version: number;
   capabilities: string;
   from_seq: number;
   to_seq: number;
-  lines: string;
+  lines: Lines;
   checksum: string;
 };
 
-export const cacheRowFromDb = (r: CacheDbRow): ReplayCacheRow => ({
+export const cacheRowFromDb = <Lines extends string | Uint8Array>(
+  r: CacheDbRow<Lines>,
+): Omit<ReplayCacheRow, "lines"> & { lines: Lines } => ({
   version: r.version,
   capabilities: r.capabilities,
   fromSeq: r.from_seq,

@@ -8,6 +8,7 @@ import {
   cacheRowFromDb,
   type CacheDbRow,
   type ReplayCacheKey,
+  type ReplayCachePageRow,
   type ReplayCacheRow,
   type ReplayCacheUpdate,
   type ReplayStatePart,
@@ -83,30 +84,46 @@ export function readRows(db: Database, sessionId: string, key?: ReplayCacheKey):
   return rows.map(cacheRowFromDb);
 }
 
-/** Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`. */
+/**
+ * Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`, their lines
+ * as the UTF-8 bytes stored (a load writes them out as they are: decoding them to a string and
+ * encoding it again cost more than reading them).
+ */
 export function readRowPage(
   db: Database,
   sessionId: string,
   key: ReplayCacheKey,
   fromSeq: number,
   limit: number,
-): ReplayCacheRow[] {
+): ReplayCachePageRow[] {
   if (!hasReplayCache(db)) return [];
   return db
-    .query<CacheDbRow, [string, number, string, number, number]>(
-      "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? AND from_seq >= ? ORDER BY from_seq LIMIT ?",
+    .query<CacheDbRow<Uint8Array>, [string, number, string, number, number]>(
+      "SELECT version, capabilities, from_seq, to_seq, CAST(lines AS BLOB) AS lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? AND from_seq >= ? ORDER BY from_seq LIMIT ?",
     )
     .all(sessionId, key.version, key.capabilities, fromSeq, limit)
     .map(cacheRowFromDb);
 }
 
-export function readParts(db: Database, sessionId: string, key: ReplayCacheKey): ReplayStatePart[] {
+/** The parts with `key` (only those `names` names, when given), by `ord` then name. */
+export function readParts(
+  db: Database,
+  sessionId: string,
+  key: ReplayCacheKey,
+  names?: readonly string[],
+): ReplayStatePart[] {
   if (!hasReplayCache(db)) return [];
+  if (!names)
+    return db
+      .query<ReplayStatePart, [string, number, string]>(
+        "SELECT part, ord, body, checksum FROM replay_state WHERE session_id = ? AND version = ? AND capabilities = ? ORDER BY ord, part",
+      )
+      .all(sessionId, key.version, key.capabilities);
   return db
-    .query<ReplayStatePart, [string, number, string]>(
-      "SELECT part, ord, body, checksum FROM replay_state WHERE session_id = ? AND version = ? AND capabilities = ? ORDER BY ord, part",
+    .query<ReplayStatePart, [string, number, string, string]>(
+      "SELECT part, ord, body, checksum FROM replay_state WHERE session_id = ? AND version = ? AND capabilities = ? AND part IN (SELECT value FROM json_each(?)) ORDER BY ord, part",
     )
-    .all(sessionId, key.version, key.capabilities);
+    .all(sessionId, key.version, key.capabilities, JSON.stringify(names));
 }
 
 /** Replaces a stored part as it is (tests use it to forge or damage one). */

@@ -31,6 +31,7 @@ import {
 import {
   REPLAY_PAGE_ROWS,
   type ReplayCacheKey,
+  type ReplayCachePageRow,
   type ReplayCacheRow,
   type ReplayCacheUpdate,
   type ReplayStatePart,
@@ -309,20 +310,20 @@ export class SqliteJournal implements JournalStore {
     return db ? guard(sessionId, () => readRows(db, sessionId, key)) : [];
   }
 
-  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCacheRow[]> {
+  async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCachePageRow[]> {
     const db = this.#reader();
     if (!db) return;
     for (let from = fromSeq; ; ) {
       const page = guard(sessionId, () => readRowPage(db, sessionId, key, from, REPLAY_PAGE_ROWS));
       if (page.length > 0) yield page;
       if (page.length < REPLAY_PAGE_ROWS) return;
-      from = (page[page.length - 1] as ReplayCacheRow).fromSeq + 1;
+      from = (page[page.length - 1] as ReplayCachePageRow).fromSeq + 1;
     }
   }
 
-  async readReplayState(sessionId: string, key: ReplayCacheKey): Promise<ReplayStatePart[]> {
+  async readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]> {
     const db = this.#reader();
-    return db ? guard(sessionId, () => readParts(db, sessionId, key)) : [];
+    return db ? guard(sessionId, () => readParts(db, sessionId, key, names)) : [];
   }
 
   async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {

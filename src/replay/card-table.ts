@@ -1,7 +1,7 @@
 /**
  * A projector's tool cards, in the order they were first shown. A card restored from the replay
  * cache may stay unparsed (its JSON text) until a fact touches it: only settled cards are kept so
- * (see projector-state.ts), and nothing reads a settled card but a later fact about its call, so a
+ * (see replay-state.ts), and nothing reads a settled card but a later fact about its call, so a
  * load of a long session parses the cards of the calls still open and no others.
  */
 import type { Card } from "./card.ts";
@@ -24,6 +24,27 @@ export class CardTable {
   /** Keeps a settled card as its JSON text (cardJson's), parsed when first asked for. */
   setSettledText(toolCallId: string, text: string): void {
     this.#entries.set(toolCallId, text);
+  }
+
+  /**
+   * Refills the table in the order of `entries` (id, settled text): a card already here stays the
+   * object it is (others may hold it); the others are kept as their text. A card here that
+   * `entries` leaves out stays, after them.
+   */
+  refill(entries: Iterable<readonly [string, string]>): void {
+    const before = new Map(this.#entries);
+    this.#entries.clear();
+    for (const [id, text] of entries) {
+      this.#entries.set(id, before.get(id) ?? text);
+      before.delete(id);
+    }
+    for (const [id, entry] of before) this.#entries.set(id, entry);
+  }
+
+  /** Makes this table hold `other`'s entries, in its order (the same card objects). */
+  adopt(other: CardTable): void {
+    this.#entries.clear();
+    for (const [id, entry] of other.#entries) this.#entries.set(id, entry);
   }
 
   /** The cards parsed so far, in order: every card not settled is among them. */

@@ -21,6 +21,9 @@ export type StatePart = {
   body: string;
 };
 
+/** A card's part name. */
+export const cardPart = (toolCallId: string): string => `card:${toolCallId}`;
+
 export type StateHead = {
   /** The last record the state has folded (a turn's `turn_ended`). */
   toSeq: number;
@@ -91,7 +94,7 @@ export function stateParts(
   const parts: StatePart[] = [{ part: "head", ord: 0, body: JSON.stringify(head) }];
   for (const id of touched.cards) {
     const card = cards.get(id);
-    if (card) parts.push({ part: `card:${id}`, ord: announcedAt(id), body: cardJson(card) });
+    if (card) parts.push({ part: cardPart(id), ord: announcedAt(id), body: cardJson(card) });
   }
   for (const id of touched.outcomes) {
     const shown = hooks.shown.get(id);
@@ -129,6 +132,9 @@ export function stateHead(parts: readonly StatePart[]): StateHead | undefined {
   return head ? (JSON.parse(head.body) as StateHead) : undefined;
 }
 
+/** The parts a load restores before it answers: the head, and the cards of the calls still open. */
+export const openingPartNames = (head: StateHead): string[] => ["head", ...head.unsettled.map(cardPart)];
+
 /**
  * Restores a fresh projector (and fold, if given) to the stored parts, cards in `ord` order as
  * given. Settled cards stay text until a fact touches them.
@@ -139,15 +145,40 @@ export function restoreState(
   projector: Projector,
   fold?: SessionStateFold,
 ): void {
+  restoreOpening(parts, head, projector, fold);
+  restoreRest(parts, head, projector);
+}
+
+/**
+ * The first step of restoreState: the fold (if given) and the cards of the calls still open,
+ * parsed; enough for what a load sends at its end (the interruption marks of open calls). Before
+ * any fact is projected, restoreRest must have completed the projector.
+ */
+export function restoreOpening(
+  parts: readonly StatePart[],
+  head: StateHead,
+  projector: Projector,
+  fold?: SessionStateFold,
+): void {
   if (fold) restoreFold(fold, head.fold);
-  const { cards, hooks, compactions } = projector.folded;
   const unsettled = new Set(head.unsettled);
+  const { cards } = projector.folded;
   for (const p of parts) {
     if (!p.part.startsWith("card:")) continue;
     const id = p.part.slice(5);
     if (unsettled.has(id)) cards.set(id, parseCard(p.body));
-    else cards.setSettledText(id, p.body);
   }
+}
+
+/**
+ * The second step: every other card (as text, in the order shown; the open calls' cards restored
+ * by the first step stay the objects they are), the hook outcomes and the compactions.
+ */
+export function restoreRest(parts: readonly StatePart[], head: StateHead, projector: Projector): void {
+  const { cards, hooks, compactions } = projector.folded;
+  const entries: [string, string][] = [];
+  for (const p of parts) if (p.part.startsWith("card:")) entries.push([p.part.slice(5), p.body]);
+  cards.refill(entries);
   for (const p of parts) {
     if (p.part.startsWith("hook:")) {
       const json = JSON.parse(p.body) as ShownJson;
@@ -162,4 +193,18 @@ export function restoreState(
       compactions.set(p.part.slice(11), JSON.parse(p.body));
     }
   }
+}
+
+/**
+ * Sets `target`'s cards, hook outcomes and compactions to `source`'s (a projector that replayed
+ * the facts): for a restored state whose rest could not be used. The cards are `source`'s objects.
+ */
+export function adoptFolded(target: Projector, source: Projector): void {
+  const to = target.folded;
+  const from = source.folded;
+  to.cards.adopt(from.cards);
+  to.hooks.shown.clear();
+  for (const [id, shown] of from.hooks.shown) to.hooks.shown.set(id, shown);
+  to.compactions.clear();
+  for (const [id, entry] of from.compactions) to.compactions.set(id, entry);
 }

@@ -33,4 +33,17 @@ describe("the buffered stdout", () => {
     sink.release();
     await until(() => called, "the callback");
   });
+
+  test("lines given as bytes reach the pipe in order with text around them, as the bytes they are", async () => {
+    const sink = new FakeSink();
+    const out = new BufferedStdout(sink);
+    const cached = new TextEncoder().encode('{"cached":"é"}\n');
+    out.write("before\n");
+    out.write(["gathered ", cached, "after\n"]);
+    out.write("last\n");
+    await out.flushAll();
+    expect(sink.text).toBe('before\ngathered {"cached":"é"}\nafter\nlast\n');
+    // The bytes are handed over as they are: never decoded to text and encoded again.
+    expect(sink.writes).toContain(cached);
+  });
 });

@@ -5,7 +5,7 @@
  * keeps and uses the cache on each store: a load from it writes the bytes of a load from the facts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { partWithChecksum, withChecksum, type ReplayCacheKey } from "../../src/journal/replay-cache.ts";
+import { checksumHolds, partWithChecksum, withChecksum, type ReplayCacheKey } from "../../src/journal/replay-cache.ts";
 import type { JournalStore } from "../../src/journal/store.ts";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { journalError, startFact } from "../support/journal.ts";
@@ -62,6 +62,33 @@ for (const kind of storeKinds) {
       expect((await store.readReplayState(id, KEY)).map((p) => p.part)).toEqual(["head", "card:x", "card:y"]);
       expect(await store.readReplayCache(id, OTHER)).toEqual([]);
       expect(await store.readReplayState(id, OTHER)).toEqual([]);
+    });
+
+    test("parts asked for by name come back alone, by their order; a name not stored is left out", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await store.putReplayCache(id, KEY, {
+        rows: [],
+        parts: [part("head", 0, "{}"), part("card:y", 7, "Y"), part("card:x", 2, "X"), part("card:z", 9, "Z")],
+      });
+      const named = await store.readReplayState(id, KEY, ["card:z", "head", "card:x", "card:absent"]);
+      expect(named.map((p) => p.part)).toEqual(["head", "card:x", "card:z"]);
+      expect(await store.readReplayState(id, KEY, [])).toEqual([]);
+      expect(await store.readReplayState(id, OTHER, ["head"])).toEqual([]);
+    });
+
+    test("rows read page by page are those stored, each with a checksum that holds over its lines", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      await store.putReplayCache(id, KEY, { rows: [row(1, 3, "a é\n"), row(4, 9, "b\n")], parts: [] });
+      const read = [];
+      for await (const page of store.readReplayPages(id, KEY)) read.push(...page);
+      const decoder = new TextDecoder();
+      expect(read.map((r) => (typeof r.lines === "string" ? r.lines : decoder.decode(r.lines)))).toEqual([
+        "a é\n",
+        "b\n",
+      ]);
+      expect(read.every(checksumHolds)).toBe(true);
     });
 
     test("a row is replaced by one of the same start; a part's body is replaced, its first order kept", async () => {

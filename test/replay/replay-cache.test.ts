@@ -53,6 +53,14 @@ const putState = (part: ReplayStatePart) => {
     d.close();
   }
 };
+/** A stored card of a call that has ended (the state's head does not list it as open). */
+const settledCard = (): ReplayStatePart => {
+  const all = parts();
+  const { unsettled } = JSON.parse(all.find((p) => p.part === "head")!.body) as { unsettled: string[] };
+  const card = all.find((p) => p.part.startsWith("card:") && !unsettled.includes(p.part.slice(5)));
+  expect(card?.body).toContain('"status":"completed"');
+  return card!;
+};
 /** Rewrites a stored fact's body, past the journal's append-only trigger (a damaged database). */
 const damageFact = (seq: number, body: string) => {
   const d = db();
@@ -151,6 +159,31 @@ describe("the replay cache", () => {
     expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
     damageFact(3, "{not json");
     expect(await loadBytes(box.env, sessionId, box.workspace)).toContain('"id":2,"error"');
+  });
+
+  test("a load answers from the head and the open calls' cards alone: a settled card's damaged part leaves it on the cache", async () => {
+    const before = await loadBytes(box.env, sessionId, box.workspace);
+    const card = settledCard();
+    putState({ ...card, body: card.body.replace('"status":"completed"', '"status":"failed"') });
+    // With a fact of a cached turn damaged too, a load that went back to the facts would fail.
+    damageFact(3, "{not json");
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(before);
+  });
+
+  test("a session reopened with a settled card's damaged part goes on as the facts do: its next turn is cached equal to them", async () => {
+    const card = settledCard();
+    putState({ ...card, body: card.body.replace('"status":"completed"', '"status":"failed"') });
+    const live = await connectProcess(box.env);
+    try {
+      await load(live.ctx, sessionId, box.workspace);
+      expect((await prompt(live.ctx, sessionId, "fourth")).stopReason).toBe("end_turn");
+      await until(() => rows().length === 4, "a cached row for the fourth turn");
+    } finally {
+      await live.close();
+    }
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
+    const verified = await runCli(["verify", sessionId], box.env);
+    expect(verified.stdout).toContain("0 differ");
   });
 
   test("verbatim verify reports a state part that differs from the facts", async () => {

@@ -1,6 +1,6 @@
 /**
  * The state the replay cache keeps after a turn is the state the facts fold to: restored at any
- * finished turn, then fed the records after it, it sends what a replay of every record sends
+ * finished turn (in two steps, as a load restores it), then fed the records after it, it sends what a replay of every record sends
  * (interruption marks included), folds to the same session state, stores the same parts, and
  * projects the same live updates afterwards. Checked at every turn's end of every golden journal
  * and of many random sessions (pure: no process). Reproduce a failure with VERBATIM_TEST_SEED.
@@ -13,7 +13,15 @@ import { readAll } from "../../src/journal/store.ts";
 import { Projector } from "../../src/replay/project.ts";
 import { ReplayPipeline } from "../../src/replay/replay-pipeline.ts";
 import { cacheKey, ReplaySegments, updateLine, type ReplayCapabilities } from "../../src/replay/replay-segments.ts";
-import { foldJson, restoreState, stateHead, type StatePart } from "../../src/replay/replay-state.ts";
+import {
+  foldJson,
+  openingPartNames,
+  restoreOpening,
+  restoreRest,
+  restoreState,
+  stateHead,
+  type StatePart,
+} from "../../src/replay/replay-state.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 import { goldenNames, importRows, readGolden } from "../support/golden-journals.ts";
 import { randomSession } from "../support/random-session.ts";
@@ -91,18 +99,39 @@ function checkEveryTurn(sessionId: string, capabilities: ReplayCapabilities, rec
     const head = stateHead(saved);
     if (head?.toSeq !== record.seq) problems.push(`${at}: the head names record ${head?.toSeq}`);
     if (!head) continue;
-    // A load: the rows' lines, then the records after the state from a restored projector.
+    // A load: the rows' lines, then the records after the state from a projector restored as a
+    // load restores it: the head and the open calls' cards first, the rest before the next fact.
     const projector = new Projector({ ...capabilities, replay: true, sessionId });
     const fold = new SessionStateFold();
-    restoreState(saved, head, projector, fold);
+    const opening = new Set(openingPartNames(head));
+    restoreOpening(
+      saved.filter((p) => opening.has(p.part)),
+      head,
+      projector,
+      fold,
+    );
+    // restoreState in one step: the order of cards the two steps must end with.
+    const inOneStep = new Projector({ ...capabilities, replay: true, sessionId });
+    restoreState(saved, head, inOneStep);
+    let whole = false;
+    const complete = () => {
+      if (whole) return;
+      whole = true;
+      restoreRest(saved, head, projector);
+      const ids = (p: Projector) => JSON.stringify([...p.folded.cards.ids()]);
+      if (ids(projector) !== ids(inOneStep))
+        problems.push(`${at}: the cards restored in two steps are in another order`);
+    };
     const pipeline = new ReplayPipeline(projector);
     let text = lines;
     const tail = records.slice(i + 1);
     for (const r of tail) {
+      complete();
       text += sends(sessionId, pipeline.push(r));
       fold.apply(r.fact, r.seq);
     }
     text += sends(sessionId, pipeline.end(true));
+    complete();
     if (text !== expected.text) problems.push(`${at}: the load sends other bytes`);
     if (foldJson(fold) !== foldJson(expected.fold)) problems.push(`${at}: the session state differs`);
     // The writer continuing from the state stores what one from record 1 stores.

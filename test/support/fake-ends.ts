@@ -6,15 +6,21 @@
 import type { StdioEnds } from "../../src/acp/stdio.ts";
 import type { Sink } from "../../src/acp/stdout-writer.ts";
 
+const decoder = new TextDecoder();
+
 export class FakeSink implements Sink {
   #text = "";
   #held: { promise: Promise<number>; release: () => void } | undefined;
   #holdNext = false;
 
+  /** Each write as it came: text, or the bytes handed over. */
+  readonly writes: (string | Uint8Array)[] = [];
+
   write(chunk: string | ArrayBufferView | ArrayBuffer | SharedArrayBuffer): number {
-    // The buffered stdout hands its sink text only.
-    if (typeof chunk !== "string") throw new Error("expected text");
-    this.#text += chunk;
+    // The buffered stdout hands its sink text, or bytes as a Uint8Array.
+    if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) throw new Error("expected text or bytes");
+    this.writes.push(chunk);
+    this.#text += typeof chunk === "string" ? chunk : decoder.decode(chunk);
     return chunk.length;
   }
 
