@@ -84,6 +84,8 @@ class MessageWriter implements WritableStreamDefaultWriter<Message> {
  */
 export class BufferedStdout {
   #parts: (string | Uint8Array)[] = [];
+  /** Whether `#parts` holds bytes (else it is joined as text, in one write). */
+  #bytes = false;
   #buffered = 0;
   #lastFlush = 0;
   #scheduled = false;
@@ -97,14 +99,16 @@ export class BufferedStdout {
    * is full, then once it has drained.
    */
   write(data: string | Uint8Array | readonly (string | Uint8Array)[]): Promise<void> | undefined {
-    if (typeof data === "string" || data instanceof Uint8Array) {
+    if (typeof data === "string") {
       this.#parts.push(data);
       this.#buffered += data.length;
-    } else
-      for (const piece of data) {
+    } else {
+      this.#bytes = true;
+      for (const piece of data instanceof Uint8Array ? [data] : data) {
         this.#parts.push(piece);
         this.#buffered += piece.length;
       }
+    }
     const now = performance.now();
     if (this.#buffered >= HIGH_WATER_BYTES || now - this.#lastFlush >= FLUSH_WINDOW_MS) return this.#flush(now);
     if (!this.#scheduled) {
@@ -135,6 +139,11 @@ export class BufferedStdout {
   }
 
   #writeParts(parts: readonly (string | Uint8Array)[]): void {
+    if (!this.#bytes) {
+      void this.sink.write(parts.length === 1 ? (parts[0] as string) : parts.join(""));
+      return;
+    }
+    this.#bytes = false;
     let text: string[] = [];
     for (const part of parts) {
       if (typeof part === "string") {
