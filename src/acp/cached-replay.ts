@@ -1,7 +1,6 @@
 /**
- * A load's use of the replay cache: the longest run of valid rows from record 1 (this
- * projection's version, this client's capabilities, checksum holding, each row starting where the
- * one before ended), written as it is read; then the state stored after the run's last turn, when
+ * A load's use of the replay cache: the longest run of valid rows from record 1, written as it is
+ * read (cached-run.ts); then the state stored after the run's last turn, when
  * it is there and whole (its head names that turn's end, every part's checksum holds). With the
  * state, the load restores the session from it and reads only the records after it; without, it
  * reads and folds every record but sends nothing for those the run covers. Everything after the
@@ -9,12 +8,7 @@
  * the rest (most of it: the cards of settled calls), before the session projects another fact.
  * Never writes.
  */
-import {
-  checksumHolds,
-  partChecksumHolds,
-  type ReplayCacheKey,
-  type ReplayStatePart,
-} from "../journal/replay-cache.ts";
+import { partChecksumHolds, type ReplayCacheKey, type ReplayStatePart } from "../journal/replay-cache.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { log } from "../log.ts";
 import { openingPartNames, type StateHead } from "../replay/replay-state.ts";
@@ -24,47 +18,6 @@ import { openingPartNames, type StateHead } from "../replay/replay-state.ts";
  * the cards of the calls still open (restoreOpening's), `headPart` the head as stored.
  */
 export type CachedState = { parts: readonly ReplayStatePart[]; head: StateHead; headPart: ReplayStatePart };
-
-/** Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few hundred sends. */
-const LINES_PER_SEND = 256 * 1024;
-
-/**
- * Reads the valid run of rows from record 1, handing their lines to `send` in order as they are
- * read (gathered into sends of about LINES_PER_SEND, each row's lines as the store gave them:
- * text or bytes; `send` may return a promise to slow the read to the client's pace). Returns the
- * last record the run covers (0: no valid row).
- */
-export async function sendCachedRun(
-  store: JournalStore,
-  sessionId: string,
-  key: ReplayCacheKey,
-  send: (lines: readonly (string | Uint8Array)[]) => Promise<void> | void,
-): Promise<number> {
-  let next = 1;
-  let batch: (string | Uint8Array)[] = [];
-  let size = 0;
-  run: for await (const page of store.readReplayPages(sessionId, key)) {
-    for (const row of page) {
-      if (row.fromSeq !== next || row.toSeq < row.fromSeq) break run;
-      if (!checksumHolds(row)) {
-        log.warn(
-          `replay cache of session ${sessionId} fails its checksum at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
-        );
-        break run;
-      }
-      next = row.toSeq + 1;
-      batch.push(row.lines);
-      size += row.lines.length;
-      if (size < LINES_PER_SEND) continue;
-      const lines = batch;
-      batch = [];
-      size = 0;
-      await send(lines);
-    }
-  }
-  if (batch.length > 0) await send(batch);
-  return next - 1;
-}
 
 /**
  * The opening of the stored state, if it is there and sound: its head (when `coveredTo` is given,

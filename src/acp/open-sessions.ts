@@ -8,7 +8,7 @@ import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.
 import type { StoredFact } from "../journal/facts/index.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
-import type { ReplayCapabilities } from "../replay/replay-segments.ts";
+import { replayCapabilities, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplayCacheWriter } from "./replay-cache-writer.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import type { AfterResponse } from "./after-response.ts";
@@ -74,8 +74,7 @@ export class OpenSessions {
 
   /** The client's capabilities that change what a replay sends (the replay cache's key). */
   replayCapabilities(): ReplayCapabilities {
-    const session = this.clientCapabilities.session;
-    return { notices: session?.notices != null, compaction: session?.compaction != null };
+    return replayCapabilities(this.clientCapabilities);
   }
 
   /**

@@ -14,8 +14,10 @@ import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../journal/
 import type { JournalStore } from "../journal/store.ts";
 import { log } from "../log.ts";
 import type { StatePart } from "../replay/replay-state.ts";
-import { cacheKey, ReplaySegments, type ReplayCapabilities } from "../replay/replay-segments.ts";
-import { sendCachedRun, wholeState } from "./cached-replay.ts";
+import { cacheKey, type ReplayCapabilities } from "../replay/cache-key.ts";
+import { ReplaySegments } from "../replay/replay-segments.ts";
+import { wholeState } from "./cached-replay.ts";
+import { sendCachedRun } from "./cached-run.ts";
 
 /** `VERBATIM_REPLAY_CACHE=off`: neither store nor use the replay cache (loads replay every fact). */
 export function replayCacheEnabled(env: Record<string, string | undefined> = process.env): boolean {

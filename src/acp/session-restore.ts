@@ -6,19 +6,17 @@ import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
-import { cachedState, sendCachedRun } from "./cached-replay.ts";
+import { cachedState } from "./cached-replay.ts";
+import { pacedLines, sendCachedRun } from "./cached-run.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { restoreOpening } from "../replay/replay-state.ts";
-import { cacheKey } from "../replay/replay-segments.ts";
+import { cacheKey } from "../replay/cache-key.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
 import { StateRest } from "./state-rest.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 
 /** Records a replay reads between turns of the event loop. */
 const YIELD_EVERY = 1024;
-
-/** Cached sends (of about 256 KB each) in flight before the load waits for the client to read. */
-const SENDS_IN_FLIGHT = 4;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -49,15 +47,6 @@ export async function restoreSession(
 ): Promise<SessionRuntime> {
   if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
   const sender = sessions.sender(client);
-  let sends = 0;
-  const sendLines = (lines: readonly (string | Uint8Array)[]): Promise<void> | undefined => {
-    throwIfCancelled(signal);
-    sender.sendLines(lines);
-    // A few sends in flight at most: the client reads at its pace, and memory stays bounded.
-    const pressure = sender.pressure(SENDS_IN_FLIGHT);
-    if (++sends % 16 !== 0) return pressure;
-    return (pressure ?? Promise.resolve()).then(yieldToEventLoop);
-  };
   const projector: Projector = sessions.newProjector(true);
   const pipeline = new ReplayPipeline(projector);
   // The cached run's lines are written first, as they are read; with the state after it, the
@@ -65,7 +54,7 @@ export async function restoreSession(
   // whose rest is read before the session projects another fact (state-rest.ts).
   const store = sessions.cacheStore;
   const key = cacheKey(sessions.replayCapabilities());
-  const coveredTo = store && replay ? await sendCachedRun(store, sessionId, key, sendLines) : 0;
+  const coveredTo = store && replay ? await sendCachedRun(store, sessionId, key, pacedLines(sender, signal)) : 0;
   const state = store ? await cachedState(store, sessionId, key, replay ? coveredTo : undefined) : undefined;
   const rest = store && state ? new StateRest(store, sessionId, key, state, projector) : undefined;
   const io = sessions.io(sessionId, client, projector, rest);

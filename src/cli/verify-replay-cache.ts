@@ -12,12 +12,8 @@ import {
 } from "../journal/replay-cache.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { stateHead, type StatePart } from "../replay/replay-state.ts";
-import {
-  PROJECTION_VERSION,
-  ReplaySegments,
-  type ReplayCapabilities,
-  type ReplaySegment,
-} from "../replay/replay-segments.ts";
+import { PROJECTION_VERSION, type ReplayCapabilities } from "../replay/cache-key.ts";
+import { ReplaySegments, type ReplaySegment } from "../replay/replay-segments.ts";
 
 export type CacheDifference = { capabilities: string; fromSeq: number; toSeq: number; reason: string };
 

@@ -4,8 +4,10 @@
  * first writer that stores a row; a database without the tables simply has no cache.
  */
 import type { Database } from "bun:sqlite";
+import { guard } from "./sqlite-errors.ts";
 import {
   cacheRowFromDb,
+  REPLAY_PAGE_ROWS,
   type CacheDbRow,
   type ReplayCacheKey,
   type ReplayCachePageRow,
@@ -103,6 +105,21 @@ export function readRowPage(
     )
     .all(sessionId, key.version, key.capabilities, fromSeq, limit)
     .map(cacheRowFromDb);
+}
+
+/** The rows with `key` from the one starting at `fromSeq` on, in pages of REPLAY_PAGE_ROWS by `fromSeq`. */
+export function* rowPages(
+  db: Database,
+  sessionId: string,
+  key: ReplayCacheKey,
+  fromSeq: number,
+): Generator<ReplayCachePageRow[]> {
+  for (let from = fromSeq; ; ) {
+    const page = guard(sessionId, () => readRowPage(db, sessionId, key, from, REPLAY_PAGE_ROWS));
+    if (page.length > 0) yield page;
+    if (page.length < REPLAY_PAGE_ROWS) return;
+    from = (page[page.length - 1] as ReplayCachePageRow).fromSeq + 1;
+  }
 }
 
 /** The parts with `key` (only those `names` names, when given), by `ord` then name. */

@@ -29,14 +29,13 @@ import {
   type SessionRow,
 } from "./store.ts";
 import {
-  REPLAY_PAGE_ROWS,
   type ReplayCacheKey,
   type ReplayCachePageRow,
   type ReplayCacheRow,
   type ReplayCacheUpdate,
   type ReplayStatePart,
 } from "./replay-cache.ts";
-import { deleteRows, putUpdate, readParts, readRowPage, readRows, sizes } from "./sqlite-replay-cache.ts";
+import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
@@ -312,13 +311,7 @@ export class SqliteJournal implements JournalStore {
 
   async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCachePageRow[]> {
     const db = this.#reader();
-    if (!db) return;
-    for (let from = fromSeq; ; ) {
-      const page = guard(sessionId, () => readRowPage(db, sessionId, key, from, REPLAY_PAGE_ROWS));
-      if (page.length > 0) yield page;
-      if (page.length < REPLAY_PAGE_ROWS) return;
-      from = (page[page.length - 1] as ReplayCachePageRow).fromSeq + 1;
-    }
+    if (db) yield* rowPages(db, sessionId, key, fromSeq);
   }
 
   async readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]> {

@@ -1,8 +1,7 @@
 /**
  * The replay cache's rows, computed from records: each finished turn's lines, exactly as a load
- * replaying the facts writes them. Pure. `PROJECTION_VERSION` names the projection: any change
- * to what replay sends must bump it (test/replay/projection-version.test.ts fails until it is),
- * so that rows stored by an older projection are never used.
+ * replaying the facts writes them, under the key of the projection's version and the client's
+ * capabilities (cache-key.ts). Pure.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { StoredFact } from "../journal/facts/index.ts";
@@ -18,6 +17,7 @@ import {
   type StateHead,
   type StatePart,
 } from "./replay-state.ts";
+import { cacheKey, type ReplayCapabilities } from "./cache-key.ts";
 import { SessionStateFold } from "./state.ts";
 
 /** A replay cache row before its checksum (added where it is stored: replayCacheChecksum). */
@@ -25,18 +25,6 @@ export type ReplaySegment = Omit<ReplayCacheRow, "checksum">;
 
 /** What a finished turn stores: its row, and the parts of the state it changed (see replay-state.ts). */
 export type TurnCache = { row: ReplaySegment; parts: StatePart[] };
-
-export const PROJECTION_VERSION = 1;
-
-/** The client capabilities that change what replay sends. */
-export type ReplayCapabilities = { notices: boolean; compaction: boolean };
-
-export function cacheKey(capabilities: ReplayCapabilities): ReplayCacheKey {
-  return {
-    version: PROJECTION_VERSION,
-    capabilities: `notices=${capabilities.notices ? 1 : 0};compaction=${capabilities.compaction ? 1 : 0}`,
-  };
-}
 
 /** One `session/update` notification as the agent writes it to stdout (the SDK's JSON-RPC message, one line). */
 export function updateLine(sessionId: string, update: SessionUpdate): string {

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { replayCacheChecksum, type ReplayCacheRow, type ReplayStatePart } from "../../src/journal/replay-cache.ts";
 import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
-import { cacheKey } from "../../src/replay/replay-segments.ts";
+import { cacheKey } from "../../src/replay/cache-key.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { runCli } from "../support/cli-process.ts";
 import { loadBytes } from "../support/load-bytes.ts";

@@ -12,7 +12,8 @@ import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { readAll } from "../../src/journal/store.ts";
 import { Projector } from "../../src/replay/project.ts";
 import { ReplayPipeline } from "../../src/replay/replay-pipeline.ts";
-import { cacheKey, ReplaySegments, updateLine, type ReplayCapabilities } from "../../src/replay/replay-segments.ts";
+import { cacheKey, type ReplayCapabilities } from "../../src/replay/cache-key.ts";
+import { ReplaySegments, updateLine } from "../../src/replay/replay-segments.ts";
 import {
   foldJson,
   openingPartNames,

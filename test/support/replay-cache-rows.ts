@@ -3,7 +3,8 @@ import { Database } from "bun:sqlite";
 import { partWithChecksum, withChecksum } from "../../src/journal/replay-cache.ts";
 import { putUpdate } from "../../src/journal/sqlite-replay-cache.ts";
 import type { StatePart } from "../../src/replay/replay-state.ts";
-import { cacheKey, type ReplayCapabilities, type ReplaySegment } from "../../src/replay/replay-segments.ts";
+import { cacheKey, type ReplayCapabilities } from "../../src/replay/cache-key.ts";
+import type { ReplaySegment } from "../../src/replay/replay-segments.ts";
 
 export type DerivedCache = { rows: ReplaySegment[]; parts: StatePart[] };
 

@@ -1,0 +1,75 @@
+/**
+ * The run of a session's replay cache a load writes first: the longest run of valid rows from
+ * record 1 (this projection's version, this client's capabilities, checksum holding, each row
+ * starting where the one before ended), each row's lines written as the store gave them, at the
+ * client's pace. Never writes to the journal.
+ */
+import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../journal/replay-cache.ts";
+import { log } from "../log.ts";
+import { throwIfCancelled } from "./errors.ts";
+import type { UpdateSender } from "./update-sender.ts";
+
+/** Cached sends (of about 256 KB each) in flight before the load waits for the client to read. */
+const SENDS_IN_FLIGHT = 4;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * `send` for sendCachedRun through `sender`: a few sends in flight at most (the client reads at
+ * its pace, and memory stays bounded), a turn of the event loop now and then (input is read: a
+ * `$/cancel_request`), and none once `signal` has cancelled the load (it throws its error).
+ */
+export function pacedLines(
+  sender: UpdateSender,
+  signal: AbortSignal | undefined,
+): (lines: readonly (string | Uint8Array)[]) => Promise<void> | undefined {
+  let sends = 0;
+  return (lines) => {
+    throwIfCancelled(signal);
+    sender.sendLines(lines);
+    const pressure = sender.pressure(SENDS_IN_FLIGHT);
+    if (++sends % 16 !== 0) return pressure;
+    return (pressure ?? Promise.resolve()).then(yieldToEventLoop);
+  };
+}
+
+/** Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few hundred sends. */
+const LINES_PER_SEND = 256 * 1024;
+
+/**
+ * Reads the valid run of rows from record 1, handing their lines to `send` in order as they are
+ * read (gathered into sends of about LINES_PER_SEND, each row's lines as the store gave them:
+ * text or bytes; `send` may return a promise to slow the read to the client's pace). Returns the
+ * last record the run covers (0: no valid row).
+ */
+export async function sendCachedRun(
+  store: Pick<ReplayCacheStore, "readReplayPages">,
+  sessionId: string,
+  key: ReplayCacheKey,
+  send: (lines: readonly (string | Uint8Array)[]) => Promise<void> | void,
+): Promise<number> {
+  let next = 1;
+  let batch: (string | Uint8Array)[] = [];
+  let size = 0;
+  run: for await (const page of store.readReplayPages(sessionId, key)) {
+    for (const row of page) {
+      if (row.fromSeq !== next || row.toSeq < row.fromSeq) break run;
+      if (!checksumHolds(row)) {
+        log.warn(
+          `replay cache of session ${sessionId} fails its checksum at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
+        );
+        break run;
+      }
+      next = row.toSeq + 1;
+      batch.push(row.lines);
+      size += row.lines.length;
+      if (size < LINES_PER_SEND) continue;
+      const lines = batch;
+      batch = [];
+      size = 0;
+      await send(lines);
+    }
+  }
+  if (batch.length > 0) await send(batch);
+  return next - 1;
+}

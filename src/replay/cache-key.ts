@@ -1,0 +1,28 @@
+/**
+ * The replay cache's key: the projection's version and the client capabilities that change what
+ * replay sends. Pure.
+ */
+import type { ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
+import type { ReplayCacheKey } from "../journal/replay-cache.ts";
+
+/**
+ * Names the projection: any change to what replay sends, or to the state the cache keeps, bumps
+ * it, so that no cache stored by another projection is used (test/replay/replay-cache-goldens.test.ts).
+ */
+export const PROJECTION_VERSION = 1;
+
+/** The client capabilities that change what replay sends. */
+export type ReplayCapabilities = { notices: boolean; compaction: boolean };
+
+/** The capabilities of a client (its `initialize`) that change what replay sends it. */
+export function replayCapabilities(client: ClientCapabilities): ReplayCapabilities {
+  const session = client.session;
+  return { notices: session?.notices != null, compaction: session?.compaction != null };
+}
+
+export function cacheKey(capabilities: ReplayCapabilities): ReplayCacheKey {
+  return {
+    version: PROJECTION_VERSION,
+    capabilities: `notices=${capabilities.notices ? 1 : 0};compaction=${capabilities.compaction ? 1 : 0}`,
+  };
+}
