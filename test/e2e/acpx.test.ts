@@ -176,7 +176,9 @@ describe("acpx drives verbatim", () => {
       const last = shownLive.at(-1)!;
       expect(last.status).toBe("completed");
       expect(last.content?.some((c) => c.type === "terminal")).toBe(false);
-      expect(textOf(last.content ?? [])).toContain("hello from acpx\nto stderr\n");
+      // Both streams reach the card; how the client's terminal interleaves two pipes is the client's.
+      expect(textOf(last.content ?? [])).toContain("hello from acpx\n");
+      expect(textOf(last.content ?? [])).toContain("to stderr\n");
       expect(textOf(last.content ?? [])).toContain("Exit code 0");
       expect(requestsIn(run.frames, "terminal/release")).toHaveLength(1);
     },
