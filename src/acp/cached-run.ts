@@ -8,11 +8,10 @@ import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../jo
 import { log } from "../log.ts";
 import { throwIfCancelled } from "./errors.ts";
 import type { UpdateSender } from "./update-sender.ts";
+import { yieldToEventLoop } from "./event-loop.ts";
 
 /** Cached sends (of about 256 KB each) in flight before the load waits for the client to read. */
 const SENDS_IN_FLIGHT = 4;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `send` for sendCachedRun through `sender`: a few sends in flight at most (the client reads at

@@ -17,12 +17,10 @@ import { askClient, askClientForSubagent } from "./permission-asker.ts";
 import { SessionQueue } from "./session-queue.ts";
 import type { StateRest } from "./state-rest.ts";
 import { UpdateSender } from "./update-sender.ts";
+import { yieldToEventLoop } from "./event-loop.ts";
 
 /** Updates in flight past which a live turn waits for the client (see `UpdateSender.pressure`). */
 const LIVE_HIGH_WATER = 4;
-
-/** Lets the event loop run (the transport flushes what it buffered) before the turn goes on. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type OpenSession = { runtime: SessionRuntime; projector: Projector };
 

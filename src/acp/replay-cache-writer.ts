@@ -18,13 +18,12 @@ import { cacheKey, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplaySegments } from "../replay/replay-segments.ts";
 import { wholeState } from "./cached-replay.ts";
 import { sendCachedRun } from "./cached-run.ts";
+import { yieldToEventLoop } from "./event-loop.ts";
 
 /** `VERBATIM_REPLAY_CACHE=off`: neither store nor use the replay cache (loads replay every fact). */
 export function replayCacheEnabled(env: Record<string, string | undefined> = process.env): boolean {
   return env.VERBATIM_REPLAY_CACHE !== "off";
 }
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class ReplayCacheWriter {
   /** The replay projection, folded up to its `nextSeq`; undefined until the first turn's end here. */

@@ -14,11 +14,10 @@ import { cacheKey } from "../replay/cache-key.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
 import { StateRest } from "./state-rest.ts";
 import type { OpenSessions } from "./open-sessions.ts";
+import { yieldToEventLoop } from "./event-loop.ts";
 
 /** Records a replay reads between turns of the event loop. */
 const YIELD_EVERY = 1024;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type RestoreOptions = {
   sessionId: string;
