@@ -3,7 +3,7 @@
  * time writes a session (its lease), and every append names the sequence number it expects.
  * A process that only loads opens the database read-only.
  */
-import { Database, type Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { encodeFact, type EncodedFact } from "./codec.ts";
 import { busy, sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
@@ -37,6 +37,7 @@ import {
 } from "./replay-cache.ts";
 import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
+import { Writer } from "./sqlite-writer.ts";
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
@@ -371,61 +372,5 @@ export class SqliteJournal implements JournalStore {
     this.#ro = undefined;
     this.#rw = new Writer(db, new WalCheckpointer(this.path, this.options.checkpoints));
     return this.#rw;
-  }
-}
-
-/**
- * The writing connection and its statements. They come from `db.query`, whose statements
- * `close()` finalizes: a statement from `db.prepare` left unfinalized keeps the connection open
- * after `close()`, and with it the write-ahead log, which the last connection to close folds
- * into the database file.
- */
-class Writer {
-  /** Runs `run` in an immediate transaction (the wrapper is built once: appends are hot). */
-  readonly transaction: <T>(run: () => T) => T;
-  readonly insertSession: Statement;
-  readonly insertFact: Statement;
-  readonly insertBlob: Statement;
-  readonly touch: Statement;
-  readonly touchTitle: Statement;
-  readonly selectLease: Statement<{ pid: number; start_time: string }, [string]>;
-  readonly upsertLease: Statement;
-  constructor(
-    readonly db: Database,
-    readonly checkpoints: WalCheckpointer,
-  ) {
-    const immediate = db.transaction((run: () => unknown) => run()).immediate;
-    this.transaction = <T>(run: () => T): T => immediate(run) as T;
-    this.insertSession = db.query(
-      "INSERT INTO sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.insertFact = db.query("INSERT INTO facts (session_id, seq, kind, v, at, body) VALUES (?, ?, ?, ?, ?, ?)");
-    // Content-addressed: a payload already stored for the session is not stored again.
-    this.insertBlob = db.query("INSERT OR IGNORE INTO blobs (session_id, sha256, data) VALUES (?, ?, ?)");
-    this.touch = db.query("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
-    this.touchTitle = db.query("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
-    this.selectLease = db.query("SELECT pid, start_time FROM leases WHERE session_id = ?");
-    this.upsertLease = db.query(
-      "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
-    );
-  }
-
-  /** Inserts the session's row, with where it was forked from when it is a fork (inside the caller's transaction). */
-  insertRow(row: SessionRow): void {
-    this.insertSession.run(
-      row.sessionId,
-      row.cwd,
-      JSON.stringify(row.additionalDirectories),
-      row.title ?? null,
-      row.createdAt,
-      row.updatedAt,
-      row.parentSessionId ?? null,
-    );
-    if (row.forkOf) {
-      this.db.run("UPDATE sessions SET forked_from = ? WHERE session_id = ?", [
-        JSON.stringify(row.forkOf),
-        row.sessionId,
-      ]);
-    }
   }
 }
