@@ -1,11 +1,13 @@
 /**
  * The run of a session's replay cache a load writes first: the longest run of valid rows from
  * record 1 (this projection's version, this client's capabilities, checksum holding, each row
- * starting where the one before ended), each row's lines written as the store gave them, at the
+ * starting where the one before ended, every line one of the session's `session/update`
+ * notifications: replay/cached-lines.ts), each row's lines written as the store gave them, at the
  * client's pace. Never writes to the journal.
  */
 import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../journal/replay-cache.ts";
 import { log } from "../log.ts";
+import { linesAreUpdatesOf } from "../replay/cached-lines.ts";
 import { throwIfCancelled } from "./errors.ts";
 import type { UpdateSender } from "./update-sender.ts";
 import { yieldToEventLoop } from "./event-loop.ts";
@@ -56,6 +58,12 @@ export async function sendCachedRun(
       if (!checksumHolds(row)) {
         log.warn(
           `replay cache of session ${sessionId} fails its checksum at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
+        );
+        break run;
+      }
+      if (!linesAreUpdatesOf(row.lines, sessionId)) {
+        log.warn(
+          `replay cache of session ${sessionId} holds lines that are not its session/update notifications at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
         );
         break run;
       }

@@ -10,6 +10,7 @@ import { cachedState } from "./cached-replay.ts";
 import { pacedLines, sendCachedRun } from "./cached-run.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { restoreOpening } from "../replay/replay-state.ts";
+import { adoptAuthority } from "../replay/authority.ts";
 import { cacheKey } from "../replay/cache-key.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
 import { StateRest } from "./state-rest.ts";
@@ -55,6 +56,8 @@ export async function restoreSession(
   const key = cacheKey(sessions.replayCapabilities());
   const coveredTo = store && replay ? await sendCachedRun(store, sessionId, key, pacedLines(sender, signal)) : 0;
   const state = store ? await cachedState(store, sessionId, key, replay ? coveredTo : undefined) : undefined;
+  // What the session may do comes from its facts, never from the cached state (replay/authority.ts).
+  const authority = state ? await deps.store.authority(sessionId, state.head.toSeq) : [];
   const rest = store && state ? new StateRest(store, sessionId, key, state, projector) : undefined;
   const io = sessions.io(sessionId, client, projector, rest);
   const project = (record: StoredFact): void => {
@@ -85,7 +88,10 @@ export async function restoreSession(
     mcpServers,
     state && {
       seq: state.head.toSeq,
-      restore: (fold) => restoreOpening(state.parts, state.head, projector, fold),
+      restore: (fold) => {
+        restoreOpening(state.parts, state.head, projector, fold);
+        adoptAuthority(fold, authority);
+      },
     },
   );
   if (replay) {

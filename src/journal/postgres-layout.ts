@@ -4,7 +4,8 @@
  */
 import type { SQL } from "bun";
 import { JournalError } from "./errors.ts";
-import { LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
+import { authorityIndexSql, LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
+import { log } from "../log.ts";
 
 type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
 
@@ -45,13 +46,31 @@ export class PostgresLayout {
             ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
         }
       }),
-    ).then(() => {
+    ).then(async () => {
       this.#layout = Promise.resolve(PG_LAYOUT_VERSION);
+      await ensureAuthorityIndex(this.sql);
     });
     this.#writable.catch(() => {
       this.#writable = undefined;
     });
     return this.#writable;
+  }
+}
+
+/**
+ * Creates the authority index where it is missing. A role that may not (the machines' writer role
+ * of docs/deployment.md does not own the tables) leaves it to the owner: reads scan instead.
+ */
+async function ensureAuthorityIndex(sql: SQL): Promise<void> {
+  try {
+    const [row] = (await sql`SELECT to_regclass('verbatim.facts_authority') IS NOT NULL AS present`) as {
+      present: boolean;
+    }[];
+    if (!row?.present) await sql.unsafe(authorityIndexSql);
+  } catch (error) {
+    log.debug(
+      `the journal's authority index was not created: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import type { SQL } from "bun";
 import { blobRefsOf } from "./blob-refs.ts";
 import { decodeRecord } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
+import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import type { PostgresLayout } from "./postgres-layout.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
@@ -119,6 +120,16 @@ export class PostgresReads {
     if (!row) return undefined;
     const blobs = await this.#blobsFor(sessionId, rows);
     return decodeRecord(sessionId, row, (hash) => blobs.get(hash));
+  }
+
+  async authority(sessionId: string, upToSeq: number): Promise<StoredFact[]> {
+    if ((await this.layout.read()) === undefined) throw sessionNotFound(sessionId);
+    // Literal kinds, as the partial index's predicate says them (postgres-schema.ts), so the planner can use it.
+    const text = `SELECT seq, kind, v, at, body FROM verbatim.facts
+      WHERE session_id = $1 AND seq <= $2 AND kind IN (${AUTHORITY_KINDS_SQL}) ORDER BY seq`;
+    const rows = (await this.guard(sessionId, () => this.sql.unsafe(text, [sessionId, upToSeq]))) as FactRow[];
+    const blobs = await this.#blobsFor(sessionId, rows);
+    return rows.map((row) => decodeRecord(sessionId, row, (hash) => blobs.get(hash)));
   }
 
   async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {

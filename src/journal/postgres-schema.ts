@@ -7,6 +7,8 @@
  * `upgrades[n]` takes a database from layout n to n + 1; a database is brought up to
  * `PG_LAYOUT_VERSION` by the first process that writes, in one transaction, under a lock.
  */
+import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+
 export const PG_LAYOUT_VERSION = 1;
 
 /** Serializes layout setup and upgrades between processes (an advisory transaction lock). */
@@ -73,6 +75,13 @@ BEGIN
 END $$;
 CREATE TRIGGER facts_in_sequence BEFORE INSERT ON verbatim.facts FOR EACH ROW EXECUTE FUNCTION verbatim.facts_in_sequence();
 `;
+
+/**
+ * A session's authority records (facts/authority.ts), for a load restored from the replay cache.
+ * Not part of the layout (a verbatim that does not know it writes on as before): created by the
+ * first writer allowed to, and a journal without it answers the same query by a scan.
+ */
+export const authorityIndexSql = `CREATE INDEX IF NOT EXISTS facts_authority ON verbatim.facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL})`;
 
 /** `upgrades[n]`: layout n to n + 1 (`upgrades[0]` creates layout 1). */
 export const upgrades: readonly string[] = [layout1];

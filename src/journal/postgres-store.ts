@@ -239,6 +239,10 @@ export class PostgresJournal implements JournalStore {
     return this.#reads.lastOf(sessionId, kinds);
   }
 
+  authority(sessionId: string, upToSeq: number): Promise<StoredFact[]> {
+    return this.#reads.authority(sessionId, upToSeq);
+  }
+
   countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
     return this.#reads.countOf(sessionId, kinds);
   }

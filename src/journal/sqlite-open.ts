@@ -12,7 +12,14 @@ import { accessSync, constants, linkSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { JournalError } from "./errors.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
-import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql, promptIndexSql } from "./sqlite-schema.ts";
+import {
+  authorityIndexSql,
+  blobLayoutSql,
+  forkColumnSql,
+  LAYOUT_VERSION,
+  layoutSql,
+  promptIndexSql,
+} from "./sqlite-schema.ts";
 import { guard } from "./sqlite-errors.ts";
 
 export const BUSY_TIMEOUT_MS = 5000;
@@ -83,6 +90,7 @@ export function openForWriting(path: string, synchronous: "FULL" | "NORMAL"): { 
       const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
       if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
       db.run(promptIndexSql);
+      db.run(authorityIndexSql);
       return { db, created };
     } catch (error) {
       db.close();

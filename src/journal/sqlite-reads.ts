@@ -6,6 +6,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { decodeRecord } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
+import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
@@ -117,8 +118,42 @@ export function lastFactOf(
       )
       .get(sessionId, ...kinds),
   );
-  if (!row) return undefined;
-  const blob = (hash: string) =>
+  return row ? decodeRecord(sessionId, row, blobOf(db, sessionId)) : undefined;
+}
+
+/**
+ * The session's authority records (facts/authority.ts) up to `upToSeq`, in order, through their
+ * index (the query's predicate is the index's). Never writes.
+ */
+export function authorityFacts(db: Database | undefined, sessionId: string, upToSeq: number): StoredFact[] {
+  if (!db) throw sessionNotFound(sessionId);
+  // SQLite's planner cannot tell how few rows a partial index holds, and would scan the session by its key.
+  const from = hasAuthorityIndex(db) ? "facts INDEXED BY facts_authority" : "facts";
+  const rows = guard(sessionId, () =>
+    db
+      .query<Row, [string, number]>(
+        `SELECT seq, kind, v, at, body FROM ${from} WHERE session_id = ? AND seq <= ? AND kind IN (${AUTHORITY_KINDS_SQL}) ORDER BY seq`,
+      )
+      .all(sessionId, upToSeq),
+  );
+  const blob = blobOf(db, sessionId);
+  return rows.map((row) => decodeRecord(sessionId, row, blob));
+}
+
+/** Databases known to have the authority index (a journal only a reader opened since it was added has none). */
+const indexed = new WeakSet<Database>();
+
+function hasAuthorityIndex(db: Database): boolean {
+  if (indexed.has(db)) return true;
+  const found = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'facts_authority'").get();
+  if (found) indexed.add(db);
+  return found !== null;
+}
+
+/** A lookup of the session's blobs by content hash (for records read one query at a time). */
+const blobOf =
+  (db: Database, sessionId: string) =>
+  (hash: string): string | undefined =>
     guard(
       sessionId,
       () =>
@@ -126,8 +161,6 @@ export function lastFactOf(
           .query<{ data: string }, [string, string]>("SELECT data FROM blobs WHERE session_id = ? AND sha256 = ?")
           .get(sessionId, hash)?.data,
     );
-  return decodeRecord(sessionId, row, blob);
-}
 
 export function countFactsOf(db: Database | undefined, sessionId: string, kinds: readonly FactKind[]): number {
   if (!db || kinds.length === 0) return 0;

@@ -1,3 +1,5 @@
+import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+
 /** The journal database layout. Append-only is enforced here, by triggers, not by convention. */
 export const LAYOUT_VERSION = 2;
 
@@ -36,6 +38,13 @@ export const forkColumnSql = "ALTER TABLE sessions ADD COLUMN forked_from TEXT";
 export const promptIndexSql =
   "CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received'";
 
+/**
+ * A session's authority records (facts/authority.ts): a load restored from the replay cache reads
+ * them instead of trusting the cached state. Created like the prompt index; a reader of a journal
+ * without it scans the session's records instead (slower, the same answer).
+ */
+export const authorityIndexSql = `CREATE INDEX IF NOT EXISTS facts_authority ON facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL})`;
+
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
@@ -59,6 +68,7 @@ CREATE TABLE IF NOT EXISTS facts (
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received';
+${authorityIndexSql};
 CREATE TABLE IF NOT EXISTS leases (
   session_id TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,

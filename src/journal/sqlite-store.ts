@@ -15,6 +15,7 @@ import {
   childSessions,
   countFactsOf,
   lastFactOf,
+  authorityFacts,
   listSessions,
   readFacts,
   sessionInfo,
@@ -198,6 +199,10 @@ export class SqliteJournal implements JournalStore {
 
   async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
     return lastFactOf(this.#reader(), sessionId, kinds);
+  }
+
+  async authority(sessionId: string, upToSeq: number): Promise<StoredFact[]> {
+    return authorityFacts(this.#reader(), sessionId, upToSeq);
   }
 
   async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {

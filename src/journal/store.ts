@@ -87,6 +87,12 @@ export interface JournalStore extends ReplayCacheStore {
   info(sessionId: string): Promise<SessionRow | undefined>;
   /** The session's latest record of one of these kinds, if any. Never writes. */
   lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined>;
+  /**
+   * The session's authority records (facts/authority.ts: what it may do) up to `upToSeq`, in
+   * order, validated and migrated: few, and indexed, so a load restored from the replay cache
+   * takes them from the facts. Never writes; rejects with `not_found` where no journal exists.
+   */
+  authority(sessionId: string, upToSeq: number): Promise<StoredFact[]>;
   /** How many of the session's records are of these kinds (0 for a session with none). Never writes. */
   countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number>;
   /** The subagent sessions whose row names this session as their parent, oldest first. Never writes. */

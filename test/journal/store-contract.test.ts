@@ -144,6 +144,33 @@ for (const kind of storeKinds) {
       expect(await store.children("ses_other")).toEqual([]);
     });
 
+    test("reads a session's authority records up to a record, in order, and nothing else", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      const rule: Fact = {
+        kind: "permission_rule_added",
+        requestId: "req_1",
+        toolCallId: "call_1",
+        toolName: "Bash",
+        decision: "allow",
+      };
+      const grant: Fact = { kind: "access_granted", requestId: "req_2", toolCallId: "call_2", directory: "/elsewhere" };
+      await store.appendMany(id, 2, [
+        { fact: chunk("answer"), at: now() },
+        { fact: rule, at: now() },
+        { fact: chunk("more"), at: now() },
+        { fact: grant, at: now() },
+      ]);
+      const all = await store.authority(id, 5);
+      expect(all.map((r) => [r.seq, r.fact.kind])).toEqual([
+        [1, "session_started"],
+        [3, "permission_rule_added"],
+        [5, "access_granted"],
+      ]);
+      expect(all[1]!.fact).toEqual(rule);
+      expect((await store.authority(id, 4)).map((r) => r.seq)).toEqual([1, 3]);
+    });
+
     test("lists top-level sessions that received a prompt newest first, filtered by cwd, in pages", async () => {
       const { store } = await open();
       for (let i = 0; i < 5; i++) {

@@ -1,0 +1,19 @@
+/**
+ * The facts that say what a session may do: its roots (cwd and additional directories), its
+ * mode and config, the system prompt and tools it started with, the rules of "always" answers and
+ * the directories the user let it into. A load that restores a session from the replay cache
+ * (derived data anyone with write access to the cache could rewrite) takes these from the facts
+ * instead; they are few, and both stores index them.
+ */
+import type { FactKind } from "./index.ts";
+
+export const AUTHORITY_KINDS = [
+  "session_started",
+  "session_moved",
+  "config_changed",
+  "access_granted",
+  "permission_rule_added",
+] as const satisfies readonly FactKind[];
+
+/** The kinds as an SQL list of literals: an index's predicate and the query that uses it must say the same. */
+export const AUTHORITY_KINDS_SQL = AUTHORITY_KINDS.map((k) => `'${k}'`).join(", ");
