@@ -7,6 +7,8 @@
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { folderProblem } from "../core/confinement/private-write.ts";
+import type { Settings } from "../core/config/settings-schema.ts";
 import { readSettingsFile } from "../core/config/settings.ts";
 import { trustedFolders } from "../core/hooks/trust.ts";
 import { journalUrl, openJournal } from "../journal/open-journal.ts";
@@ -132,7 +134,7 @@ async function journalIntegrity(file: string): Promise<Check> {
 
 function configChecks(env: Env, cwd: string): Check[] {
   const status = providerStatus(env, cwd);
-  const checks: Check[] = [];
+  const checks: Check[] = [...userFolderChecks(status.files.user)];
   for (const [which, path] of [
     ["user config", status.files.user],
     ["project config", status.files.project],
@@ -144,11 +146,41 @@ function configChecks(env: Env, cwd: string): Check[] {
     const warnings: string[] = [];
     const read = readSettingsFile(path, [dirname(dirname(path))], warnings);
     checks.push(read.ok ? ok(which, path) : fail(which, read.error));
+    if (read.ok && holdsKey(read.settings) && (statSync(path).mode & 0o077) !== 0)
+      checks.push(
+        warn(
+          which,
+          `${path} holds a secret (a provider key, header or journal password) and is mode ${(statSync(path).mode & 0o777).toString(8)}, readable by others: chmod 600 ${path}`,
+        ),
+      );
     for (const warning of warnings) checks.push(warn(which, warning));
   }
   if (status.configError && checks.every((c) => c.status === "ok")) checks.push(fail("config", status.configError));
   return checks;
 }
+
+/**
+ * The user config folder must be the user's alone to write: `setup` and `trust` save keys there
+ * and refuse a folder others could put a link in or swap the file of.
+ */
+function userFolderChecks(file: string): Check[] {
+  const folder = dirname(file);
+  if (!statSync(folder, { throwIfNoEntry: false })) return [];
+  const problem = folderProblem(folder);
+  return problem ? [warn("user config folder", `${problem}; until then setup and trust refuse to save there`)] : [];
+}
+
+/** Whether a config file holds a secret: a provider's key or header values, or a journal URL's password. */
+const holdsKey = (settings: Settings | undefined): boolean =>
+  Object.values(settings?.providers ?? {}).some(
+    (p) => p.apiKey !== undefined || Object.keys(p.headers ?? {}).length > 0,
+  ) || hasPassword(settings?.journal?.url);
+
+const hasPassword = (url: string | undefined): boolean => {
+  if (!url || !URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.password !== "" || parsed.searchParams.has("password");
+};
 
 async function providerChecks(env: Env, cwd: string): Promise<Check[]> {
   const { setup, configError } = providerStatus(env, cwd);

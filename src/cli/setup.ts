@@ -7,6 +7,9 @@
  */
 import type { ProviderKind, ProviderSettings } from "../core/config/settings-schema.ts";
 import { mergedSettingsSchema } from "../core/config/settings-schema.ts";
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
+import { folderProblem, PrivateWriteError } from "../core/confinement/private-write.ts";
 import { describeIssues, readUserSettingsFile, settingsFiles } from "../core/config/settings.ts";
 import { checkProvider, DEFAULT_URLS, type CheckResult } from "./setup/check.ts";
 import { SetupCancelled, terminalPrompter, type Prompter } from "./setup/prompt.ts";
@@ -38,6 +41,12 @@ export async function runSetup(env: Env = process.env): Promise<number> {
   const existing = readUserSettingsFile(file);
   if (!existing.ok) {
     process.stderr.write(`verbatim setup: ${existing.error}\nFix or remove that file, then run the setup again.\n`);
+    return 1;
+  }
+  // Said before a key is typed; checked again when the file is written.
+  const unsafe = statSync(dirname(file), { throwIfNoEntry: false }) ? folderProblem(dirname(file)) : undefined;
+  if (unsafe) {
+    process.stderr.write(`verbatim setup: the config file would hold your key, and ${unsafe}. Nothing was saved.\n`);
     return 1;
   }
   const prompt = terminalPrompter();
@@ -193,7 +202,13 @@ function save(prompt: Prompter, file: string, choice: SetupChoice): number {
     );
     return 1;
   }
-  writeUserConfig(file, valid.data);
+  try {
+    writeUserConfig(file, valid.data);
+  } catch (error) {
+    if (!(error instanceof PrivateWriteError)) throw error;
+    process.stderr.write(`verbatim setup: ${error.message}\n`);
+    return 1;
+  }
   prompt.say(`\nSaved ${file} (readable only by you). New sessions use ${choice.model}.`);
   prompt.say('Start a new thread in your editor, or run `verbatim run "..."` here.');
   return 0;

@@ -1,11 +1,11 @@
 /**
  * Saving what the setup chose into the user config file, keeping everything else the file
  * already says (hooks, trusted folders, other providers). The file may hold a key, so it is
- * written private (0600, its folder 0700), whole, through a temporary file and a rename: an
- * interrupted setup leaves the old file, never half a new one.
+ * written private, whole, in a folder only the user can write (see `writePrivateFile`): an
+ * interrupted setup leaves the old file, never half a new one, and a folder others can write is
+ * refused before the key is written anywhere.
  */
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writePrivateFile } from "../../core/confinement/private-write.ts";
 import type { ProviderSettings, Settings } from "../../core/config/settings-schema.ts";
 import { readUserSettingsFile } from "../../core/config/settings.ts";
 
@@ -27,10 +27,7 @@ export function withChoice(
   return { ok: true, settings };
 }
 
+/** Throws `PrivateWriteError` (nothing written) when the config folder is not the user's alone. */
 export function writeUserConfig(path: string, settings: Settings): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+  writePrivateFile(path, `${JSON.stringify(settings, null, 2)}\n`);
 }

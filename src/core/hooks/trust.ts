@@ -4,9 +4,10 @@
  * itself). A workspace is trusted when it is, or is inside, a listed folder. `verbatim trust DIR`
  * adds to the list; `--trust` trusts every workspace for one headless process.
  */
-import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { resolve, sep } from "node:path";
 import { userConfigRoots } from "../confinement/own-files.ts";
+import { writePrivateFile } from "../confinement/private-write.ts";
 import { readJsonObject, userConfigPath, type Env } from "./config-files.ts";
 
 /** The folder as the file system names it (symlinks resolved), or as given if it does not exist. */
@@ -52,11 +53,7 @@ export function trustFolder(env: Env, dir: string): TrustResult {
   const folders = trustedFolders(env);
   if (folders.some((f) => canonical(f) === folder)) return { folder, configPath, added: false };
   const next = { ...config, trustedFolders: [...folders, folder] };
-  mkdirSync(dirname(configPath), { recursive: true, mode: 0o700 });
-  // Written whole to a temporary file first, then renamed over: a crash never leaves half a config.
-  const temporary = `${configPath}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, configPath);
+  // The file may hold provider keys: written private and whole, in a folder only the user can write.
+  writePrivateFile(configPath, `${JSON.stringify(next, null, 2)}\n`);
   return { folder, configPath, added: true };
 }

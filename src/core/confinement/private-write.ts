@@ -1,0 +1,112 @@
+/**
+ * Writing a file only the user can read (the user config file: it may hold provider keys), whole,
+ * so that nobody else can read it, receive it or swap it, and an interrupted write leaves the old
+ * file, never half a new one.
+ *
+ * - The folder must be the user's alone to write: one that others can write (or that another
+ *   account owns) is refused, since whoever can write there can replace the file, or put a link
+ *   where verbatim writes. A folder verbatim creates is made 0700.
+ * - The new text goes to a temporary with an unpredictable name, created exclusively without
+ *   following a link (O_CREAT|O_EXCL|O_NOFOLLOW), made 0600 on its descriptor before a byte is
+ *   written, synced, then renamed over the file.
+ */
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+
+/** A folder that is not the user's alone: nothing was written. The message says what to do. */
+export class PrivateWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PrivateWriteError";
+  }
+}
+
+const octal = (mode: number) => (mode & 0o777).toString(8).padStart(3, "0");
+
+/**
+ * Why `dir` (an existing folder) is not private to this user, or undefined when it is: owned by
+ * this user and writable by nobody else. Follows links: the folder a link leads to is the one checked.
+ */
+export function folderProblem(dir: string): string | undefined {
+  const stats = statSync(dir);
+  if (!stats.isDirectory()) return `${dir} is not a folder`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid)
+    return `${dir} belongs to another account (uid ${stats.uid}), which could read or replace what verbatim saves there`;
+  if ((stats.mode & 0o022) !== 0) {
+    const who = (stats.mode & 0o002) !== 0 ? "every account" : "its group";
+    return `${dir} is mode ${octal(stats.mode)}: ${who} can write there, and so replace what verbatim saves there or put a link where it writes; make it yours alone with: chmod go-w ${dir}`;
+  }
+  return undefined;
+}
+
+/** Creates `dir` 0700 when missing; refuses one that exists and is not private (see `folderProblem`). */
+export function ensureOwnFolder(dir: string): void {
+  const existed = statSync(dir, { throwIfNoEntry: false }) !== undefined;
+  if (!existed) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // mkdir honours the umask; a folder verbatim created is exactly 0700.
+    chmodSync(dir, 0o700);
+  }
+  const problem = folderProblem(dir);
+  if (problem)
+    throw new PrivateWriteError(
+      `verbatim saves private files only in a folder that is yours alone, and ${problem}. Nothing was saved.`,
+    );
+}
+
+/**
+ * Writes `text` as the whole of `path`, mode 0600, through a private temporary renamed over it.
+ * Throws `PrivateWriteError` (nothing written) when `path`'s folder is not the user's alone.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  ensureOwnFolder(dirname(path));
+  replacePrivately(path, Buffer.from(text, "utf8"));
+}
+
+/**
+ * `bytes` as the whole of `path`, mode 0600, through a temporary with an unpredictable name beside
+ * it (created exclusively, never through a link, made 0600 before the first byte) renamed over it:
+ * the rename replaces the name, never what a link there points to. Checks nothing about the folder.
+ */
+export function replacePrivately(path: string, bytes: Uint8Array): void {
+  // In the folder a link (if any) leads to, so the rename stays on one file system.
+  const temporary = join(realpathSync(dirname(path)), `.${basename(path)}.${randomBytes(12).toString("hex")}.tmp`);
+  const fd = openSync(
+    temporary,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NOCTTY,
+    0o600,
+  );
+  try {
+    try {
+      // On the descriptor, before the text: the file is private from its first byte, whatever the umask.
+      fchmodSync(fd, 0o600);
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Already renamed or never there: nothing to clean.
+    }
+    throw error;
+  }
+}
