@@ -8,6 +8,7 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import { EngineError } from "../core/errors.ts";
 import { JournalError } from "../journal/errors.ts";
 import { defined } from "../defined.ts";
+import { visible } from "../view/visible-text.ts";
 
 /** Exit code of a usage error: a bad argument, the prompt or a folder missing. */
 export const USAGE_EXIT = 2;
@@ -231,13 +232,17 @@ function fsWords(code: string): string {
   }
 }
 
-/** Says the error on stderr and, under --json, as the last line of stdout. Returns the exit code. */
+/**
+ * Says the error on stderr and, under --json, as the last line of stdout. Returns the exit code.
+ * The message may quote a provider, a journal or a file (an error text, a recorded cwd), so the
+ * line shows their control characters as escapes; the JSON keeps the exact text (JSON escapes them).
+ */
 export function reportError(
   error: unknown,
   options: { json: boolean; sessionId?: string; context?: ErrorContext; stdout?: (text: string) => void },
 ): number {
   const { body: described, exit } = describeError(error, options.context);
-  process.stderr.write(`verbatim: ${described.message}\n`);
+  process.stderr.write(`verbatim: ${visible(described.message)}\n`);
   if (options.json) {
     const line = JSON.stringify({ error: described, ...(options.sessionId ? { sessionId: options.sessionId } : {}) });
     (options.stdout ?? ((text: string) => process.stdout.write(text)))(`${line}\n`);

@@ -14,6 +14,7 @@ import { trustedFolders } from "../core/hooks/trust.ts";
 import { journalUrl, openJournal } from "../journal/open-journal.ts";
 import { redactUrl } from "../journal/postgres-url.ts";
 import { SqliteJournal } from "../journal/sqlite-store.ts";
+import { visible } from "../view/visible-text.ts";
 import { describeError } from "./cli-error.ts";
 import { checkJournalPlace, journalPlace } from "./journal-access.ts";
 import { providerStatus } from "./provider-status.ts";
@@ -34,7 +35,8 @@ export async function doctor(args: { cwd?: string; json: boolean }): Promise<num
     process.stdout.write(
       args.json
         ? `${JSON.stringify(c)}\n`
-        : `${c.status === "ok" ? "ok  " : c.status === "warn" ? "warn" : "FAIL"}  ${c.check}: ${c.message}\n`,
+        : // A message may quote a provider's answer, a journal or a config file: escapes shown, never run.
+          `${c.status === "ok" ? "ok  " : c.status === "warn" ? "warn" : "FAIL"}  ${c.check}: ${visible(c.message)}\n`,
     );
   }
   const failed = checks.filter((c) => c.status === "fail").length;

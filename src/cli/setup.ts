@@ -15,6 +15,7 @@ import { checkProvider, DEFAULT_URLS, type CheckResult } from "./setup/check.ts"
 import { SetupCancelled, terminalPrompter, type Prompter } from "./setup/prompt.ts";
 import { withChoice, writeUserConfig, type SetupChoice } from "./setup/user-config.ts";
 import { defined } from "../defined.ts";
+import { visible } from "../view/visible-text.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -40,13 +41,17 @@ export async function runSetup(env: Env = process.env): Promise<number> {
   const file = settingsFiles(env, process.cwd()).user;
   const existing = readUserSettingsFile(file);
   if (!existing.ok) {
-    process.stderr.write(`verbatim setup: ${existing.error}\nFix or remove that file, then run the setup again.\n`);
+    process.stderr.write(
+      `verbatim setup: ${visible(existing.error)}\nFix or remove that file, then run the setup again.\n`,
+    );
     return 1;
   }
   // Said before a key is typed; checked again when the file is written.
   const unsafe = statSync(dirname(file), { throwIfNoEntry: false }) ? folderProblem(dirname(file)) : undefined;
   if (unsafe) {
-    process.stderr.write(`verbatim setup: the config file would hold your key, and ${unsafe}. Nothing was saved.\n`);
+    process.stderr.write(
+      `verbatim setup: the config file would hold your key, and ${visible(unsafe)}. Nothing was saved.\n`,
+    );
     return 1;
   }
   const prompt = terminalPrompter();
@@ -192,13 +197,13 @@ async function chooseModel(prompt: Prompter, fallback: string | undefined, check
 function save(prompt: Prompter, file: string, choice: SetupChoice): number {
   const next = withChoice(file, choice);
   if (!next.ok) {
-    process.stderr.write(`verbatim setup: ${next.error}\n`);
+    process.stderr.write(`verbatim setup: ${visible(next.error)}\n`);
     return 1;
   }
   const valid = mergedSettingsSchema.safeParse(next.settings);
   if (!valid.success) {
     process.stderr.write(
-      `verbatim setup: the settings would not be valid, so nothing was saved:\n${describeIssues(file, valid.error)}\n`,
+      `verbatim setup: the settings would not be valid, so nothing was saved:\n${visible(describeIssues(file, valid.error))}\n`,
     );
     return 1;
   }
@@ -206,7 +211,7 @@ function save(prompt: Prompter, file: string, choice: SetupChoice): number {
     writeUserConfig(file, valid.data);
   } catch (error) {
     if (!(error instanceof PrivateWriteError)) throw error;
-    process.stderr.write(`verbatim setup: ${error.message}\n`);
+    process.stderr.write(`verbatim setup: ${visible(error.message)}\n`);
     return 1;
   }
   prompt.say(`\nSaved ${file} (readable only by you). New sessions use ${choice.model}.`);

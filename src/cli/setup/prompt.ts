@@ -3,6 +3,8 @@
  * node:readline so that a secret can be typed with echo off (raw mode) on the same stream, and so
  * that answers typed ahead (or piped) are kept for the next question.
  */
+import { visible } from "../../view/visible-text.ts";
+
 export class SetupCancelled extends Error {
   constructor(readonly code: number) {
     super("setup cancelled");
@@ -58,7 +60,9 @@ export function terminalPrompter(
     }
   }
 
-  const write = (text: string) => void output.write(text);
+  // What is asked and said quotes servers (their models, their errors), files and typed answers:
+  // their control characters are shown as escapes, never sent to the terminal.
+  const write = (text: string) => void output.write(visible(text));
   const prompter: Prompter = {
     async ask(question, fallback) {
       write(fallback ? `${question} [${fallback}]: ` : `${question}: `);
