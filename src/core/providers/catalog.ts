@@ -7,7 +7,7 @@
 import type { ModelRef } from "../../journal/facts/index.ts";
 import type { ModelChoice } from "../config/config-options.ts";
 import { loadSettings, settingsFiles } from "../config/settings.ts";
-import type { CommandSecrets } from "../tools/shell/command-env.ts";
+import { journalUrlSecrets, type CommandSecrets } from "../tools/shell/command-env.ts";
 import { lazyProvider } from "./lazy-provider.ts";
 import { GENERIC_HINT, resolveProviders, type ProviderSetup, type ResolvedProvider } from "./provider-config.ts";
 import { scenarios } from "./scripted/scenarios.ts";
@@ -35,7 +35,10 @@ export interface ProviderCatalog {
   defaults(): { modeId?: string; thoughtLevel?: ThoughtLevel };
   /** What the config files set that was not applied (shown to the user as a notice). */
   warnings(): string[];
-  /** The key variables the config files name (`apiKeyEnv`), and every key and header value: kept from commands. */
+  /**
+   * The key variables the config files name (`apiKeyEnv`), and every key and header value and the
+   * journal URL's password: kept from commands.
+   */
   secrets(): CommandSecrets;
 }
 
@@ -113,7 +116,12 @@ export function catalogFromEnv(
       names: loaded.ok
         ? Object.values(loaded.settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))
         : [],
-      values: setup.providers.flatMap((p) => [...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers)]),
+      values: [
+        ...setup.providers.flatMap((p) => [...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers)]),
+        // The journal's password, from the environment or the user config, wherever it was copied.
+        ...journalUrlSecrets(env.VERBATIM_JOURNAL),
+        ...journalUrlSecrets(loaded.ok ? loaded.settings.journal?.url : undefined),
+      ],
     }),
   };
 }

@@ -6,7 +6,8 @@
  *   files name;
  * - any variable whose value contains a secret value verbatim holds (a provider key, from the
  *   environment or a config file's `apiKey`; a configured provider header; an MCP server's `env`
- *   and `headers` values), whatever its name.
+ *   and `headers` values; the journal's URL and its password), whatever its name: a copy such as
+ *   `DATABASE_URL` is as secret as the original.
  * What a command sees on top: `COMMAND_SETTINGS` (no pager, no git password prompt). Hooks are
  * the user's own code and are not run through this (they get what Claude Code gives hooks).
  */
@@ -20,9 +21,32 @@ export const SECRET_VARIABLES = [
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_AUTH_TOKEN",
   "OPENAI_API_KEY",
-  // A PostgreSQL journal's URL may carry its password.
+  // A PostgreSQL journal's URL may carry its password; libpq reads a password from PGPASSWORD.
   "VERBATIM_JOURNAL",
+  "PGPASSWORD",
 ] as const;
+
+/**
+ * What a journal URL (`VERBATIM_JOURNAL`, `journal.url`) holds secret: the URL itself and its
+ * password, as written and decoded, from the user part or a `password=` parameter.
+ */
+export function journalUrlSecrets(url: string | undefined): string[] {
+  const value = url?.trim();
+  if (!value) return [];
+  const found = [value];
+  if (URL.canParse(value)) {
+    const parsed = new URL(value);
+    for (const password of [parsed.password, parsed.searchParams.get("password") ?? ""]) {
+      found.push(password);
+      try {
+        found.push(decodeURIComponent(password));
+      } catch {
+        // Not valid percent-encoding: the password as written is the one the server gets.
+      }
+    }
+  }
+  return [...new Set(found)].filter((v) => v !== "");
+}
 
 /** Set for every command: output is never paged, and git never waits for a password. */
 export const COMMAND_SETTINGS = { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" } as const;
