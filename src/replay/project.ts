@@ -55,6 +55,7 @@ export class Projector {
       case "command_invoked":
       case "session_forked":
       case "session_moved":
+      case "session_imported":
         return [];
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];

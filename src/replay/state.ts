@@ -80,6 +80,12 @@ export class SessionStateFold {
       case "session_moved":
         this.cwd = fact.cwd;
         return;
+      case "session_imported":
+        // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
+        this.additionalDirectories = fact.additionalDirectories;
+        this.rules.splice(0, this.rules.length, ...fact.rules);
+        this.grantedDirectories.splice(0, this.grantedDirectories.length, ...fact.grantedDirectories);
+        return;
       case "session_forked":
         this.forkOf = { sessionId: fact.fromSessionId, seq: fact.fromSeq };
         return;

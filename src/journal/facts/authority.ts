@@ -13,6 +13,8 @@ export const AUTHORITY_KINDS = [
   "config_changed",
   "access_granted",
   "permission_rule_added",
+  // An import's record of what the file's rules, grants and additional directories leave standing (none unless kept).
+  "session_imported",
 ] as const satisfies readonly FactKind[];
 
 /** The kinds as an SQL list of literals: an index's predicate and the query that uses it must say the same. */

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { hookFacts } from "./hooks.ts";
+import { importFacts } from "./imports.ts";
 import { commandFacts } from "./commands.ts";
 import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
@@ -25,6 +26,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...commandFacts,
   ...compactionFacts,
   ...subagentFacts,
+  ...importFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -38,6 +40,7 @@ export * from "./commands.ts";
 export * from "./compaction.ts";
 export * from "./display-shapes.ts";
 export * from "./hooks.ts";
+export * from "./imports.ts";
 export * from "./mcp.ts";
 export * from "./subagents.ts";
 export * from "./permissions.ts";

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { permissionRuleAdded } from "./permissions.ts";
+
+/**
+ * The session was imported from a file (`verbatim import`): the records before this one are the
+ * file's, written as it said (its history), and this record says what the session may do from
+ * now on. An export is a file from elsewhere, so what it allowed there (its "always" rules, its
+ * directory grants, its additional directories) holds here only as listed below: nothing, unless
+ * the user kept them (`--keep-permissions`). Shows nothing; the model never sees it.
+ */
+export const sessionImported = z.object({
+  kind: z.literal("session_imported"),
+  /** The extra roots the session has from now on (instead of those its start recorded). */
+  additionalDirectories: z.array(z.string()),
+  /** The "always" rules that hold from now on (instead of those recorded before). */
+  rules: z.array(permissionRuleAdded.omit({ kind: true })),
+  /** The directories file tools may use from now on (instead of those granted before). */
+  grantedDirectories: z.array(z.string()),
+});
+
+export const importFacts = [sessionImported] as const;
