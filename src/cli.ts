@@ -44,9 +44,13 @@ usage:
                                 trusted folders; says what to fix; exit 1 if a check fails
   verbatim export ID [--file F] the session as a file (JSON lines: the format and its version,
                                 then its records and the payloads they refer to)
-  verbatim import F [--cwd DIR] [--new-id]
+  verbatim import F [--cwd DIR] [--new-id] [--keep-permissions]
                                 bring an exported session into this journal; --cwd DIR: it
-                                continues in DIR; --new-id: as a new session; prints its id
+                                continues in DIR; --new-id: as a new session; prints its id.
+                                What the file allowed where it ran (its "always" rules,
+                                directory grants, additional directories, a mode that runs
+                                calls unasked) does not hold here: each is named on stderr and
+                                dropped, unless --keep-permissions keeps them
   verbatim fork ID              copy a session as it stands into a new one; prints the new id
   verbatim delete ID            delete a session
   verbatim verify ID            recompute the session's replay cache (turns and state) from its
@@ -205,16 +209,17 @@ async function main(argv: string[]): Promise<number> {
       const { values, positionals } = (await parseArgs())({
         args: rest,
         allowPositionals: true,
-        options: { cwd: { type: "string" }, "new-id": { type: "boolean" } },
+        options: { cwd: { type: "string" }, "new-id": { type: "boolean" }, "keep-permissions": { type: "boolean" } },
       });
       if (positionals.length !== 1 || !positionals[0]) {
-        process.stderr.write("usage: verbatim import F [--cwd DIR] [--new-id]\n");
+        process.stderr.write("usage: verbatim import F [--cwd DIR] [--new-id] [--keep-permissions]\n");
         return 2;
       }
       const { importCommand } = await import("./cli/export-import.ts");
       return importCommand(positionals[0], {
         ...(values.cwd ? { cwd: values.cwd } : {}),
         newId: values["new-id"] ?? false,
+        keepPermissions: values["keep-permissions"] ?? false,
       });
     }
     case "fork":

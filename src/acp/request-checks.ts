@@ -15,20 +15,18 @@ export function checkSessionId(sessionId: string): void {
 /** Longer than any path the system can open (Linux's PATH_MAX): refused rather than stored. */
 const MAX_PATH_LENGTH = 4096;
 
+/** Why `dir` cannot be a session directory (absolute, without NUL bytes, of a usable length), or undefined. */
+export function directoryProblem(dir: string): string | undefined {
+  if (!isAbsolute(dir) || dir.includes("\0")) return `directories must be absolute paths, got "${dir.slice(0, 200)}"`;
+  if (dir.length > MAX_PATH_LENGTH)
+    return `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`;
+  return undefined;
+}
+
 /** `cwd` and `additionalDirectories` must be absolute paths, without NUL bytes, of a usable length. */
 export function checkDirectories(cwd: string, additional: string[]): void {
   for (const dir of [cwd, ...additional]) {
-    if (!isAbsolute(dir) || dir.includes("\0")) {
-      throw RequestError.invalidParams(
-        { path: dir.slice(0, 500) },
-        `directories must be absolute paths, got "${dir.slice(0, 200)}"`,
-      );
-    }
-    if (dir.length > MAX_PATH_LENGTH) {
-      throw RequestError.invalidParams(
-        { path: dir.slice(0, 500) },
-        `directory paths are at most ${MAX_PATH_LENGTH} characters, got one of ${dir.length}`,
-      );
-    }
+    const problem = directoryProblem(dir);
+    if (problem) throw RequestError.invalidParams({ path: dir.slice(0, 500) }, problem);
   }
 }

@@ -8,6 +8,8 @@ import type { JournalStore } from "../journal/store.ts";
 import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
+import { SessionStateFold } from "../replay/state.ts";
+import { standingSection } from "../view/standing-permissions.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
 import type { Piece } from "../view/transcript-lines.ts";
 import { colourOn } from "./terminal/ansi.ts";
@@ -16,6 +18,7 @@ import { visible } from "../view/visible-text.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
 import { reportError } from "./cli-error.ts";
+import { standingOf } from "./session-standing.ts";
 import { checkJournalPlace } from "./journal-access.ts";
 import { sessionTable } from "./session-listing.ts";
 
@@ -84,9 +87,11 @@ export function showSession(sessionId: string): Promise<number> {
     const forkOf = (await store.info(sessionId))?.forkOf;
     if (forkOf) out(`fork of ${forkOf.sessionId} (its first ${forkOf.seq} records)\n`);
     const painter = new Painter(colourOn(process.stdout));
+    const state = new SessionStateFold();
     let text = "";
-    for (const piece of await sessionPieces(store, sessionId)) text += painter.paint(piece);
-    process.stdout.write(text);
+    for (const piece of await sessionPieces(store, sessionId, state)) text += painter.paint(piece);
+    // What the session may do without asking, as its facts say (a reopened client is not shown it).
+    process.stdout.write(text + standingSection(standingOf(state)));
     return 0;
   });
 }
@@ -118,11 +123,14 @@ export async function sessionTranscript(store: JournalStore, sessionId: string):
 }
 
 /** The transcript's pieces: the title, then what the one renderer draws of the replay (see TranscriptStream). */
-async function sessionPieces(store: JournalStore, sessionId: string): Promise<Piece[]> {
+async function sessionPieces(store: JournalStore, sessionId: string, state?: SessionStateFold): Promise<Piece[]> {
   const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }));
   const transcript = new TranscriptRecorder();
   for await (const page of store.readPages(sessionId)) {
-    for (const record of page) for (const update of pipeline.push(record)) transcript.apply(update);
+    for (const record of page) {
+      state?.apply(record.fact, record.seq);
+      for (const update of pipeline.push(record)) transcript.apply(update);
+    }
   }
   for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) transcript.apply(update);
   return transcript.pieces();
