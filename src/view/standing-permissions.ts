@@ -30,7 +30,11 @@ function ruleLabel(toolName: string, scope: string | undefined): string {
 /** One phrase per standing permission, e.g. `the rule "Always allow Bash"`, in the order they hold. */
 export function standingPhrases(standing: StandingPermissions): string[] {
   return [
-    ...(standing.mode ? [`the mode ${quoted(standing.mode.name)} (calls it allows run without asking)`] : []),
+    ...(standing.mode
+      ? [
+          `the mode ${quoted(standing.mode.name)} (${standing.mode.id === "acceptEdits" ? "edits run" : "every call runs"} without asking)`,
+        ]
+      : []),
     ...standing.rules.map(
       (r) =>
         `the rule ${quoted(`${r.decision === "allow" ? "Always allow" : "Always refuse"} ${ruleLabel(r.toolName, r.scope)}`)}`,
