@@ -54,7 +54,12 @@ export function translate(target: PostgresTarget, sessionId: string | undefined,
   const details = { ...(sessionId ? { sessionId } : {}), host: target.host, port: target.port };
   const sqlState = e.errno ?? "";
   if (sqlState === "23505" || sqlState === "P0002") {
-    return new JournalError("stale_write", `${where}another writer appended first; nothing was written`, details);
+    // The lease's epoch fences other writers: a writer holding it is out of step when its server lost appends in a crash.
+    return new JournalError(
+      "stale_write",
+      `${where}the record is not the next one in the journal (another writer appended first, or the server lost its latest appends in a crash); nothing was written`,
+      details,
+    );
   }
   if (sqlState === "P0001")
     return new JournalError("corrupt_database", `${where}${message}; nothing was written`, details);

@@ -132,6 +132,15 @@ export class PostgresReads {
     return rows.map((row) => decodeRecord(sessionId, row, (hash) => blobs.get(hash)));
   }
 
+  async lastSeq(sessionId: string): Promise<number> {
+    if ((await this.layout.read()) === undefined) return 0;
+    const [row] = (await this.guard(
+      sessionId,
+      () => this.sql`SELECT COALESCE(max(seq), 0)::int AS n FROM verbatim.facts WHERE session_id = ${sessionId}`,
+    )) as { n: number }[];
+    return row?.n ?? 0;
+  }
+
   async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
     if (kinds.length === 0 || (await this.layout.read()) === undefined) return 0;
     const [row] = (await this.guard(

@@ -247,6 +247,10 @@ export class PostgresJournal implements JournalStore {
     return this.#reads.countOf(sessionId, kinds);
   }
 
+  lastSeq(sessionId: string): Promise<number> {
+    return this.#reads.lastSeq(sessionId);
+  }
+
   children(sessionId: string): Promise<SessionRow[]> {
     return this.#reads.children(sessionId);
   }

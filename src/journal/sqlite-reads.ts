@@ -174,6 +174,16 @@ export function countFactsOf(db: Database | undefined, sessionId: string, kinds:
   return row?.n ?? 0;
 }
 
+export function lastSeqOf(db: Database | undefined, sessionId: string): number {
+  if (!db) return 0;
+  const row = guard(sessionId, () =>
+    db
+      .query<{ n: number }, [string]>("SELECT COALESCE(max(seq), 0) AS n FROM facts WHERE session_id = ?")
+      .get(sessionId),
+  );
+  return row?.n ?? 0;
+}
+
 export function childSessions(db: Database | undefined, sessionId: string): SessionRow[] {
   if (!db) return [];
   const rows = guard(sessionId, () =>

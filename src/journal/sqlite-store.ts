@@ -14,6 +14,7 @@ import { guard } from "./sqlite-errors.ts";
 import {
   childSessions,
   countFactsOf,
+  lastSeqOf,
   lastFactOf,
   authorityFacts,
   listSessions,
@@ -207,6 +208,10 @@ export class SqliteJournal implements JournalStore {
 
   async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
     return countFactsOf(this.#reader(), sessionId, kinds);
+  }
+
+  async lastSeq(sessionId: string): Promise<number> {
+    return lastSeqOf(this.#reader(), sessionId);
   }
 
   async children(sessionId: string): Promise<SessionRow[]> {

@@ -85,6 +85,12 @@ export interface JournalStore extends ReplayCacheStore {
    */
   readPages(sessionId: string, fromSeq?: number): AsyncIterable<readonly StoredFact[]>;
   info(sessionId: string): Promise<SessionRow | undefined>;
+  /**
+   * The number of the session's last record (0 for a session with none). Never writes. A writer
+   * asks it between turns: a PostgreSQL server that crashed may have lost appends it had
+   * acknowledged (asynchronous commit), and the writer then goes on from what it kept.
+   */
+  lastSeq(sessionId: string): Promise<number>;
   /** The session's latest record of one of these kinds, if any. Never writes. */
   lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined>;
   /**

@@ -16,6 +16,7 @@ async function writerOn() {
   let unjournaled = 0;
   const writer = new JournalWriter("ses_w", journal, {
     absorb: () => undefined,
+    reset: () => undefined,
     publish: (record) => {
       const stored = [...journal.read("ses_w", record.seq)][0];
       if (!stored || !Bun.deepEquals(stored.fact, record.fact)) unjournaled++;

@@ -122,6 +122,18 @@ for (const kind of storeKinds) {
       await expect(raw("UPDATE blobs SET data = 'x'")).rejects.toThrow(/append-only/);
     });
 
+    test("names the number of a session's last record (0 for a session with none)", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      expect(await store.lastSeq(id)).toBe(1);
+      await store.appendMany(id, 2, [
+        { fact: chunk("a"), at: now() },
+        { fact: chunk("b"), at: now() },
+      ]);
+      expect(await store.lastSeq(id)).toBe(3);
+      expect(await store.lastSeq("ses_none")).toBe(0);
+    });
+
     test("counts a session's records of some kinds, and lists the subagent sessions it started, oldest first", async () => {
       const { store } = await open();
       const id = await create(store, "ses_parent");

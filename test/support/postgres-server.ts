@@ -45,13 +45,24 @@ export async function freshDatabase(server?: PostgresServer): Promise<string> {
   return server.url(name);
 }
 
+/** A server of its own, which a test may also crash and start again (on the same port and data). */
+export type OwnPostgresServer = PostgresServer & {
+  stop(): Promise<void>;
+  /** Immediate shutdown (`pg_ctl stop -m immediate`: SIGQUIT), as a crash of the server: what its WAL had not written is lost. */
+  crash(): Promise<void>;
+  /** Starts the server again after `crash` (it replays its WAL); resolves once it accepts connections. */
+  restart(): Promise<void>;
+};
+
 /**
  * Starts a server of its own (the benchmarks' with `durable`: PostgreSQL's default fsync and
- * synchronous commit). It is stopped and its data removed at exit, or by `stop`.
+ * synchronous commit; `settings` are more `-c` settings, after those). It is stopped and its
+ * data removed at exit, or by `stop`.
  */
 export async function startPostgres(options: {
   durable: boolean;
-}): Promise<PostgresServer & { stop(): Promise<void> }> {
+  settings?: Record<string, string>;
+}): Promise<OwnPostgresServer> {
   // The data directory's parent is traversable by the server's user; the data directory is its own (0700).
   const root = mkdtempSync(join(tmpdir(), "verbatim-pg-"));
   chmodSync(root, 0o755);
@@ -67,12 +78,14 @@ export async function startPostgres(options: {
     "-c",
     "max_connections=300",
     ...(options.durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
   ];
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     try {
-      const server = await runServer(programs.postgres, ["-D", dataDir, "-p", String(port), ...flags], account);
+      const args = ["-D", dataDir, "-p", String(port), ...flags];
+      let server = await runServer(programs.postgres, args, account);
       const guard = watchdog(dataDir, root);
       const stop = () => {
         guard.kill();
@@ -97,6 +110,14 @@ export async function startPostgres(options: {
           await exited;
           process.off("exit", stop);
           stop();
+        },
+        crash: async () => {
+          const exited = new Promise((resolve) => server.once("exit", resolve));
+          server.kill("SIGQUIT");
+          await exited;
+        },
+        restart: async () => {
+          server = await runServer(programs.postgres, args, account);
         },
       };
     } catch (error) {

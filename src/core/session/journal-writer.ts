@@ -12,8 +12,18 @@
  * commit are dropped (they were never shown), and every write fails at once, without trying the
  * store, until `reconnect`. Then, and only then, a fact may be shown before it is recorded
  * (`showUnrecorded`: the notice that says so); it is recorded first at the next write.
+ *
+ * A journal that does not end where this writer's numbering does is out of step: a PostgreSQL
+ * server that crashed lost the appends it had acknowledged but not yet written (asynchronous
+ * commit), or an append reported failed had committed. A write that meets it (`stale_write`)
+ * fails, and so does every write after it, until `reconnect`; the first write after that (and
+ * after every `reconnect`, which the session calls between turns) checks where the journal ends
+ * and, if it moved, folds the session again from the journal as it is and numbers on from its end:
+ * the writer goes on from what was committed, never from what it lost. Its lease is kept, so a
+ * real second writer is still fenced off by the store.
  */
 import { JournalError } from "../../journal/errors.ts";
+import { log } from "../../log.ts";
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore, SessionRow } from "../../journal/store.ts";
 import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
@@ -22,6 +32,8 @@ import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";
 export type WriterHost = {
   /** Folds a record into the session's state (committed here, or written by another process and caught up). */
   absorb(record: StoredFact): void;
+  /** Forgets everything folded: the session is folded again from the journal (see `JournalWriter`). */
+  reset(): void;
   /** Shows a record (after it is folded); a promise when showing it means writing elsewhere first (a subagent's progress on its parent's card). */
   publish(record: StoredFact): Promise<void> | void;
 };
@@ -39,6 +51,10 @@ export class JournalWriter {
   #failure: { error: unknown } | undefined;
   /** The journal could not be reached: writes fail with this until `reconnect`. */
   #lost: JournalError | undefined;
+  /** The journal did not end where this writer's numbering did: writes fail with this until `reconnect`. */
+  #outOfStep: JournalError | undefined;
+  /** The next write first checks where the journal ends (set by `reconnect`). */
+  #checkEnd = false;
   /** Facts shown while the journal could not be reached, with their times: recorded first at the next write. */
   readonly #unrecorded: { fact: Fact; at: string }[] = [];
   /** Facts that happened while this process did not write the session (after a load): recorded at its first write. */
@@ -83,6 +99,7 @@ export class JournalWriter {
     const at = new Date().toISOString();
     if (fact.kind === "message_chunk" && this.#leased && this.#waiting === 0) {
       if (this.#lost) return Promise.reject(this.#lost);
+      if (this.#outOfStep) return Promise.reject(this.#outOfStep);
       const failure = this.#takeFailure();
       if (failure) return Promise.reject(failure.error);
       this.#chunks.add(fact, at);
@@ -169,13 +186,19 @@ export class JournalWriter {
     return this.host.publish({ seq: this.#nextSeq + this.#unrecorded.length - 1, at, fact });
   }
 
-  /** Lets writes try the journal again (the next one records what was shown unrecorded first). */
+  /**
+   * Lets writes try the journal again (the next one records what was shown unrecorded first). The
+   * session calls it between turns, where nothing is half written: the next write first checks
+   * where the journal ends, and goes on from there (see the class comment).
+   */
   reconnect(): void {
-    if (!this.#lost) return;
-    if (this.#failure?.error instanceof JournalError && this.#failure.error.code === "unreachable") {
+    this.#checkEnd = true;
+    const failed = this.#failure?.error;
+    if (failed instanceof JournalError && (failed.code === "unreachable" || failed === this.#outOfStep)) {
       this.#failure = undefined;
     }
     this.#lost = undefined;
+    this.#outOfStep = undefined;
   }
 
   /** Gives up the lease once every write in line has settled. */
@@ -192,8 +215,39 @@ export class JournalWriter {
    */
   async #lease(): Promise<void> {
     if (this.#lost) throw this.#lost;
+    if (this.#outOfStep) throw this.#outOfStep;
     if (!this.#leased) await this.#write(() => this.#acquire());
+    else if (this.#checkEnd) await this.#write(() => this.#goOnFromEnd());
+    this.#checkEnd = false;
     if (this.#unrecorded.length > 0) await this.#write(() => this.#recordUnrecorded());
+  }
+
+  /**
+   * Goes on from where the journal ends, if that is not where this writer's numbering does (see
+   * the class comment): the session is folded again from the journal; records this process never
+   * showed (an append reported failed that had committed) are shown now, as a load would show them.
+   */
+  async #goOnFromEnd(): Promise<void> {
+    const end = await this.store.lastSeq(this.sessionId);
+    const shownUpTo = this.#nextSeq - 1;
+    if (end === shownUpTo) return;
+    log.warn(
+      `session ${this.sessionId}: the journal ends at record ${end}, but this process had written up to record ${shownUpTo} ` +
+        "(its server may have lost its latest appends in a crash); going on from what the journal holds",
+    );
+    this.host.reset();
+    this.#nextSeq = 1;
+    for await (const page of this.store.readPages(this.sessionId)) {
+      for (const record of page) {
+        if (record.seq > shownUpTo) {
+          const shown = this.#take(record);
+          if (shown) await shown;
+          continue;
+        }
+        this.#nextSeq = record.seq + 1;
+        this.host.absorb(record);
+      }
+    }
   }
 
   /**
@@ -231,6 +285,17 @@ export class JournalWriter {
       if (error instanceof JournalError && error.code === "unreachable") {
         this.#lost = error;
         this.#chunks.take();
+      }
+      if (error instanceof JournalError && error.code === "stale_write" && this.#leased) {
+        // This process holds the lease (the store fences any other writer): its numbering is not the journal's.
+        this.#outOfStep = new JournalError(
+          "stale_write",
+          `session ${this.sessionId}: the journal does not end at record ${this.#nextSeq - 1}, where this process's writes did ` +
+            "(its server may have lost its latest appends in a crash); nothing more of this turn was recorded, and the next prompt goes on from what the journal holds",
+          error.details,
+        );
+        this.#chunks.take();
+        throw this.#outOfStep;
       }
       throw error;
     }

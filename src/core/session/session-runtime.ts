@@ -59,6 +59,7 @@ export class SessionRuntime {
   ) {
     this.#writer = new JournalWriter(sessionId, deps.store, {
       absorb: (record) => this.#absorb(record),
+      reset: () => this.#forget(),
       publish: (record) => this.io.publish(record),
     });
     this.#mcpSecrets = [...inheritedSecrets, ...mcpServers.flatMap(secretsOf)];
@@ -405,6 +406,16 @@ export class SessionRuntime {
       }
       return this.#conversation;
     });
+  }
+
+  /**
+   * Forgets the folded session, for the writer to fold it again from the journal (its server lost
+   * appends this process had made). In place: the turn, the tooling and the hooks hold `state`.
+   * The conversation is folded again from the journal when next needed.
+   */
+  #forget(): void {
+    Object.assign(this.state, new SessionStateFold());
+    this.#conversation = undefined;
   }
 
   #absorb(record: StoredFact): void {
