@@ -15,7 +15,22 @@ const input = z.lazy(() => {
   const question = z.object({
     question: z.string().min(1).describe("The complete question, ending with a question mark"),
     header: z.string().min(1).describe('A very short label for the question (max 12 chars), e.g. "Auth method"'),
-    options: z.array(option).min(2).max(4).describe("The choices (2-4); the user may also type an answer of their own"),
+    options: z
+      .array(option)
+      .min(2)
+      .max(4)
+      .describe("The choices (2-4); the user may also type an answer of their own")
+      // An answer names its option by label: two options with one label could not be told apart.
+      .superRefine((options, ctx) => {
+        options.forEach((o, i) => {
+          if (options.findIndex((p) => p.label === o.label) < i)
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "label"],
+              message: `the label ${JSON.stringify(o.label)} is already another option's: each option of a question needs a label of its own`,
+            });
+        });
+      }),
     multiSelect: z.boolean().describe("Whether the user may choose several options"),
   });
   return z.object({ questions: z.array(question).min(1).max(4).describe("The questions to ask (1-4)") });
@@ -83,7 +98,11 @@ function outcomeOf(questions: Question[], answer: AskedAnswer): ToolOutcome {
         content: [],
         rawOutput: { declined: true },
         result: {
-          text: "The user declined to answer these questions. Go on without the answers (say what you assume), or ask in your reply.",
+          text:
+            (answer.error === undefined
+              ? "The user declined to answer these questions."
+              : `The questions count as not answered: ${answer.error}.`) +
+            " Go on without the answers (say what you assume), or ask in your reply.",
           isError: false,
         },
       };

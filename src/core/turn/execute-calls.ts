@@ -9,7 +9,8 @@ import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { AcceptedCall } from "../../journal/facts/index.ts";
 import { CANCELLED_BEFORE_RUN } from "../permissions/call-gate.ts";
 import { parseInput } from "../tools/registry.ts";
-import type { AskedAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
+import type { AskedAnswer, FormAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
+import { checkFormAnswer } from "../tools/form-answer.ts";
 import { PendingWrites } from "./pending-writes.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { defined } from "../../defined.ts";
@@ -179,7 +180,7 @@ async function askUser(ctx: TurnContext, toolCallId: string, form: QuestionForm)
   let answer: AskedAnswer;
   try {
     const response = await ctx.host.askForm!({ ...form, toolCallId }, ctx.signal);
-    answer = response.action === "cancel" ? { action: "cancel", cancelledBy: "client" } : response;
+    answer = response.action === "cancel" ? { action: "cancel", cancelledBy: "client" } : checkedAnswer(form, response);
   } catch (error) {
     answer = ctx.signal.aborted
       ? { action: "cancel", cancelledBy: "turn" }
@@ -187,6 +188,18 @@ async function askUser(ctx: TurnContext, toolCallId: string, form: QuestionForm)
   }
   await ctx.record({ kind: "question_answered", toolCallId, ...answer });
   return answer;
+}
+
+/**
+ * An accepted answer as the form allows it (form-answer.ts): what is journaled, shown on the card
+ * and given to the tool is this one value. One that does not fit counts as declined, saying why.
+ */
+function checkedAnswer(form: QuestionForm, response: FormAnswer): AskedAnswer {
+  if (response.action !== "accept") return response;
+  const checked = checkFormAnswer(form.requestedSchema, response.content);
+  return checked.ok
+    ? { action: "accept", content: checked.content }
+    : { action: "decline", error: `the answer did not fit the form (${checked.reason})` };
 }
 
 export async function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: string): Promise<void> {

@@ -12,9 +12,10 @@ export const questionAsked = z.object({
 });
 
 /**
- * How the question ended: the client's answer (`accept` with the form's content, `decline`,
- * `cancel`), or `cancel` by the turn (a `session/cancel` while it was open) or with the error
- * the request failed with.
+ * How the question ended: the client's answer (`accept` with the form's content as checked
+ * against the form, `decline`, `cancel`), or `cancel` by the turn (a `session/cancel` while it
+ * was open) or with the error the request failed with. An accepted answer that did not fit the
+ * form is recorded as `decline` with an `error` saying why (it counts as not answered).
  */
 export const questionAnswered = z.object({
   kind: z.literal("question_answered"),
