@@ -4,7 +4,7 @@
  */
 import type { SQL } from "bun";
 import { JournalError } from "./errors.ts";
-import { authorityIndexSql, LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
+import { HARDENED_MARK, hardeningSql, LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
 import { log } from "../log.ts";
 
 type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
@@ -48,7 +48,7 @@ export class PostgresLayout {
       }),
     ).then(async () => {
       this.#layout = Promise.resolve(PG_LAYOUT_VERSION);
-      await ensureAuthorityIndex(this.sql);
+      await harden(this.sql);
     });
     this.#writable.catch(() => {
       this.#writable = undefined;
@@ -58,19 +58,20 @@ export class PostgresLayout {
 }
 
 /**
- * Creates the authority index where it is missing. A role that may not (the machines' writer role
- * of docs/deployment.md does not own the tables) leaves it to the owner: reads scan instead.
+ * Brings layout 1 up to what it gained since (postgres-schema.ts: hardeningSql), once, under the
+ * layout lock. A role that may not (the machines' writer role of docs/deployment.md does not own
+ * the tables) leaves it to the owner's next write.
  */
-async function ensureAuthorityIndex(sql: SQL): Promise<void> {
+async function harden(sql: SQL): Promise<void> {
   try {
-    const [row] = (await sql`SELECT to_regclass('verbatim.facts_authority') IS NOT NULL AS present`) as {
-      present: boolean;
-    }[];
-    if (!row?.present) await sql.unsafe(authorityIndexSql);
+    const [row] = (await sql`SELECT to_regclass(${HARDENED_MARK}) IS NOT NULL AS present`) as { present: boolean }[];
+    if (row?.present) return;
+    await sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${LAYOUT_LOCK_KEY})`;
+      await tx.unsafe(hardeningSql);
+    });
   } catch (error) {
-    log.debug(
-      `the journal's authority index was not created: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    log.debug(`the journal's layout was not hardened: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -77,11 +77,27 @@ CREATE TRIGGER facts_in_sequence BEFORE INSERT ON verbatim.facts FOR EACH ROW EX
 `;
 
 /**
- * A session's authority records (facts/authority.ts), for a load restored from the replay cache.
- * Not part of the layout (a verbatim that does not know it writes on as before): created by the
- * first writer allowed to, and a journal without it answers the same query by a scan.
+ * What layout 1 gained since, without a new layout version (a verbatim that does not know these
+ * writes on as before, and older machines sharing the journal keep working): done by the first
+ * writer allowed to (the owner), once; a journal without them answers the same.
+ * - A session's authority records (facts/authority.ts) indexed, for a load restored from the
+ *   replay cache; without the index the same query scans the session.
+ * - An update of a fact or blob refused always, as SQLite's triggers do: layout 1 let one through
+ *   while the session was marked for deletion, so a role that may insert into `deleting` could
+ *   rewrite a fact in place. Deleting a whole session is still the one exception.
  */
-export const authorityIndexSql = `CREATE INDEX IF NOT EXISTS facts_authority ON verbatim.facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL})`;
+export const HARDENED_MARK = "verbatim.facts_authority";
+export const hardeningSql = `
+CREATE INDEX IF NOT EXISTS facts_authority ON verbatim.facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL});
+CREATE OR REPLACE FUNCTION verbatim.no_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'verbatim journal: % are append-only', TG_TABLE_NAME USING ERRCODE = 'P0001';
+END $$;
+DROP TRIGGER IF EXISTS facts_no_update ON verbatim.facts;
+CREATE TRIGGER facts_no_update BEFORE UPDATE ON verbatim.facts FOR EACH ROW EXECUTE FUNCTION verbatim.no_update();
+DROP TRIGGER IF EXISTS blobs_no_update ON verbatim.blobs;
+CREATE TRIGGER blobs_no_update BEFORE UPDATE ON verbatim.blobs FOR EACH ROW EXECUTE FUNCTION verbatim.no_update();
+`;
 
 /** `upgrades[n]`: layout n to n + 1 (`upgrades[0]` creates layout 1). */
 export const upgrades: readonly string[] = [layout1];
