@@ -115,7 +115,10 @@ export class Projector {
       case "tool_call_progressed":
         return this.#withCard(fact.toolCallId, (card) => {
           card.body = this.#shown(fact.content);
-          return [contentAndMetaUpdate(card)];
+          if (fact.title === undefined) return [contentAndMetaUpdate(card)];
+          // A retitled card (a subagent's question opens or ends) is sent whole, as the question's `toolCall` is.
+          card.title = fact.title;
+          return [this.permissionToolCall(card)];
         });
       case "tool_call_finished":
         return this.#withCard(fact.toolCallId, (card) => {

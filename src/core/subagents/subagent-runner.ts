@@ -18,6 +18,7 @@ import {
   type SubagentResult,
 } from "../tools/subagent-launcher.ts";
 import { defined } from "../../defined.ts";
+import { ChildCalls, subagentQuestionTitle } from "./question-title.ts";
 
 export type ChildSession = {
   readonly sessionId: string;
@@ -49,12 +50,23 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
       const kind = subagentKinds.find((k) => k.name === request.subagentType) ?? subagentKinds[0]!;
       const toolCallId = request.parentToolCallId;
       const progress = new SubagentProgress();
+      const calls = new ChildCalls();
       // The parent's card follows the child's facts: a child fact is shown once the card shows it.
-      const child = await parent.spawn(kind, toolCallId, (record) =>
-        progress.apply(record.fact)
-          ? parent.record({ kind: "tool_call_progressed", toolCallId, content: progress.content() })
-          : undefined,
-      );
+      const child = await parent.spawn(kind, toolCallId, (record) => {
+        const { fact } = record;
+        calls.apply(fact);
+        const changed = progress.apply(fact);
+        // While a child's question is open the card is titled by the call that waits: the question
+        // is asked about this card, and a client may show a question by its title alone.
+        const title = retitle(fact, calls, kind.name, request.title);
+        if (!changed && title === undefined) return undefined;
+        return parent.record({
+          kind: "tool_call_progressed",
+          toolCallId,
+          content: progress.content(),
+          ...defined({ title }),
+        });
+      });
       await parent.record({
         kind: "subagent_started",
         toolCallId,
@@ -85,4 +97,13 @@ export function subagentLauncher(parent: ParentSession): SubagentLauncher {
       return { ...base, ok: true, text: answer ? `${answer}${cut}` : `The subagent finished without a report${cut}.` };
     },
   };
+}
+
+/** The card's title after a child fact: the waiting call's when a question opens, its own again when it is answered. */
+function retitle(fact: Fact, calls: ChildCalls, subagentType: string, taskTitle: string): string | undefined {
+  if (fact.kind === "permission_answered") return taskTitle;
+  if (fact.kind !== "permission_requested") return undefined;
+  // The gate asks only about announced calls; were one unknown, the title still would not be the Task's.
+  const call = calls.get(fact.toolCallId) ?? { name: "Call", title: fact.toolCallId };
+  return subagentQuestionTitle(call, subagentType);
 }

@@ -10,6 +10,8 @@ export type SubagentKind = { name: string; description: string; systemPrompt: st
 export type SubagentRequest = {
   /** The parent's `Task` call, whose card shows the subagent's progress. */
   parentToolCallId: string;
+  /** The `Task` card's own title: a subagent's permission question borrows the card's title while it is open. */
+  title: string;
   subagentType: string;
   description: string;
   prompt: string;

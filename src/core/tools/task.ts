@@ -12,6 +12,8 @@ const input = z.lazy(() =>
 );
 type Input = z.infer<typeof input>;
 
+const titleOf = (i: Input) => `Task: ${i.description}`;
+
 /**
  * Delegates a task to a subagent that works in its own child session, with its own context, and
  * reports back. Claude Code's `Task` shape. The card shows the subagent's progress as it works;
@@ -32,7 +34,7 @@ export const taskTool: Tool<Input> = {
   input,
   kind: "other",
   access: "read",
-  title: (i) => `Task: ${i.description}`,
+  title: titleOf,
   locations: () => [],
   async run(i, ctx) {
     if (!ctx.subagents) return failed("Subagents cannot start other subagents; do the task yourself.");
@@ -42,6 +44,7 @@ export const taskTool: Tool<Input> = {
     }
     const result = await ctx.subagents.run({
       parentToolCallId: ctx.toolCallId,
+      title: titleOf(i),
       subagentType: i.subagent_type,
       description: i.description,
       prompt: i.prompt,

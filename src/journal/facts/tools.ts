@@ -18,11 +18,17 @@ export const toolCallStarted = z.object({
   toolCallId: z.string(),
 });
 
-/** The card's own content changed while running (e.g. a terminal was attached). */
+/**
+ * The card's own content changed while running (e.g. a terminal was attached). `title`, when
+ * set, is the card's title from here on: a subagent's permission question retitles its `Task`
+ * card to name the call that waits (the title the question was asked with), and its answer
+ * gives the card its own title back. Absent in every record that kept the title.
+ */
 export const toolCallProgressed = z.object({
   kind: z.literal("tool_call_progressed"),
   toolCallId: z.string(),
   content: z.array(toolCallContent),
+  title: z.string().optional(),
 });
 
 /** What the model is told about a call, kept apart from what the client is shown. */
