@@ -72,3 +72,10 @@ function message(messageId: string, text: string, compaction: Record<string, unk
     _meta: { verbatim: { compaction } },
   };
 }
+
+/** A completed compaction's context, shown at once (older records kept none, and showed none). */
+export function compactedUsage(fact: FactOf<"compaction_ended">): SessionUpdate[] {
+  if (fact.outcome !== "completed" || !fact.context) return [];
+  const { used, size } = fact.context;
+  return [{ sessionUpdate: "usage_update", used, size, ...(fact.sessionCost ? { cost: fact.sessionCost } : {}) }];
+}

@@ -8,7 +8,7 @@ import { textContent } from "../journal/facts/display-shapes.ts";
 import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
-import { compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
+import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 
@@ -61,8 +61,12 @@ export class Projector {
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
       case "compaction_started":
       case "compaction_chunk":
-      case "compaction_ended":
         return compactionUpdates(fact, this.#compactions, this.context.compaction === true);
+      case "compaction_ended":
+        return [
+          ...compactionUpdates(fact, this.#compactions, this.context.compaction === true),
+          ...compactedUsage(fact),
+        ];
       case "subagent_started":
         return this.#withCard(fact.toolCallId, (card) => {
           card.meta = {

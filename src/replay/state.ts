@@ -67,7 +67,8 @@ export class SessionStateFold {
         this.sessionCost = fact.sessionCost ?? addCost(this.sessionCost, fact.cost);
         return;
       case "compaction_ended":
-        if (fact.outcome === "completed") this.contextUsage = undefined;
+        // The compacted context as its usage update showed it (none in older records: the next step's).
+        if (fact.outcome === "completed") this.contextUsage = fact.context;
         this.sessionCost = addCost(this.sessionCost, fact.cost);
         return;
       case "config_changed":

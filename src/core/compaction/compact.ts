@@ -8,11 +8,12 @@
  * fired, and a configured one is reported as a notice). Once a compaction completes, SessionStart
  * runs with `source: "compact"` (`CompactionRun.afterCompaction`, in session/commands-and-compaction.ts).
  */
-import type { Fact, ModelRef, StoredFact, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
+import type { Fact, ModelRef, Money, StoredFact, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../model-messages.ts";
 import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";
 import { defined } from "../../defined.ts";
+import { addCost } from "../../replay/session-cost.ts";
 
 /** Compaction runs before a turn whose context already holds this share of the window. */
 export const COMPACT_AT = 0.8;
@@ -38,6 +39,8 @@ export type CompactionRun = {
   tools: ToolSpec[];
   cwd: string;
   signal: AbortSignal;
+  /** The session's cost before the compaction (what its usage update adds the compaction's cost to). */
+  sessionCost?: Money;
 };
 
 /** Whether the context recorded after the last step is close enough to the window to compact first. */
@@ -99,6 +102,21 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
     await record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure, ...spent });
     return "failed";
   }
-  await record({ kind: "compaction_ended", compactionId, turnId, outcome: "completed", summary, ...spent });
+  // The editor is shown the compacted context at once, not the old one until the next step reports.
+  const context = {
+    used: usage?.outputTokens ?? Math.ceil(summary.length / 4),
+    size: run.provider.contextWindow(run.model.model),
+  };
+  const sessionCost = addCost(run.sessionCost, cost);
+  await record({
+    kind: "compaction_ended",
+    compactionId,
+    turnId,
+    outcome: "completed",
+    summary,
+    ...spent,
+    context,
+    ...defined({ sessionCost }),
+  });
   return "completed";
 }

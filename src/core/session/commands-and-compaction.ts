@@ -89,6 +89,7 @@ async function runCompaction(
     tools: p.state.modelTools(),
     cwd: p.state.cwd,
     signal: p.signal,
+    ...(p.state.sessionCost ? { sessionCost: p.state.sessionCost } : {}),
   });
   if (outcome === "completed" && !p.signal.aborted) await p.afterCompaction?.(p.signal);
 }

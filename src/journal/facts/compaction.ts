@@ -35,6 +35,15 @@ export const compactionEnded = z.object({
   /** The compaction call's tokens, as its provider reported them, and their cost where the price is known. */
   usage: tokenCounts.optional(),
   cost: money.optional(),
+  /**
+   * A completed compaction's context as its `usage_update` showed it: `used` is the summary's
+   * tokens (the compaction call's output tokens as its provider reported them; about four
+   * characters a token when it reported none) and `size` the model's window. `sessionCost` is the
+   * session's cost with the compaction's included. Absent in records written before they were
+   * kept, which showed no usage.
+   */
+  context: z.object({ used: z.number(), size: z.number() }).optional(),
+  sessionCost: money.optional(),
 });
 
 export const compactionFacts = [compactionStarted, compactionChunk, compactionEnded] as const;
