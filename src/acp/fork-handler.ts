@@ -2,7 +2,9 @@
  * `session/fork` (unstable in ACP; SDK 2.4.0's `ForkSessionRequest` from its unstable entry
  * point). The request names no position, so the fork starts at the source's end; it is then open
  * on this connection, as a resumed session is: nothing is replayed (the client has the source's
- * view, which the fork's equals), and `session/load` of the fork shows it.
+ * view, which the fork's equals but for its title), and `session/load` of the fork shows it. The
+ * fork's title, recorded when it was created, is sent once the response is written (the client
+ * knows the fork then), as the live path sends a fact: its projection.
  */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { forkSession } from "../core/session/fork.ts";
@@ -24,7 +26,7 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
       // One at a time with the source's loads, closes and deletes: the copy is of a settled journal.
       return sessions.lifecycle.run(params.sessionId, async () => {
         const running = sessions.get(params.sessionId)?.runtime.running ?? false;
-        const { sessionId } = await forkSession(deps.store, params.sessionId, running);
+        const { sessionId, title } = await forkSession(deps.store, params.sessionId, running);
         // Restored without a replay (the client has the source's view, which the fork's equals). As
         // after session/new, what the fork shows next (its MCP servers' reports) follows the response.
         const runtime = await restoreSession(deps, sessions, {
@@ -32,7 +34,13 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
           client,
           replay: false,
           mcpServers,
-          begin: (fork) => sessions.afterResponse.then(requestId, () => fork.begin()),
+          begin: (fork) =>
+            sessions.afterResponse.then(requestId, () => {
+              const projector = sessions.get(sessionId)?.projector;
+              if (title && projector)
+                for (const update of projector.apply(title)) sessions.sender(client).send(sessionId, update);
+              fork.begin();
+            }),
         });
         activate(runtime, params);
         return { sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };

@@ -49,13 +49,16 @@ describe("verbatim fork", () => {
     });
   });
 
-  test("show says whose fork it is, then draws the parent's transcript", async () => {
+  test("show says whose fork it is, then draws the parent's transcript under the fork's own title", async () => {
     const ofParent = (await runCli(["show", parent], box.env)).stdout;
     const ofFork = (await runCli(["show", forked], box.env)).stdout;
-    const [header, blank, ...rest] = ofFork.split("\n");
+    const [header, blank, title, ...rest] = ofFork.split("\n");
     expect(header).toMatch(new RegExp(`^fork of ${parent} \\(its first \\d+ records\\)$`));
     expect(blank).toBe("");
-    expect(rest.join("\n")).toBe(ofParent);
+    const [parentTitle, ...parentRest] = ofParent.split("\n");
+    expect(parentTitle).toBe("# Read the README");
+    expect(title).toBe("# Read the README (fork)");
+    expect(rest).toEqual(parentRest);
   });
 
   test("an unknown session is an error in the user's words", async () => {

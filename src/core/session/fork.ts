@@ -9,14 +9,20 @@ import { SessionStateFold } from "../../replay/state.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import { defined } from "../../defined.ts";
+import type { StoredFact } from "../../journal/facts/index.ts";
 
-export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: number } };
+/** `title`: the fork's own title, recorded at its creation (none when the source has no title yet). */
+export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: number }; title?: StoredFact };
+
+/** A fork's title says it is one: in a list it would otherwise look the same as its source. */
+export const forkTitle = (sourceTitle: string) => `${sourceTitle} (fork)`;
 
 /**
  * Forks `sourceId` at its last record. Refused while a turn runs on it: `runningHere` when this
  * process runs it, or when its last turn is open and another live process holds the session (a
  * turn a dead process left open is forked as it stands, its calls interrupted in both).
- * A subagent's session is part of its parent's and is not forked on its own.
+ * A subagent's session is part of its parent's and is not forked on its own. A titled source's
+ * fork records its own title (`title_set`) right after the copy, so lists and a reload tell it apart.
  */
 export async function forkSession(store: JournalStore, sourceId: string, runningHere: boolean): Promise<Forked> {
   const source = await store.info(sourceId);
@@ -47,7 +53,7 @@ export async function forkSession(store: JournalStore, sourceId: string, running
   const sessionId = mintId("ses");
   const now = new Date().toISOString();
   const forkOf = { sessionId: sourceId, seq: state.lastSeq };
-  await store.fork(
+  const forked = await store.fork(
     {
       sessionId,
       cwd: source.cwd,
@@ -59,5 +65,18 @@ export async function forkSession(store: JournalStore, sourceId: string, running
     },
     { kind: "session_forked", fromSessionId: sourceId, fromSeq: state.lastSeq },
   );
-  return { sessionId, forkOf };
+  if (state.title === undefined) return { sessionId, forkOf };
+  // The fork is new and nobody else knows it yet: this lease is only for this one append.
+  await store.acquire(sessionId);
+  try {
+    const title = await store.append(
+      sessionId,
+      forked.seq + 1,
+      { kind: "title_set", title: forkTitle(state.title) },
+      now,
+    );
+    return { sessionId, forkOf, title };
+  } finally {
+    await store.release(sessionId);
+  }
 }
