@@ -59,7 +59,12 @@ describe("AskUserQuestion", () => {
     expect(r.differences).toEqual([]);
     expect(r.reloadAsked).toBe(0);
     const [request] = services.questions as (CreateElicitationRequest & { requestedSchema: Form })[];
-    expect(request).toMatchObject({ mode: "form", sessionId: r.sessionId, message: "Please answer these questions." });
+    // The form's message names every question, and the card's title every header: a client may show either alone.
+    expect(request).toMatchObject({
+      mode: "form",
+      sessionId: r.sessionId,
+      message: "Please answer these questions: Which database should the service use? Which checks should run in CI?",
+    });
     expect(request?.requestedSchema.properties.q1?.oneOf?.map((o) => o.const)).toEqual(["Postgres", "SQLite"]);
     expect(request?.requestedSchema.properties.q2?.items?.anyOf.map((o) => o.const)).toEqual([
       "Lint",
@@ -67,9 +72,11 @@ describe("AskUserQuestion", () => {
       "Bench",
     ]);
     const [card] = cards(r.live);
-    expect(card).toMatchObject({ title: "Ask 2 questions", status: "completed" });
+    expect(card).toMatchObject({ title: "Ask: Database, Checks", status: "completed" });
     expect((request as { toolCallId?: string }).toolCallId).toBe(card!.toolCallId);
-    expect(textOf(card?.content)).toContain("Question: Please answer these questions.");
+    expect(textOf(card?.content)).toContain(
+      "Question: Please answer these questions: Which database should the service use? Which checks should run in CI?",
+    );
     expect(textOf(card?.content)).toContain(
       "Answered: Database: SQLite; Checks: Lint, Tests; Checks (other): Typecheck.",
     );

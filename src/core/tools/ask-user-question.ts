@@ -61,7 +61,11 @@ export function questionForm(questions: Question[]): QuestionForm {
       description: "An answer of your own, if no option fits",
     };
   });
-  const message = questions.length === 1 ? (questions[0] as Question).question : "Please answer these questions.";
+  // A client may show the form by its message alone: it names every question asked.
+  const message =
+    questions.length === 1
+      ? (questions[0] as Question).question
+      : `Please answer these questions: ${questions.map((q) => q.question).join(" ")}`;
   return { message, requestedSchema: { type: "object", properties } };
 }
 
@@ -128,8 +132,7 @@ export const askUserQuestionTool: Tool<Input> = {
   input,
   kind: "other",
   access: "read",
-  title: (i) =>
-    i.questions.length === 1 ? `Ask: ${(i.questions[0] as Question).header}` : `Ask ${i.questions.length} questions`,
+  title: (i) => `Ask: ${i.questions.map((q) => q.header).join(", ")}`,
   locations: () => [],
   async run(i, context) {
     if (!context.ask) return failed(NO_CLIENT, "Not asked: this client cannot answer questions.");
