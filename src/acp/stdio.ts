@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
+import { exitOnSignals } from "./exit-signals.ts";
 import { guardLineLength, maxMessageBytes } from "./line-guard.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message, type Sink } from "./stdout-writer.ts";
@@ -39,13 +40,20 @@ export async function serveStdio(
     (message) => agent.received(message),
   );
   const connection = agent.connect(stdio);
+  // Shutdown never throws: sessions close, the journal closes, whatever failed before.
+  const shutdown = async () => {
+    await agent.closeAll().catch((error: unknown) => log.warn("closing the sessions failed", error));
+    await agent
+      .loadedDeps()
+      ?.store.close()
+      .catch((error: unknown) => log.warn("closing the journal failed", error));
+  };
+  // SIGTERM and SIGHUP close as a closed stdin does (the process's own stdio only).
+  const uninstall = options.ends ? undefined : exitOnSignals(shutdown);
   await connection.closed.catch((error: unknown) => log.debug("connection closed", error));
-  // Shutdown never throws: sessions close, the journal closes and what is owed is flushed, whatever failed before.
-  await agent.closeAll().catch((error: unknown) => log.warn("closing the sessions failed", error));
-  await agent
-    .loadedDeps()
-    ?.store.close()
-    .catch((error: unknown) => log.warn("closing the journal failed", error));
+  uninstall?.();
+  await shutdown();
+  // What is owed to the client is flushed last.
   await stdio.flush();
 }
 

@@ -38,7 +38,7 @@ import {
   type ReplayStatePart,
 } from "./replay-cache.ts";
 import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
-import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
+import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
@@ -169,7 +169,9 @@ export class SqliteJournal implements JournalStore {
     );
     let bytes = 0;
     for (const e of encoded) bytes += e.body.length;
-    w.checkpoints.committed(bytes);
+    // A turn's end is when a large log is folded (see wal-checkpointer.ts).
+    const endsTurn = facts.some(({ fact }) => fact.kind === "turn_ended");
+    w.checkpoints.committed(bytes, endsTurn);
     return records;
   }
 
@@ -372,10 +374,8 @@ export class SqliteJournal implements JournalStore {
   #writer(): Writer {
     if (this.#rw) return this.#rw;
     const { db, created } = openForWriting(this.path, this.durability === "strict" ? "FULL" : "NORMAL");
-    // Checkpoints run when the writer is idle, on a worker thread, never on this connection (see wal-checkpointer.ts).
+    // Checkpoints run on a worker thread; only a large log is folded on this connection (see wal-checkpointer.ts).
     db.run("PRAGMA wal_autocheckpoint = 0");
-    // A log that grew through a long stream is cut back to this when it restarts after a checkpoint.
-    db.run(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
     // SQLite gives its own files the journal's mode; those of a journal verbatim made are private.
     if (created) for (const suffix of ["-wal", "-shm"]) ensurePrivateFile(this.path + suffix);
     this.#ro?.close();

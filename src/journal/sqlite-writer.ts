@@ -22,6 +22,8 @@ export class Writer {
     readonly db: Database,
     readonly checkpoints: WalCheckpointer,
   ) {
+    // The log is cut back, and started over when large, from this connection (see wal-checkpointer.ts).
+    checkpoints.attach(db);
     const immediate = db.transaction((run: () => unknown) => run()).immediate;
     this.transaction = <T>(run: () => T): T => immediate(run) as T;
     this.insertSession = db.query(

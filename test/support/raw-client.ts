@@ -31,6 +31,8 @@ export type RawAgent = {
   exited: Promise<number>;
   /** True while the process runs. */
   alive(): boolean;
+  /** The agent's process id (for signalling it). */
+  pid: number;
   /** Closes the agent's stdin (the client is done); the agent should then exit on its own. */
   endInput(): void;
   close(): Promise<number>;
@@ -141,6 +143,7 @@ export function rawAgent(env: Record<string, string>): RawAgent {
     stderr: () => errTail,
     exited,
     alive: () => running,
+    pid: child.pid,
     request: (method, params, id = nextId++) => {
       // A write to an agent that exited fails; the wait for the response then says so, with its stderr.
       send(JSON.stringify({ jsonrpc: "2.0", id, method, params })).catch(() => undefined);
