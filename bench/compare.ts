@@ -5,11 +5,12 @@
  * moment of the machine hits each alike. For measuring a change before keeping it; prints
  * medians and each one's ratio to the floor of the same runs.
  *
- * options:  --only cold,reopen,live,paced   (default: all)
- *           --runs N                        (default 15; live: N / 3)
+ * options:  --only cold,reopen,live,paced,turns   (default: all)
+ *           --runs N                        (default 15; live: N / 3; turns: each reopen N / 3)
  *           --sizes 10,100,1000             (reopen sessions, in turns; default 10,100,1000)
  *           --turns streamed|whole          (the reopened sessions' turns; default streamed)
  *           --chunks N                      (live chunks; default 20,000)
+ *           --turn-count N                  (turns run back to back; default 500)
  *
  * Keep BASE inside the checkout (bench/.build/ is ignored): a program started from a crowded
  * directory such as a shared /tmp starts slower (see lib/agents.ts).
@@ -17,6 +18,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { backToBack, describeBackToBack } from "./back-to-back.ts";
 import { timeToInitialize } from "./cold-start.ts";
 import { buildAll, type Build } from "./lib/agents.ts";
 import { median, quantile } from "./lib/stats.ts";
@@ -32,10 +34,11 @@ const option = (name: string): string | undefined => {
 const baseRoot = args[0] && !args[0].startsWith("--") ? resolve(args[0]) : undefined;
 if (!baseRoot)
   throw new Error("usage: bun bench/compare.ts BASE_CHECKOUT [--only ...] [--runs N] [--sizes ...] [--chunks N]");
-const only = new Set((option("only") ?? "cold,reopen,live,paced").split(","));
+const only = new Set((option("only") ?? "cold,reopen,live,paced,turns").split(","));
 const runs = Number(option("runs") ?? 15);
 const sizes = (option("sizes") ?? "10,100,1000").split(",").map(Number);
 const chunks = Number(option("chunks") ?? 20_000);
+const turnCount = Number(option("turn-count") ?? 500);
 const shape = option("turns") === "whole" ? WHOLE_TURN : STREAMED_TURN;
 const log = (message: string) => process.stderr.write(`compare: ${message}\n`);
 
@@ -147,6 +150,18 @@ try {
     process.stdout.write(
       `${name} worst p99: base ${all(s.base).toFixed(0)} this ${all(s.mine).toFixed(0)} floor ${all(s.floor).toFixed(0)}\n`,
     );
+  }
+  if (only.has("turns")) {
+    // One run each (a run is hundreds of turns): the log's sizes are not noisy, the reopens are medians.
+    const reopens = Math.max(3, Math.round(runs / 3));
+    for (const [name, build] of [
+      ["base", base],
+      ["this", mine],
+    ] as const) {
+      log(`${turnCount} turns back to back, ${name}`);
+      const r = await backToBack(build.verbatim, turnCount, reopens);
+      process.stdout.write(`${name}:\n${describeBackToBack(r).replace(/^/gm, "  ")}\n`);
+    }
   }
 } finally {
   mine.dispose();

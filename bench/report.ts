@@ -1,5 +1,6 @@
 /** The benchmark's table and its targets. */
 import type { Append } from "./append.ts";
+import { describeBackToBack, type BackToBack } from "./back-to-back.ts";
 import type { ColdStart } from "./cold-start.ts";
 import type { Live } from "./live.ts";
 import type { PostgresBench } from "./postgres.ts";
@@ -13,6 +14,7 @@ export type Results = {
   reopen: Reopen;
   reopenWhole: Reopen;
   postgres?: PostgresBench;
+  backToBack?: BackToBack;
 };
 
 export type Target = { what: string; target: string; value: string; met: boolean };
@@ -90,6 +92,29 @@ export function targets(r: Results): Target[] {
       value: reopen.linearR2.toFixed(3),
       met: reopen.linearR2 >= 0.99,
     });
+  }
+  const b = r.backToBack;
+  if (b) {
+    out.push(
+      {
+        what: `write-ahead log through ${b.turns} turns back to back`,
+        target: `≤ ${mb(b.boundBytes / 1024 / 1024)}`,
+        value: mb(b.maxWalBytes / 1024 / 1024),
+        met: b.maxWalBytes <= b.boundBytes,
+      },
+      {
+        what: "write-ahead log left after SIGTERM",
+        target: "0 MB",
+        value: mb(b.walAfterSigtermBytes / 1024 / 1024),
+        met: b.walAfterSigtermBytes === 0,
+      },
+      {
+        what: `reopen of ${b.turns} turns run back to back, log as left`,
+        target: "≤ 36 ms",
+        value: ms(b.reopenAsLeftMs),
+        met: b.reopenAsLeftMs <= 36,
+      },
+    );
   }
   if (r.postgres) {
     const p99 = r.postgres.append.postgres.p99Us / 1000;
@@ -274,5 +299,6 @@ export function table(r: Results, checks: Target[]): string {
         ],
       )}`
     : "";
-  return `${measures}\n\n${reopenTable(r.reopen)}\n\n${reopenTable(r.reopenWhole)}${pgTable}\n\n${targetTable}\n`;
+  const turns = r.backToBack ? `\n\n${describeBackToBack(r.backToBack)}` : "";
+  return `${measures}${turns}\n\n${reopenTable(r.reopen)}\n\n${reopenTable(r.reopenWhole)}${pgTable}\n\n${targetTable}\n`;
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { append } from "./append.ts";
+import { backToBack } from "./back-to-back.ts";
 import { coldStart } from "./cold-start.ts";
 import { buildAll, ROOT } from "./lib/agents.ts";
 import { WHOLE_TURN } from "./lib/facts.ts";
@@ -40,6 +41,8 @@ try {
   );
   log("append throughput");
   const appended = await append(quick ? { normal: 5_000, strict: 300 } : { normal: 20_000, strict: 1_000 });
+  log("turns back to back (the write-ahead log)");
+  const turns = await backToBack(build.verbatim, 500, quick ? 3 : 5);
   log("reopen at scale (generating sessions)");
   const sizes = quick ? [10, 100, 500, 1_000] : [10, 100, 500, 1_000, 10_000];
   const reopened = await reopen(build.verbatim, build.readFloor, sizes, quick ? 1 : 3);
@@ -66,6 +69,7 @@ try {
     reopen: reopened,
     reopenWhole: reopenedWhole,
     postgres,
+    backToBack: turns,
   };
   const checks = targets(results);
   await Bun.write(join(ROOT, "bench", "results.json"), `${JSON.stringify({ ...results, targets: checks }, null, 2)}\n`);

@@ -1,0 +1,170 @@
+/**
+ * Turns run back to back (a fast local model, a CI run): 500 prompts to the built agent on the
+ * offline scripted model, each sent the moment the previous one is answered, so the writer is
+ * never idle. Measured from outside: the largest write-ahead log seen after any turn, against its
+ * bound; the log left once the agent is stopped by SIGTERM (how editors and harnesses stop it);
+ * and the reopen (`session/load` in a fresh process) of those turns with the journal as the run
+ * left it, beside the same reopen once the log is folded into the database by an explicit
+ * checkpoint (the baseline: what a reader costs with no log to read through).
+ *
+ * usage: bun bench/back-to-back.ts [--turns N] [--runs N]   (builds dist/ first)
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUN, ROOT, start } from "./lib/agents.ts";
+import { readLines, requestLine, responseId, text } from "./lib/ndjson.ts";
+import { median } from "./lib/stats.ts";
+import { loadOnce } from "./reopen.ts";
+
+/** The log's bound when VERBATIM_WAL_BOUND_MB is not set (src/journal/wal-checkpointer.ts). */
+export const DEFAULT_WAL_BOUND = 64 * 1024 * 1024;
+
+export type BackToBack = {
+  turns: number;
+  /** The largest `journal.db-wal` seen after any turn's answer, in bytes. */
+  maxWalBytes: number;
+  boundBytes: number;
+  /** The log's size once the agent has exited after SIGTERM, in bytes. */
+  walAfterSigtermBytes: number;
+  /** The agent's exit code after SIGTERM. */
+  sigtermExit: number;
+  /** Milliseconds the 500 turns took, from the first prompt to the last answer. */
+  runMs: number;
+  /** The database file's size after the run, in bytes. */
+  databaseBytes: number;
+  /** Reopen in a fresh process with the journal as the run left it (median of `runs`). */
+  reopenAsLeftMs: number;
+  /** The same reopen after `wal_checkpoint(TRUNCATE)` (median of `runs`). */
+  reopenCheckpointedMs: number;
+  runs: number;
+};
+
+const fileSize = (path: string): number => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+
+/** The environment of a private data home on the scripted model, away from the user's own config. */
+function benchEnv(home: string): Record<string, string> {
+  const configHome = join(home, "config");
+  mkdirSync(configHome, { recursive: true });
+  return {
+    VERBATIM_HOME: home,
+    VERBATIM_MODEL: "scripted/plain",
+    XDG_CONFIG_HOME: configHome,
+    ANTHROPIC_API_KEY: "",
+    ANTHROPIC_BASE_URL: "",
+    OPENAI_API_KEY: "",
+    OPENAI_BASE_URL: "",
+  };
+}
+
+/**
+ * Runs `turns` prompts back to back in one agent, then stops it with SIGTERM. Returns the
+ * session's id, the largest log seen, the time the turns took, the log left and the exit code.
+ */
+async function runTurns(entry: string, env: Record<string, string>, cwd: string, turns: number, journal: string) {
+  const agent = start(entry, env);
+  let sessionId = "";
+  let maxWal = 0;
+  let t0 = 0;
+  let runMs = Number.NaN;
+  let failure: string | undefined;
+  const prompt = (id: number) =>
+    agent.send(requestLine(id, "session/prompt", { sessionId, prompt: [{ type: "text", text: `turn ${id}` }] }));
+  agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
+  await readLines(agent.proc.stdout, (line, at) => {
+    const id = responseId(line);
+    if (id === undefined) return false;
+    const body = text(line);
+    if (body.includes('"error"')) {
+      failure = body;
+      return true;
+    }
+    if (id === 0) agent.send(requestLine(1, "session/new", { cwd, mcpServers: [] }));
+    else if (id === 1) {
+      sessionId = (JSON.parse(body) as { result: { sessionId: string } }).result.sessionId;
+      t0 = performance.now();
+      prompt(2);
+    } else {
+      maxWal = Math.max(maxWal, fileSize(`${journal}-wal`));
+      if (id === turns + 1) {
+        runMs = performance.now() - t0;
+        return true;
+      }
+      prompt(id + 1);
+    }
+    return false;
+  });
+  if (failure || Number.isNaN(runMs)) {
+    await agent.stop();
+    throw new Error(`the back-to-back run failed: ${failure ?? "the agent stopped answering"}`);
+  }
+  agent.proc.kill("SIGTERM");
+  const sigtermExit = await agent.proc.exited;
+  return { sessionId, maxWal, runMs, walAfterSigterm: fileSize(`${journal}-wal`), sigtermExit };
+}
+
+/** Folds the log into the database and truncates it, as a last writer's clean close would. */
+function checkpoint(journal: string): void {
+  const db = new Database(journal);
+  db.run("PRAGMA busy_timeout = 120000");
+  db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
+  db.close();
+}
+
+/** The whole measurement, in a fresh data home (removed after). */
+export async function backToBack(entry: string, turns = 500, runs = 5): Promise<BackToBack> {
+  const home = mkdtempSync(join(tmpdir(), "verbatim-bench-turns-"));
+  const cwd = join(home, "project");
+  mkdirSync(cwd);
+  const journal = join(home, "journal.db");
+  try {
+    const env = benchEnv(home);
+    const run = await runTurns(entry, env, cwd, turns, journal);
+    // Every load reads the journal as it stands: loading never writes, so each finds it as the run left it.
+    const asLeft = [];
+    for (let i = 0; i < runs; i++) asLeft.push((await loadOnce(entry, env, run.sessionId, cwd)).ms);
+    checkpoint(journal);
+    const checkpointed = [];
+    for (let i = 0; i < runs; i++) checkpointed.push((await loadOnce(entry, env, run.sessionId, cwd)).ms);
+    const bound = process.env.VERBATIM_WAL_BOUND_MB;
+    return {
+      turns,
+      maxWalBytes: run.maxWal,
+      boundBytes: bound ? Number(bound) * 1024 * 1024 : DEFAULT_WAL_BOUND,
+      walAfterSigtermBytes: run.walAfterSigterm,
+      sigtermExit: run.sigtermExit,
+      runMs: run.runMs,
+      databaseBytes: fileSize(journal),
+      reopenAsLeftMs: median(asLeft),
+      reopenCheckpointedMs: median(checkpointed),
+      runs,
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The figures as lines of text (what the command prints). */
+export function describeBackToBack(r: BackToBack): string {
+  return [
+    `${r.turns} turns back to back in ${(r.runMs / 1000).toFixed(1)} s; database ${mb(r.databaseBytes)}`,
+    `largest write-ahead log seen: ${mb(r.maxWalBytes)} (bound ${mb(r.boundBytes)}): ${r.maxWalBytes <= r.boundBytes ? "within" : "OVER"}`,
+    `log left after SIGTERM: ${mb(r.walAfterSigtermBytes)} (exit ${r.sigtermExit})`,
+    `reopen of the ${r.turns} turns, log as left: ${r.reopenAsLeftMs.toFixed(1)} ms (target ≤ 36 ms); after a checkpoint: ${r.reopenCheckpointedMs.toFixed(1)} ms (median of ${r.runs})`,
+  ].join("\n");
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const option = (name: string, fallback: number) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? Number(args[i + 1]) : fallback;
+  };
+  const built = Bun.spawnSync([BUN, "run", "build"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  if (built.exitCode !== 0) throw new Error("the build failed");
+  const result = await backToBack(join(ROOT, "dist", "verbatim.js"), option("turns", 500), option("runs", 5));
+  process.stdout.write(`${describeBackToBack(result)}\n`);
+}
