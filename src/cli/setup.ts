@@ -11,7 +11,8 @@ import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { folderProblem, PrivateWriteError } from "../core/confinement/private-write.ts";
 import { describeIssues, readUserSettingsFile, settingsFiles } from "../core/config/settings.ts";
-import { checkProvider, DEFAULT_URLS, type CheckResult } from "./setup/check.ts";
+import { WIRES } from "../core/providers/wire-table.ts";
+import { checkProvider, type CheckResult } from "./setup/check.ts";
 import { SetupCancelled, terminalPrompter, type Prompter } from "./setup/prompt.ts";
 import { withChoice, writeUserConfig, type SetupChoice } from "./setup/user-config.ts";
 import { defined } from "../defined.ts";
@@ -22,16 +23,11 @@ type Env = Record<string, string | undefined>;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMPATIBLE_ID = "openai-compatible";
 
-type Hosted = { kind: "anthropic" | "openai"; name: string; keyVar: string; urlVar: string; model: string };
+/** The hosted providers offered first, each with the model suggested for it (their wires in WIRES). */
+type Hosted = { kind: "anthropic" | "openai"; model: string };
 const HOSTED: Hosted[] = [
-  {
-    kind: "anthropic",
-    name: "Anthropic",
-    keyVar: "ANTHROPIC_API_KEY",
-    urlVar: "ANTHROPIC_BASE_URL",
-    model: "claude-sonnet-4-6",
-  },
-  { kind: "openai", name: "OpenAI", keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL", model: "gpt-5.4" },
+  { kind: "anthropic", model: "claude-sonnet-4-6" },
+  { kind: "openai", model: "gpt-5.4" },
 ];
 
 /** How the provider gets its key: none, the key itself (saved in the file), or a variable's name. */
@@ -73,8 +69,8 @@ export async function runSetup(env: Env = process.env): Promise<number> {
 
 async function chooseProvider(prompt: Prompter, env: Env): Promise<SetupChoice | undefined> {
   const which = await prompt.choose("Which model provider?", [
-    "Anthropic (Claude models)",
-    "OpenAI",
+    `${WIRES.anthropic.name} (Claude models)`,
+    WIRES.openai.name,
     "An OpenAI-compatible server (Ollama, vLLM, LM Studio, OpenRouter...)",
     "The offline scripted model (no key, no network: for trying verbatim out)",
   ]);
@@ -85,10 +81,11 @@ async function chooseProvider(prompt: Prompter, env: Env): Promise<SetupChoice |
 }
 
 async function hostedProvider(prompt: Prompter, env: Env, hosted: Hosted): Promise<SetupChoice | undefined> {
-  const fromEnv = env[hosted.urlVar]?.trim() || undefined;
-  if (fromEnv) prompt.say(`Using the server in ${hosted.urlVar}: ${fromEnv}`);
-  const key = await chooseKey(prompt, env, hosted.keyVar, false);
-  const checked = await check(prompt, hosted.kind, fromEnv ?? DEFAULT_URLS[hosted.kind], key);
+  const wire = WIRES[hosted.kind];
+  const fromEnv = env[wire.urlVar]?.trim() || undefined;
+  if (fromEnv) prompt.say(`Using the server in ${wire.urlVar}: ${fromEnv}`);
+  const key = await chooseKey(prompt, env, wire.keyVar, false);
+  const checked = await check(prompt, hosted.kind, fromEnv ?? wire.defaultUrl, key);
   if (!checked) return undefined;
   const model = await chooseModel(prompt, hosted.model, checked);
   const settings: ProviderSettings = { ...defined({ baseUrl: fromEnv }), ...key.settings };
@@ -167,7 +164,7 @@ async function check(
     prompt.say(`OK: the server answered with ${result.models.length} model${result.models.length === 1 ? "" : "s"}.`);
     return result;
   }
-  prompt.say(`Problem: ${result.message}.`);
+  prompt.say(`Problem: ${result.message}`);
   const answer = await prompt.ask("Save these settings anyway? (y/n)", "n");
   if (/^y(es)?$/i.test(answer)) return result;
   prompt.say("Nothing was saved.");

@@ -4,6 +4,7 @@
  * bodies are cut; and where the URL's shape is the likely cause, the message says so.
  */
 import type { ProviderKind } from "../config/settings-schema.ts";
+import { WIRES } from "./wire-table.ts";
 
 /** Longer provider messages are cut here: they are shown, recorded, and repeated in notices. */
 export const MAX_FAILURE_CHARS = 400;
@@ -47,9 +48,9 @@ export function baseUrlHint(
   } catch {
     return `the base URL "${baseUrl}" is not a URL`;
   }
-  if (kind === "anthropic") {
+  if (!WIRES[kind].versionInBaseUrl) {
     return /\/v1$/.test(path)
-      ? `the base URL ${baseUrl} ends with /v1, which the Anthropic API adds itself: leave it out`
+      ? `the base URL ${baseUrl} ends with /v1, which the ${WIRES[kind].name} API adds itself: leave it out`
       : undefined;
   }
   if (!/\/v\d+$/.test(path)) {

@@ -8,13 +8,16 @@
 import type { ModelRef } from "../../journal/facts/index.ts";
 import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
 import {
+  isProviderKind,
   kindOf,
+  providerKinds,
   type ModelSettings,
   type ProviderKind,
   type ProviderSettings,
   type Settings,
 } from "../config/settings-schema.ts";
 import { knownModel, knownModels, modelInfo, type ModelInfo } from "./known-models.ts";
+import { WIRES } from "./wire-table.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -47,17 +50,8 @@ export type ProviderSetup = {
   problem?: string;
 };
 
-const ENV_VARS: Record<ProviderKind, { key: string; url: string }> = {
-  anthropic: { key: "ANTHROPIC_API_KEY", url: "ANTHROPIC_BASE_URL" },
-  openai: { key: "OPENAI_API_KEY", url: "OPENAI_BASE_URL" },
-  "openai-chat": { key: "OPENAI_API_KEY", url: "OPENAI_BASE_URL" },
-};
-
-const KIND_NAMES: Record<ProviderKind, string> = {
-  anthropic: "Anthropic",
-  openai: "OpenAI",
-  "openai-chat": "OpenAI-compatible",
-};
+/** What an SDK client is built from: where it sends, with which key and headers. */
+export type ClientConfig = Pick<ResolvedProvider, "apiKey" | "baseUrl" | "headers">;
 
 export const GENERIC_HINT =
   "No model provider is configured. Set VERBATIM_MODEL=<provider>/<model> and the provider's key in verbatim's environment: " +
@@ -84,8 +78,7 @@ export function resolveProviders(settings: Settings, env: Env, userFile: string)
   const names = new Set(Object.keys(configured));
   if (nonEmpty(env.ANTHROPIC_API_KEY) || nonEmpty(env.ANTHROPIC_BASE_URL)) names.add("anthropic");
   if (nonEmpty(env.OPENAI_API_KEY)) names.add("openai");
-  if (chosen && (chosen.provider === "anthropic" || chosen.provider === "openai" || chosen.provider === "openai-chat"))
-    names.add(chosen.provider);
+  if (chosen && isProviderKind(chosen.provider)) names.add(chosen.provider);
 
   const providers: ResolvedProvider[] = [];
   for (const id of names) {
@@ -99,7 +92,7 @@ export function resolveProviders(settings: Settings, env: Env, userFile: string)
   if (chosen) {
     const provider = providers.find((p) => p.id === chosen.provider);
     if (!provider) {
-      const known = ["anthropic", "openai", "openai-chat", "scripted", ...Object.keys(configured)];
+      const known = [...providerKinds, "scripted", ...Object.keys(configured)];
       return {
         providers,
         scripted: false,
@@ -129,10 +122,10 @@ function resolveOne(
   userFile: string,
   chosenModel: string | undefined,
 ): ResolvedProvider {
-  const vars = id === kind ? ENV_VARS[kind] : undefined;
+  const vars = id === kind ? WIRES[kind] : undefined;
   const apiKey =
-    (vars && nonEmpty(env[vars.key])) ?? p.apiKey ?? (p.apiKeyEnv ? nonEmpty(env[p.apiKeyEnv]) : undefined);
-  const baseUrl = (vars && nonEmpty(env[vars.url])) ?? p.baseUrl;
+    (vars && nonEmpty(env[vars.keyVar])) ?? p.apiKey ?? (p.apiKeyEnv ? nonEmpty(env[p.apiKeyEnv]) : undefined);
+  const baseUrl = (vars && nonEmpty(env[vars.urlVar])) ?? p.baseUrl;
   const settingsFor = (model: string): ModelSettings | undefined => p.models?.[model];
   // The configured models, else the known ones; the chosen model is always among them.
   const models = p.models
@@ -151,7 +144,7 @@ function resolveOne(
     ...(baseUrl ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
     headers: p.headers ?? {},
-    models: models.map((m) => ({ id: m.id, name: `${m.name} (${id === kind ? KIND_NAMES[kind] : id})` })),
+    models: models.map((m) => ({ id: m.id, name: `${m.name} (${id === kind ? WIRES[kind].name : id})` })),
     model: (model) => modelInfo(kind, model, settingsFor(model)),
     ...(missing ? { missing } : {}),
   };
@@ -173,6 +166,6 @@ function missingSetting(
     const how = id === kind ? "Set OPENAI_BASE_URL" : `Set ${inFile}.baseUrl in ${userFile}`;
     return `no server URL is set for it. ${how} to the server's OpenAI-compatible URL (for Ollama: http://127.0.0.1:11434/v1).`;
   }
-  const how = id === kind ? `Set ${ENV_VARS[kind].key}` : `Set ${inFile}.apiKeyEnv (or apiKey) in ${userFile}`;
-  return `no ${KIND_NAMES[kind]} API key is set. ${how}.`;
+  const how = id === kind ? `Set ${WIRES[kind].keyVar}` : `Set ${inFile}.apiKeyEnv (or apiKey) in ${userFile}`;
+  return `no ${WIRES[kind].name} API key is set. ${how}.`;
 }

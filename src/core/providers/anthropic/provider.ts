@@ -3,22 +3,21 @@
  * (`maxRetries: 0`): the turn loop retries with a visible notice.
  */
 import { modelFacts } from "../model-facts.ts";
-import { PLACEHOLDER_KEY, type ResolvedProvider } from "../provider-config.ts";
+import { PLACEHOLDER_KEY, type ClientConfig, type ResolvedProvider } from "../provider-config.ts";
 import { guardStream } from "../stream-guard.ts";
+import { WIRES } from "../wire-table.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { Anthropic } from "../../../lazy-sdks/anthropic-sdk.ts";
 import { anthropicFailure } from "./errors.ts";
 import { buildRequest } from "./request.ts";
 import { parseStream } from "./stream.ts";
 
-export const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com";
-
 /** The SDK client for a configured provider: no silent retries, nothing read from the environment. */
-export const anthropicClient = (config: ResolvedProvider): Anthropic =>
+export const anthropicClient = (config: ClientConfig): Anthropic =>
   new Anthropic({
     apiKey: config.apiKey ?? PLACEHOLDER_KEY,
     authToken: null,
-    baseURL: config.baseUrl ?? ANTHROPIC_DEFAULT_URL,
+    baseURL: config.baseUrl ?? WIRES.anthropic.defaultUrl,
     maxRetries: 0,
     defaultHeaders: config.headers,
   });
