@@ -2,8 +2,14 @@
  * Cold start: from spawning the process to reading its `initialize` response, for verbatim and
  * for the floor (an SDK agent that answers only `initialize`), built and from source. Runs are
  * interleaved so that a slow moment of the machine hits every program alike.
+ *
+ * `bun bench/cold-start.ts [--runs N]` builds dist/ and the floor, fails (exit 1) when a bundle on
+ * the start path is larger than its budget (bench/start-budget.json: a bytecode bundle costs at
+ * start for every byte it holds, so its size is the start cost that can be checked without a
+ * clock), then prints the built agent's time to `initialize` against the floor's.
  */
-import { ROOT, start } from "./lib/agents.ts";
+import { readFileSync, statSync } from "node:fs";
+import { buildAll, ROOT, start } from "./lib/agents.ts";
 import { now } from "./lib/clock.ts";
 import { readLines, requestLine, responseId } from "./lib/ndjson.ts";
 import { median, quantile } from "./lib/stats.ts";
@@ -68,4 +74,49 @@ export async function coldStart(
     built: pair(samples.builtVerbatim, samples.builtFloor),
     source: pair(samples.sourceVerbatim, samples.sourceFloor),
   };
+}
+
+/** The largest each bundle on the start path may be, in KiB (its `.js`; the bytecode beside it grows with it). */
+export type StartBudget = Record<string, number>;
+
+export type BudgetCheck = { bundle: string; kib: number; budgetKib: number; within: boolean };
+
+/** Each budgeted bundle of `dist` against bench/start-budget.json. */
+export function checkStartBudget(dist = join(ROOT, "dist")): BudgetCheck[] {
+  const budget = JSON.parse(readFileSync(join(ROOT, "bench", "start-budget.json"), "utf8")) as {
+    bundles: StartBudget;
+  };
+  return Object.entries(budget.bundles).map(([bundle, budgetKib]) => {
+    const kib = statSync(join(dist, bundle)).size / 1024;
+    return { bundle, kib, budgetKib, within: kib <= budgetKib };
+  });
+}
+
+if (import.meta.main) {
+  const i = process.argv.indexOf("--runs");
+  const runs = i >= 0 ? Number(process.argv[i + 1]) : 20;
+  const build = buildAll();
+  try {
+    const checks = checkStartBudget();
+    for (const c of checks)
+      process.stdout.write(
+        `dist/${c.bundle}: ${c.kib.toFixed(0)} KiB (budget ${c.budgetKib} KiB)${c.within ? "" : ": OVER BUDGET"}\n`,
+      );
+    const samples = { verbatim: [] as number[], floor: [] as number[] };
+    const env = { VERBATIM_HOME: join(build.dir, "home") };
+    await timeToInitialize(build.verbatim, env);
+    await timeToInitialize(build.floor, env);
+    for (let r = 0; r < runs; r++) {
+      samples.verbatim.push(await timeToInitialize(build.verbatim, env));
+      samples.floor.push(await timeToInitialize(build.floor, env));
+    }
+    const v = median(samples.verbatim);
+    const f = median(samples.floor);
+    process.stdout.write(
+      `spawn → initialize, built (median of ${runs}): verbatim ${v.toFixed(1)} ms, floor ${f.toFixed(1)} ms, ${(v / f).toFixed(2)}x (p90 ${quantile(samples.verbatim, 0.9).toFixed(1)} / ${quantile(samples.floor, 0.9).toFixed(1)} ms)\n`,
+    );
+    if (checks.some((c) => !c.within)) process.exit(1);
+  } finally {
+    build.dispose();
+  }
 }

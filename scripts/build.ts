@@ -1,6 +1,7 @@
 /**
  * `npm run build`: the shipped artifact, `dist/verbatim.js`, a minified bytecode bundle, and next
- * to it `dist/vendor/`: the provider SDKs and the MCP SDK, each its own bytecode bundle.
+ * to it `dist/commands.js` (the subcommands: setup, doctor, chat, run, ...) and `dist/vendor/`:
+ * the provider SDKs and the MCP SDK, each its own bytecode bundle.
  *
  * A bytecode bundle costs at start for every byte it holds, run or not: with the SDKs inside,
  * starting verbatim took tens of milliseconds longer. They are needed only when a session first
@@ -25,7 +26,23 @@ const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
   name: `${name}.js`,
 }));
 
+/**
+ * The subcommands: `src/cli.ts` imports them only through `src/cli/commands.ts`, which is built as
+ * its own bundle. Serving ACP needs none of them, and they were a third of the start bundle. No
+ * module state crosses the two: a process runs either the agent or one subcommand.
+ */
+const COMMANDS = { filter: /\/cli\/commands\.ts$/, entry: "src/cli/commands.ts", name: "commands.js" };
+
 const common = { target: "bun", format: "cjs", bytecode: true, minify: true } as const;
+
+const vendored = {
+  name: "vendored",
+  setup(builder: Bun.PluginBuilder) {
+    for (const v of VENDORED) {
+      builder.onResolve({ filter: v.filter }, () => ({ path: `./vendor/${v.name}`, external: true }));
+    }
+  },
+};
 
 async function build(config: Parameters<typeof Bun.build>[0]): Promise<void> {
   const result = await Bun.build(config);
@@ -43,15 +60,21 @@ await build({
   outdir,
   naming: "verbatim.js",
   plugins: [
+    vendored,
     {
-      name: "vendored",
+      name: "commands",
       setup(builder) {
-        for (const v of VENDORED) {
-          builder.onResolve({ filter: v.filter }, () => ({ path: `./vendor/${v.name}`, external: true }));
-        }
+        builder.onResolve({ filter: COMMANDS.filter }, () => ({ path: `./${COMMANDS.name}`, external: true }));
       },
     },
   ],
+});
+await build({
+  ...common,
+  entrypoints: [join(ROOT, COMMANDS.entry)],
+  outdir,
+  naming: COMMANDS.name,
+  plugins: [vendored],
 });
 for (const v of VENDORED) {
   await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
@@ -62,8 +85,9 @@ const size = (path: string) => `${(statSync(path).size / 1024).toFixed(0)} KiB`;
 const shown = (path: string) => (relative(process.cwd(), path).startsWith("..") ? path : relative(process.cwd(), path));
 const main = join(outdir, "verbatim.js");
 console.log(
-  `built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the SDKs it loads when first needed:`,
+  `built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the bundles it loads when first needed:`,
 );
+console.log(`  ${shown(join(outdir, COMMANDS.name))} (${size(join(outdir, COMMANDS.name))})`);
 for (const v of VENDORED)
   console.log(`  ${shown(join(outdir, "vendor", v.name))} (${size(join(outdir, "vendor", v.name))})`);
 // The launcher (what npm installs as `verbatim`) runs the checkout's own dist/ only.

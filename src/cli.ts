@@ -81,7 +81,12 @@ Waiting for ACP messages on stdin; Ctrl-C quits.
 // node:util costs milliseconds to load: only subcommands that parse arguments load it.
 const parseArgs = async () => (await import("node:util")).parseArgs;
 
-const setup = async (): Promise<number> => (await import("./cli/setup.ts")).runSetup();
+/** A subcommand's module, from the bundle of subcommands (none of them is on the agent's start path). */
+const subcommand = async <K extends keyof Commands>(name: K): Promise<Awaited<ReturnType<Commands[K]>>> =>
+  (await (await import("./cli/commands.ts")).commands[name]()) as Awaited<ReturnType<Commands[K]>>;
+type Commands = typeof import("./cli/commands.ts").commands;
+
+const setup = async (): Promise<number> => (await subcommand("setup")).runSetup();
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -117,12 +122,12 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("usage: verbatim trust [DIR]\n");
         return 2;
       }
-      const { trustCommand } = await import("./cli/trust.ts");
+      const { trustCommand } = await subcommand("trust");
       return trustCommand(positionals[0] ?? process.cwd());
     }
     case "demo": {
       const { values } = (await parseArgs())({ args: rest, options: { keep: { type: "boolean" } } });
-      const { runDemo } = await import("./cli/demo.ts");
+      const { runDemo } = await subcommand("demo");
       return runDemo({ keep: values.keep ?? false });
     }
     case "sessions": {
@@ -130,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
         args: rest,
         options: { cwd: { type: "string" }, json: { type: "boolean" } },
       });
-      const { listSessions } = await import("./cli/sessions.ts");
+      const { listSessions } = await subcommand("sessions");
       return listSessions({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "show": {
@@ -139,12 +144,12 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("usage: verbatim show ID\n");
         return 2;
       }
-      const { showSession } = await import("./cli/sessions.ts");
+      const { showSession } = await subcommand("sessions");
       return showSession(positionals[0]);
     }
     case "chat": {
       const [{ checkedSessionFlags, sessionFlagOptions }, { chat, CHAT_USAGE }, { reportError, usageError }] =
-        await Promise.all([import("./cli/run-args.ts"), import("./cli/chat.ts"), import("./cli/cli-error.ts")]);
+        await Promise.all([subcommand("runArgs"), subcommand("chat"), subcommand("cliError")]);
       try {
         const { values, positionals } = (await parseArgs())({
           args: rest,
@@ -164,9 +169,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case "run": {
       const [{ parseRunArgs, wantsJson }, { run }, { reportError }] = await Promise.all([
-        import("./cli/run-args.ts"),
-        import("./cli/run.ts"),
-        import("./cli/cli-error.ts"),
+        subcommand("runArgs"),
+        subcommand("run"),
+        subcommand("cliError"),
       ]);
       let options;
       try {
@@ -181,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
         args: rest,
         options: { cwd: { type: "string" }, json: { type: "boolean" } },
       });
-      const { listModels } = await import("./cli/models.ts");
+      const { listModels } = await subcommand("models");
       return listModels({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "doctor": {
@@ -189,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
         args: rest,
         options: { cwd: { type: "string" }, json: { type: "boolean" } },
       });
-      const { doctor } = await import("./cli/doctor.ts");
+      const { doctor } = await subcommand("doctor");
       return doctor({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "export": {
@@ -202,7 +207,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("usage: verbatim export ID [--file F]\n");
         return 2;
       }
-      const { exportCommand } = await import("./cli/export-import.ts");
+      const { exportCommand } = await subcommand("exportImport");
       return exportCommand(positionals[0], values.file);
     }
     case "import": {
@@ -215,7 +220,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write("usage: verbatim import F [--cwd DIR] [--new-id] [--keep-permissions]\n");
         return 2;
       }
-      const { importCommand } = await import("./cli/export-import.ts");
+      const { importCommand } = await subcommand("exportImport");
       return importCommand(positionals[0], {
         ...(values.cwd ? { cwd: values.cwd } : {}),
         newId: values["new-id"] ?? false,
@@ -230,7 +235,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`usage: verbatim ${command} ID\n`);
         return 2;
       }
-      const { forkCommand, deleteSession, verifySession } = await import("./cli/sessions.ts");
+      const { forkCommand, deleteSession, verifySession } = await subcommand("sessions");
       const act = { fork: forkCommand, delete: deleteSession, verify: verifySession }[command];
       return act(positionals[0]);
     }

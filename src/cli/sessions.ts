@@ -14,7 +14,6 @@ import { TranscriptRecorder } from "../view/transcript.ts";
 import type { Piece } from "../view/transcript-lines.ts";
 import { colourOn } from "./terminal/ansi.ts";
 import { Painter } from "./terminal/painter.ts";
-import { visible } from "../view/visible-text.ts";
 import { EngineError } from "../core/errors.ts";
 import { forkSession } from "../core/session/fork.ts";
 import { reportError } from "./cli-error.ts";

@@ -10,7 +10,7 @@
 // C0 controls but tab and newline, a CR not followed by LF, DEL, C1 controls, and the bidi embeddings, overrides and isolates.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 
-const escape = (ch: string): string => {
+const escaped = (ch: string): string => {
   const code = ch.codePointAt(0) as number;
   if (ch === "\r") return "\\r";
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
@@ -18,5 +18,5 @@ const escape = (ch: string): string => {
 
 /** `text` with its control characters shown as escapes (see above). */
 export function visible(text: string): string {
-  return text.replace(CONTROL, escape);
+  return text.replace(CONTROL, escaped);
 }

@@ -61,8 +61,8 @@ describe("verbatim show", () => {
     expect(card[0]).toMatch(/^\[edit\] Edit \S+README\.md — completed @ /);
     expect(card.slice(1)).toEqual([
       "    ? asked: [Allow] | Always allow Edit | Refuse | Always refuse Edit",
-      expect.stringMatching(/^    --- \S+README\.md$/),
-      expect.stringMatching(/^    \+\+\+ \S+README\.md$/),
+      expect.stringMatching(/^ {4}--- \S+README\.md$/),
+      expect.stringMatching(/^ {4}\+\+\+ \S+README\.md$/),
       "    @@ -1,4 +1,4 @@",
       "     # Sample",
       "     ",

@@ -93,8 +93,14 @@ describe("the journal writer", () => {
     const appendMany = journal.appendMany.bind(journal);
     let tries = 0;
     let down = true;
-    journal.append = (...args) => (tries++, down ? Promise.reject(unreachable()) : append(...args));
-    journal.appendMany = (...args) => (tries++, down ? Promise.reject(unreachable()) : appendMany(...args));
+    journal.append = (...args) => {
+      tries++;
+      return down ? Promise.reject(unreachable()) : append(...args);
+    };
+    journal.appendMany = (...args) => {
+      tries++;
+      return down ? Promise.reject(unreachable()) : appendMany(...args);
+    };
     await writer.record(chunk("never shown"));
     await expect(writer.record(notice("first"))).rejects.toThrow("cannot be reached");
     expect(writer.lost).toBe(true);

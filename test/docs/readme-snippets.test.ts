@@ -25,7 +25,8 @@ const registryEntry = JSON.parse(readFileSync(join(checkout, "registry", "agent.
 /** The fenced code blocks of a Markdown text with the given info string, in order. */
 function fenced(markdown: string, language: string): string[] {
   const blocks: string[] = [];
-  const pattern = new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "gm");
+  const fence = "```";
+  const pattern = new RegExp(`^${fence}${language}\\n([\\s\\S]*?)^${fence}$`, "gm");
   for (const match of markdown.matchAll(pattern)) blocks.push(match[1] ?? "");
   return blocks;
 }
@@ -36,7 +37,7 @@ type Launch = { command: string; args: string[]; env: Record<string, string> };
 function allLaunches(): Launch[] {
   return fenced(readme, "json")
     .map((block) => JSON.parse(block) as Record<string, Record<string, Launch> | undefined>)
-    .flatMap((settings) => Object.values(settings["agent_servers"] ?? settings["acp.agents"] ?? {}));
+    .flatMap((settings) => Object.values(settings.agent_servers ?? settings["acp.agents"] ?? {}));
 }
 
 /** The entries that start verbatim from a checkout. */

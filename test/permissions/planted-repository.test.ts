@@ -299,7 +299,7 @@ describe("large and binary files", () => {
     const box = sandbox("scripted/read-path");
     const big = join(box.workspace, "big.log");
     const fd = openSync(big, "w");
-    writeSync(fd, Array.from({ length: 5000 }, (_, n) => `log line ${n + 1}`).join("\n") + "\n");
+    writeSync(fd, `${Array.from({ length: 5000 }, (_, n) => `log line ${n + 1}`).join("\n")}\n`);
     ftruncateSync(fd, 2 * GiB); // sparse: the rest reads as NUL bytes, past the part a binary check looks at
     closeSync(fd);
     const { c, sessionId } = await session(box);

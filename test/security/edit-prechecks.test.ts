@@ -19,7 +19,12 @@ async function callSession() {
   const readme = join(box.workspace, "README.md");
   const asked: RequestPermissionRequest[] = [];
   const allow = choose("allow_once");
-  const c = await connectProcess(box.env, { policy: (request) => (asked.push(request), allow(request)) });
+  const c = await connectProcess(box.env, {
+    policy: (request) => {
+      asked.push(request);
+      return allow(request);
+    },
+  });
   const { sessionId } = await newSession(c.ctx, box.workspace);
   const call = (name: string, args: unknown) => prompt(c.ctx, sessionId, `${name} ${JSON.stringify(args)}`);
   const lastCard = () => cards(c.client.view(sessionId)).at(-1);

@@ -145,17 +145,17 @@ export function randomKey(r: Rng): string {
 export function deepNesting(r: Rng, depth: number): string {
   const kind = r.int(3);
   if (kind === 0) return "[".repeat(depth) + "]".repeat(depth);
-  if (kind === 1) return '{"a":'.repeat(depth) + "null" + "}".repeat(depth);
+  if (kind === 1) return `${'{"a":'.repeat(depth)}null${"}".repeat(depth)}`;
   let open = "";
   let close = "";
   for (let i = 0; i < depth; i++) {
     if (i % 2 === 0) {
       open += '{"k":';
-      close = "}" + close;
+      close = `}${close}`;
     } else {
       open += "[";
-      close = "]" + close;
+      close = `]${close}`;
     }
   }
-  return open + "1" + close;
+  return `${open}1${close}`;
 }

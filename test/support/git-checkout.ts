@@ -1,7 +1,6 @@
 /** A real git checkout in a temporary directory (git runs with no user config, no network). */
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 
 const gitEnv = {
   ...process.env,

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { diffLines, unifiedDiff } from "../../src/view/unified-diff.ts";
 
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const numbered = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 describe("unifiedDiff", () => {
   test("one changed line shows with three lines of context each side", () => {

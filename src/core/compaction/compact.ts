@@ -8,7 +8,7 @@
  * fired, and a configured one is reported as a notice). Once a compaction completes, SessionStart
  * runs with `source: "compact"` (`CompactionRun.afterCompaction`, in session/commands-and-compaction.ts).
  */
-import type { Fact, ModelRef, Money, StoredFact, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
+import type { Fact, ModelRef, Money, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../model-messages.ts";
 import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";

@@ -30,10 +30,7 @@ export class McpHub {
   readonly #connections: McpConnection[];
   #ready: Promise<void> | undefined;
 
-  constructor(
-    configs: McpServerConfig[],
-    private readonly options: McpHubOptions,
-  ) {
+  constructor(configs: McpServerConfig[], options: McpHubOptions) {
     const taken = new Set<string>();
     this.#connections = configs.map((config) => {
       const base = config.name.trim() || "server";

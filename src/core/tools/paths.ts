@@ -6,7 +6,7 @@
  * file is then opened and checked again by what was opened (open-file.ts).
  */
 import { statSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { insideAny, kindOf, PathError, realRoots, resolveReal } from "../confinement/resolve.ts";
 
 export { PathError } from "../confinement/resolve.ts";

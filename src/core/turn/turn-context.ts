@@ -1,5 +1,5 @@
 /** What a running turn needs from its session. */
-import type { Fact, ModelRef, StoredFact, ToolSpec } from "../../journal/facts/index.ts";
+import type { Fact, ModelRef, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";

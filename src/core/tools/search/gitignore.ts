@@ -67,15 +67,15 @@ export function globToRegex(glob: string): string {
       out += `[${body.replace(/\\/g, "\\\\")}]`;
       i = end;
     } else if (c === "\\" && i + 1 < glob.length) {
-      out += escape(glob[++i]!);
+      out += escapeRegExp(glob[++i]!);
     } else {
-      out += escape(c);
+      out += escapeRegExp(c);
     }
   }
   return out;
 }
 
-const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
  * Whether `path` (relative to the search root, posix) is ignored by `rules` (in precedence
