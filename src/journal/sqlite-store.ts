@@ -175,16 +175,23 @@ export class SqliteJournal implements JournalStore {
     return records;
   }
 
+  /**
+   * Each page is read whole by a statement of its own, finished before the page is yielded: a
+   * statement left open while the caller awaits (the replay-cache writer does, between pages)
+   * would hold this connection's read of the log, and the writer's checkpoint of a large log
+   * could not run (see wal-checkpointer.ts).
+   */
   async *readPages(sessionId: string, fromSeq = 1): AsyncGenerator<readonly StoredFact[]> {
-    let page: StoredFact[] = [];
-    for (const record of this.read(sessionId, fromSeq)) {
-      page.push(record);
-      if (page.length === PAGE_SIZE) {
-        yield page;
-        page = [];
+    for (let from = fromSeq; ; ) {
+      const page: StoredFact[] = [];
+      for (const record of this.read(sessionId, from)) {
+        page.push(record);
+        if (page.length === PAGE_SIZE) break;
       }
+      if (page.length > 0) yield page;
+      if (page.length < PAGE_SIZE) return;
+      from += PAGE_SIZE;
     }
-    if (page.length > 0) yield page;
   }
 
   /** `readPages` one record at a time, synchronously (SQLite reads in this thread). */
