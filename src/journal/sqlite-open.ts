@@ -21,6 +21,7 @@ import {
   promptIndexSql,
 } from "./sqlite-schema.ts";
 import { guard } from "./sqlite-errors.ts";
+import { schemaVersion, settleCacheTrust } from "./sqlite-replay-cache.ts";
 
 export const BUSY_TIMEOUT_MS = 5000;
 
@@ -80,17 +81,20 @@ export function openForWriting(path: string, synchronous: "FULL" | "NORMAL"): { 
       quickCheck(db, path);
       db.run("PRAGMA journal_mode = WAL");
       db.run(`PRAGMA synchronous = ${synchronous}`);
-      if (layout < 2) {
-        // In-place upgrade from layout 1: the blob table is the only difference.
-        db.transaction(() => {
+      // One transaction, so that two writers opening at once see each other's changes whole.
+      db.transaction(() => {
+        const before = schemaVersion(db);
+        if (layout < 2) {
+          // In-place upgrade from layout 1: the blob table is the only difference.
           db.run(blobLayoutSql);
           db.run("UPDATE meta SET value = ? WHERE key = 'layout'", [String(LAYOUT_VERSION)]);
-        }).immediate();
-      }
-      const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
-      if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
-      db.run(promptIndexSql);
-      db.run(authorityIndexSql);
+        }
+        const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
+        if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
+        db.run(promptIndexSql);
+        db.run(authorityIndexSql);
+        settleCacheTrust(db, before);
+      }).immediate();
       return { db, created };
     } catch (error) {
       db.close();

@@ -1,7 +1,8 @@
 /**
  * The replay cache's tables in the SQLite journal (see replay-cache.ts). Not part of the layout's
- * append-only rules: rows and parts are derived data that the writer replaces. Created by the
- * first writer that stores a row; a database without the tables simply has no cache.
+ * append-only rules: rows and parts are derived data that the writer replaces. Created by a
+ * writer when it opens the journal; a database without the tables simply has no cache, and one
+ * whose schema changed behind verbatim's back has none a load uses (`cacheTrusted`).
  */
 import type { Database } from "bun:sqlite";
 import { guard } from "./sqlite-errors.ts";
@@ -48,6 +49,49 @@ export function hasReplayCache(db: Database): boolean {
       )
       .get()?.n === 2
   );
+}
+
+/**
+ * Whether a load may use the cache: its tables are there, and the journal's schema is the one
+ * the last verbatim writer to open it left (`PRAGMA schema_version`, which SQLite bumps at every
+ * change of a table, index or trigger). The facts cannot be changed without a change of the
+ * schema (their append-only triggers must be dropped first), so rows kept before such a change
+ * may describe facts that are no longer there; the load then replays the facts, and reports a
+ * damaged one as `show` does. Damage that bypasses SQL (bytes changed on disk) is not seen.
+ */
+export function cacheTrusted(db: Database): boolean {
+  return (
+    db
+      .query<{ trusted: number }, []>(
+        `SELECT (SELECT COUNT(*) FROM sqlite_master WHERE name IN ('replay_cache', 'replay_state')) = 2
+           AND (SELECT value FROM meta WHERE key = '${TRUST_KEY}') = CAST((SELECT schema_version FROM pragma_schema_version) AS TEXT) AS trusted`,
+      )
+      .get()?.trusted === 1
+  );
+}
+
+const TRUST_KEY = "replay_cache_schema";
+
+/** The journal's schema version (SQLite's schema cookie). */
+export function schemaVersion(db: Database): number {
+  return db.query<{ schema_version: number }, []>("PRAGMA schema_version").get()?.schema_version ?? 0;
+}
+
+/**
+ * Run by a writer when it opens the journal, after its own changes of the schema, in the same
+ * transaction: `before` is the schema version it found. If that is not the one the last writer
+ * left, the schema was changed by someone else (the facts may have been edited): the cache is
+ * dropped (writers store it again from the facts). Then the schema as it stands is the trusted one.
+ */
+export function settleCacheTrust(db: Database, before: number): void {
+  db.run(replayCacheSql);
+  const stamp = db.query<{ value: string }, []>(`SELECT value FROM meta WHERE key = '${TRUST_KEY}'`).get()?.value;
+  if (stamp !== String(before)) {
+    db.run("DELETE FROM replay_cache");
+    db.run("DELETE FROM replay_state");
+  }
+  const now = String(schemaVersion(db));
+  if (stamp !== now) db.run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [TRUST_KEY, now]);
 }
 
 /** Inserts or replaces rows and parts; the caller runs it in the transaction that checks the lease. */
@@ -98,7 +142,7 @@ export function readRowPage(
   fromSeq: number,
   limit: number,
 ): ReplayCachePageRow[] {
-  if (!hasReplayCache(db)) return [];
+  if (!cacheTrusted(db)) return [];
   return db
     .query<CacheDbRow<Uint8Array>, [string, number, string, number, number]>(
       "SELECT version, capabilities, from_seq, to_seq, CAST(lines AS BLOB) AS lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? AND from_seq >= ? ORDER BY from_seq LIMIT ?",
@@ -129,7 +173,7 @@ export function readParts(
   key: ReplayCacheKey,
   names?: readonly string[],
 ): ReplayStatePart[] {
-  if (!hasReplayCache(db)) return [];
+  if (!cacheTrusted(db)) return [];
   if (!names)
     return db
       .query<ReplayStatePart, [string, number, string]>(

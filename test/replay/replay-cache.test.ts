@@ -5,6 +5,7 @@
  */
 import { Database } from "bun:sqlite";
 import { beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { replayCacheChecksum, type ReplayCacheRow, type ReplayStatePart } from "../../src/journal/replay-cache.ts";
 import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
@@ -70,6 +71,25 @@ const damageFact = (seq: number, body: string) => {
   } finally {
     d.close();
   }
+};
+/**
+ * Overwrites a stored fact's bytes in the database file, as damage on disk would, without SQL:
+ * the schema stays as verbatim left it, so the damage is one verbatim cannot know of.
+ */
+const damageFactOnDisk = (seq: number, replacement: string) => {
+  const d = db();
+  const body = d
+    .query<{ body: string }, [string, number]>("SELECT body FROM facts WHERE session_id = ? AND seq = ?")
+    .get(sessionId, seq)!.body;
+  d.close();
+  const file = join(box.home, "journal.db");
+  const bytes = readFileSync(file);
+  const stored = Buffer.from(body);
+  const damaged = Buffer.from(replacement.padEnd(stored.length, " "));
+  let at = bytes.indexOf(stored);
+  expect(at).toBeGreaterThanOrEqual(0);
+  for (; at >= 0; at = bytes.indexOf(stored, at + 1)) damaged.copy(bytes, at);
+  writeFileSync(file, bytes);
 };
 const factsOnly = () => loadBytes({ ...box.env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, box.workspace);
 
@@ -143,12 +163,46 @@ describe("the replay cache", () => {
   });
 
   test("a load with the state reads no fact of the cached turns; without the cache a damaged fact is a clear error", async () => {
-    damageFact(3, "{not json");
+    damageFactOnDisk(3, "{not json");
     const cached = await loadBytes(box.env, sessionId, box.workspace);
     expect(cached).toContain('"id":2,"result"');
     const facts = await factsOnly();
     expect(facts).toContain('"id":2,"error"');
     expect(facts).toContain("record 3");
+  });
+
+  test("a fact changed through SQL (its append-only trigger dropped) is known: the load replays the facts and refuses it, as show does", async () => {
+    damageFact(3, "{not json");
+    const cached = await loadBytes(box.env, sessionId, box.workspace);
+    expect(cached).toContain('"id":2,"error"');
+    expect(cached).toContain("record 3");
+    const shown = await runCli(["show", sessionId], box.env);
+    expect(shown.code).not.toBe(0);
+    expect(shown.stderr).toContain("record 3");
+  });
+
+  test("the next writer to open a journal whose schema was changed behind its back drops the cache, and stores it again from the facts", async () => {
+    // A row that says what the facts never did, kept from before the change.
+    const [first, ...rest] = rows();
+    const forged = { ...first!, lines: first!.lines.replace('"text":"first"', '"text":"forged"') };
+    expect(forged.lines).not.toBe(first!.lines);
+    put([{ ...forged, checksum: replayCacheChecksum(forged) }, ...rest]);
+    const d = db();
+    try {
+      d.run("CREATE INDEX stranger ON facts (kind)");
+    } finally {
+      d.close();
+    }
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
+    const live = await connectProcess(box.env);
+    try {
+      await load(live.ctx, sessionId, box.workspace);
+      expect((await prompt(live.ctx, sessionId, "fourth")).stopReason).toBe("end_turn");
+      await until(() => rows().length === 4, "the cache stored again, a row for each of the four turns");
+    } finally {
+      await live.close();
+    }
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
   });
 
   test("a state part that fails its checksum is not used: the load folds the facts, to the same bytes", async () => {
@@ -166,7 +220,7 @@ describe("the replay cache", () => {
     const card = settledCard();
     putState({ ...card, body: card.body.replace('"status":"completed"', '"status":"failed"') });
     // With a fact of a cached turn damaged too, a load that went back to the facts would fail.
-    damageFact(3, "{not json");
+    damageFactOnDisk(3, "{not json");
     expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(before);
   });
 
