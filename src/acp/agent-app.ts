@@ -24,6 +24,7 @@ import {
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { AfterResponse } from "./after-response.ts";
+import { ForkMessageIds } from "./fork-message-ids.ts";
 import { initializeResponse } from "./capabilities.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
@@ -96,11 +97,13 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
   let closed = false;
   const responses = new AfterResponse();
+  const forkMessageIds = new ForkMessageIds();
   const load = (): Promise<LoadedHandlers> =>
     (loading ??= import("./lazy-handlers.ts").then(({ loadHandlers }) => {
       engine = loadHandlers(deps, capabilities, {
         trust: options.trust ?? false,
         responses,
+        forkMessageIds,
         ...defined({ catalog: processCatalog }),
       });
       engine.sessions.clientInfo = clientInfo;
@@ -144,6 +147,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
   const received = (message: unknown) => {
+    forkMessageIds.received(message);
     const sessionId = cancelledSession(message);
     // The SDK's handler still runs later; cancelling twice is harmless.
     if (sessionId !== undefined) engine?.sessions.get(sessionId)?.runtime.cancel();

@@ -1,13 +1,26 @@
 /** What verbatim tells a client in `initialize`: only what it implements. */
-import type { AgentCapabilities, AuthMethod, InitializeResponse } from "@agentclientprotocol/sdk/unstable";
+import type {
+  AgentCapabilities,
+  AuthMethod,
+  InitializeResponse,
+  SessionForkCapabilities,
+} from "@agentclientprotocol/sdk/unstable";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
 
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
   promptCapabilities: { image: true, audio: false, embeddedContext: true },
   mcpCapabilities: { http: true, sse: true },
-  // `fork` is unstable (SDK 2.4.0's `SessionForkCapabilities`, from its unstable entry point): `{}` offers `session/fork`.
-  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} },
+  // `fork` is unstable (SDK 2.4.0's `SessionForkCapabilities`, from its unstable entry point): `{}` offers `session/fork`;
+  // `atMessageId` (the fork-at-message RFD, not yet in the SDK's type) says it takes a `messageId`.
+  sessionCapabilities: {
+    list: {},
+    resume: {},
+    close: {},
+    delete: {},
+    additionalDirectories: {},
+    fork: { atMessageId: true } as SessionForkCapabilities,
+  },
 };
 
 /** `authMethods`: the ways to configure a model provider, offered only while none is configured. */

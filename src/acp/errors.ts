@@ -28,6 +28,7 @@ export function toRequestError(error: unknown): unknown {
       case "invalid_config":
       case "unsupported_content":
       case "not_forkable":
+      case "unknown_message":
         return RequestError.invalidParams(data, error.message);
       case "turn_running":
       case "closed":

@@ -1,6 +1,10 @@
 /**
  * `session/fork` (unstable in ACP; SDK 2.4.0's `ForkSessionRequest` from its unstable entry
- * point). The request names no position, so the fork starts at the source's end; it is then open
+ * point). Without a `messageId` the fork starts at the source's end; with one (the fork-at-message
+ * RFD, `sessionCapabilities.fork.atMessageId`) it holds everything up to and including that user or
+ * agent message, as the client was shown it, and nothing after (an unknown id, or a thought's, is
+ * an invalid-params error). The SDK's schema drops `messageId`; the app notes it from the request
+ * as received (fork-message-ids.ts). The fork is then open
  * on this connection, as a resumed session is: nothing is replayed (the client has the source's
  * view, which the fork's equals but for its title), and `session/load` of the fork shows it. The
  * fork's title, recorded when it was created, is sent once the response is written (the client
@@ -10,6 +14,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { forkSession } from "../core/session/fork.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { typed } from "./errors.ts";
+import type { ForkMessageIds } from "./fork-message-ids.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
@@ -17,16 +22,22 @@ import { checkDirectories, checkSessionId } from "./request-checks.ts";
 import { activate, modeState } from "./session-lifecycle.ts";
 import { restoreSession } from "./session-restore.ts";
 
-export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
+export function forkHandlers(
+  app: HandlerRegistry,
+  deps: EngineDeps,
+  sessions: OpenSessions,
+  messageIds: ForkMessageIds,
+): void {
   app.onRequest(acp.methods.agent.session.fork, ({ params, client, requestId }) =>
     typed(() => {
+      const atMessageId = forkMessageId(messageIds.take(requestId));
       checkSessionId(params.sessionId);
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       const mcpServers = mcpServerConfigs(params.mcpServers ?? []);
       // One at a time with the source's loads, closes and deletes: the copy is of a settled journal.
       return sessions.lifecycle.run(params.sessionId, async () => {
         const running = sessions.get(params.sessionId)?.runtime.running ?? false;
-        const { sessionId, title } = await forkSession(deps.store, params.sessionId, running);
+        const { sessionId, title } = await forkSession(deps.store, params.sessionId, running, atMessageId);
         // Restored without a replay (the client has the source's view, which the fork's equals). As
         // after session/new, what the fork shows next (its MCP servers' reports) follows the response.
         const runtime = await restoreSession(deps, sessions, {
@@ -47,4 +58,12 @@ export function forkHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: O
       });
     }),
   );
+}
+
+/** A fork request's `messageId`: absent, or a string (a message id is one). */
+function forkMessageId(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string")
+    throw acp.RequestError.invalidParams({ messageId: value }, "messageId must be a string");
+  return value;
 }

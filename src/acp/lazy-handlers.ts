@@ -11,6 +11,7 @@ import type { AfterResponse } from "./after-response.ts";
 import { authHandlers } from "./auth-handlers.ts";
 import { configHandlers } from "./config-handlers.ts";
 import { forkHandlers } from "./fork-handler.ts";
+import { ForkMessageIds } from "./fork-message-ids.ts";
 import { HandlerTable } from "./handler-table.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
@@ -29,7 +30,7 @@ export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; handler
 export function loadHandlers(
   deps: EngineDeps | undefined,
   clientCapabilities: ClientCapabilities,
-  options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse },
+  options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse; forkMessageIds?: ForkMessageIds },
 ): LoadedHandlers {
   const wired = deps ?? engineDeps(process.env, options);
   const sessions = new OpenSessions(options.responses);
@@ -38,7 +39,7 @@ export function loadHandlers(
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   lifecycleHandlers(handlers, wired, sessions);
-  forkHandlers(handlers, wired, sessions);
+  forkHandlers(handlers, wired, sessions, options.forkMessageIds ?? new ForkMessageIds());
   listHandlers(handlers, wired);
   promptHandlers(handlers, sessions);
   configHandlers(handlers, sessions);

@@ -193,6 +193,8 @@ function engineBody(code: EngineError["code"], message: string, details: Record<
       return body("closed", message, data);
     case "not_forkable":
       return body("not_forkable", message, data);
+    case "unknown_message":
+      return body("unknown_message", `${message}. \`verbatim show ID --ids\` lists the session's message ids.`, data);
     case "cwd_missing":
       return body("cwd_missing", message, data);
   }

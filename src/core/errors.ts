@@ -8,6 +8,7 @@ export class EngineError extends Error {
       | "unsupported_content"
       | "closed"
       | "not_forkable"
+      | "unknown_message"
       | "cwd_missing",
     message: string,
     readonly details: Record<string, unknown> = {},

@@ -56,6 +56,7 @@ export class Projector {
       case "session_forked":
       case "session_moved":
       case "session_imported":
+      case "session_rewound":
         return [];
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];

@@ -78,7 +78,7 @@ describe("session/fork on the wire", () => {
       expect(
         (init.result as { agentCapabilities: { sessionCapabilities: Record<string, unknown> } }).agentCapabilities
           .sessionCapabilities.fork,
-      ).toEqual({});
+      ).toEqual({ atMessageId: true });
     } finally {
       await agent.close();
     }

@@ -10,6 +10,8 @@ import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import { defined } from "../../defined.ts";
 import type { StoredFact } from "../../journal/facts/index.ts";
+import { MessagePoints } from "../../replay/message-points.ts";
+import { messagePoint } from "./message-point.ts";
 
 /** `title`: the fork's own title, recorded at its creation (none when the source has no title yet). */
 export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: number }; title?: StoredFact };
@@ -18,13 +20,19 @@ export type Forked = { sessionId: string; forkOf: { sessionId: string; seq: numb
 export const forkTitle = (sourceTitle: string) => `${sourceTitle} (fork)`;
 
 /**
- * Forks `sourceId` at its last record. Refused while a turn runs on it: `runningHere` when this
+ * Forks `sourceId` at its last record, or at the point of the message `atMessageId` (a user or
+ * agent message the client is shown: replay/message-points.ts), inclusive. Refused while a turn runs on it: `runningHere` when this
  * process runs it, or when its last turn is open and another live process holds the session (a
  * turn a dead process left open is forked as it stands, its calls interrupted in both).
  * A subagent's session is part of its parent's and is not forked on its own. A titled source's
  * fork records its own title (`title_set`) right after the copy, so lists and a reload tell it apart.
  */
-export async function forkSession(store: JournalStore, sourceId: string, runningHere: boolean): Promise<Forked> {
+export async function forkSession(
+  store: JournalStore,
+  sourceId: string,
+  runningHere: boolean,
+  atMessageId?: string,
+): Promise<Forked> {
   const source = await store.info(sourceId);
   if (!source) throw sessionNotFound(sourceId);
   if (source.parentSessionId !== undefined) {
@@ -38,7 +46,12 @@ export async function forkSession(store: JournalStore, sourceId: string, running
     );
   }
   const state = new SessionStateFold();
-  for await (const page of store.readPages(sourceId)) for (const { fact, seq } of page) state.apply(fact, seq);
+  const points = new MessagePoints();
+  for await (const page of store.readPages(sourceId))
+    for (const record of page) {
+      state.apply(record.fact, record.seq);
+      points.push(record);
+    }
   const holder = await store.holder(sourceId);
   const elsewhere = state.lastTurn?.ended === false && holder !== undefined && holder.pid !== process.pid;
   if (runningHere || elsewhere) {
@@ -52,7 +65,8 @@ export async function forkSession(store: JournalStore, sourceId: string, running
   }
   const sessionId = mintId("ses");
   const now = new Date().toISOString();
-  const forkOf = { sessionId: sourceId, seq: state.lastSeq };
+  const at = atMessageId === undefined ? undefined : messagePoint(points, sourceId, atMessageId);
+  const forkOf = { sessionId: sourceId, seq: at?.seq ?? state.lastSeq };
   const forked = await store.fork(
     {
       sessionId,
@@ -63,7 +77,7 @@ export async function forkSession(store: JournalStore, sourceId: string, running
       forkOf,
       ...defined({ title: source.title }),
     },
-    { kind: "session_forked", fromSessionId: sourceId, fromSeq: state.lastSeq },
+    { kind: "session_forked", fromSessionId: sourceId, fromSeq: forkOf.seq, ...defined({ atMessageId }) },
   );
   if (state.title === undefined) return { sessionId, forkOf };
   // The fork is new and nobody else knows it yet: this lease is only for this one append.

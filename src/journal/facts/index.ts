@@ -10,6 +10,7 @@ import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
 import { permissionFacts } from "./permissions.ts";
 import { questionFacts } from "./questions.ts";
+import { rewindFacts } from "./rewind.ts";
 import { sessionFacts } from "./session.ts";
 import { toolFacts } from "./tools.ts";
 import { subagentFacts } from "./subagents.ts";
@@ -27,6 +28,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...compactionFacts,
   ...subagentFacts,
   ...importFacts,
+  ...rewindFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -45,6 +47,7 @@ export * from "./mcp.ts";
 export * from "./subagents.ts";
 export * from "./permissions.ts";
 export * from "./questions.ts";
+export * from "./rewind.ts";
 export * from "./session.ts";
 export * from "./tools.ts";
 export * from "./turn.ts";

@@ -73,6 +73,8 @@ export const sessionForked = z.object({
   kind: z.literal("session_forked"),
   fromSessionId: z.string(),
   fromSeq: z.number().int().positive(),
+  /** A fork at a message (`session/fork` with `messageId`): the message it holds last; `fromSeq` is its point. */
+  atMessageId: z.string().optional(),
 });
 
 /**

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/** A run of records a rewind took back: `fromSeq` to `toSeq`, both included. */
+export const retractedRange = z.object({ fromSeq: z.number().int().positive(), toSeq: z.number().int().positive() });
+export type RetractedRange = z.infer<typeof retractedRange>;
+
+/**
+ * The session was taken back to an earlier point (`session/rewind`, or `session/edit_prompt`
+ * before it runs the new prompt): the records after `toSeq` and before this one leave the model's
+ * context and a reload does not show their entries, as the client dropped them when it was
+ * answered. Nothing is deleted: the journal keeps them, append-only. `retracted` lists every run
+ * taken back so far, this one's included, so a load reads only the session's last rewind.
+ */
+export const sessionRewound = z.object({
+  kind: z.literal("session_rewound"),
+  /** The last record kept (a message's point: replay/message-points.ts). */
+  toSeq: z.number().int().nonnegative(),
+  /** `session/rewind`: the message kept last. */
+  toMessageId: z.string().optional(),
+  /** `session/edit_prompt`: the user message taken back with everything after it. */
+  beforeMessageId: z.string().optional(),
+  /** The turn that was running and was cancelled first, if any. */
+  cancelledTurnId: z.string().optional(),
+  retracted: z.array(retractedRange),
+});
+
+export const rewindFacts = [sessionRewound] as const;
