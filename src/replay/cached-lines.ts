@@ -31,14 +31,20 @@ function linePrefix(sessionId: string): string {
  * update for envelope text; a JSON parse only of a line that holds some.
  */
 export function linesAreUpdatesOf(lines: string | Uint8Array, sessionId: string): boolean {
-  const text = typeof lines === "string" ? lines : decoder.decode(lines);
+  // Bytes are read as Latin-1, a character a byte (half the cost of decoding UTF-8): offsets are
+  // then the bytes', and each byte of a multi-byte character is above 0x7f, so it is never part
+  // of the ASCII text looked for. A line that must be parsed is decoded as UTF-8.
+  const text =
+    typeof lines === "string" ? lines : Buffer.from(lines.buffer, lines.byteOffset, lines.length).toString("latin1");
+  const line = (start: number, end: number) =>
+    typeof lines === "string" ? lines.slice(start, end) : decoder.decode(lines.subarray(start, end));
   const prefix = linePrefix(sessionId);
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf("\n", start);
     if (end < 0 || !text.startsWith(prefix, start)) return false;
     ENVELOPE_TEXT.lastIndex = start + prefix.length;
     const found = ENVELOPE_TEXT.exec(text);
-    if (found && found.index < end && !isUpdateOf(text.slice(start, end), sessionId)) return false;
+    if (found && found.index < end && !isUpdateOf(line(start, end), sessionId)) return false;
     start = end + 1;
   }
   return true;
