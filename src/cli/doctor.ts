@@ -11,7 +11,7 @@ import { folderProblem } from "../core/confinement/private-write.ts";
 import type { Settings } from "../core/config/settings-schema.ts";
 import { readSettingsFile } from "../core/config/settings.ts";
 import { trustedFolders } from "../core/hooks/trust.ts";
-import { journalUrl, openJournal } from "../journal/open-journal.ts";
+import { journalUrl, openJournal } from "../core/config/open-journal.ts";
 import { redactUrl } from "../journal/postgres-url.ts";
 import { SqliteJournal } from "../journal/sqlite-store.ts";
 import { visible } from "../view/visible-text.ts";

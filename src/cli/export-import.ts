@@ -10,7 +10,7 @@ import { readOrigin } from "../core/session/session-origin.ts";
 import { JournalError, sessionNotFound } from "../journal/errors.ts";
 import { ExportReader, exportLines, type ImportedSession } from "../journal/export-format.ts";
 import type { Fact } from "../journal/facts/index.ts";
-import { openJournal } from "../journal/open-journal.ts";
+import { openJournal } from "../core/config/open-journal.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { SessionStateFold } from "../replay/state.ts";
 import { quoted, standingPhrases } from "../view/standing-permissions.ts";

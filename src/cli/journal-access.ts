@@ -4,7 +4,7 @@
  * is a file, as an empty journal). The store itself creates the folder and files (private).
  */
 import { accessSync, constants, statSync } from "node:fs";
-import { journalUrl } from "../journal/open-journal.ts";
+import { journalUrl } from "../core/config/open-journal.ts";
 import { dataHome, journalFile } from "../journal/paths.ts";
 import { redactUrl } from "../journal/postgres-url.ts";
 import { ensurePrivateDir } from "../journal/private-files.ts";

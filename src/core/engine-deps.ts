@@ -1,5 +1,5 @@
 /** Wires the engine from the environment: the journal, the model catalog, the tools, the hooks. */
-import { openJournal } from "../journal/open-journal.ts";
+import { openJournal } from "./config/open-journal.ts";
 import { VERSION } from "../version.ts";
 import { hookSettings } from "./hooks/settings.ts";
 import { isTrusted } from "./hooks/trust.ts";

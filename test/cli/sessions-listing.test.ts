@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { relativeTime } from "../../src/cli/relative-time.ts";
-import { openJournal } from "../../src/journal/open-journal.ts";
+import { openJournal } from "../../src/core/config/open-journal.ts";
 import { runCli } from "../support/cli-process.ts";
 import { sandbox } from "../support/workspace.ts";
 

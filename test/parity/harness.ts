@@ -11,7 +11,7 @@
 import type { ClientContext, McpServer, SessionNotification } from "@agentclientprotocol/sdk";
 import { comparable } from "../../src/cli/demo.ts";
 import { sessionTranscript } from "../../src/cli/sessions.ts";
-import { openJournal } from "../../src/journal/open-journal.ts";
+import { openJournal } from "../../src/core/config/open-journal.ts";
 import { TranscriptRecorder } from "../../src/view/transcript.ts";
 import type { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";

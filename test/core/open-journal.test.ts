@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JournalError } from "../../src/journal/errors.ts";
-import { journalUrl, openJournal } from "../../src/journal/open-journal.ts";
+import { journalUrl, openJournal } from "../../src/core/config/open-journal.ts";
 import { PostgresJournal } from "../../src/journal/postgres-store.ts";
 import { parsePostgresUrl, redactUrl, withoutSecret } from "../../src/journal/postgres-url.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";

@@ -2,13 +2,13 @@
  * Which store holds the journal: PostgreSQL when VERBATIM_JOURNAL (or `journal.url` in the user
  * config file) is a `postgres://` URL, else SQLite under VERBATIM_HOME, which needs nothing.
  */
-import { readUserSettingsFile, settingsFiles } from "../core/config/settings.ts";
-import { JournalError } from "./errors.ts";
-import { dataHome, journalFile } from "./paths.ts";
-import { PostgresJournal } from "./postgres-store.ts";
-import { isPostgresUrl, redactUrl } from "./postgres-url.ts";
-import { SqliteJournal } from "./sqlite-store.ts";
-import type { JournalStore } from "./store.ts";
+import { readUserSettingsFile, settingsFiles } from "./settings.ts";
+import { JournalError } from "../../journal/errors.ts";
+import { dataHome, journalFile } from "../../journal/paths.ts";
+import { PostgresJournal } from "../../journal/postgres-store.ts";
+import { isPostgresUrl, redactUrl } from "../../journal/postgres-url.ts";
+import { SqliteJournal } from "../../journal/sqlite-store.ts";
+import type { JournalStore } from "../../journal/store.ts";
 
 export function openJournal(env: Record<string, string | undefined>): JournalStore {
   const url = journalUrl(env);
