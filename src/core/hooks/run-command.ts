@@ -4,9 +4,10 @@
  * stderr captured up to a cap. It is done when the process exits, not when its pipes close (a
  * background child may hold them open for ever): after the exit, output still in the pipes is
  * read for a short window, then the pipes are let go. On timeout or cancel the whole group gets
- * SIGTERM, then SIGKILL after a grace period, and the run still waits for the exit.
+ * SIGTERM, then SIGKILL after a grace period, and the run still waits for the exit (the lifetime
+ * the Bash tool's commands share: ../command-lifetime.ts).
  */
-import { killGroup, KILL_GRACE_MS, ProcessTree } from "../process-group.ts";
+import { commandLifetime } from "../command-lifetime.ts";
 import { defined } from "../../defined.ts";
 
 export type CommandSpec = {
@@ -36,8 +37,6 @@ export type CommandResult = {
 
 /** Each of stdout and stderr is kept up to this many bytes. */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;
-/** After the exit, how long to keep reading output still in the pipes. */
-const DRAIN_MS = 250;
 
 export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const started = performance.now();
@@ -58,28 +57,11 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   }
   feed(child.stdin, spec.stdin);
 
-  let stopped: CommandResult["stopped"];
-  let killing: Promise<void> | undefined;
-  const tree = new ProcessTree(child.pid);
-  const stop = (why: "timeout" | "cancel") => {
-    if (stopped || child.exitCode !== null || child.signalCode !== null) return;
-    stopped = why;
-    killing = killGroup(child, spec.graceMs ?? KILL_GRACE_MS, tree);
-  };
-  const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
-  const onAbort = () => stop("cancel");
-  spec.signal?.addEventListener("abort", onAbort, { once: true });
-
+  const lifetime = commandLifetime(child, spec);
   const out = capture(child.stdout);
   const err = capture(child.stderr);
   try {
-    await child.exited;
-    await Promise.race([Promise.all([out.done, err.done]), Bun.sleep(DRAIN_MS)]);
-    if (stopped) {
-      await killing;
-      // Whatever is left of the tree after the leader went (a child that ignored SIGTERM).
-      tree.signal("SIGKILL");
-    }
+    const stopped = await lifetime.ended(Promise.all([out.done, err.done]));
     return {
       exitCode: child.exitCode,
       signal: child.signalCode === null ? null : String(child.signalCode),
@@ -92,8 +74,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
       pid: child.pid,
     };
   } finally {
-    clearTimeout(timer);
-    spec.signal?.removeEventListener("abort", onAbort);
+    lifetime.dispose();
     out.release();
     err.release();
   }

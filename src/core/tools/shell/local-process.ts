@@ -1,16 +1,14 @@
 /**
  * Running a command as a local process: `bash -c` in its own process group (a new session), so
  * that a cancel or a timeout kills the command and everything it started, background children
- * included. Output (stdout and stderr, interleaved) is streamed to `onOutput`.
+ * included (the lifetime hook commands share: ../../command-lifetime.ts). Output (stdout and
+ * stderr, interleaved) is streamed to `onOutput`.
  */
 import { log } from "../../../log.ts";
-import { killGroup, ProcessTree } from "../../process-group.ts";
+import { commandLifetime, type Stopped } from "../../command-lifetime.ts";
 import { defined } from "../../../defined.ts";
 
-export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: "timeout" | "cancel" };
-
-/** After the command exits, how long to keep reading output still in the pipe. */
-const DRAIN_MS = 250;
+export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: Stopped };
 
 export async function runLocal(options: {
   command: string;
@@ -30,18 +28,7 @@ export async function runLocal(options: {
     detached: true,
     env: options.env,
   });
-  let stopped: CommandEnd["stopped"];
-  const tree = new ProcessTree(child.pid);
-  let killing: Promise<void> | undefined;
-  const stop = (why: "timeout" | "cancel") => {
-    if (stopped || child.exitCode !== null || child.signalCode !== null) return;
-    stopped = why;
-    killing = killGroup(child, undefined, tree);
-  };
-  const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
-  const onAbort = () => stop("cancel");
-  if (options.signal.aborted) onAbort();
-  else options.signal.addEventListener("abort", onAbort, { once: true });
+  const lifetime = commandLifetime(child, options);
 
   let finished = false;
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
@@ -58,14 +45,7 @@ export async function runLocal(options: {
   const reading = Promise.all(readers.map(readAll)).catch((error: unknown) => log.debug("command output ended", error));
 
   try {
-    await child.exited;
-    // A background child may hold the pipe open: read what is there, then stop waiting for EOF.
-    await Promise.race([reading, Bun.sleep(DRAIN_MS)]);
-    // Whatever survives a cancel or timeout (a child that ignored SIGTERM) is killed now.
-    if (stopped) {
-      await killing;
-      tree.signal("SIGKILL");
-    }
+    const stopped = await lifetime.ended(reading);
     return {
       exitCode: child.exitCode,
       signal: child.signalCode === null ? null : String(child.signalCode),
@@ -75,7 +55,6 @@ export async function runLocal(options: {
     // Nothing is reported after the result: output still arriving from background children is dropped.
     finished = true;
     for (const reader of readers) void reader.cancel().catch(() => undefined);
-    clearTimeout(timer);
-    options.signal.removeEventListener("abort", onAbort);
+    lifetime.dispose();
   }
 }
