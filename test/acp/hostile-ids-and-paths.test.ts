@@ -43,6 +43,10 @@ const HOSTILE_DIRECTORIES = [
   "~/home",
   "C:\\work",
   "/a\u0000b",
+  "/tmp/a\tb",
+  "/tmp/a\nb",
+  "/tmp/\u001b]0;pwned\u0007",
+  "/tmp/a\u009bb",
   `/${"a".repeat(5000)}`,
 ];
 
@@ -137,13 +141,13 @@ describe("hostile directories over ACP", () => {
   };
 
   for (const [place, build] of Object.entries(places)) {
-    test(`${place} refuses relative, NUL-holding and overlong paths with -32602`, async () => {
+    test(`${place} refuses relative, overlong and control-character-holding paths (NUL, tab, newline, escapes) with -32602`, async () => {
       for (const dir of HOSTILE_DIRECTORIES) {
         const [method, params] = build(dir);
         const reply = await agent.request(method, params);
         expect({ dir: dir.slice(0, 40), code: reply.error?.code }).toEqual({ dir: dir.slice(0, 40), code: -32602 });
         expect(reply.error?.message).toMatch(
-          /directories must be absolute paths|directory paths are at most 4096 characters/,
+          /directories must be absolute paths|directory paths are at most 4096 characters|directory paths hold no control characters/,
         );
       }
     });
