@@ -1,25 +1,14 @@
 /**
  * Writing a session into a file the user named (`verbatim export ID --file F`) so that it is the
- * user's own and private, whatever was at F: the session is written into a new file (an
- * unpredictable name beside F, created exclusively without following links, mode 0600 before any
- * byte is written) that is then renamed over F. A rename replaces the name itself, never what a
+ * user's own and private, whatever was at F: the session is written into a new private file
+ * beside F (core/confinement/private-write.ts) that is then renamed over F. A rename replaces the name itself, never what a
  * link there points to, so a link planted at F is not followed. A link at F, or a file there that
  * belongs to another account, is refused before anything is written: the user meant a file of
  * their own.
  */
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  type Stats,
-} from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { closeSync, fsyncSync, lstatSync, renameSync, type Stats } from "node:fs";
+import { resolve } from "node:path";
+import { discardTemporary, openPrivateTemporary } from "../core/confinement/private-write.ts";
 
 /** F cannot be written as the user's own file; the message says why and what to do. */
 export class ExportFileError extends Error {
@@ -59,21 +48,15 @@ export function checkExportTarget(path: string): void {
 export async function writePrivateFile(path: string, write: (fd: number) => Promise<void>): Promise<void> {
   const target = resolve(path);
   checkExportTarget(target);
-  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(12).toString("hex")}.tmp`);
-  const fd = openSync(
-    temporary,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
-  let open = true;
+  const { fd, temporary } = openPrivateTemporary(target);
   let renamed = false;
   try {
-    // The umask may have taken bits the mode asked for; never more than 0600 either way.
-    fchmodSync(fd, 0o600);
-    await write(fd);
-    fsyncSync(fd);
-    open = false;
-    closeSync(fd);
+    try {
+      await write(fd);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, target);
     renamed = true;
   } catch (error) {
@@ -84,15 +67,6 @@ export async function writePrivateFile(path: string, write: (fd: number) => Prom
       );
     throw error;
   } finally {
-    if (open) closeSync(fd);
-    if (!renamed) unlinkQuietly(temporary);
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Never created, or gone already.
+    if (!renamed) discardTemporary(temporary);
   }
 }

@@ -79,12 +79,12 @@ export function writePrivateFile(path: string, text: string): void {
 }
 
 /**
- * `bytes` as the whole of `path`, mode 0600, through a temporary with an unpredictable name beside
- * it (created exclusively, never through a link, made 0600 before the first byte) renamed over it:
- * the rename replaces the name, never what a link there points to. Checks nothing about the folder.
+ * A new file beside `path` for its next content: an unpredictable name, created exclusively and
+ * never through a link, made 0600 on its descriptor before the first byte whatever the umask. It
+ * is in the folder a link at `path`'s folder (if any) leads to, so a rename over `path` stays on
+ * one file system; the rename replaces the name, never what a link at `path` points to.
  */
-export function replacePrivately(path: string, bytes: Uint8Array): void {
-  // In the folder a link (if any) leads to, so the rename stays on one file system.
+export function openPrivateTemporary(path: string): { fd: number; temporary: string } {
   const temporary = join(realpathSync(dirname(path)), `.${basename(path)}.${randomBytes(12).toString("hex")}.tmp`);
   const fd = openSync(
     temporary,
@@ -92,9 +92,32 @@ export function replacePrivately(path: string, bytes: Uint8Array): void {
     0o600,
   );
   try {
+    fchmodSync(fd, 0o600);
+  } catch (error) {
+    closeSync(fd);
+    discardTemporary(temporary);
+    throw error;
+  }
+  return { fd, temporary };
+}
+
+/** Removes a temporary that was not renamed into place (or is gone already). */
+export function discardTemporary(temporary: string): void {
+  try {
+    unlinkSync(temporary);
+  } catch {
+    // Already renamed or never there: nothing to clean.
+  }
+}
+
+/**
+ * `bytes` as the whole of `path`, mode 0600, through a private temporary (`openPrivateTemporary`)
+ * synced and renamed over it. Checks nothing about the folder.
+ */
+export function replacePrivately(path: string, bytes: Uint8Array): void {
+  const { fd, temporary } = openPrivateTemporary(path);
+  try {
     try {
-      // On the descriptor, before the text: the file is private from its first byte, whatever the umask.
-      fchmodSync(fd, 0o600);
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
       fsyncSync(fd);
     } finally {
@@ -102,11 +125,7 @@ export function replacePrivately(path: string, bytes: Uint8Array): void {
     }
     renameSync(temporary, path);
   } catch (error) {
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // Already renamed or never there: nothing to clean.
-    }
+    discardTemporary(temporary);
     throw error;
   }
 }
