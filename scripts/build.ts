@@ -1,6 +1,6 @@
 /**
  * `npm run build`: the shipped artifact, `dist/verbatim.js`, a minified bytecode bundle, and next
- * to it `dist/commands.js` (the subcommands: setup, doctor, chat, run, ...) and `dist/vendor/`:
+ * to it `dist/agent.js` (the ACP agent past `initialize`, and the subcommands) and `dist/vendor/`:
  * the provider SDKs and the MCP SDK, each its own bytecode bundle.
  *
  * A bytecode bundle costs at start for every byte it holds, run or not: with the SDKs inside,
@@ -27,11 +27,16 @@ const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
 }));
 
 /**
- * The subcommands: `src/cli.ts` imports them only through `src/cli/commands.ts`, which is built as
- * its own bundle. Serving ACP needs none of them, and they were a third of the start bundle. No
- * module state crosses the two: a process runs either the agent or one subcommand.
+ * Everything past the start path: the ACP agent past `initialize` (the SDK, the protocol, the
+ * engine) and the subcommands (setup, doctor, chat, run, the terminal UI, ...). `src/cli.ts`
+ * imports them only through `src/start/agent-entry.ts`, built as its own bundle: the start bundle
+ * answers `initialize` without it (src/start/early-initialize.ts), then loads it. What crosses is
+ * plain data (the rest of stdin, the request answered); a process runs the agent or one subcommand.
  */
-const COMMANDS = { filter: /\/cli\/commands\.ts$/, entry: "src/cli/commands.ts", name: "commands.js" };
+const AGENT = { filter: /\/start\/agent-entry\.ts$/, entry: "src/start/agent-entry.ts", name: "agent.js" };
+
+/** The bundles the start bundle loads when first needed, beside it in `dist/`. */
+const SPLIT = [AGENT];
 
 const common = { target: "bun", format: "cjs", bytecode: true, minify: true } as const;
 
@@ -62,20 +67,16 @@ await build({
   plugins: [
     vendored,
     {
-      name: "commands",
+      name: "split",
       setup(builder) {
-        builder.onResolve({ filter: COMMANDS.filter }, () => ({ path: `./${COMMANDS.name}`, external: true }));
+        for (const b of SPLIT) builder.onResolve({ filter: b.filter }, () => ({ path: `./${b.name}`, external: true }));
       },
     },
   ],
 });
-await build({
-  ...common,
-  entrypoints: [join(ROOT, COMMANDS.entry)],
-  outdir,
-  naming: COMMANDS.name,
-  plugins: [vendored],
-});
+for (const b of SPLIT) {
+  await build({ ...common, entrypoints: [join(ROOT, b.entry)], outdir, naming: b.name, plugins: [vendored] });
+}
 for (const v of VENDORED) {
   await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
 }
@@ -87,7 +88,7 @@ const main = join(outdir, "verbatim.js");
 console.log(
   `built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the bundles it loads when first needed:`,
 );
-console.log(`  ${shown(join(outdir, COMMANDS.name))} (${size(join(outdir, COMMANDS.name))})`);
+for (const b of SPLIT) console.log(`  ${shown(join(outdir, b.name))} (${size(join(outdir, b.name))})`);
 for (const v of VENDORED)
   console.log(`  ${shown(join(outdir, "vendor", v.name))} (${size(join(outdir, "vendor", v.name))})`);
 // The launcher (what npm installs as `verbatim`) runs the checkout's own dist/ only.

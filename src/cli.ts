@@ -81,9 +81,9 @@ Waiting for ACP messages on stdin; Ctrl-C quits.
 // node:util costs milliseconds to load: only subcommands that parse arguments load it.
 const parseArgs = async () => (await import("node:util")).parseArgs;
 
-/** A subcommand's module, from the bundle of subcommands (none of them is on the agent's start path). */
+/** A subcommand's module, from the bundle past the start path (dist/agent.js). */
 const subcommand = async <K extends keyof Commands>(name: K): Promise<Awaited<ReturnType<Commands[K]>>> =>
-  (await (await import("./cli/commands.ts")).commands[name]()) as Awaited<ReturnType<Commands[K]>>;
+  (await (await import("./start/agent-entry.ts")).commands[name]()) as Awaited<ReturnType<Commands[K]>>;
 type Commands = typeof import("./cli/commands.ts").commands;
 
 const setup = async (): Promise<number> => (await subcommand("setup")).runSetup();
@@ -101,12 +101,13 @@ async function main(argv: string[]): Promise<number> {
       }
       // A person who typed `verbatim` at a terminal would otherwise wait on a silent protocol stream.
       if (process.stdin.isTTY) process.stderr.write(AT_A_TERMINAL);
-      // A journal on a server: its login starts now, while the protocol and the engine load.
-      if (process.env.VERBATIM_JOURNAL)
-        (await import("./journal/postgres-pool.ts")).openEarly(process.env.VERBATIM_JOURNAL);
-      // The engine (journal, providers, tools) loads on the first session method, not here.
-      const { serveStdio } = await import("./acp/stdio.ts");
-      await serveStdio({ trust: command === "--trust" });
+      const trust = command === "--trust";
+      // `initialize` is answered here when it comes first, before the SDK and the engine load
+      // (they are their own bundle, dist/agent.js); then the full agent takes the rest of stdin.
+      const { answerInitializeEarly } = await import("./start/early-initialize.ts");
+      const early = await answerInitializeEarly(Bun.stdin.stream(), { trust, env: process.env, cwd: process.cwd() });
+      const { serveAgent } = await import("./start/agent-entry.ts");
+      await serveAgent({ trust, early });
       return 0;
     }
     case "setup": {

@@ -1,11 +1,19 @@
-/** What verbatim tells a client in `initialize`: only what it implements. */
+/**
+ * What verbatim tells a client in `initialize`: only what it implements. Types only from the SDK:
+ * the start path answers `initialize` with this before the SDK is loaded (src/start/).
+ */
 import type {
   AgentCapabilities,
   AuthMethod,
   InitializeResponse,
   SessionForkCapabilities,
 } from "@agentclientprotocol/sdk/unstable";
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
+
+/**
+ * The protocol version verbatim speaks, whatever the client asked for: the SDK's `PROTOCOL_VERSION`
+ * (test/start/early-initialize.test.ts holds them equal), written out so that answering needs no SDK.
+ */
+export const PROTOCOL_VERSION = 1;
 
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,

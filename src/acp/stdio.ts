@@ -6,18 +6,20 @@
 import "../zod-jitless.ts";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
+import type { AnsweredInitialize, EarlyStart } from "../start/early-initialize.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
 import { exitOnSignals } from "./exit-signals.ts";
 import { guardLineLength, maxMessageBytes } from "./line-guard.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message, type Sink } from "./stdout-writer.ts";
+import { messageText } from "./written-lines.ts";
 
 /** The two ends of the transport: stdin and stdout unless given (tests give their own). */
 export type StdioEnds = { input: ReadableStream<Uint8Array>; output: Sink };
 
-const processEnds = (): StdioEnds => ({
-  input: Bun.stdin.stream(),
+const processEnds = (input: ReadableStream<Uint8Array> = Bun.stdin.stream()): StdioEnds => ({
+  input,
   output: Bun.stdout.writer({ highWaterMark: HIGH_WATER_BYTES }),
 });
 
@@ -28,16 +30,20 @@ const processEnds = (): StdioEnds => ({
  * Once `initialize` is answered (and the answer written), the engine loads in the background and
  * opens the journal for reading: a client sends a session method next, and that is what the
  * method would wait for first. The preload writes nothing, and sends nothing.
+ *
+ * `early`: what the start path left of stdin, and the `initialize` request it answered, if it did
+ * (src/start/early-initialize.ts).
  */
 export async function serveStdio(
-  options: { deps?: EngineDeps; trust?: boolean; ends?: StdioEnds } = {},
+  options: { deps?: EngineDeps; trust?: boolean; ends?: StdioEnds; early?: EarlyStart } = {},
 ): Promise<void> {
   if (!options.ends) protectStdout();
   const agent = createAgentApp(options.deps, { trust: options.trust ?? false });
   const stdio = stdioStream(
-    options.ends ?? processEnds(),
+    options.ends ?? processEnds(options.early?.input),
     () => agent.preload(),
     (message) => agent.received(message),
+    options.early?.answered,
   );
   const connection = agent.connect(stdio);
   // Shutdown never throws: sessions close, the journal closes, whatever failed before.
@@ -69,11 +75,16 @@ export async function serveStdio(
  * every request read is answered (see `PendingRequests`). `afterInitialize` is called once the
  * answer to each `initialize` request has been written out. `received` sees each incoming message
  * as it is read, in wire order, before the SDK dispatches it.
+ *
+ * `answered`: an `initialize` request already answered on this stdout. The connection reads it
+ * first, under an id of its own, so that the app learns the client's capabilities as from any
+ * `initialize`; its answer is not written again (see `answeredOnce`).
  */
 export function stdioStream(
   ends: StdioEnds,
   afterInitialize?: () => void,
   received?: (message: Message) => void,
+  answered?: AnsweredInitialize,
 ): acp.Stream & { flush(): Promise<void> } {
   const out = new BufferedStdout(ends.output);
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => out.write(chunk) });
@@ -81,7 +92,10 @@ export function stdioStream(
   /** The ids of `initialize` requests not answered yet. */
   const initializing = new Set<unknown>();
   const limit = maxMessageBytes();
-  const input = guardLineLength(ends.input, limit, (answer) => out.write(`${JSON.stringify(answer)}\n`));
+  /** Settles once the connection has handled the already-answered request (see `answeredFirst`). */
+  const handled = Promise.withResolvers<void>();
+  const read = answered ? answeredFirst(answered, ends.input, handled.promise) : ends.input;
+  const input = guardLineLength(read, limit, (answer) => out.write(`${JSON.stringify(answer)}\n`));
   const { readable } = acp.ndJsonStream(bytes, input, { maxMessageBytes: limit });
   const tracked = readable.pipeThrough(
     new TransformStream<Message, Message>({
@@ -106,7 +120,82 @@ export function stdioStream(
     if (afterInitialize && !("method" in message) && "id" in message && initializing.delete(message.id))
       out.afterWrite(afterInitialize);
   };
-  return { readable: tracked, writable: new MessageWritable(out, { sent }), flush: () => out.flushAll() };
+  const writable = new MessageWritable(out, { sent });
+  return {
+    readable: tracked,
+    writable: answered
+      ? answeredOnce(writable, answered, (message) => {
+          sent(message);
+          handled.resolve();
+        })
+      : writable,
+    flush: () => out.flushAll(),
+  };
+}
+
+/** The id the already-answered `initialize` request is read under: no client request can carry it. */
+const ANSWERED_ID = "verbatim/answered-initialize";
+
+/**
+ * `input`, after the answered request's line (under `ANSWERED_ID`). The rest waits until the
+ * connection has `handled` that request: the SDK refuses session methods that arrive while
+ * `initialize` is still being handled, and the client, having its answer, sends them at once.
+ */
+function answeredFirst(
+  answered: AnsweredInitialize,
+  input: ReadableStream<Uint8Array>,
+  handled: Promise<void>,
+): ReadableStream<Uint8Array> {
+  const line = new TextEncoder().encode(`${JSON.stringify({ ...answered.request, id: ANSWERED_ID })}\n`);
+  const reader = input.getReader();
+  let first: Uint8Array | undefined = line;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (first) {
+        controller.enqueue(first);
+        first = undefined;
+        return;
+      }
+      await handled;
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/**
+ * The SDK's writable, less its answer to the already-answered request: that answer is only
+ * observed as sent (so the request counts as answered, and the engine preloads). Should it ever
+ * differ from what the start path wrote, that is a defect of the start path, logged.
+ */
+function answeredOnce(
+  writable: MessageWritable,
+  answered: AnsweredInitialize,
+  sent: (message: Message) => void,
+): WritableStream<Message> {
+  const inner = writable.getWriter();
+  const writer: WritableStreamDefaultWriter<Message> = {
+    closed: inner.closed,
+    desiredSize: inner.desiredSize,
+    ready: inner.ready,
+    write: (message) => {
+      if (!message || "method" in message || !("id" in message) || message.id !== ANSWERED_ID)
+        return inner.write(message);
+      const theirs = messageText({ ...message, id: answered.request.id });
+      if (theirs !== answered.answer)
+        log.warn("the early initialize answer differs from the agent's", { early: answered.answer, agent: theirs });
+      sent(message);
+      return Promise.resolve();
+    },
+    releaseLock: () => inner.releaseLock(),
+    close: () => inner.close(),
+    abort: (reason) => inner.abort(reason),
+  };
+  return Object.assign(new WritableStream<Message>({ write: (message) => writer.write(message) }), {
+    getWriter: () => writer,
+  });
 }
 
 /** Anything written with console.log/info/debug goes to stderr, never into the protocol stream. */

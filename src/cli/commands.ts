@@ -1,7 +1,8 @@
 /**
- * The subcommands' modules, each loaded when its command runs. The build makes this module its own
- * bundle (dist/commands.js, see scripts/build.ts): none of it is needed to serve ACP, and a
- * bytecode bundle costs at start for every byte it holds, so the agent's start bundle leaves it out.
+ * The subcommands' modules, each loaded when its command runs. None of them is needed to answer
+ * `initialize`, and a bytecode bundle costs at start for every byte it holds: `src/cli.ts` reaches
+ * them only through `src/start/agent-entry.ts`, a bundle of its own (dist/agent.js, see
+ * scripts/build.ts).
  */
 export const commands = {
   setup: () => import("./setup.ts"),

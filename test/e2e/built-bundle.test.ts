@@ -65,7 +65,8 @@ test("the build says what it built, and how to run it", () => {
 describe("the built bundle", () => {
   test("holds none of the SDKs: each is a bundle of its own under vendor/, loaded from there", async () => {
     const text = (name: string) => Bun.file(join(outdir, "dist", name)).text();
-    const main = await text("verbatim.js");
+    // The start bundle, and the one it loads: the agent past initialize, and the subcommands.
+    const [start, main] = await Promise.all(["verbatim.js", "agent.js"].map(text));
     // Strings only each SDK's own code holds: its request headers, its error messages.
     const marks = {
       "anthropic-sdk.js": "anthropic-version",
@@ -74,7 +75,7 @@ describe("the built bundle", () => {
     };
     for (const [name, mark] of Object.entries(marks)) {
       expect(main).toContain(`./vendor/${name}`);
-      expect(main).not.toContain(mark);
+      for (const bundle of [start, main]) expect(bundle).not.toContain(mark);
       expect(await text(`vendor/${name}`)).toContain(mark);
     }
   });
