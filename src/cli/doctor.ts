@@ -49,7 +49,7 @@ export async function doctor(args: { cwd?: string; json: boolean }): Promise<num
   return failed ? 1 : 0;
 }
 
-export async function runChecks(env: Env, cwd: string): Promise<Check[]> {
+async function runChecks(env: Env, cwd: string): Promise<Check[]> {
   return [
     bunCheck(),
     ...(await journalChecks(env)),

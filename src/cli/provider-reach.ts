@@ -7,7 +7,7 @@ import { listModels } from "../core/providers/model-list.ts";
 import type { ResolvedProvider } from "../core/providers/provider-config.ts";
 import { WIRES } from "../core/providers/wire-table.ts";
 
-export const REACH_TIMEOUT_MS = 5000;
+const REACH_TIMEOUT_MS = 5000;
 
 export type Reach = { ok: boolean; message: string };
 

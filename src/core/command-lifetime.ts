@@ -11,7 +11,7 @@ import { KILL_GRACE_MS, killGroup, ProcessTree } from "./process-group.ts";
 export type Stopped = "timeout" | "cancel";
 
 /** After the leader exits, how long to keep reading output still in the pipes. */
-export const DRAIN_MS = 250;
+const DRAIN_MS = 250;
 
 type Leader = { pid: number; exited: Promise<number>; exitCode: number | null; signalCode: unknown };
 

@@ -8,7 +8,7 @@ import type { EngineDeps } from "./session/session-runtime.ts";
 import { defaultTools, ToolRegistry } from "./tools/registry.ts";
 
 /** The cap on model steps in one turn; past it the turn ends `max_turn_requests`. */
-export const MAX_STEPS = 50;
+const MAX_STEPS = 50;
 
 /** `trust`: project hooks run in every workspace (the `--trust` flag, for headless runs). */
 export function engineDeps(

@@ -7,8 +7,6 @@ import { createInterface } from "node:readline";
 
 export type LineAnswer = { kind: "line"; text: string } | { kind: "interrupt" } | { kind: "end" };
 
-export type ReadLine = (prompt: string) => Promise<LineAnswer>;
-
 export type TerminalIo = { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
 
 export const processTerminal = (): TerminalIo => ({ input: process.stdin, output: process.stderr });

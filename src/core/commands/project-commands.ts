@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ownDirectory, readOwnFile, type SkippedFile } from "../confinement/own-files.ts";
 
-export const COMMAND_FOLDERS = [".verbatim/commands", ".claude/commands"];
+const COMMAND_FOLDERS = [".verbatim/commands", ".claude/commands"];
 
 export type ProjectCommand = { name: string; description: string; hint?: string; body: string };
 

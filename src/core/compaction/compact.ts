@@ -16,9 +16,9 @@ import { defined } from "../../defined.ts";
 import { addCost } from "../../replay/session-cost.ts";
 
 /** Compaction runs before a turn whose context already holds this share of the window. */
-export const COMPACT_AT = 0.8;
+const COMPACT_AT = 0.8;
 
-export const COMPACTION_SYSTEM = [
+const COMPACTION_SYSTEM = [
   "You summarise a conversation between a user and verbatim, a coding agent, so that the agent can",
   "continue the work with only your summary in place of the conversation.",
   "Keep: what the user asked for and decided, the current state of the work, files read or changed",

@@ -148,7 +148,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `over` wins: objects merge key by key, anything else is replaced. */
-export function mergeSettings<T extends Record<string, unknown>>(base: T, over: T): T {
+function mergeSettings<T extends Record<string, unknown>>(base: T, over: T): T {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];

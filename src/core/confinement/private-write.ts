@@ -55,7 +55,7 @@ export function folderProblem(dir: string): string | undefined {
 }
 
 /** Creates `dir` 0700 when missing; refuses one that exists and is not private (see `folderProblem`). */
-export function ensureOwnFolder(dir: string): void {
+function ensureOwnFolder(dir: string): void {
   const existed = statSync(dir, { throwIfNoEntry: false }) !== undefined;
   if (!existed) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -114,7 +114,7 @@ export function discardTemporary(temporary: string): void {
  * `bytes` as the whole of `path`, mode 0600, through a private temporary (`openPrivateTemporary`)
  * synced and renamed over it. Checks nothing about the folder.
  */
-export function replacePrivately(path: string, bytes: Uint8Array): void {
+function replacePrivately(path: string, bytes: Uint8Array): void {
   const { fd, temporary } = openPrivateTemporary(path);
   try {
     try {

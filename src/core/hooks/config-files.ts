@@ -16,7 +16,7 @@ export type Env = Record<string, string | undefined>;
 const home = (env: Env) => homeDir(env);
 
 /** `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
-export const verbatimConfigDir = (env: Env) => join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "verbatim");
+const verbatimConfigDir = (env: Env) => join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "verbatim");
 
 /** verbatim's user config file: hooks, trusted folders, the notify command. */
 export const userConfigPath = (env: Env) => join(verbatimConfigDir(env), "config.json");

@@ -11,16 +11,16 @@ import { ensurePrivateDir, ensurePrivateFile } from "../../journal/private-files
 import type { Env } from "./config-files.ts";
 
 /** Where a session's env file lives: `<data home>/env/<session id>.sh` (ids are validated: no traversal). */
-export const envFilePath = (env: Env, sessionId: string): string => join(dataHome(env), "env", `${sessionId}.sh`);
+const envFilePath = (env: Env, sessionId: string): string => join(dataHome(env), "env", `${sessionId}.sh`);
 
 /** Creates the file (and its directory) private to the user, if missing, for hooks to append to. */
-export function prepareEnvFile(path: string): void {
+function prepareEnvFile(path: string): void {
   ensurePrivateDir(dirname(path));
   ensurePrivateFile(path);
 }
 
 /** True when hooks wrote something to the file. Never throws. */
-export function envFileHasContent(path: string): boolean {
+function envFileHasContent(path: string): boolean {
   return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 

@@ -16,9 +16,9 @@ export type HookEventSpec = {
 };
 
 /** The default handler timeout (hooks.md §12.5: an editor-embedded agent should not stall 10 minutes). */
-export const DEFAULT_TIMEOUT_SEC = 60;
+const DEFAULT_TIMEOUT_SEC = 60;
 /** SessionEnd runs while a session closes: a short budget unless the handler asks for more. */
-export const SESSION_END_TIMEOUT_SEC = 1.5;
+const SESSION_END_TIMEOUT_SEC = 1.5;
 
 export const hookEvents = {
   SessionStart: {

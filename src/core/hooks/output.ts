@@ -24,7 +24,7 @@ const hookSpecificOutput = z.object({
   decision: permissionRequestDecision.optional(),
 });
 
-export const hookOutputSchema = z.object({
+const hookOutputSchema = z.object({
   continue: z.boolean().optional(),
   stopReason: z.string().optional(),
   suppressOutput: z.boolean().optional(),

@@ -36,7 +36,7 @@ export type CommandResult = {
 };
 
 /** Each of stdout and stderr is kept up to this many bytes. */
-export const OUTPUT_CAP_BYTES = 1024 * 1024;
+const OUTPUT_CAP_BYTES = 1024 * 1024;
 
 export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const started = performance.now();

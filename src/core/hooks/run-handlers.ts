@@ -67,7 +67,7 @@ export async function runHandlers(
 }
 
 /** Shell form runs under `/bin/sh -c` (not a login shell: no profile output on stdout). */
-export function argvOf(handler: Pick<CommandHandler, "command" | "args">, projectDir: string): string[] {
+function argvOf(handler: Pick<CommandHandler, "command" | "args">, projectDir: string): string[] {
   if (!handler.args) return ["/bin/sh", "-c", handler.command];
   const substitute = (s: string) =>
     s.replaceAll("${CLAUDE_PROJECT_DIR}", projectDir).replaceAll("${VERBATIM_PROJECT_DIR}", projectDir);

@@ -39,7 +39,7 @@ export type PolicyInput = {
 };
 
 /** Whether a saved rule covers this call. */
-export function ruleMatches(rule: PermissionRule, tool: Tool, input: unknown): boolean {
+function ruleMatches(rule: PermissionRule, tool: Tool, input: unknown): boolean {
   return rule.toolName === tool.name && (rule.scope === undefined || rule.scope === tool.ruleScope?.(input));
 }
 

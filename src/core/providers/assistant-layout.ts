@@ -55,4 +55,4 @@ export function arrange<P extends { type: string }>(
 }
 
 export const isTextRef = <P extends { type: string }>(item: LayoutItem<P>): item is TextRef => item.type === "text";
-export const isCallRef = <P extends { type: string }>(item: LayoutItem<P>): item is CallRef => item.type === "call";
+const isCallRef = <P extends { type: string }>(item: LayoutItem<P>): item is CallRef => item.type === "call";

@@ -7,7 +7,7 @@ import type { ProviderKind } from "../config/settings-schema.ts";
 import { WIRES } from "./wire-table.ts";
 
 /** Longer provider messages are cut here: they are shown, recorded, and repeated in notices. */
-export const MAX_FAILURE_CHARS = 400;
+const MAX_FAILURE_CHARS = 400;
 
 const HTML_START = /<!doctype html|<html[\s>]/i;
 

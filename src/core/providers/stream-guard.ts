@@ -6,7 +6,7 @@
 import { toErrorEvent, type Failure } from "./retry-policy.ts";
 import type { ProviderEvent } from "./types.ts";
 
-export const ENDED_EARLY = "the connection closed before the response finished";
+const ENDED_EARLY = "the connection closed before the response finished";
 
 export async function* guardStream(
   run: () => AsyncIterable<ProviderEvent>,

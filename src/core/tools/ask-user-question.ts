@@ -44,7 +44,7 @@ const NO_CLIENT =
   "or put the questions in your reply.";
 
 /** The form the questions make: per question a choice (one, or several) and a free-text field beside it. */
-export function questionForm(questions: Question[]): QuestionForm {
+function questionForm(questions: Question[]): QuestionForm {
   const properties: Record<string, unknown> = {};
   questions.forEach((q, i) => {
     const choices = q.options.map((o) => ({

@@ -23,8 +23,8 @@ const input = z.lazy(() =>
 );
 type Input = z.infer<typeof input>;
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 /** The most output kept and given to the model; past it the middle is left out, with a note. */
 export const BASH_MAX_OUTPUT = 30_000;
 const PROGRESS_MS = 500;

@@ -17,7 +17,7 @@ type Input = z.infer<typeof input>;
 type Applied = { ok: true; text: string; count: number; at: number } | { ok: false; message: string };
 
 /** The file's new text, or why the edit cannot be made (in words the model can act on). */
-export function applyEdit(path: string, current: string, i: Input): Applied {
+function applyEdit(path: string, current: string, i: Input): Applied {
   if (i.old_string === "")
     return { ok: false, message: "old_string is empty. Give the exact text to replace (use Write to create a file)." };
   if (i.old_string === i.new_string)

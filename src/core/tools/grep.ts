@@ -37,9 +37,9 @@ const input = z.lazy(() => {
 });
 type Input = z.infer<typeof input>;
 
-export const GREP_DEFAULT_HEAD_LIMIT = 250;
+const GREP_DEFAULT_HEAD_LIMIT = 250;
 /** The most text one Grep returns to the model; past it the output is cut with a note. */
-export const GREP_MAX_CHARS = 30_000;
+const GREP_MAX_CHARS = 30_000;
 const MAX_LINE_CHARS = 500;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 

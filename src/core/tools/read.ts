@@ -14,10 +14,10 @@ const input = z.lazy(() =>
 );
 type Input = z.infer<typeof input>;
 
-export const READ_MAX_LINES = 2000;
+const READ_MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 /** The most text one read returns to the model; past it the read stops with a note. */
-export const READ_MAX_CHARS = 100_000;
+const READ_MAX_CHARS = 100_000;
 /** How much of a file's start is looked at to tell a binary file (a NUL byte there), as Grep does. */
 const BINARY_SNIFF_BYTES = 8000;
 

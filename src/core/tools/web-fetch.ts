@@ -12,7 +12,7 @@ const input = z.lazy(() =>
 type Input = z.infer<typeof input>;
 
 /** The most bytes downloaded, and the most text returned to the model. */
-export const FETCH_MAX_BYTES = 5 * 1024 * 1024;
+const FETCH_MAX_BYTES = 5 * 1024 * 1024;
 export const FETCH_MAX_CHARS = 50_000;
 const FETCH_TIMEOUT_MS = 30_000;
 const CARD_CHARS = 2_000;

@@ -8,7 +8,7 @@ import { runCommand } from "../run-command.ts";
 import type { Deliver } from "./lifecycle-notifier.ts";
 
 /** A notify command gets this long per event. */
-export const NOTIFY_TIMEOUT_MS = 10_000;
+const NOTIFY_TIMEOUT_MS = 10_000;
 
 export function commandDeliverer(
   command: string,

@@ -11,7 +11,7 @@ import { log } from "../../../log.ts";
 /** Delivers one event; must settle soon after `signal` aborts. */
 export type Deliver = (payload: string, signal: AbortSignal) => Promise<void>;
 
-export const QUEUE_CAPACITY = 16;
+const QUEUE_CAPACITY = 16;
 
 export class LifecycleNotifier {
   readonly #queue: string[] = [];

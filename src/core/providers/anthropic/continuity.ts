@@ -6,11 +6,11 @@
 import { z } from "zod";
 import { callRef, textRef } from "../assistant-layout.ts";
 
-export const thinkingItem = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() });
-export const redactedItem = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
+const thinkingItem = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() });
+const redactedItem = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
 export type PrivateItem = z.infer<typeof thinkingItem> | z.infer<typeof redactedItem>;
 
-export const anthropicContinuity = z.object({
+const anthropicContinuity = z.object({
   format: z.literal("anthropic-messages/1"),
   blocks: z.array(z.discriminatedUnion("type", [textRef, callRef, thinkingItem, redactedItem])),
 });

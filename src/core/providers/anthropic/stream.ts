@@ -8,7 +8,7 @@ import { isTextRef, type LayoutItem } from "../assistant-layout.ts";
 import type { ProviderEvent, ProviderStopReason } from "../types.ts";
 import type { AnthropicContinuity, PrivateItem } from "./continuity.ts";
 
-export const REDACTED_NOTICE =
+const REDACTED_NOTICE =
   "Part of the model's reasoning was redacted by the provider's safety systems; it is kept, encrypted, for the model and not shown.";
 
 type Usage = Extract<ProviderEvent, { type: "usage" }>;
@@ -98,7 +98,7 @@ export async function* parseStream(events: AsyncIterable<RawMessageStreamEvent>)
   }
 }
 
-export function mapStopReason(reason: StopReason | null): ProviderStopReason {
+function mapStopReason(reason: StopReason | null): ProviderStopReason {
   switch (reason) {
     case "tool_use":
       return "tool_use";

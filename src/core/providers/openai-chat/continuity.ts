@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 
-export const reasoningFields = ["reasoning_content", "reasoning"] as const;
+const reasoningFields = ["reasoning_content", "reasoning"] as const;
 export type ReasoningField = (typeof reasoningFields)[number];
 
-export const chatContinuity = z.object({
+const chatContinuity = z.object({
   format: z.literal("openai-chat/1"),
   reasoning: z.object({ field: z.enum(reasoningFields), text: z.string() }).optional(),
 });

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { callRef, textRef } from "../assistant-layout.ts";
 
-export const reasoningItem = z.object({
+const reasoningItem = z.object({
   type: z.literal("reasoning"),
   id: z.string(),
   summary: z.array(z.string()),
@@ -15,7 +15,7 @@ export const reasoningItem = z.object({
 });
 export type ReasoningItem = z.infer<typeof reasoningItem>;
 
-export const responsesContinuity = z.object({
+const responsesContinuity = z.object({
   format: z.literal("openai-responses/1"),
   items: z.array(z.discriminatedUnion("type", [textRef, callRef, reasoningItem])),
 });

@@ -62,7 +62,7 @@ export function buildRequest(
   };
 }
 
-export function lowerInput(messages: ModelMessage[], providerId: string): (ResponseInputItem | ReasoningInput)[] {
+function lowerInput(messages: ModelMessage[], providerId: string): (ResponseInputItem | ReasoningInput)[] {
   const input: (ResponseInputItem | ReasoningInput)[] = [];
   for (const m of messages) {
     if (m.role === "user") input.push({ type: "message", role: "user", content: m.content.map(userContent) });

@@ -16,7 +16,7 @@ export const scriptedProvider: Provider = {
   stream,
 };
 
-export const scenarioNames = () => Object.keys(scenarios);
+const scenarioNames = () => Object.keys(scenarios);
 
 async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
   const scenario = scenarios[request.model];

@@ -34,7 +34,7 @@ export function parseIgnore(text: string, base: string): IgnoreRule[] {
 }
 
 /** Translates one gitignore glob to a regular expression source (without anchors). */
-export function globToRegex(glob: string): string {
+function globToRegex(glob: string): string {
   let out = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

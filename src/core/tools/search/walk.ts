@@ -14,7 +14,7 @@ import { ignoredBy, parseIgnore, type IgnoreRule } from "./gitignore.ts";
 export type WalkEntry = { path: string; rel: string; symlink: boolean };
 
 /** The most entries one walk visits; a search past it says it stopped early. */
-export const WALK_LIMIT = 200_000;
+const WALK_LIMIT = 200_000;
 
 const toPosix = (p: string) => (sep === "/" ? p : p.split(sep).join("/"));
 

@@ -17,7 +17,7 @@ type Env = Record<string, string | undefined>;
 export type CommandSecrets = { names: readonly string[]; values: readonly string[] };
 
 /** Variables verbatim reads secrets from, whatever the config says. */
-export const SECRET_VARIABLES = [
+const SECRET_VARIABLES = [
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_AUTH_TOKEN",
   "OPENAI_API_KEY",
@@ -49,7 +49,7 @@ export function journalUrlSecrets(url: string | undefined): string[] {
 }
 
 /** Set for every command: output is never paged, and git never waits for a password. */
-export const COMMAND_SETTINGS = { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" } as const;
+const COMMAND_SETTINGS = { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" } as const;
 
 /** A value this short is not matched inside others (it would remove innocent variables). */
 const MIN_SECRET_LENGTH = 8;
