@@ -16,7 +16,6 @@ import { writeSync } from "node:fs";
 import { initializeResponse } from "../acp/capabilities.ts";
 import { offeredAuthMethods } from "../acp/terminal-auth.ts";
 import { VERSION } from "../version.ts";
-import { offeredSetupMethods } from "./offered-setup.ts";
 
 /** The `initialize` request the start path answered, and the line it wrote. */
 export type AnsweredInitialize = { request: Record<string, unknown>; answer: string };
@@ -41,13 +40,18 @@ type Options = { trust: boolean; env: Record<string, string | undefined>; cwd: s
 export async function answerInitializeEarly(stdin: ReadableStream<Uint8Array>, options: Options): Promise<EarlyStart> {
   const reader = stdin.getReader();
   const { head, newline } = await readFirstLine(reader);
-  const answered =
-    newline >= 0 && options.env.VERBATIM_EARLY_INITIALIZE !== "off"
-      ? answerFor(head.subarray(0, newline), options)
-      : undefined;
-  if (!answered) return { input: continued(head, reader) };
-  writeAll(answered.answer);
-  return { input: continued(head.subarray(newline + 1), reader), answered };
+  const asked =
+    newline >= 0 && options.env.VERBATIM_EARLY_INITIALIZE !== "off" ? accepted(head.subarray(0, newline)) : undefined;
+  if (!asked) return { input: continued(head, reader) };
+  // The config reading (and its schemas) is evaluated only to answer: a request left to the full agent does not pay for it.
+  const { offeredSetupMethods } = await import("./offered-setup.ts");
+  const result = initializeResponse(
+    VERSION,
+    offeredAuthMethods(asked.capabilities, offeredSetupMethods(options.env, options.cwd, options.trust)),
+  );
+  const answer = `${JSON.stringify({ jsonrpc: "2.0", id: asked.request.id, result })}\n`;
+  writeAll(answer);
+  return { input: continued(head.subarray(newline + 1), reader), answered: { request: asked.request, answer } };
 }
 
 /** Chunks up to and including the first newline (or `MAX_FIRST_LINE` bytes, or the end). */
@@ -71,12 +75,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * The answer to `line`, if it is an `initialize` request the SDK accepts. The SDK's schema is
- * lenient past `protocolVersion` (an integer 0-65535): a malformed capability reads as absent.
- * So the terminal capability counts only as the SDK reads it: `auth.terminal` or
- * `_meta["terminal-auth"]`, exactly `true`.
+ * The request in `line`, if it is an `initialize` request the SDK accepts, with the client
+ * capabilities the answer depends on. The SDK's schema is lenient past `protocolVersion` (an
+ * integer 0-65535): a malformed capability reads as absent. So the terminal capability counts only
+ * as the SDK reads it: `auth.terminal` or `_meta["terminal-auth"]`, exactly `true`.
  */
-function answerFor(line: Uint8Array, options: Options): AnsweredInitialize | undefined {
+function accepted(
+  line: Uint8Array,
+):
+  | { request: Record<string, unknown>; capabilities: { auth: { terminal: boolean }; _meta?: Record<string, unknown> } }
+  | undefined {
   let request: unknown;
   try {
     request = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(line));
@@ -93,11 +101,7 @@ function answerFor(line: Uint8Array, options: Options): AnsweredInitialize | und
     auth: { terminal: isRecord(asked.auth) && asked.auth.terminal === true },
     ...(isRecord(asked._meta) ? { _meta: asked._meta } : {}),
   };
-  const result = initializeResponse(
-    VERSION,
-    offeredAuthMethods(capabilities, offeredSetupMethods(options.env, options.cwd, options.trust)),
-  );
-  return { request, answer: `${JSON.stringify({ jsonrpc: "2.0", id, result })}\n` };
+  return { request, capabilities };
 }
 
 /** Writes the answer before anything else runs: nothing else is on stdout yet. */
