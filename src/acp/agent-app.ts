@@ -25,6 +25,7 @@ import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { AfterResponse } from "./after-response.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
+import { EXTENSION_REQUESTS, type ExtensionRequest } from "./rewind-params.ts";
 import { initializeResponse } from "./capabilities.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
@@ -146,6 +147,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   );
   for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
+  for (const extension of EXTENSION_REQUESTS) forwardExtension(app, extension, load);
   const received = (message: unknown) => {
     forkMessageIds.received(message);
     const sessionId = cancelledSession(message);
@@ -208,6 +210,18 @@ function forwardRequest<M extends AgentRequestMethod>(
     return handler(context);
   };
   app.onRequest(method, forward as unknown as AgentRequestHandlersByMethod[M]);
+}
+
+function forwardExtension(
+  app: AgentApp,
+  { method, params }: ExtensionRequest,
+  load: () => Promise<LoadedHandlers>,
+): void {
+  app.onRequest(method, params, async (context) => {
+    const handler = (await load()).handlers.extension(method);
+    if (!handler) throw RequestError.methodNotFound(method);
+    return handler(context);
+  });
 }
 
 function forwardNotification<M extends AgentNotificationMethod>(

@@ -6,19 +6,26 @@
 import type {
   AgentNotificationHandlersByMethod,
   AgentNotificationMethod,
+  AgentRequestContext,
   AgentRequestHandlersByMethod,
   AgentRequestMethod,
 } from "@agentclientprotocol/sdk/unstable";
+
+/** An extension method's handler (its params parsed by the app: rewind-params.ts). */
+export type ExtensionHandler<Params> = (context: AgentRequestContext<Params>) => Promise<unknown>;
 
 /** Where handler modules register their handlers. */
 export interface HandlerRegistry {
   onRequest<M extends AgentRequestMethod>(method: M, handler: AgentRequestHandlersByMethod[M]): unknown;
   onNotification<M extends AgentNotificationMethod>(method: M, handler: AgentNotificationHandlersByMethod[M]): unknown;
+  /** An extension method (a name starting with `_`), whose params `parse` checked. */
+  onExtension<Params>(method: string, parse: (value: unknown) => Params, handler: ExtensionHandler<Params>): unknown;
 }
 
 export class HandlerTable implements HandlerRegistry {
   readonly #requests = new Map<string, unknown>();
   readonly #notifications = new Map<string, unknown>();
+  readonly #extensions = new Map<string, ExtensionHandler<unknown>>();
 
   onRequest<M extends AgentRequestMethod>(method: M, handler: AgentRequestHandlersByMethod[M]): this {
     this.#requests.set(method, handler);
@@ -30,6 +37,17 @@ export class HandlerTable implements HandlerRegistry {
     return this;
   }
 
+  onExtension<Params>(method: string, parse: (value: unknown) => Params, handler: ExtensionHandler<Params>): this {
+    // The app parsed the params with the same parser; parsing again here gives the handler its type.
+    this.#extensions.set(method, (context) => handler({ ...context, params: parse(context.params) }));
+    return this;
+  }
+
+  /** The handler registered for an extension method, if any. */
+  extension(method: string): ExtensionHandler<unknown> | undefined {
+    return this.#extensions.get(method);
+  }
+
   /** The handler registered for a request method, if any. */
   request<M extends AgentRequestMethod>(method: M): AgentRequestHandlersByMethod[M] | undefined {
     return this.#requests.get(method) as AgentRequestHandlersByMethod[M] | undefined;
@@ -39,8 +57,12 @@ export class HandlerTable implements HandlerRegistry {
     return this.#notifications.get(method) as AgentNotificationHandlersByMethod[M] | undefined;
   }
 
-  /** Every method with a handler, requests then notifications. */
-  methods(): { requests: string[]; notifications: string[] } {
-    return { requests: [...this.#requests.keys()], notifications: [...this.#notifications.keys()] };
+  /** Every method with a handler: requests, notifications, extension methods. */
+  methods(): { requests: string[]; notifications: string[]; extensions: string[] } {
+    return {
+      requests: [...this.#requests.keys()],
+      notifications: [...this.#notifications.keys()],
+      extensions: [...this.#extensions.keys()],
+    };
   }
 }

@@ -17,6 +17,7 @@ import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
 import { replayCacheEnabled } from "./replay-cache-writer.ts";
+import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 
 /** The handlers past `initialize`, with what they were wired to. */
@@ -42,6 +43,7 @@ export function loadHandlers(
   forkHandlers(handlers, wired, sessions, options.forkMessageIds ?? new ForkMessageIds());
   listHandlers(handlers, wired);
   promptHandlers(handlers, sessions);
+  rewindHandlers(handlers, wired.store, sessions);
   configHandlers(handlers, sessions);
   return { deps: wired, sessions, handlers };
 }

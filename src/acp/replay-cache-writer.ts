@@ -16,6 +16,7 @@ import { log } from "../log.ts";
 import type { StatePart } from "../replay/replay-state.ts";
 import { cacheKey, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplaySegments } from "../replay/replay-segments.ts";
+import { retractionOf, type Retraction } from "../replay/retraction.ts";
 import { wholeState } from "./cached-replay.ts";
 import { sendCachedRun } from "./cached-run.ts";
 import { yieldToEventLoop } from "./event-loop.ts";
@@ -28,6 +29,8 @@ export function replayCacheEnabled(env: Record<string, string | undefined> = pro
 export class ReplayCacheWriter {
   /** The replay projection, folded up to its `nextSeq`; undefined until the first turn's end here. */
   #segments: ReplaySegments | undefined;
+  /** What the session's last rewind took back: read from the journal when the writer starts, then observed. */
+  #retraction: { known: Retraction | undefined } | undefined;
   #work: Promise<void> = Promise.resolve();
 
   constructor(
@@ -38,10 +41,18 @@ export class ReplayCacheWriter {
 
   /** Takes each record as it is published. Costs nothing but at a turn's end, and then off the event's path. */
   observe(record: StoredFact): void {
-    if (record.fact.kind !== "turn_ended") return;
+    const rewound = record.fact.kind === "session_rewound";
+    if (!rewound && record.fact.kind !== "turn_ended") return;
     const upTo = record.seq;
     this.#work = this.#work
-      .then(() => this.#store(upTo))
+      .then(() => {
+        // After a rewind every row and part is stored again, under its key (replay/cache-key.ts), from record 1.
+        if (rewound) {
+          this.#retraction = { known: retractionOf(record) };
+          this.#segments = undefined;
+        }
+        return this.#store(upTo);
+      })
       .catch((error: unknown) => {
         log.warn(`could not store the replay cache of session ${this.sessionId}`, error);
         this.#segments = undefined;
@@ -80,7 +91,7 @@ export class ReplayCacheWriter {
       if (segments.nextSeq > upTo) break;
     }
     if (rows.length === 0) return;
-    const key = cacheKey(this.capabilities);
+    const key = cacheKey(this.capabilities, this.#retraction?.known?.rewoundAt);
     await this.store.putReplayCache(this.sessionId, key, {
       rows,
       parts: [...parts.values()].map((p) => partWithChecksum(key, p)),
@@ -89,8 +100,10 @@ export class ReplayCacheWriter {
 
   /** The projection to continue: from the stored state when it is whole, else from record 1. */
   async #start(): Promise<ReplaySegments> {
-    const segments = new ReplaySegments(this.sessionId, this.capabilities);
-    const key = cacheKey(this.capabilities);
+    this.#retraction ??= { known: retractionOf(await this.store.lastOf(this.sessionId, ["session_rewound"])) };
+    const retraction = this.#retraction.known;
+    const segments = new ReplaySegments(this.sessionId, this.capabilities, retraction);
+    const key = cacheKey(this.capabilities, retraction?.rewoundAt);
     // The rows are checked as a load checks them: a state after a broken run is not continued.
     const coveredTo = await sendCachedRun(this.store, this.sessionId, key, yieldToEventLoop);
     const state = await wholeState(this.store, this.sessionId, key, coveredTo);

@@ -12,6 +12,7 @@ import type { StoredFact } from "../journal/facts/index.ts";
 import { restoreOpening } from "../replay/replay-state.ts";
 import { adoptAuthority } from "../replay/authority.ts";
 import { cacheKey } from "../replay/cache-key.ts";
+import { retractionOf } from "../replay/retraction.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
 import { StateRest } from "./state-rest.ts";
 import type { OpenSessions } from "./open-sessions.ts";
@@ -48,12 +49,14 @@ export async function restoreSession(
   if (!(await deps.store.info(sessionId))) throw unknownSession(sessionId);
   const sender = sessions.sender(client);
   const projector: Projector = sessions.newProjector(true);
-  const pipeline = new ReplayPipeline(projector);
+  // What the session's rewinds took back is known before anything is sent (replay/retraction.ts).
+  const retraction = replay ? retractionOf(await deps.store.lastOf(sessionId, ["session_rewound"])) : undefined;
+  const pipeline = new ReplayPipeline(projector, retraction?.ranges);
   // The cached run's lines are written first, as they are read; with the state after it, the
   // run's records are not read at all: the session continues from the state (cached-replay.ts),
   // whose rest is read before the session projects another fact (state-rest.ts).
   const store = sessions.cacheStore;
-  const key = cacheKey(sessions.replayCapabilities());
+  const key = cacheKey(sessions.replayCapabilities(), retraction?.rewoundAt);
   const coveredTo = store && replay ? await sendCachedRun(store, sessionId, key, pacedLines(sender, signal)) : 0;
   const state = store ? await cachedState(store, sessionId, key, replay ? coveredTo : undefined) : undefined;
   // What the session may do comes from its facts, never from the cached state (replay/authority.ts).

@@ -7,6 +7,7 @@ import { deleteStoredSession, openCallsInterrupted } from "../core/session/store
 import type { JournalStore } from "../journal/store.ts";
 import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
+import { retractionOf } from "../replay/retraction.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { SessionStateFold } from "../replay/state.ts";
 import { standingSection } from "../view/standing-permissions.ts";
@@ -55,7 +56,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
  * Runs a command on one stored session: checks the id and the journal's place, opens the
  * journal, and turns every failure into words and exit code 1 (2 for a bad id).
  */
-async function onSession(
+export async function onSession(
   sessionId: string,
   command: (deps: EngineDeps) => Promise<number>,
   options: { write: boolean } = { write: false },
@@ -123,7 +124,8 @@ export async function sessionTranscript(store: JournalStore, sessionId: string):
 
 /** The transcript's pieces: the title, then what the one renderer draws of the replay (see TranscriptStream). */
 async function sessionPieces(store: JournalStore, sessionId: string, state?: SessionStateFold): Promise<Piece[]> {
-  const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }));
+  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
+  const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }), rewound);
   const transcript = new TranscriptRecorder();
   for await (const page of store.readPages(sessionId)) {
     for (const record of page) {

@@ -14,6 +14,7 @@ import type { JournalStore } from "../journal/store.ts";
 import { stateHead, type StatePart } from "../replay/replay-state.ts";
 import { PROJECTION_VERSION, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplaySegments, type ReplaySegment } from "../replay/replay-segments.ts";
+import { retractionOf } from "../replay/retraction.ts";
 
 export type CacheDifference = { capabilities: string; fromSeq: number; toSeq: number; reason: string };
 
@@ -57,10 +58,11 @@ export async function verifyReplayCache(store: JournalStore, sessionId: string):
 async function recompute(
   store: JournalStore,
   sessionId: string,
-  capabilities: ReplayCapabilities,
+  capabilities: ReplayCapabilities & { rewoundAt?: number },
   stateAt: number | undefined,
 ): Promise<{ rows: Map<number, ReplaySegment>; parts: StatePart[] | undefined }> {
-  const segments = new ReplaySegments(sessionId, capabilities);
+  const retraction = await retractionAt(store, sessionId, capabilities.rewoundAt);
+  const segments = new ReplaySegments(sessionId, capabilities, retraction);
   const rows = new Map<number, ReplaySegment>();
   let parts: StatePart[] | undefined;
   for await (const page of store.readPages(sessionId))
@@ -112,7 +114,18 @@ function safeHead(parts: readonly ReplayStatePart[]) {
   }
 }
 
-function parseCapabilities(text: string): ReplayCapabilities | undefined {
-  const match = /^notices=([01]);compaction=([01])$/.exec(text);
-  return match ? { notices: match[1] === "1", compaction: match[2] === "1" } : undefined;
+/** A key's capabilities, and the rewind it was stored after, if any (replay/cache-key.ts). */
+function parseCapabilities(text: string): (ReplayCapabilities & { rewoundAt?: number }) | undefined {
+  const match = /^notices=([01]);compaction=([01])(?:;rewound=([1-9][0-9]*))?$/.exec(text);
+  if (!match) return undefined;
+  const capabilities = { notices: match[1] === "1", compaction: match[2] === "1" };
+  return match[3] === undefined ? capabilities : { ...capabilities, rewoundAt: Number(match[3]) };
+}
+
+/** What the rewind recorded at `seq` took back (none when no rewind is recorded there). */
+async function retractionAt(store: JournalStore, sessionId: string, seq: number | undefined) {
+  if (seq === undefined) return undefined;
+  for await (const page of store.readPages(sessionId, seq))
+    return retractionOf(page[0]?.seq === seq ? page[0] : undefined);
+  return undefined;
 }

@@ -20,9 +20,16 @@ export function replayCapabilities(client: ClientCapabilities): ReplayCapabiliti
   return { notices: session?.notices != null, compaction: session?.compaction != null };
 }
 
-export function cacheKey(capabilities: ReplayCapabilities): ReplayCacheKey {
+/**
+ * `rewoundAt`: the session's last rewind (its record's place), if it has one. A rewind changes
+ * what the replay of earlier turns sends (it leaves their entries out), so rows and state stored
+ * before it are under another key and never used after it; the writer stores them all again under
+ * this one (acp/replay-cache-writer.ts). A session never rewound keeps the key it always had.
+ */
+export function cacheKey(capabilities: ReplayCapabilities, rewoundAt?: number): ReplayCacheKey {
+  const rewound = rewoundAt === undefined ? "" : `;rewound=${rewoundAt}`;
   return {
     version: PROJECTION_VERSION,
-    capabilities: `notices=${capabilities.notices ? 1 : 0};compaction=${capabilities.compaction ? 1 : 0}`,
+    capabilities: `notices=${capabilities.notices ? 1 : 0};compaction=${capabilities.compaction ? 1 : 0}${rewound}`,
   };
 }

@@ -4,7 +4,8 @@
  * would have sent live. Pure.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, FactOf } from "../journal/facts/index.ts";
+import type { Fact, FactOf, RetractedRange, StoredFact } from "../journal/facts/index.ts";
+import { isRetracted, rangesOf } from "./retraction.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "../model-messages.ts";
 
 /** How a compaction summary opens the next user message. */
@@ -86,14 +87,24 @@ export class ConversationFold {
         return;
       case "session_recovered":
         // A step the dead process was still streaming: the model is shown what the user saw.
-        for (const [stepId, text] of this.#stepText) {
-          this.messages.push({ role: "assistant", text, calls: [], model: INTERRUPTED_MODEL });
-          this.#stepText.delete(stepId);
-        }
+        this.#unendedSteps();
         for (const call of fact.calls) this.#result(call.toolCallId, call.modelText, true);
+        return;
+      case "session_rewound":
+        // The records it took back never reach this fold (conversationOf); a step it cut after its
+        // text (its end, with the calls it made, taken back) is shown to the model as the user saw it.
+        this.#unendedSteps();
         return;
       default:
         return;
+    }
+  }
+
+  /** Steps with no recorded end: each is given to the model as the text the user saw, with no provider data. */
+  #unendedSteps(): void {
+    for (const [stepId, text] of this.#stepText) {
+      this.messages.push({ role: "assistant", text, calls: [], model: INTERRUPTED_MODEL });
+      this.#stepText.delete(stepId);
     }
   }
 
@@ -189,9 +200,27 @@ export class ConversationFold {
   }
 }
 
+/**
+ * The model's context from a session's facts: all of them, in order from record 1 (fact `i` is
+ * record `i + 1`), so the runs its last rewind took back are left out as conversationOf does.
+ */
 export function conversation(facts: Iterable<Fact>): ModelMessage[] {
+  const all = [...facts];
+  const last = all.findLastIndex((fact) => fact.kind === "session_rewound");
+  const rewound = last === -1 ? [] : rangesOf(all[last] as FactOf<"session_rewound">, last + 1);
+  return conversationOf(
+    all.map((fact, i) => ({ fact, seq: i + 1, at: "" })),
+    rewound,
+  );
+}
+
+/**
+ * The model's context from a session's records, leaving out the runs its rewinds took back
+ * (`rewound`, as its last rewind says: replay/retraction.ts; the state fold keeps them).
+ */
+export function conversationOf(records: Iterable<StoredFact>, rewound: readonly RetractedRange[]): ModelMessage[] {
   const fold = new ConversationFold();
-  for (const fact of facts) fold.apply(fact);
+  for (const record of records) if (!isRetracted(rewound, record.seq)) fold.apply(record.fact);
   return fold.messages;
 }
 

@@ -19,6 +19,7 @@ import {
 } from "./replay-state.ts";
 import { cacheKey, type ReplayCapabilities } from "./cache-key.ts";
 import { SessionStateFold } from "./state.ts";
+import type { Retraction } from "./retraction.ts";
 
 /** A replay cache row before its checksum (added where it is stored: replayCacheChecksum). */
 export type ReplaySegment = Omit<ReplayCacheRow, "checksum">;
@@ -48,13 +49,15 @@ export class ReplaySegments {
   /** The record the next `push` must be. */
   nextSeq = 1;
 
+  /** `retraction`: what the session's last rewind took back (replay/retraction.ts), if it has one. */
   constructor(
     readonly sessionId: string,
     capabilities: ReplayCapabilities,
+    retraction?: Retraction,
   ) {
     this.projector = new Projector({ ...capabilities, replay: true, sessionId });
-    this.#pipeline = new ReplayPipeline(this.projector);
-    this.#key = cacheKey(capabilities);
+    this.#pipeline = new ReplayPipeline(this.projector, retraction?.ranges);
+    this.#key = cacheKey(capabilities, retraction?.rewoundAt);
   }
 
   /** Continues from a stored state (the parts of a head that `push` would have reached at `head.toSeq`). */
@@ -94,8 +97,9 @@ export async function segmentsOf(
   sessionId: string,
   capabilities: ReplayCapabilities,
   pages: AsyncIterable<readonly StoredFact[]>,
+  retraction?: Retraction,
 ): Promise<ReplaySegment[]> {
-  const segments = new ReplaySegments(sessionId, capabilities);
+  const segments = new ReplaySegments(sessionId, capabilities, retraction);
   const rows: ReplaySegment[] = [];
   for await (const page of pages)
     for (const record of page) {
@@ -110,8 +114,9 @@ export async function cacheOf(
   sessionId: string,
   capabilities: ReplayCapabilities,
   pages: AsyncIterable<readonly StoredFact[]>,
+  retraction?: Retraction,
 ): Promise<{ rows: ReplaySegment[]; parts: StatePart[] }> {
-  const segments = new ReplaySegments(sessionId, capabilities);
+  const segments = new ReplaySegments(sessionId, capabilities, retraction);
   const rows: ReplaySegment[] = [];
   const parts = new Map<string, StatePart>();
   for await (const page of pages)

@@ -3,7 +3,8 @@
  * calls left open, the system prompt and tools it started with). Pure.
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
-import type { Command, Fact, Money, PermissionRule, ToolSpec } from "../journal/facts/index.ts";
+import type { Command, Fact, FactOf, Money, PermissionRule, RetractedRange, ToolSpec } from "../journal/facts/index.ts";
+import { rangesOf } from "./retraction.ts";
 import { addCost } from "./session-cost.ts";
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
@@ -40,6 +41,12 @@ export class SessionStateFold {
   readonly grantedDirectories: string[] = [];
   /** Each file's content hash as the model last saw it (read or written). */
   readonly seenFiles = new Map<string, string>();
+  /**
+   * The runs of records the session's rewinds took back, as its last rewind says
+   * (replay/retraction.ts); undefined until a rewind, so that the cached state of a session never
+   * rewound is what it was.
+   */
+  retracted: RetractedRange[] | undefined;
   lastSeq = 0;
 
   apply(fact: Fact, seq: number): void {
@@ -128,6 +135,9 @@ export class SessionStateFold {
       case "file_seen":
         this.seenFiles.set(fact.path, fact.sha256);
         return;
+      case "session_rewound":
+        this.#rewound(fact, seq);
+        return;
       case "tool_call_finished":
         this.openCalls.delete(fact.toolCallId);
         this.sessionCost = addCost(this.sessionCost, fact.cost);
@@ -158,6 +168,17 @@ export class SessionStateFold {
   /** Provider ids of calls still open (for validating a new step). */
   openProviderIds(): Set<string> {
     return new Set([...this.openCalls.values()].map((c) => c.providerCallId));
+  }
+
+  /**
+   * A rewind: what it took back leaves the model's context, and with it what the model knew of
+   * the files it read or wrote there, so no file counts as seen any more: the model reads a file
+   * again before it changes it (tools/files/text-files.ts). The rest of the state stays: the mode,
+   * config, rules and grants are facts of the session, not of the conversation.
+   */
+  #rewound(fact: FactOf<"session_rewound">, seq: number): void {
+    this.retracted = rangesOf(fact, seq);
+    this.seenFiles.clear();
   }
 
   /** True when a process died mid-turn and the next turn must first record what happened. */

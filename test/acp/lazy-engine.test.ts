@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { createAgentApp, ENGINE_NOTIFICATIONS, ENGINE_REQUESTS } from "../../src/acp/agent-app.ts";
 import { AfterResponse } from "../../src/acp/after-response.ts";
 import { loadHandlers } from "../../src/acp/lazy-handlers.ts";
+import { EXTENSION_REQUESTS } from "../../src/acp/rewind-params.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { choose, ViewClient } from "../../src/client/view-client.ts";
 import { sandbox } from "../support/workspace.ts";
@@ -16,6 +17,7 @@ describe("the engine behind initialize", () => {
     const registered = handlers.methods();
     expect([...registered.requests].sort()).toEqual([...ENGINE_REQUESTS].sort());
     expect([...registered.notifications].sort()).toEqual([...ENGINE_NOTIFICATIONS].sort());
+    expect([...registered.extensions].sort()).toEqual(EXTENSION_REQUESTS.map((e) => e.method).sort());
     deps.store.close();
   });
 

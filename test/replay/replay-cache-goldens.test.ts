@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { PROJECTION_VERSION } from "../../src/replay/cache-key.ts";
 import { cacheOf } from "../../src/replay/replay-segments.ts";
+import { retractionOf, type Retraction } from "../../src/replay/retraction.ts";
 import { storeCache, type DerivedCache } from "../support/replay-cache-rows.ts";
 import { goldenNames, importRows, readGolden, sha256, type Golden } from "../support/golden-journals.ts";
 import { loadBytes } from "../support/load-bytes.ts";
@@ -27,6 +28,8 @@ const capabilitiesOf = (g: Golden) => {
 };
 
 const derived = new Map<string, DerivedCache>();
+/** Each golden's last rewind, for the ones that have one (their cache is under its key). */
+const retractions = new Map<string, Retraction>();
 let home = "";
 let env: Record<string, string> = {};
 beforeAll(async () => {
@@ -39,8 +42,12 @@ beforeAll(async () => {
   );
   const journal = new SqliteJournal(path);
   try {
-    for (const g of goldens)
-      derived.set(g.meta.name, await cacheOf(g.meta.sessionId, capabilitiesOf(g), journal.readPages(g.meta.sessionId)));
+    for (const g of goldens) {
+      const retraction = retractionOf(await journal.lastOf(g.meta.sessionId, ["session_rewound"]));
+      if (retraction) retractions.set(g.meta.name, retraction);
+      const pages = journal.readPages(g.meta.sessionId);
+      derived.set(g.meta.name, await cacheOf(g.meta.sessionId, capabilitiesOf(g), pages, retraction));
+    }
   } finally {
     await journal.close();
   }
@@ -75,7 +82,8 @@ describe("the replay cache on the golden journals", () => {
         g.meta.loadCapabilities,
       );
       const cache = derived.get(g.meta.name) ?? { rows: [], parts: [] };
-      storeCache(join(home, "journal.db"), g.meta.sessionId, capabilitiesOf(g), cache);
+      const rewoundAt = retractions.get(g.meta.name)?.rewoundAt;
+      storeCache(join(home, "journal.db"), g.meta.sessionId, capabilitiesOf(g), cache, rewoundAt);
       expect(await loadBytes(env, g.meta.sessionId, g.meta.cwd, g.meta.loadCapabilities)).toBe(factsOnly);
     });
   }

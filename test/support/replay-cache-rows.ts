@@ -13,8 +13,10 @@ export function storeCache(
   sessionId: string,
   capabilities: ReplayCapabilities,
   cache: DerivedCache,
+  /** The session's last rewind, if it has one: the cache is stored under its key. */
+  rewoundAt?: number,
 ): void {
-  const key = cacheKey(capabilities);
+  const key = cacheKey(capabilities, rewoundAt);
   const db = new Database(path);
   try {
     putUpdate(db, sessionId, key, {

@@ -8,6 +8,7 @@ import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
+import { isRetracted } from "../../replay/retraction.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
 import { changedConfig, configValuesOf, DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
 import { log } from "../../log.ts";
@@ -400,8 +401,10 @@ export class SessionRuntime {
     return this.#writer.between(async () => {
       if (!this.#conversation) {
         const fold = new ConversationFold();
+        // What the session's rewinds took back never reaches the model (the state knows it before the read).
+        const rewound = this.state.retracted ?? [];
         for await (const page of this.deps.store.readPages(this.sessionId))
-          for (const { fact } of page) fold.apply(fact);
+          for (const { fact, seq } of page) if (!isRetracted(rewound, seq)) fold.apply(fact);
         this.#conversation = fold;
       }
       return this.#conversation;
@@ -420,7 +423,9 @@ export class SessionRuntime {
 
   #absorb(record: StoredFact): void {
     this.state.apply(record.fact, record.seq);
-    this.#conversation?.apply(record.fact);
+    // A rewind takes back what the model was given: its context is folded again from the journal when next needed.
+    if (record.fact.kind === "session_rewound") this.#conversation = undefined;
+    else this.#conversation?.apply(record.fact);
   }
 }
 

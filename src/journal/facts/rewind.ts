@@ -8,8 +8,9 @@ export type RetractedRange = z.infer<typeof retractedRange>;
  * The session was taken back to an earlier point (`session/rewind`, or `session/edit_prompt`
  * before it runs the new prompt): the records after `toSeq` and before this one leave the model's
  * context and a reload does not show their entries, as the client dropped them when it was
- * answered. Nothing is deleted: the journal keeps them, append-only. `retracted` lists every run
- * taken back so far, this one's included, so a load reads only the session's last rewind.
+ * answered. Nothing is deleted: the journal keeps them, append-only. `earlier` lists the runs
+ * earlier rewinds took back that stay taken back (those before `toSeq`), so the session's last
+ * rewind says every run taken back: a load reads only that one (replay/retraction.ts).
  */
 export const sessionRewound = z.object({
   kind: z.literal("session_rewound"),
@@ -21,7 +22,7 @@ export const sessionRewound = z.object({
   beforeMessageId: z.string().optional(),
   /** The turn that was running and was cancelled first, if any. */
   cancelledTurnId: z.string().optional(),
-  retracted: z.array(retractedRange),
+  earlier: z.array(retractedRange),
 });
 
 export const rewindFacts = [sessionRewound] as const;

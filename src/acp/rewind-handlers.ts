@@ -1,0 +1,70 @@
+/**
+ * `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`: the session-rewind RFD's
+ * `session/rewind` and `session/edit_prompt`, as extension methods (SDK 2.4.0 has neither). A
+ * rewind answers `{lastMessageId}` with `_meta.verbatim.retracted`, the ids of the messages and
+ * tool calls the client drops (every entry it shows after that message); nothing else is sent for
+ * it (the rewind's fact shows nothing). An edit answers as `session/prompt` does, once its new
+ * prompt's turn ends, with the same `_meta.verbatim.retracted`. docs/acp-language.md says this.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
+import type { JournalStore } from "../journal/store.ts";
+import { rewindSession, type Rewound, type RewindTarget } from "../core/session/rewind.ts";
+import { typed, unknownSession } from "./errors.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
+import type { OpenSessions } from "./open-sessions.ts";
+import { checkPromptBlocks } from "./prompt-blocks.ts";
+import { checkSessionId } from "./request-checks.ts";
+import { EDIT_PROMPT_METHOD, editPromptParams, REWIND_METHOD, rewindParams } from "./rewind-params.ts";
+
+export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessions: OpenSessions): void {
+  const rewind = async (sessionId: string, target: RewindTarget): Promise<Rewound> => {
+    checkSessionId(sessionId);
+    await sessions.lifecycle.settled(sessionId);
+    const open = sessions.get(sessionId);
+    if (!open)
+      throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
+    const rewound = await rewindSession(open.runtime, store, target);
+    await sessions.flush();
+    return rewound;
+  };
+
+  app.onExtension(
+    REWIND_METHOD,
+    (v) => rewindParams.parse(v),
+    ({ params }) =>
+      typed(async () => {
+        const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId });
+        return { lastMessageId: rewound.lastMessageId ?? null, _meta: { verbatim: shownMeta(rewound) } };
+      }),
+  );
+
+  app.onExtension(
+    EDIT_PROMPT_METHOD,
+    (v) => editPromptParams.parse(v),
+    ({ params }) =>
+      typed(async () => {
+        const blocks = params.newContent as ContentBlock[];
+        checkPromptBlocks(blocks);
+        const rewound = await rewind(params.sessionId, { beforeMessageId: params.messageId });
+        const open = sessions.get(params.sessionId);
+        if (!open) throw unknownSession(params.sessionId);
+        const outcome = await open.runtime.prompt(blocks);
+        await sessions.flush();
+        if (!outcome.ok)
+          throw RequestError.internalError(
+            { reason: "turn_failed", sessionId: params.sessionId, error: outcome.error },
+            outcome.error,
+          );
+        return { stopReason: outcome.stopReason, _meta: { verbatim: shownMeta(rewound) } };
+      }),
+  );
+}
+
+/** What the client drops, and the turn the rewind cancelled first. */
+function shownMeta(rewound: Rewound) {
+  return {
+    retracted: rewound.retracted,
+    ...(rewound.cancelledTurnId ? { cancelledTurnId: rewound.cancelledTurnId } : {}),
+  };
+}

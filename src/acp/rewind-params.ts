@@ -1,0 +1,34 @@
+/**
+ * The session-rewind RFD's two methods, which SDK 2.4.0 does not have: verbatim serves them as
+ * extension methods (ACP: names starting with `_`), with the RFD's params. Their parsers are here,
+ * apart from the handlers, because the app registers them before the engine loads.
+ */
+import { z } from "zod";
+import { contentBlock } from "../journal/facts/display-shapes.ts";
+
+export const REWIND_METHOD = "_verbatim/session/rewind";
+export const EDIT_PROMPT_METHOD = "_verbatim/session/edit_prompt";
+
+/** `{sessionId, toMessageId, files?}`: `files` also restores what verbatim's own edits changed after the point. */
+export const rewindParams = z.object({
+  sessionId: z.string(),
+  toMessageId: z.string(),
+  files: z.boolean().optional(),
+});
+export type RewindParams = z.infer<typeof rewindParams>;
+
+export const editPromptParams = z.object({
+  sessionId: z.string(),
+  messageId: z.string(),
+  newContent: z.array(contentBlock),
+  files: z.boolean().optional(),
+});
+export type EditPromptParams = z.infer<typeof editPromptParams>;
+
+/** An extension method the app forwards to the engine, with the parser of its params. */
+export type ExtensionRequest = { method: string; params: { parse(value: unknown): unknown } };
+
+export const EXTENSION_REQUESTS: readonly ExtensionRequest[] = [
+  { method: REWIND_METHOD, params: rewindParams },
+  { method: EDIT_PROMPT_METHOD, params: editPromptParams },
+];

@@ -1,0 +1,101 @@
+/**
+ * Rewinding a session (`session/rewind`, and `session/edit_prompt` before its new prompt): a
+ * running turn is cancelled first, a turn a dead process left open is closed as the next prompt
+ * would close it, then one `session_rewound` fact records the point. The journal stays
+ * append-only: what the point leaves out is taken back from the model's context and from replay
+ * (replay/retraction.ts), never deleted. The point is found by reading the journal back from its
+ * end, a window at a time, so a rewind to a recent message reads only the last turns.
+ */
+import type { FactOf, StoredFact } from "../../journal/facts/index.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { MessagePoints, type MessagePoint } from "../../replay/message-points.ts";
+import { isRetracted } from "../../replay/retraction.ts";
+import { EngineError } from "../errors.ts";
+import { messagePoint } from "./message-point.ts";
+import { recoveryFact } from "./recovery.ts";
+import type { SessionRuntime } from "./session-runtime.ts";
+
+/** Where to rewind to: through a message (kept), or to just before a user message (taken back with it). */
+export type RewindTarget = { toMessageId: string } | { beforeMessageId: string };
+
+export type Rewound = {
+  /** The last record kept. */
+  toSeq: number;
+  /** The message kept last (none when nothing before the point is a message). */
+  lastMessageId: string | undefined;
+  /** What the client drops: the messages (thoughts too) and the tool calls shown after the point. */
+  retracted: { messageIds: string[]; toolCallIds: string[] };
+  /** The turn that was running, cancelled before the rewind. */
+  cancelledTurnId: string | undefined;
+  /** The fact recorded. */
+  record: FactOf<"session_rewound">;
+};
+
+/** Records read in the first window back from the journal's end; each next window is four times larger. */
+const FIRST_WINDOW = 4096;
+
+export async function rewindSession(
+  runtime: SessionRuntime,
+  store: JournalStore,
+  target: RewindTarget,
+): Promise<Rewound> {
+  const cancelledTurnId = runtime.running ? runtime.state.lastTurn?.turnId : undefined;
+  if (runtime.running) {
+    runtime.cancel();
+    await runtime.settled();
+  }
+  if (runtime.state.needsRecovery()) await runtime.record(recoveryFact(runtime.state));
+  const messageId = "toMessageId" in target ? target.toMessageId : target.beforeMessageId;
+  const found = await located(store, runtime.sessionId, messageId, runtime.state.lastSeq);
+  const point = messagePoint(found.points, runtime.sessionId, messageId);
+  if ("beforeMessageId" in target && point.role !== "user") {
+    throw new EngineError(
+      "unknown_message",
+      `message ${messageId} of session ${runtime.sessionId} is not a user message; only a prompt can be edited`,
+      { sessionId: runtime.sessionId, messageId, role: point.role },
+    );
+  }
+  const toSeq = "toMessageId" in target ? point.seq : point.startSeq - 1;
+  const taken = runtime.state.retracted ?? [];
+  const earlier = taken.filter((range) => range.toSeq < toSeq);
+  const fact: FactOf<"session_rewound"> = {
+    kind: "session_rewound",
+    toSeq,
+    earlier,
+    ...("toMessageId" in target ? { toMessageId: messageId } : { beforeMessageId: messageId }),
+    ...(cancelledTurnId ? { cancelledTurnId } : {}),
+  };
+  const shown = found.points.all();
+  const kept = shown.filter((p) => p.startSeq <= toSeq && p.role !== "thought");
+  const retracted = {
+    messageIds: shown.filter((p) => p.startSeq > toSeq).map((p) => p.messageId),
+    toolCallIds: found.calls.filter((c) => c.seq > toSeq && !isRetracted(taken, c.seq)).map((c) => c.toolCallId),
+  };
+  await runtime.record(fact);
+  return { toSeq, lastMessageId: lastKept(kept, point, target), retracted, cancelledTurnId, record: fact };
+}
+
+/** The message kept last: the one rewound to, or the last before the prompt an edit takes back. */
+function lastKept(kept: MessagePoint[], point: MessagePoint, target: RewindTarget): string | undefined {
+  if ("toMessageId" in target) return point.messageId;
+  return kept.at(-1)?.messageId;
+}
+
+type Located = { points: MessagePoints; calls: { toolCallId: string; seq: number }[] };
+
+/** The messages and calls of the journal's last records, as far back as it takes to find `messageId` (or all of them). */
+async function located(store: JournalStore, sessionId: string, messageId: string, lastSeq: number): Promise<Located> {
+  for (let window = FIRST_WINDOW; ; window *= 4) {
+    const from = Math.max(1, lastSeq - window + 1);
+    const found: Located = { points: new MessagePoints(), calls: [] };
+    for await (const page of store.readPages(sessionId, from)) for (const record of page) take(found, record, lastSeq);
+    if (found.points.get(messageId) || from === 1) return found;
+  }
+}
+
+function take(found: Located, record: StoredFact, lastSeq: number): void {
+  if (record.seq > lastSeq) return;
+  found.points.push(record);
+  if (record.fact.kind === "tool_call_announced")
+    found.calls.push({ toolCallId: record.fact.toolCallId, seq: record.seq });
+}

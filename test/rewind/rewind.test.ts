@@ -1,0 +1,197 @@
+/**
+ * `_verbatim/session/rewind` (the session-rewind RFD's `session/rewind`): the session goes back to
+ * a message; the client drops what the answer names, and a reload (from the facts, or from the
+ * replay cache) shows exactly what the client then shows. The journal keeps every record.
+ */
+import { describe, expect, test } from "bun:test";
+import { comparable } from "../../src/cli/demo.ts";
+import { verifyReplayCache } from "../../src/cli/verify-replay-cache.ts";
+import { openJournal } from "../../src/core/config/open-journal.ts";
+import { readAll } from "../../src/journal/store.ts";
+import { diffValues } from "../../src/view/view-diff.ts";
+import type { ViewModel } from "../../src/view/view-model.ts";
+import { connectInProcess, errorOf, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
+import { dropRetracted, editPrompt, rewind } from "../support/rewind.ts";
+import { answerBefore, messageIds, viewCutAt } from "../support/view-cut.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+/** The session's view as a fresh process loads it (with the replay cache, or from the facts alone). */
+export async function reloaded(box: Sandbox, sessionId: string, cache = true): Promise<ViewModel> {
+  const fresh = await connectInProcess(cache ? box.env : { ...box.env, VERBATIM_REPLAY_CACHE: "off" });
+  try {
+    await load(fresh.ctx, sessionId, box.workspace);
+  } finally {
+    await fresh.close();
+  }
+  return fresh.client.view(sessionId);
+}
+
+async function demoSession(box: Sandbox, prompts = ["Give me an overview", "Read the missing file", "Once more"]) {
+  const live = await connectInProcess(box.env);
+  const sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+  for (const text of prompts) await prompt(live.ctx, sessionId, text);
+  return { live, sessionId };
+}
+
+describe("a rewind to a turn's last answer", () => {
+  test("names what the client drops: every message and card after it", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    try {
+      const view = live.client.view(sessionId);
+      const toMessageId = answerBefore(view, 1);
+      const cut = viewCutAt(live.client.notifications, sessionId, toMessageId);
+      const answer = await rewind(live.ctx, { sessionId, toMessageId });
+      expect(answer.lastMessageId).toBe(toMessageId);
+      dropRetracted(view, answer._meta.verbatim.retracted);
+      expect(view.timeline).toEqual(cut.timeline);
+    } finally {
+      await live.close();
+    }
+  });
+
+  test("a reload shows what the client shows after it, from the facts and from the replay cache", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    let view: ViewModel;
+    try {
+      view = live.client.view(sessionId);
+      const answer = await rewind(live.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
+      dropRetracted(view, answer._meta.verbatim.retracted);
+    } finally {
+      await live.close();
+    }
+    expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId, false)))).toEqual([]);
+    expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId)))).toEqual([]);
+  });
+
+  test("the journal keeps every record: the rewind is one more fact", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    const store = openJournal(box.env);
+    try {
+      const before = (await readAll(store, sessionId)).length;
+      await rewind(live.ctx, { sessionId, toMessageId: answerBefore(live.client.view(sessionId), 1) });
+      const after = await readAll(store, sessionId);
+      expect(after.length).toBe(before + 1);
+      expect(after.at(-1)?.fact.kind).toBe("session_rewound");
+    } finally {
+      await live.close();
+      await store.close();
+    }
+  });
+
+  test("the turns that follow are shown after what was kept, live and reloaded", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    let view: ViewModel;
+    try {
+      view = live.client.view(sessionId);
+      const answer = await rewind(live.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
+      dropRetracted(view, answer._meta.verbatim.retracted);
+      await prompt(live.ctx, sessionId, "Something else");
+      await prompt(live.ctx, sessionId, "And again");
+    } finally {
+      await live.close();
+    }
+    expect(messageIds(view, "user").length).toBe(3);
+    expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId, false)))).toEqual([]);
+    expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId)))).toEqual([]);
+  });
+
+  test("the replay cache is stored again after it, and a load from it shows what the client shows", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    const store = openJournal(box.env);
+    const view = live.client.view(sessionId);
+    try {
+      const answer = await rewind(live.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
+      dropRetracted(view, answer._meta.verbatim.retracted);
+      await prompt(live.ctx, sessionId, "Something else");
+      // The writer stores every row again under the rewind's key, off the turn's path.
+      const rewoundRows = async () =>
+        (await store.readReplayCache(sessionId)).filter((r) => r.capabilities.includes(";rewound="));
+      for (let i = 0; i < 200 && (await rewoundRows()).length < 4; i++) await Bun.sleep(25);
+      expect((await rewoundRows()).map((r) => r.fromSeq)[0]).toBe(1);
+      expect((await rewoundRows()).length).toBe(4);
+      expect((await verifyReplayCache(store, sessionId)).differences).toEqual([]);
+    } finally {
+      await live.close();
+      await store.close();
+    }
+    expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId)))).toEqual([]);
+  });
+});
+
+describe("a rewind it cannot make", () => {
+  test.each([
+    ["an id the session never sent", () => "msg_nonexistent"],
+    ["a thought's id", (view: ViewModel) => messageIds(view, "thought")[0]!],
+  ])("to %s is an invalid-params error", async (_what, pick) => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    try {
+      const toMessageId = pick(live.client.view(sessionId));
+      const error = await errorOf(rewind(live.ctx, { sessionId, toMessageId }));
+      expect(error.code).toBe(-32602);
+    } finally {
+      await live.close();
+    }
+  });
+
+  test("to a message an earlier rewind took back is an invalid-params error", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    try {
+      const view = live.client.view(sessionId);
+      const later = answerBefore(view, 2);
+      await rewind(live.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
+      expect((await errorOf(rewind(live.ctx, { sessionId, toMessageId: later }))).code).toBe(-32602);
+    } finally {
+      await live.close();
+    }
+  });
+
+  test("an edit of an agent message is an invalid-params error", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    try {
+      const messageId = answerBefore(live.client.view(sessionId), 1);
+      const error = await errorOf(
+        editPrompt(live.ctx, { sessionId, messageId, newContent: [{ type: "text", text: "Hi" }] }),
+      );
+      expect(error.code).toBe(-32602);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe("a rewind during a running turn", () => {
+  test("cancels the turn first, then rewinds; a reload shows what the client shows", async () => {
+    const box = sandbox("scripted/slow");
+    const live: Connected = await connectInProcess(box.env);
+    let view: ViewModel;
+    try {
+      const sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+      await prompt(live.ctx, sessionId, "First");
+      view = live.client.view(sessionId);
+      const toMessageId = messageIds(view, "agent").at(-1)!;
+      const running = prompt(live.ctx, sessionId, "Second");
+      await until(
+        () => messageIds(view, "user").length === 2 && messageIds(view, "thought").length === 2,
+        "the second turn",
+      );
+      const answer = await rewind(live.ctx, { sessionId, toMessageId });
+      expect((await running).stopReason).toBe("cancelled");
+      expect(answer._meta.verbatim.cancelledTurnId).toBeString();
+      dropRetracted(view, answer._meta.verbatim.retracted);
+      expect(messageIds(view, "user").length).toBe(1);
+      expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId, false)))).toEqual([]);
+      expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId)))).toEqual([]);
+      view = structuredClone(view);
+    } finally {
+      await live.close();
+    }
+  });
+});

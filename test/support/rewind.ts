@@ -1,0 +1,32 @@
+/**
+ * The rewind extension methods as a client calls them, and what a client does with a rewind's
+ * answer: it drops the messages and tool calls the answer names (every entry after the point).
+ */
+import type { ClientContext, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import { EDIT_PROMPT_METHOD, REWIND_METHOD } from "../../src/acp/rewind-params.ts";
+import type { ViewModel } from "../../src/view/view-model.ts";
+
+export type Retracted = { messageIds: string[]; toolCallIds: string[] };
+type Meta = { _meta: { verbatim: { retracted: Retracted; cancelledTurnId?: string } } };
+export type RewindAnswer = { lastMessageId: string | null } & Meta;
+export type EditAnswer = { stopReason: StopReason } & Meta;
+
+const send = (ctx: ClientContext) =>
+  ctx.request.bind(ctx) as unknown as <T>(method: string, params: unknown) => Promise<T>;
+
+export const rewind = (ctx: ClientContext, params: { sessionId: string; toMessageId: string; files?: boolean }) =>
+  send(ctx)<RewindAnswer>(REWIND_METHOD, params);
+
+export const editPrompt = (
+  ctx: ClientContext,
+  params: { sessionId: string; messageId: string; newContent: ContentBlock[]; files?: boolean },
+) => send(ctx)<EditAnswer>(EDIT_PROMPT_METHOD, params);
+
+/** What a client does with the answer: the named messages and cards leave its view; session state stays. */
+export function dropRetracted(view: ViewModel, { messageIds, toolCallIds }: Retracted): ViewModel {
+  const gone = new Set([...messageIds.map((id) => `message:${id}`), ...toolCallIds.map((id) => `tool:${id}`)]);
+  view.timeline = view.timeline.filter((entry) => !gone.has(entry));
+  for (const id of messageIds) delete view.messages[id];
+  for (const id of toolCallIds) delete view.toolCalls[id];
+  return view;
+}
