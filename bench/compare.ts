@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { backToBack, describeBackToBack } from "./back-to-back.ts";
-import { timeToInitialize } from "./cold-start.ts";
+import { FULL_AGENT, timeToInitialize, timeToSessionNew } from "./cold-start.ts";
 import { buildAll, type Build } from "./lib/agents.ts";
 import { median, quantile } from "./lib/stats.ts";
 import { streamOnce, type StreamRun } from "./live.ts";
@@ -88,6 +88,25 @@ try {
       s.floor.push(await timeToInitialize(mine.floor, env));
     }
     row("cold start, built", s.base, s.mine, s.floor, " ms");
+    const raw: number[] = [];
+    for (let i = 0; i < runs; i++) raw.push(await timeToInitialize(mine.rawFloor, env));
+    process.stdout.write(`${"  Bun alone (no SDK, a fixed answer)".padEnd(34)} ${median(raw).toFixed(1)} ms\n`);
+    const full = { base: [] as number[], mine: [] as number[] };
+    for (let i = 0; i < runs; i++) {
+      full.base.push(await timeToInitialize(base.verbatim, { ...env, ...FULL_AGENT }));
+      full.mine.push(await timeToInitialize(mine.verbatim, { ...env, ...FULL_AGENT }));
+    }
+    row("cold start, the full agent answering", full.base, full.mine, s.floor, " ms");
+    log("spawn to session/new");
+    const cwd = mkdtempSync(join(tmpdir(), "verbatim-compare-cwd-"));
+    const scripted = { ...env, VERBATIM_MODEL: "scripted/plain" };
+    const n = { base: [] as number[], mine: [] as number[] };
+    for (let i = 0; i < runs; i++) {
+      n.base.push(await timeToSessionNew(base.verbatim, scripted, cwd));
+      n.mine.push(await timeToSessionNew(mine.verbatim, scripted, cwd));
+    }
+    rmSync(cwd, { recursive: true, force: true });
+    row("spawn → session/new response", n.base, n.mine, undefined, " ms");
   }
   if (only.has("reopen")) {
     const cwd = join(home, "project");

@@ -13,6 +13,8 @@ const BUILD_DIR = join(ROOT, "bench", ".build");
 export type Build = {
   verbatim: string;
   floor: string;
+  /** No SDK: a fixed answer to stdin's first line (what starting Bun costs). */
+  rawFloor: string;
   streamFloor: string;
   liveAgent: string;
   readFloor: string;
@@ -21,22 +23,25 @@ export type Build = {
 };
 
 /**
- * Builds the shipped artifact (`bun run build`) and the floors the same way, into a fresh
+ * Builds the shipped artifact (as `bun run build` does) and the floors the same way, into a fresh
  * directory in the checkout, next to `dist/`: Bun lists the directories above a program it starts,
  * and a crowded one (a shared /tmp holds thousands of entries) costs milliseconds a start, which
  * would slow the floors and not verbatim.
  */
 export function buildAll(): Build {
-  run([BUN, "run", "build"], ROOT);
   mkdirSync(BUILD_DIR, { recursive: true });
   const dir = mkdtempSync(join(BUILD_DIR, "run-"));
+  // `bun run build`'s script, into this run's own directory: a build of dist/ by someone else in
+  // the same checkout during the run can then not pull the bundles from under it.
+  run([BUN, join(ROOT, "scripts", "build.ts"), join(dir, "dist")], ROOT);
   const bundle = (entry: string, name: string) => {
     run([BUN, "build", entry, "--target=bun", "--bytecode", "--minify", "--outdir", dir, "--entry-naming", name], ROOT);
     return join(dir, name);
   };
   return {
-    verbatim: join(ROOT, "dist", "verbatim.js"),
+    verbatim: join(dir, "dist", "verbatim.js"),
     floor: bundle(join(ROOT, "bench", "floor", "initialize-only.ts"), "floor.js"),
+    rawFloor: bundle(join(ROOT, "bench", "floor", "raw-initialize.ts"), "raw-floor.js"),
     streamFloor: bundle(join(ROOT, "bench", "floor", "stream-only.ts"), "stream-floor.js"),
     liveAgent: bundle(join(ROOT, "bench", "agents", "live-agent.ts"), "live-agent.js"),
     readFloor: bundle(join(ROOT, "bench", "floor", "read-parse.ts"), "read-floor.js"),

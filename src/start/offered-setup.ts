@@ -5,6 +5,8 @@
  * loading the catalog's providers: the start path answers `initialize` with it. A process test holds
  * the two answers equal, byte for byte, with and without config files.
  */
+// First: the config's schemas are built when their module loads, and each is parsed once here.
+import "../zod-jitless.ts";
 import { loadSettings, settingsFiles } from "../core/config/settings.ts";
 import { isTrusted } from "../core/hooks/trust.ts";
 import { resolveProviders } from "../core/providers/provider-config.ts";
