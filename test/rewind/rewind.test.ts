@@ -9,7 +9,8 @@ import { verifyReplayCache } from "../../src/cli/verify-replay-cache.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { readAll } from "../../src/journal/store.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
-import type { ViewModel } from "../../src/view/view-model.ts";
+import { reduce, type ViewModel } from "../../src/view/view-model.ts";
+import { forkAt } from "../support/fork-at.ts";
 import { connectInProcess, errorOf, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
 import { dropRetracted, editPrompt, rewind } from "../support/rewind.ts";
 import { answerBefore, messageIds, viewCutAt } from "../support/view-cut.ts";
@@ -193,5 +194,36 @@ describe("a rewind during a running turn", () => {
     } finally {
       await live.close();
     }
+  });
+});
+
+describe("a rewind of a forked session", () => {
+  test("goes back within the fork, even to a message the fork copied; a reload of the fork shows what the client shows", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box, ["Overview", "Notes?"]);
+    let forked = "";
+    let view: ViewModel;
+    try {
+      const messageId = answerBefore(live.client.view(sessionId), 1);
+      forked = (await forkAt(live.ctx, { sessionId, cwd: box.workspace, mcpServers: [], messageId })).sessionId;
+      // The client shows the fork as its source cut at the message, then what the fork adds.
+      view = viewCutAt(live.client.notifications, sessionId, messageId);
+      const own = live.client.view(forked);
+      await prompt(live.ctx, forked, "On the fork");
+      await prompt(live.ctx, forked, "Again on the fork");
+      const last = await rewind(live.ctx, { sessionId: forked, toMessageId: messageIds(own, "agent").at(-1)! });
+      expect(last._meta.verbatim.retracted).toEqual({ messageIds: [], toolCallIds: [] });
+      const back = await rewind(live.ctx, { sessionId: forked, toMessageId: messageId });
+      expect(back._meta.verbatim.retracted.messageIds).toEqual(Object.keys(own.messages));
+      await prompt(live.ctx, forked, "Once more on the fork");
+      dropRetracted(own, back._meta.verbatim.retracted);
+      for (const n of live.client.notifications.filter((n) => n.sessionId === forked)) reduce(view, n.update);
+      dropRetracted(view, back._meta.verbatim.retracted);
+    } finally {
+      await live.close();
+    }
+    expect(messageIds(view, "user")).toHaveLength(2);
+    expect(diffValues(comparable(view), comparable(await reloaded(box, forked, false)))).toEqual([]);
+    expect(diffValues(comparable(view), comparable(await reloaded(box, forked)))).toEqual([]);
   });
 });
