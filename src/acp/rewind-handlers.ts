@@ -4,7 +4,9 @@
  * rewind answers `{lastMessageId}` with `_meta.verbatim.retracted`, the ids of the messages and
  * tool calls the client drops (every entry it shows after that message); nothing else is sent for
  * it (the rewind's fact shows nothing). An edit answers as `session/prompt` does, once its new
- * prompt's turn ends, with the same `_meta.verbatim.retracted`. docs/acp-language.md says this.
+ * prompt's turn ends, with the same `_meta.verbatim.retracted`. With `files: true` the answer's
+ * `_meta.verbatim.files` says what the file restore did, and a notice shows it (sent before the
+ * answer, after the kept message). docs/acp-language.md says this.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
@@ -18,13 +20,13 @@ import { checkSessionId } from "./request-checks.ts";
 import { EDIT_PROMPT_METHOD, editPromptParams, REWIND_METHOD, rewindParams } from "./rewind-params.ts";
 
 export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessions: OpenSessions): void {
-  const rewind = async (sessionId: string, target: RewindTarget): Promise<Rewound> => {
+  const rewind = async (sessionId: string, target: RewindTarget, files: boolean | undefined): Promise<Rewound> => {
     checkSessionId(sessionId);
     await sessions.lifecycle.settled(sessionId);
     const open = sessions.get(sessionId);
     if (!open)
       throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
-    const rewound = await rewindSession(open.runtime, store, target);
+    const rewound = await rewindSession(open.runtime, store, target, { files: files ?? false });
     await sessions.flush();
     return rewound;
   };
@@ -34,7 +36,7 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
     (v) => rewindParams.parse(v),
     ({ params }) =>
       typed(async () => {
-        const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId });
+        const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId }, params.files);
         return { lastMessageId: rewound.lastMessageId ?? null, _meta: { verbatim: shownMeta(rewound) } };
       }),
   );
@@ -46,7 +48,7 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
       typed(async () => {
         const blocks = params.newContent as ContentBlock[];
         checkPromptBlocks(blocks);
-        const rewound = await rewind(params.sessionId, { beforeMessageId: params.messageId });
+        const rewound = await rewind(params.sessionId, { beforeMessageId: params.messageId }, params.files);
         const open = sessions.get(params.sessionId);
         if (!open) throw unknownSession(params.sessionId);
         const outcome = await open.runtime.prompt(blocks);
@@ -66,5 +68,6 @@ function shownMeta(rewound: Rewound) {
   return {
     retracted: rewound.retracted,
     ...(rewound.cancelledTurnId ? { cancelledTurnId: rewound.cancelledTurnId } : {}),
+    ...(rewound.record.files ? { files: rewound.record.files } : {}),
   };
 }

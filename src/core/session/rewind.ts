@@ -6,11 +6,13 @@
  * (replay/retraction.ts), never deleted. The point is found by reading the journal back from its
  * end, a window at a time, so a rewind to a recent message reads only the last turns.
  */
-import type { FactOf, StoredFact } from "../../journal/facts/index.ts";
+import type { FactOf, FilesRestored, RetractedRange, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { MessagePoints, type MessagePoint } from "../../replay/message-points.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { EngineError } from "../errors.ts";
+import { mintId } from "../ids.ts";
+import { FileChanges, restoreLine } from "./rewind-files.ts";
 import { messagePoint } from "./message-point.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
@@ -34,10 +36,16 @@ export type Rewound = {
 /** Records read in the first window back from the journal's end; each next window is four times larger. */
 const FIRST_WINDOW = 4096;
 
+/**
+ * `files`: also restore the workspace files verbatim's own edits changed after the point
+ * (rewind-files.ts); the restore is made before the rewind is recorded, which records its result,
+ * and a notice shows it.
+ */
 export async function rewindSession(
   runtime: SessionRuntime,
   store: JournalStore,
   target: RewindTarget,
+  options: { files?: boolean } = {},
 ): Promise<Rewound> {
   const cancelledTurnId = runtime.running ? runtime.state.lastTurn?.turnId : undefined;
   if (runtime.running) {
@@ -71,8 +79,29 @@ export async function rewindSession(
     messageIds: shown.filter((p) => p.startSeq > toSeq).map((p) => p.messageId),
     toolCallIds: found.calls.filter((c) => c.seq > toSeq && !isRetracted(taken, c.seq)).map((c) => c.toolCallId),
   };
+  if (options.files) fact.files = await restoreFiles(runtime, store, toSeq, taken);
   await runtime.record(fact);
+  if (fact.files)
+    await runtime.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "info",
+      ...restoreLine(fact.files),
+    });
   return { toSeq, lastMessageId: lastKept(kept, point, target), retracted, cancelledTurnId, record: fact };
+}
+
+/** Restores what verbatim's edits after `toSeq` changed (but what earlier rewinds took back: their own restores had the choice). */
+async function restoreFiles(
+  runtime: SessionRuntime,
+  store: JournalStore,
+  toSeq: number,
+  taken: readonly RetractedRange[],
+): Promise<FilesRestored> {
+  const changes = new FileChanges();
+  for await (const page of store.readPages(runtime.sessionId, toSeq + 1))
+    for (const record of page) if (!isRetracted(taken, record.seq)) changes.push(record);
+  return changes.restore([runtime.state.cwd, ...runtime.additionalDirectories]);
 }
 
 /** The message kept last: the one rewound to, or the last before the prompt an edit takes back. */

@@ -4,6 +4,17 @@ import { z } from "zod";
 export const retractedRange = z.object({ fromSeq: z.number().int().positive(), toSeq: z.number().int().positive() });
 export type RetractedRange = z.infer<typeof retractedRange>;
 
+/** What a rewind's file restore did (core/session/rewind-files.ts). */
+export const filesRestored = z.object({
+  restored: z.array(z.string()),
+  /** Files verbatim created after the point, removed. */
+  removed: z.array(z.string()),
+  leftAlone: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** Commands that ran after the point: what they did is never undone. */
+  commandsRun: z.number().int().nonnegative(),
+});
+export type FilesRestored = z.infer<typeof filesRestored>;
+
 /**
  * The session was taken back to an earlier point (`session/rewind`, or `session/edit_prompt`
  * before it runs the new prompt): the records after `toSeq` and before this one leave the model's
@@ -23,6 +34,8 @@ export const sessionRewound = z.object({
   /** The turn that was running and was cancelled first, if any. */
   cancelledTurnId: z.string().optional(),
   earlier: z.array(retractedRange),
+  /** Asked to restore files too: what the restore did, before this record was written. */
+  files: filesRestored.optional(),
 });
 
 export const rewindFacts = [sessionRewound] as const;
