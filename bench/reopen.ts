@@ -96,11 +96,17 @@ const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 };
 
-/** Loads a session in a fresh agent process. */
+/**
+ * Loads a session in a fresh agent process. `ms` is from the load request to its response;
+ * `fromSpawnMs` from the spawn: since `initialize` is answered before the agent is loaded
+ * (src/start/early-initialize.ts), the first request after it also waits for the agent to load.
+ */
 export async function loadOnce(entry: string, env: Record<string, string>, sessionId: string, cwd: string) {
+  const spawned = now();
   const agent = start(entry, env);
   let t0 = 0;
   let ms = Number.NaN;
+  let fromSpawnMs = Number.NaN;
   let updates = 0;
   /** Milliseconds from the load request to its first update. */
   let firstUpdateMs = Number.NaN;
@@ -117,6 +123,7 @@ export async function loadOnce(entry: string, env: Record<string, string>, sessi
     }
     if (id === 1) {
       ms = at - t0;
+      fromSpawnMs = at - spawned;
       if (text(line).includes('"error"')) failure = text(line);
       return true;
     }
@@ -126,7 +133,7 @@ export async function loadOnce(entry: string, env: Record<string, string>, sessi
   const peak = rssMb(agent.proc.pid, "VmHWM");
   await agent.stop();
   if (failure || Number.isNaN(ms)) throw new Error(`session/load failed: ${failure ?? "no response"}`);
-  return { ms, updates, firstUpdateMs, rssAfterInitialize, peak };
+  return { ms, fromSpawnMs, updates, firstUpdateMs, rssAfterInitialize, peak };
 }
 
 export async function reopen(

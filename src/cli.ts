@@ -24,6 +24,7 @@ usage:
                                 list recorded sessions, newest first: when, model, turns, title,
                                 and each session's subagent sessions under it
   verbatim show ID              print a session as a client sees it after reopening
+  verbatim watch ID             follow a session as it is written, from any process (Ctrl-C stops)
   verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none] [--json]
                [--session ID | --continue] [--file PATH]... [--trust] PROMPT|-
                                 run one prompt headless. PROMPT - (or no PROMPT with stdin not a
@@ -83,7 +84,7 @@ const parseArgs = async () => (await import("node:util")).parseArgs;
 
 /** A subcommand's module, from the bundle past the start path (dist/agent.js). */
 const subcommand = async <K extends keyof Commands>(name: K): Promise<Awaited<ReturnType<Commands[K]>>> =>
-  (await (await import("./start/agent-entry.ts")).commands[name]()) as Awaited<ReturnType<Commands[K]>>;
+  (await (await import("./cli/agent-entry.ts")).commands[name]()) as Awaited<ReturnType<Commands[K]>>;
 type Commands = typeof import("./cli/commands.ts").commands;
 
 const setup = async (): Promise<number> => (await subcommand("setup")).runSetup();
@@ -106,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
       // (they are their own bundle, dist/agent.js); then the full agent takes the rest of stdin.
       const { answerInitializeEarly } = await import("./start/early-initialize.ts");
       const early = await answerInitializeEarly(Bun.stdin.stream(), { trust, env: process.env, cwd: process.cwd() });
-      const { serveAgent } = await import("./start/agent-entry.ts");
+      const { serveAgent } = await import("./cli/agent-entry.ts");
       await serveAgent({ trust, early });
       return 0;
     }
@@ -147,6 +148,15 @@ async function main(argv: string[]): Promise<number> {
       }
       const { showSession } = await subcommand("sessions");
       return showSession(positionals[0]);
+    }
+    case "watch": {
+      const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
+      if (positionals.length !== 1 || !positionals[0]) {
+        process.stderr.write("usage: verbatim watch ID\n");
+        return 2;
+      }
+      const { watchSession } = await subcommand("watch");
+      return watchSession(positionals[0]);
     }
     case "chat": {
       const [{ checkedSessionFlags, sessionFlagOptions }, { chat, CHAT_USAGE }, { reportError, usageError }] =

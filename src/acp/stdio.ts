@@ -6,7 +6,6 @@
 import "../zod-jitless.ts";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
-import type { AnsweredInitialize, EarlyStart } from "../start/early-initialize.ts";
 import { log } from "../log.ts";
 import { createAgentApp } from "./agent-app.ts";
 import { exitOnSignals } from "./exit-signals.ts";
@@ -14,6 +13,12 @@ import { guardLineLength, maxMessageBytes } from "./line-guard.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message, type Sink } from "./stdout-writer.ts";
 import { messageText } from "./written-lines.ts";
+
+/** An `initialize` request the start path answered (src/start/early-initialize.ts), and the line it wrote. */
+export type AnsweredInitialize = { request: Record<string, unknown>; answer: string };
+
+/** What the start path hands the agent: the rest of stdin, and the request answered, if one was. */
+export type EarlyStart = { input: ReadableStream<Uint8Array>; answered?: AnsweredInitialize };
 
 /** The two ends of the transport: stdin and stdout unless given (tests give their own). */
 export type StdioEnds = { input: ReadableStream<Uint8Array>; output: Sink };

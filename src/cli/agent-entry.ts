@@ -5,9 +5,9 @@
  * bundle (dist/agent.js). The subcommands share it with the agent rather than having a bundle of
  * their own: both hold the engine, and the package would carry it twice.
  */
-import type { EarlyStart } from "./early-initialize.ts";
+import type { EarlyStart } from "../acp/stdio.ts";
 
-export { commands } from "../cli/commands.ts";
+export { commands } from "./commands.ts";
 
 export async function serveAgent(options: { trust: boolean; early: EarlyStart }): Promise<void> {
   // A journal on a server: its login starts now, while the protocol and the engine load.

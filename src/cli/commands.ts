@@ -1,7 +1,7 @@
 /**
  * The subcommands' modules, each loaded when its command runs. None of them is needed to answer
  * `initialize`, and a bytecode bundle costs at start for every byte it holds: `src/cli.ts` reaches
- * them only through `src/start/agent-entry.ts`, a bundle of its own (dist/agent.js, see
+ * them only through `src/cli/agent-entry.ts`, a bundle of its own (dist/agent.js, see
  * scripts/build.ts).
  */
 export const commands = {
@@ -9,6 +9,7 @@ export const commands = {
   trust: () => import("./trust.ts"),
   demo: () => import("./demo.ts"),
   sessions: () => import("./sessions.ts"),
+  watch: () => import("./watch.ts"),
   chat: () => import("./chat.ts"),
   run: () => import("./run.ts"),
   runArgs: () => import("./run-args.ts"),

@@ -14,14 +14,9 @@
  */
 import { writeSync } from "node:fs";
 import { initializeResponse } from "../acp/capabilities.ts";
+import type { EarlyStart } from "../acp/stdio.ts";
 import { offeredAuthMethods } from "../acp/terminal-auth.ts";
 import { VERSION } from "../version.ts";
-
-/** The `initialize` request the start path answered, and the line it wrote. */
-export type AnsweredInitialize = { request: Record<string, unknown>; answer: string };
-
-/** What the full agent is handed: the rest of stdin, and the request answered, if one was. */
-export type EarlyStart = { input: ReadableStream<Uint8Array>; answered?: AnsweredInitialize };
 
 /** Past this, the first line is not looked at (an `initialize` request is a few hundred bytes). */
 export const MAX_FIRST_LINE = 64 * 1024;
