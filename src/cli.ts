@@ -24,6 +24,9 @@ usage:
                                 list recorded sessions, newest first: when, model, turns, title,
                                 and each session's subagent sessions under it
   verbatim show ID              print a session as a client sees it after reopening
+  verbatim show ID --ids        list its message ids (to rewind to, or fork at)
+  verbatim rewind ID --to MSG [--files]
+                                take a session back to a message (--files: restore verbatim's own edits after it)
   verbatim watch ID             follow a session as it is written, from any process (Ctrl-C stops)
   verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none] [--json]
                [--session ID | --continue] [--file PATH]... [--trust] PROMPT|-
@@ -141,13 +144,33 @@ async function main(argv: string[]): Promise<number> {
       return listSessions({ ...(values.cwd ? { cwd: values.cwd } : {}), json: values.json ?? false });
     }
     case "show": {
-      const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });
+      const { positionals, values } = (await parseArgs())({
+        args: rest,
+        allowPositionals: true,
+        options: { ids: { type: "boolean" } },
+      });
       if (positionals.length !== 1 || !positionals[0]) {
-        process.stderr.write("usage: verbatim show ID\n");
+        process.stderr.write("usage: verbatim show ID [--ids]\n");
         return 2;
       }
+      if (values.ids) return (await subcommand("rewind")).showMessageIds(positionals[0]);
       const { showSession } = await subcommand("sessions");
       return showSession(positionals[0]);
+    }
+    case "rewind": {
+      const { positionals, values } = (await parseArgs())({
+        args: rest,
+        allowPositionals: true,
+        options: { to: { type: "string" }, files: { type: "boolean" } },
+      });
+      if (positionals.length !== 1 || !positionals[0] || !values.to) {
+        process.stderr.write("usage: verbatim rewind ID --to MESSAGE [--files]\n");
+        return 2;
+      }
+      return (await subcommand("rewind")).rewindCommand(positionals[0], {
+        to: values.to,
+        files: values.files ?? false,
+      });
     }
     case "watch": {
       const { positionals } = (await parseArgs())({ args: rest, allowPositionals: true });

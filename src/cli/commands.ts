@@ -12,6 +12,7 @@ export const commands = {
   watch: () => import("./watch.ts"),
   chat: () => import("./chat.ts"),
   run: () => import("./run.ts"),
+  rewind: () => import("./rewind.ts"),
   runArgs: () => import("./run-args.ts"),
   cliError: () => import("./cli-error.ts"),
   models: () => import("./models.ts"),

@@ -6,7 +6,9 @@
  * `--approve` was given; otherwise `--approve` (default none) answers them.
  *
  * Under --json, stdout holds one JSON object a line: each `session/update` notification as sent,
- * then exactly one last line, `{sessionId, stopReason}` for a turn that ended or
+ * then exactly one last line, `{sessionId, stopReason, messageId, lastMessageId?}` for a turn
+ * that ended (the prompt's message id, and the id of the last agent message of the turn: what
+ * `verbatim rewind --to` takes to go back to the end of this turn) or
  * `{"error": {code, message, data?}, sessionId?}` for anything else.
  */
 import * as acp from "@agentclientprotocol/sdk";
@@ -20,6 +22,7 @@ import { STDOUT_CLOSED_EXIT, StdoutSink } from "./stdout-sink.ts";
 import { terminalPermissions } from "./terminal/answering.ts";
 import { ProgressLines } from "./terminal/progress-lines.ts";
 import { processScreenOptions, Screen } from "./terminal/screen.ts";
+import { TurnMessageIds } from "./turn-message-ids.ts";
 
 export type { RunOptions } from "./run-args.ts";
 
@@ -51,6 +54,7 @@ export async function run(options: RunOptions): Promise<number> {
   /** The session, once it exists (created, or found and resumed). */
   let sessionId = "";
   let started: InProcessAgent | undefined;
+  const ids = new TurnMessageIds();
   const cancel = () => {
     if (sessionId) void started?.agent.notify(acp.methods.agent.session.cancel, { sessionId });
   };
@@ -64,6 +68,7 @@ export async function run(options: RunOptions): Promise<number> {
       trust: options.trust,
       permission,
       onUpdate: (n) => {
+        ids.note(n.update);
         if (options.json) stdout(`${JSON.stringify(n)}\n`);
         screen.transcript.apply(n.update);
         progress.print(n.update);
@@ -76,7 +81,7 @@ export async function run(options: RunOptions): Promise<number> {
     });
     screen.transcript.close();
     if (sink.closed) return closedEnd(sessionId);
-    if (options.json) stdout(`${JSON.stringify({ sessionId, stopReason })}\n`);
+    if (options.json) stdout(`${JSON.stringify({ sessionId, stopReason, ...ids.ids() })}\n`);
     stderr(`session ${sessionId} (${stopReason}); continue with: verbatim run --session ${sessionId} "..."\n`);
     return exitCodes[stopReason];
   } catch (error) {

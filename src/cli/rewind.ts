@@ -1,0 +1,77 @@
+/**
+ * `verbatim rewind ID --to MESSAGE [--files]`: takes a session back to one of its messages (the
+ * ids `verbatim show ID --ids` lists), through the agent in this process as an editor would
+ * (`session/resume`, then `_verbatim/session/rewind`). Prints what was taken back and, with
+ * `--files`, what the file restore did; commands are never undone, and it says so.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { REWIND_METHOD } from "../acp/rewind-params.ts";
+import type { FilesRestored } from "../journal/facts/index.ts";
+import { reportError } from "./cli-error.ts";
+import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts";
+import { checkJournalPlace } from "./journal-access.ts";
+import { CliError } from "./cli-error.ts";
+import { visible } from "../view/visible-text.ts";
+
+export { showMessageIds } from "./message-ids.ts";
+
+type Answer = {
+  lastMessageId: string | null;
+  _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] }; files?: FilesRestored } };
+};
+
+export async function rewindCommand(sessionId: string, options: { to: string; files: boolean }): Promise<number> {
+  let journal: string | undefined;
+  let started: InProcessAgent | undefined;
+  try {
+    journal = checkJournalPlace(process.env, { write: true });
+    started = await startInProcessAgent(process.env, {
+      trust: false,
+      onUpdate: () => undefined,
+      // Nothing is asked: a rewind runs no tool.
+      permission: () => ({ outcome: { outcome: "cancelled" } }),
+    });
+    const row = await started.deps.store.info(sessionId);
+    if (!row)
+      throw new CliError("session_not_found", `there is no session ${sessionId}; \`verbatim sessions\` lists them`, 1);
+    await started.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: row.cwd, mcpServers: [] });
+    const send = started.agent.request.bind(started.agent) as unknown as (m: string, p: unknown) => Promise<Answer>;
+    const answer = await send(REWIND_METHOD, { sessionId, toMessageId: options.to, files: options.files });
+    process.stdout.write(rewoundText(sessionId, options.to, answer));
+    return 0;
+  } catch (error) {
+    return reportError(withHint(error, sessionId), { json: false, ...(journal ? { context: { journal } } : {}) });
+  } finally {
+    await started?.close();
+  }
+}
+
+/** A message the session does not show: the error says how to list those it does. */
+function withHint(error: unknown, sessionId: string): unknown {
+  const reason = (error as { data?: { reason?: unknown } } | undefined)?.data?.reason;
+  if (reason !== "unknown_message" || !(error instanceof Error)) return error;
+  return new CliError(
+    "unknown_message",
+    `${error.message}; \`verbatim show ${sessionId} --ids\` lists its messages`,
+    1,
+  );
+}
+
+/** What the rewind did, in words. */
+export function rewoundText(sessionId: string, to: string, answer: Answer): string {
+  const { retracted, files } = answer._meta.verbatim;
+  const lines = [
+    `rewound session ${sessionId} to message ${to}: ${retracted.messageIds.length} message(s) and ${retracted.toolCallIds.length} tool call(s) after it taken back (the journal keeps them)`,
+  ];
+  if (files) {
+    for (const path of files.restored) lines.push(`restored ${visible(path)}`);
+    for (const path of files.removed) lines.push(`removed ${visible(path)} (verbatim created it after that message)`);
+    for (const { path, reason } of files.leftAlone) lines.push(`left alone ${visible(path)}: ${visible(reason)}`);
+  }
+  lines.push(
+    files
+      ? `${files.commandsRun} command(s) ran after that message: what commands did is never undone`
+      : "files were not touched (--files restores what verbatim's own edits changed); what commands did is never undone",
+  );
+  return `${lines.join("\n")}\n`;
+}
