@@ -4,12 +4,14 @@
  * permission questions are asked in place (unless --approve answers them); Ctrl-C cancels the
  * turn that runs (at the prompt it only says how to leave); Ctrl-D on an empty prompt ends.
  * `--session ID` and `--continue` reopen a session with `session/load`, so its transcript is
- * drawn first, exactly as `show` draws it.
+ * drawn first, exactly as `show` draws it. `/rewind` goes back to an earlier prompt and sends
+ * another instead (chat-rewind.ts).
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describeError, reportError, usageError } from "./cli-error.ts";
 import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts";
 import { checkJournalPlace } from "./journal-access.ts";
+import { chatRewind, isRewindCommand } from "./chat-rewind.ts";
 import type { RunOptions } from "./run-args.ts";
 import { openSession } from "./session-open.ts";
 import { StdoutSink } from "./stdout-sink.ts";
@@ -70,7 +72,9 @@ export async function chat(options: ChatOptions): Promise<number> {
     });
     sessionId = await openSession(started.agent, started.deps, options, { replay: true });
     screen.transcript.flush();
-    stderr(`session ${sessionId}: type a prompt and Enter; Ctrl-C cancels a turn, Ctrl-D ends\n`);
+    stderr(
+      `session ${sessionId}: type a prompt and Enter; /rewind goes back to an earlier prompt; Ctrl-C cancels a turn, Ctrl-D ends\n`,
+    );
     const io = processTerminal();
     for (;;) {
       const typed = await readLine(io, PROMPT);
@@ -82,12 +86,17 @@ export async function chat(options: ChatOptions): Promise<number> {
       if (typed.text.trim() === "") continue;
       turning = true;
       try {
-        const { stopReason } = await started.agent.request(acp.methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: "text", text: typed.text }],
-        });
+        const { agent, client } = started;
+        const stopReason = isRewindCommand(typed.text)
+          ? await chatRewind({ agent, sessionId, view: client.view(sessionId), io, say: stderr }, typed.text)
+          : (
+              await agent.request(acp.methods.agent.session.prompt, {
+                sessionId,
+                prompt: [{ type: "text", text: typed.text }],
+              })
+            ).stopReason;
         screen.transcript.flush();
-        if (stopReason !== "end_turn") stderr(`(${stopReason})\n`);
+        if (stopReason !== undefined && stopReason !== "end_turn") stderr(`(${stopReason})\n`);
       } catch (error) {
         screen.transcript.flush();
         stderr(`verbatim: ${describeError(error, { journal }).body.message}\n`);

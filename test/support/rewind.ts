@@ -4,7 +4,6 @@
  */
 import type { ClientContext, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import { EDIT_PROMPT_METHOD, REWIND_METHOD } from "../../src/acp/rewind-params.ts";
-import type { ViewModel } from "../../src/view/view-model.ts";
 
 export type Retracted = { messageIds: string[]; toolCallIds: string[] };
 type Meta = { _meta: { verbatim: { retracted: Retracted; cancelledTurnId?: string } } };
@@ -22,11 +21,5 @@ export const editPrompt = (
   params: { sessionId: string; messageId: string; newContent: ContentBlock[]; files?: boolean },
 ) => send(ctx)<EditAnswer>(EDIT_PROMPT_METHOD, params);
 
-/** What a client does with the answer: the named messages and cards leave its view; session state stays. */
-export function dropRetracted(view: ViewModel, { messageIds, toolCallIds }: Retracted): ViewModel {
-  const gone = new Set([...messageIds.map((id) => `message:${id}`), ...toolCallIds.map((id) => `tool:${id}`)]);
-  view.timeline = view.timeline.filter((entry) => !gone.has(entry));
-  for (const id of messageIds) delete view.messages[id];
-  for (const id of toolCallIds) delete view.toolCalls[id];
-  return view;
-}
+/** What a client does with the answer (the chat does the same): the named entries leave its view. */
+export { dropRetracted } from "../../src/cli/chat-rewind.ts";

@@ -1,0 +1,77 @@
+/**
+ * `/rewind` at the chat prompt (`/rewind --files` to restore verbatim's own edits too): lists the
+ * session's prompts, asks which one to go back to and what to send instead, and sends it as
+ * `_verbatim/session/edit_prompt`: everything from that prompt on is taken back (the journal keeps
+ * it) and the new prompt runs from there. The terminal cannot unprint lines, so a line says what
+ * was taken back; `verbatim show` and a reopened chat draw the session without it.
+ */
+import type { ClientContext, StopReason } from "@agentclientprotocol/sdk";
+import { EDIT_PROMPT_METHOD } from "../acp/rewind-params.ts";
+import type { FilesRestored } from "../journal/facts/index.ts";
+import type { ViewModel } from "../view/view-model.ts";
+import { visible } from "../view/visible-text.ts";
+import { readLine, type TerminalIo } from "./terminal/line-reader.ts";
+
+/** What a chat line asking for a rewind looks like. */
+export const isRewindCommand = (text: string): boolean => /^\/rewind(\s+--files)?\s*$/.test(text.trim());
+
+type EditAnswer = {
+  stopReason: StopReason;
+  _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] }; files?: FilesRestored } };
+};
+
+/** What a client does with a rewind's answer: the named messages and cards leave its view; session state stays. */
+export function dropRetracted(
+  view: ViewModel,
+  { messageIds, toolCallIds }: { messageIds: string[]; toolCallIds: string[] },
+): ViewModel {
+  const gone = new Set([...messageIds.map((id) => `message:${id}`), ...toolCallIds.map((id) => `tool:${id}`)]);
+  view.timeline = view.timeline.filter((entry) => !gone.has(entry));
+  for (const id of messageIds) delete view.messages[id];
+  for (const id of toolCallIds) delete view.toolCalls[id];
+  return view;
+}
+
+/** The prompts a client's view shows, oldest first: their ids and first lines. */
+export function promptsOf(view: ViewModel): { messageId: string; text: string }[] {
+  return view.timeline.flatMap((entry) => {
+    const message = entry.startsWith("message:") ? view.messages[entry.slice("message:".length)] : undefined;
+    if (message?.role !== "user") return [];
+    const text = message.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join(" ");
+    return [{ messageId: message.id, text: text.split("\n")[0]?.slice(0, 70) ?? "" }];
+  });
+}
+
+/**
+ * Asks and runs one rewind; returns the new turn's stop reason, or undefined when the user chose
+ * nothing (Enter, Ctrl-C or Ctrl-D at either question).
+ */
+export async function chatRewind(
+  run: { agent: ClientContext; sessionId: string; view: ViewModel; io: TerminalIo; say: (text: string) => void },
+  line: string,
+): Promise<StopReason | undefined> {
+  const prompts = promptsOf(run.view);
+  if (prompts.length === 0) {
+    run.say("(no prompt to rewind to yet)\n");
+    return undefined;
+  }
+  run.say(prompts.map((p, i) => `  ${String(i + 1).padStart(3)}  ${visible(p.text)}\n`).join(""));
+  const which = await readLine(run.io, `go back to before prompt (1-${prompts.length}, Enter cancels): `);
+  const chosen = which.kind === "line" ? prompts[Number(which.text.trim()) - 1] : undefined;
+  if (!chosen) return undefined;
+  const text = await readLine(run.io, "send instead (Enter cancels): ");
+  if (text.kind !== "line" || text.text.trim() === "") return undefined;
+  const send = run.agent.request.bind(run.agent) as unknown as (m: string, p: unknown) => Promise<EditAnswer>;
+  const answer = await send(EDIT_PROMPT_METHOD, {
+    sessionId: run.sessionId,
+    messageId: chosen.messageId,
+    newContent: [{ type: "text", text: text.text }],
+    files: /--files/.test(line),
+  });
+  const { retracted, files } = answer._meta.verbatim;
+  dropRetracted(run.view, retracted);
+  run.say(
+    `(rewound: ${retracted.messageIds.length} message(s) and ${retracted.toolCallIds.length} tool call(s) taken back${files ? `; files restored: ${files.restored.length + files.removed.length}, left alone: ${files.leftAlone.length}; commands are never undone` : ""})\n`,
+  );
+  return answer.stopReason;
+}
