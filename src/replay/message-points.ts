@@ -45,16 +45,9 @@ export class MessagePoints {
     return this.#points.get(messageId);
   }
 
-  /** How many messages the client is shown (thoughts included), and the last of them. */
-  shown(): { count: number; last: MessagePoint | undefined } {
-    let last: MessagePoint | undefined;
-    for (const point of this.#points.values()) if (!last || point.startSeq > last.startSeq) last = point;
-    return { count: this.#points.size, last };
-  }
-
-  /** Every message the client is shown, in the order they first appeared. */
+  /** Every message the client is shown, in the order they first appeared (the map's: each is added at its first record). */
   all(): MessagePoint[] {
-    return [...this.#points.values()].sort((a, b) => a.startSeq - b.startSeq);
+    return [...this.#points.values()];
   }
 
   /** A rewind kept records up to `toSeq`: every message that began after it is gone. */

@@ -227,3 +227,32 @@ describe("a rewind of a forked session", () => {
     expect(diffValues(comparable(view), comparable(await reloaded(box, forked)))).toEqual([]);
   });
 });
+
+describe("a session reopened from its replay cache", () => {
+  test("rewinds as one folded from its facts (its early records were never read)", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    const store = openJournal(box.env);
+    try {
+      // The writer stores the turns' rows and state off the turns' path.
+      for (let i = 0; i < 200 && (await store.readReplayCache(sessionId)).length < 3; i++) await Bun.sleep(25);
+      expect((await store.readReplayCache(sessionId)).length).toBe(3);
+    } finally {
+      await live.close();
+      await store.close();
+    }
+    const again = await connectInProcess(box.env);
+    let view: ViewModel;
+    try {
+      await load(again.ctx, sessionId, box.workspace);
+      view = again.client.view(sessionId);
+      const answer = await rewind(again.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
+      expect(answer._meta.verbatim.retracted.messageIds.length).toBeGreaterThan(0);
+      dropRetracted(view, answer._meta.verbatim.retracted);
+    } finally {
+      await again.close();
+    }
+    expect(messageIds(view, "user")).toHaveLength(1);
+    expect(diffValues(comparable(view), comparable(await reloaded(box, sessionId, false)))).toEqual([]);
+  });
+});

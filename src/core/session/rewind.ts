@@ -3,8 +3,10 @@
  * running turn is cancelled first, a turn a dead process left open is closed as the next prompt
  * would close it, then one `session_rewound` fact records the point. The journal stays
  * append-only: what the point leaves out is taken back from the model's context and from replay
- * (replay/retraction.ts), never deleted. The point is found by reading the journal back from its
- * end, a window at a time, so a rewind to a recent message reads only the last turns.
+ * (replay/retraction.ts), never deleted. The point is found in the session's index of its
+ * messages (kept as its records are folded: SessionRuntime.messageIndex), or, for a session
+ * restored from the replay cache without reading its early records, by reading the journal back
+ * from its end, a window at a time, so a rewind to a recent message reads only the last turns.
  */
 import type { FactOf, FilesRestored, RetractedRange, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
@@ -54,7 +56,7 @@ export async function rewindSession(
   }
   if (runtime.state.needsRecovery()) await runtime.record(recoveryFact(runtime.state));
   const messageId = "toMessageId" in target ? target.toMessageId : target.beforeMessageId;
-  const found = await located(store, runtime.sessionId, messageId, runtime.state.lastSeq);
+  const found = runtime.messageIndex() ?? (await located(store, runtime.sessionId, messageId, runtime.state.lastSeq));
   const point = messagePoint(found.points, runtime.sessionId, messageId);
   if ("beforeMessageId" in target && point.role !== "user") {
     throw new EngineError(
@@ -110,21 +112,25 @@ function lastKept(kept: MessagePoint[], point: MessagePoint, target: RewindTarge
   return kept.at(-1)?.messageId;
 }
 
-type Located = { points: MessagePoints; calls: { toolCallId: string; seq: number }[] };
+/** The messages a client is shown and the calls announced, from records folded in order. */
+export class Located {
+  readonly points = new MessagePoints();
+  readonly calls: { toolCallId: string; seq: number }[] = [];
+
+  push(record: StoredFact): void {
+    this.points.push(record);
+    if (record.fact.kind === "tool_call_announced")
+      this.calls.push({ toolCallId: record.fact.toolCallId, seq: record.seq });
+  }
+}
 
 /** The messages and calls of the journal's last records, as far back as it takes to find `messageId` (or all of them). */
 async function located(store: JournalStore, sessionId: string, messageId: string, lastSeq: number): Promise<Located> {
   for (let window = FIRST_WINDOW; ; window *= 4) {
     const from = Math.max(1, lastSeq - window + 1);
-    const found: Located = { points: new MessagePoints(), calls: [] };
-    for await (const page of store.readPages(sessionId, from)) for (const record of page) take(found, record, lastSeq);
+    const found = new Located();
+    for await (const page of store.readPages(sessionId, from))
+      for (const record of page) if (record.seq <= lastSeq) found.push(record);
     if (found.points.get(messageId) || from === 1) return found;
   }
-}
-
-function take(found: Located, record: StoredFact, lastSeq: number): void {
-  if (record.seq > lastSeq) return;
-  found.points.push(record);
-  if (record.fact.kind === "tool_call_announced")
-    found.calls.push({ toolCallId: record.fact.toolCallId, seq: record.seq });
 }

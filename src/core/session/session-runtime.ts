@@ -28,6 +28,7 @@ import { sessionStartedFact } from "./session-started.ts";
 import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type TurnSession } from "./session-turn.ts";
+import { Located } from "./rewind.ts";
 import { defined } from "../../defined.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
@@ -38,6 +39,11 @@ export class SessionRuntime {
   readonly state = new SessionStateFold();
   #additionalDirectories: string[] | undefined;
   #conversation: ConversationFold | undefined;
+  /**
+   * The messages a client is shown and the calls announced, folded from record 1 (a rewind finds
+   * its point here: rewind.ts); undefined when the records before a restored state were not read.
+   */
+  #messages: Located | undefined = new Located();
   #closed = false;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
   readonly #tooling: SessionTooling;
@@ -197,6 +203,7 @@ export class SessionRuntime {
     if (start) {
       start.restore(runtime.state);
       runtime.#writer.restoredTo(start.seq);
+      runtime.#messages = undefined;
     }
     for await (const page of pages) {
       for (const record of page) {
@@ -419,10 +426,17 @@ export class SessionRuntime {
   #forget(): void {
     Object.assign(this.state, new SessionStateFold());
     this.#conversation = undefined;
+    this.#messages = new Located();
+  }
+
+  /** The session's messages and calls as folded from record 1, if they were (see #messages). */
+  messageIndex(): Located | undefined {
+    return this.#messages;
   }
 
   #absorb(record: StoredFact): void {
     this.state.apply(record.fact, record.seq);
+    this.#messages?.push(record);
     // A rewind takes back what the model was given: its context is folded again from the journal when next needed.
     if (record.fact.kind === "session_rewound") this.#conversation = undefined;
     else this.#conversation?.apply(record.fact);
