@@ -10,7 +10,8 @@
  */
 import type { FactOf, FilesRestored, RetractedRange, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
-import { MessagePoints, type MessagePoint } from "../../replay/message-points.ts";
+import type { MessagePoint } from "../../replay/message-points.ts";
+import { Located } from "./rewind-index.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
@@ -110,18 +111,6 @@ async function restoreFiles(
 function lastKept(kept: MessagePoint[], point: MessagePoint, target: RewindTarget): string | undefined {
   if ("toMessageId" in target) return point.messageId;
   return kept.at(-1)?.messageId;
-}
-
-/** The messages a client is shown and the calls announced, from records folded in order. */
-export class Located {
-  readonly points = new MessagePoints();
-  readonly calls: { toolCallId: string; seq: number }[] = [];
-
-  push(record: StoredFact): void {
-    this.points.push(record);
-    if (record.fact.kind === "tool_call_announced")
-      this.calls.push({ toolCallId: record.fact.toolCallId, seq: record.seq });
-  }
 }
 
 /** The messages and calls of the journal's last records, as far back as it takes to find `messageId` (or all of them). */

@@ -28,7 +28,7 @@ import { sessionStartedFact } from "./session-started.ts";
 import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type TurnSession } from "./session-turn.ts";
-import { Located } from "./rewind.ts";
+import { Located } from "./rewind-index.ts";
 import { defined } from "../../defined.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
