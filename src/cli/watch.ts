@@ -1,0 +1,79 @@
+/**
+ * `verbatim watch ID`: a session drawn in the terminal as it is written, by whichever process
+ * runs it (on this machine, or on another sharing the PostgreSQL journal), until Ctrl-C. What is
+ * recorded is drawn first, as `show` draws it; then each record as the writer commits it, through
+ * the projection the writer's own client was sent it by (the projector goes live at the end of
+ * the replay, as a reopened session's does), and the one transcript renderer. It reads the
+ * journal only: the writer is never asked for anything, nor slowed.
+ */
+import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import { FOLLOW_INTERVAL_MS, followRecords } from "../journal/follow.ts";
+import type { JournalStore } from "../journal/store.ts";
+import { Projector } from "../replay/project.ts";
+import { ReplayPipeline } from "../replay/replay-pipeline.ts";
+import { retractionOf } from "../replay/retraction.ts";
+import { onSession } from "./sessions.ts";
+import { processScreenOptions, Screen } from "./terminal/screen.ts";
+
+const write = (stream: NodeJS.WriteStream) => (text: string) => {
+  stream.write(text);
+};
+
+/** Follows `sessionId` until SIGINT (exit 130) or until the session is deleted (exit 1). */
+export function watchSession(sessionId: string): Promise<number> {
+  return onSession(sessionId, async ({ store }) => {
+    const screen = new Screen(write(process.stdout), write(process.stderr), processScreenOptions(true));
+    const stop = new AbortController();
+    const interrupt = () => stop.abort();
+    process.on("SIGINT", interrupt);
+    try {
+      const last = await drawRecorded(store, sessionId, screen);
+      screen.progress(
+        `verbatim: watching ${sessionId}: each update is drawn as its writer records it (Ctrl-C to stop)\n`,
+      );
+      await drawFollowing(store, sessionId, last, screen, stop.signal);
+      screen.transcript.close();
+      return 130;
+    } finally {
+      process.off("SIGINT", interrupt);
+    }
+  });
+}
+
+/** What is recorded, as a reopened client is sent it; returns the last record drawn and leaves the projector live. */
+async function drawRecorded(
+  store: JournalStore,
+  sessionId: string,
+  screen: Screen,
+): Promise<{ seq: number; projector: Projector }> {
+  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
+  const projector = new Projector({ notices: false, replay: true, sessionId });
+  const pipeline = new ReplayPipeline(projector, rewound);
+  let seq = 0;
+  for await (const page of store.readPages(sessionId)) {
+    for (const record of page) {
+      for (const update of pipeline.push(record)) screen.transcript.apply(update);
+      seq = record.seq;
+    }
+  }
+  // Not flushed: a message the writer is still streaming stays open, to be drawn on as it grows.
+  for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) screen.transcript.apply(update);
+  return { seq, projector };
+}
+
+async function drawFollowing(
+  store: JournalStore,
+  sessionId: string,
+  from: { seq: number; projector: Projector },
+  screen: Screen,
+  signal: AbortSignal,
+): Promise<void> {
+  const records = followRecords(store, sessionId, from.seq, { signal, intervalMs: FOLLOW_INTERVAL_MS });
+  for await (const page of records) {
+    for (const record of page) {
+      for (const update of from.projector.apply(record)) screen.transcript.apply(update);
+      // A turn's end is when run and chat draw the rest of it.
+      if (record.fact.kind === "turn_ended") screen.transcript.flush();
+    }
+  }
+}
