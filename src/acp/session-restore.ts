@@ -12,7 +12,7 @@ import type { StoredFact } from "../journal/facts/index.ts";
 import { restoreOpening } from "../replay/replay-state.ts";
 import { adoptAuthority } from "../replay/authority.ts";
 import { cacheKey } from "../replay/cache-key.ts";
-import { retractionOf } from "../replay/retraction.ts";
+import { lastRewind } from "./rewind-lookup.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
 import { StateRest } from "./state-rest.ts";
 import type { OpenSessions } from "./open-sessions.ts";
@@ -50,7 +50,9 @@ export async function restoreSession(
   const sender = sessions.sender(client);
   const projector: Projector = sessions.newProjector(true);
   // What the session's rewinds took back is known before anything is sent (replay/retraction.ts).
-  const retraction = replay ? retractionOf(await deps.store.lastOf(sessionId, ["session_rewound"])) : undefined;
+  const retraction = replay
+    ? await lastRewind(deps.store, sessions.cacheStore, sessionId, sessions.replayCapabilities())
+    : undefined;
   const pipeline = new ReplayPipeline(projector, retraction?.ranges);
   // The cached run's lines are written first, as they are read; with the state after it, the
   // run's records are not read at all: the session continues from the state (cached-replay.ts),
