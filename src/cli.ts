@@ -3,7 +3,7 @@
  * verbatim's entry point. With no arguments it is an ACP agent on stdio (stdout carries only
  * protocol messages). Subcommands: setup, demo, sessions, show, run, chat, models, doctor, export, import, fork, delete, verify, trust.
  */
-import { VERSION } from "./version.ts";
+import { VERSION } from "./shared/version.ts";
 
 const USAGE = `verbatim ${VERSION}: an ACP coding agent whose sessions reopen exactly as they were shown live
 

@@ -30,8 +30,8 @@ import { initializeResponse } from "./capabilities.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
-import { VERSION } from "../version.ts";
-import { defined } from "../defined.ts";
+import { VERSION } from "../shared/version.ts";
+import { defined } from "../shared/defined.ts";
 import { expandWritten } from "./written-lines.ts";
 
 export type AgentDeps = EngineDeps;

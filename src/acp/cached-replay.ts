@@ -10,7 +10,7 @@
  */
 import { partChecksumHolds, type ReplayCacheKey, type ReplayStatePart } from "../journal/replay-cache.ts";
 import type { JournalStore } from "../journal/store.ts";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 import { openingPartNames, type StateHead } from "../replay/replay-state.ts";
 
 /**

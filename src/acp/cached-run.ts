@@ -6,7 +6,7 @@
  * client's pace. Never writes to the journal.
  */
 import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../journal/replay-cache.ts";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 import { linesAreUpdatesOf } from "../replay/cached-lines.ts";
 import { throwIfCancelled } from "./errors.ts";
 import type { UpdateSender } from "./update-sender.ts";

@@ -9,7 +9,7 @@
  * shutdown that takes longer than `SHUTDOWN_MS` (a hook or a tool that will not stop) is cut
  * short, and a second signal exits at once.
  */
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 
 /** At most how long a signalled agent spends closing before it exits anyway. */
 export const SHUTDOWN_MS = 2000;

@@ -10,7 +10,7 @@
  * line boundary (the common case costs one scan for newlines).
  */
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 import { sniffEnvelope } from "./envelope-sniff.ts";
 
 /** The SDK's own default: what a client may send in one message unless configured otherwise. */

@@ -16,7 +16,7 @@ import { throwIfCancelled, typed } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { decodeCursor, encodeCursor, type Position } from "./list-cursor.ts";
 import { checkDirectories } from "./request-checks.ts";
-import { defined } from "../defined.ts";
+import { defined } from "../shared/defined.ts";
 
 const PAGE_SIZE = 50;
 

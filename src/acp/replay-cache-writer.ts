@@ -12,7 +12,7 @@
 import type { StoredFact } from "../journal/facts/index.ts";
 import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../journal/replay-cache.ts";
 import type { JournalStore } from "../journal/store.ts";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 import type { StatePart } from "../replay/replay-state.ts";
 import { cacheKey, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplaySegments } from "../replay/replay-segments.ts";

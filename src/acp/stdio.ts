@@ -3,10 +3,10 @@
  * (logs, stray console output) goes to stderr.
  */
 // First: the SDK builds its schemas when it loads.
-import "../zod-jitless.ts";
+import "../shared/zod-jitless.ts";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 import { createAgentApp } from "./agent-app.ts";
 import { exitOnSignals } from "./exit-signals.ts";
 import { guardLineLength, maxMessageBytes } from "./line-guard.ts";

@@ -6,7 +6,7 @@
 import type { AgentContext, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import { WrittenLines } from "./written-lines.ts";
 import { methods } from "@agentclientprotocol/sdk/unstable";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 
 /** How many updates may be in flight before a replay waits for the client to take them. */
 const REPLAY_HIGH_WATER = 512;

@@ -7,7 +7,7 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { EngineError } from "../core/errors.ts";
 import { JournalError } from "../journal/errors.ts";
-import { defined } from "../defined.ts";
+import { defined } from "../shared/defined.ts";
 import { visible } from "../view/visible-text.ts";
 
 /** Exit code of a usage error: a bad argument, the prompt or a folder missing. */

@@ -14,7 +14,7 @@ import { openJournal } from "../core/config/open-journal.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import { SessionStateFold } from "../replay/state.ts";
 import { quoted, standingPhrases } from "../view/standing-permissions.ts";
-import { defined } from "../defined.ts";
+import { defined } from "../shared/defined.ts";
 import { fileLines } from "./file-lines.ts";
 import { importedAuthority } from "./import-authority.ts";
 import { standingOf } from "./session-standing.ts";

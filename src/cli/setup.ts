@@ -15,7 +15,7 @@ import { WIRES } from "../core/providers/wire-table.ts";
 import { checkProvider, type CheckResult } from "./setup/check.ts";
 import { SetupCancelled, terminalPrompter, type Prompter } from "./setup/prompt.ts";
 import { withChoice, writeUserConfig, type SetupChoice } from "./setup/user-config.ts";
-import { defined } from "../defined.ts";
+import { defined } from "../shared/defined.ts";
 import { visible } from "../view/visible-text.ts";
 
 type Env = Record<string, string | undefined>;

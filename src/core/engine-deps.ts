@@ -1,6 +1,6 @@
 /** Wires the engine from the environment: the journal, the model catalog, the tools, the hooks. */
 import { openJournal } from "./config/open-journal.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../shared/version.ts";
 import { hookSettings } from "./hooks/settings.ts";
 import { isTrusted } from "./hooks/trust.ts";
 import { catalogFromEnv, type ProviderCatalog } from "./providers/catalog.ts";

@@ -5,7 +5,7 @@
  * reading puts the payload back before the record is validated, so every reader above the store
  * sees the fact exactly as it was recorded.
  */
-import { sha256Hex } from "../sha256.ts";
+import { sha256Hex } from "../shared/sha256.ts";
 
 /** Where in a record's body a payload was taken out, and its content hash. */
 export type BlobRef = { path: (string | number)[]; sha256: string };

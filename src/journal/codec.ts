@@ -3,7 +3,7 @@
  * was written in; readers accept every version ever written and migrate in memory, writers
  * always write the newest. Decoding never writes.
  */
-import "../zod-jitless.ts";
+import "../shared/zod-jitless.ts";
 import { compile } from "zod/v4/core";
 import { blobRefsOf, extractBlobs, restoreBlobs } from "./blob-refs.ts";
 import { JournalError } from "./errors.ts";

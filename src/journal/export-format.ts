@@ -6,13 +6,13 @@
  * travel: nothing a store keeps beside them (leases, caches) is in the file.
  */
 import { z } from "zod";
-import { sha256Hex } from "../sha256.ts";
+import { sha256Hex } from "../shared/sha256.ts";
 import { decodeRecord, encodeFact } from "./codec.ts";
 import { JournalError } from "./errors.ts";
 import type { Fact, StoredFact } from "./facts/index.ts";
 import { nestsDeeperThan } from "./json-nesting.ts";
 import type { SessionRow } from "./store.ts";
-import { defined } from "../defined.ts";
+import { defined } from "../shared/defined.ts";
 
 export const EXPORT_FORMAT = "verbatim-session-export";
 /** The newest export format this verbatim writes and reads. */

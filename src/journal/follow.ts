@@ -6,6 +6,7 @@
  * journal order. Works the same on both stores, on this machine or another sharing the journal.
  */
 import type { StoredFact } from "./facts/index.ts";
+import { sleep } from "../shared/sleep.ts";
 import type { JournalStore } from "./store.ts";
 
 /**
@@ -45,19 +46,6 @@ export async function* followRecords(
     }
     // Also after records were found: a writer streaming fast is then read in batches, not chased
     // one commit at a time (which would take the CPU the writer and the other followers need).
-    await pause(options.intervalMs, options.signal);
+    await sleep(options.intervalMs, options.signal);
   }
-}
-
-/** Waits `ms`, or less if `signal` aborts first. Never rejects. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { homeDir } from "../home-dir.ts";
+import { homeDir } from "../shared/home-dir.ts";
 
 /** Where verbatim keeps its data (the journal): $VERBATIM_HOME, else $XDG_DATA_HOME/verbatim. */
 export function dataHome(env: Record<string, string | undefined> = process.env): string {

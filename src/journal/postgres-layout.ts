@@ -5,7 +5,7 @@
 import type { SQL } from "bun";
 import { JournalError } from "./errors.ts";
 import { HARDENED_MARK, hardeningSql, LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 
 type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
 

@@ -42,7 +42,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
-import { log } from "../log.ts";
+import { log } from "../shared/log.ts";
 
 /** How long the writer must have been idle for a checkpoint. */
 export const IDLE_MS = 200;

@@ -6,7 +6,7 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, FactOf, RetractedRange, StoredFact } from "../journal/facts/index.ts";
 import { isRetracted, rangesOf } from "./retraction.ts";
-import type { ModelMessage, ModelToolResult, UserPart } from "../model-messages.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
 /** How a compaction summary opens the next user message. */
 export const SUMMARY_PREFIX =

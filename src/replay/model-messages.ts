@@ -2,7 +2,7 @@
  * What the model is shown: a provider-neutral conversation that each adapter lowers to its wire.
  * The replay's conversation fold builds it from the journal; the engine's providers take it. Types only.
  */
-import type { ModelRef } from "./journal/facts/index.ts";
+import type { ModelRef } from "../journal/facts/index.ts";
 
 export type UserPart = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
 

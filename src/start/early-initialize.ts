@@ -16,7 +16,7 @@ import { writeSync } from "node:fs";
 import { initializeResponse } from "../acp/capabilities.ts";
 import type { EarlyStart } from "../acp/stdio.ts";
 import { offeredAuthMethods } from "../acp/terminal-auth.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../shared/version.ts";
 
 /** Past this, the first line is not looked at (an `initialize` request is a few hundred bytes). */
 export const MAX_FIRST_LINE = 64 * 1024;

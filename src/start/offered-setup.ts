@@ -6,7 +6,7 @@
  * the two answers equal, byte for byte, with and without config files.
  */
 // First: the config's schemas are built when their module loads, and each is parsed once here.
-import "../zod-jitless.ts";
+import "../shared/zod-jitless.ts";
 import { loadSettings, settingsFiles } from "../core/config/settings.ts";
 import { isTrusted } from "../core/hooks/trust.ts";
 import { resolveProviders } from "../core/providers/provider-config.ts";

@@ -1,6 +1,6 @@
 /** `defined`: an object's fields without the undefined ones, for optional fields that must be absent. */
 import { describe, expect, test } from "bun:test";
-import { defined } from "../../src/defined.ts";
+import { defined } from "../../src/shared/defined.ts";
 
 describe("defined", () => {
   test("leaves out the keys whose value is undefined", () => {

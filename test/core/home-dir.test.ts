@@ -1,7 +1,7 @@
 /** The home directory config files and the journal live under: $HOME, else the account's. */
 import { describe, expect, test } from "bun:test";
 import { homedir } from "node:os";
-import { homeDir } from "../../src/home-dir.ts";
+import { homeDir } from "../../src/shared/home-dir.ts";
 
 describe("the home directory", () => {
   test("is $HOME when it is set", () => {

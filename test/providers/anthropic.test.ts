@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { buildRequest } from "../../src/core/providers/anthropic/request.ts";
 import { modelInfo } from "../../src/core/providers/known-models.ts";
-import type { ModelMessage } from "../../src/model-messages.ts";
+import type { ModelMessage } from "../../src/replay/model-messages.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { collect, providerFor, providerRequest, readTool, summarize, userSays } from "../support/provider-events.ts";
 import { anthropicKit as kit } from "../support/provider-kits.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { modelInfo } from "../../src/core/providers/known-models.ts";
 import { buildRequest } from "../../src/core/providers/openai-responses/request.ts";
-import type { ModelMessage } from "../../src/model-messages.ts";
+import type { ModelMessage } from "../../src/replay/model-messages.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { collect, providerFor, providerRequest, summarize, userSays } from "../support/provider-events.ts";
 import { responsesKit as kit } from "../support/provider-kits.ts";

@@ -2,7 +2,7 @@
 import { expect } from "bun:test";
 import { catalogFromEnv } from "../../src/core/providers/catalog.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../src/core/providers/types.ts";
-import type { ModelMessage } from "../../src/model-messages.ts";
+import type { ModelMessage } from "../../src/replay/model-messages.ts";
 import type { FixtureServer } from "./fixture-server.ts";
 import { modelRef, type Kit } from "./provider-kits.ts";
 import { sandbox } from "./workspace.ts";

@@ -9,10 +9,10 @@
  * runs with `source: "compact"` (`CompactionRun.afterCompaction`, in session/commands-and-compaction.ts).
  */
 import type { Fact, ModelRef, Money, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
-import type { ModelMessage } from "../../model-messages.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
 import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 import { addCost } from "../../replay/session-cost.ts";
 
 /** Compaction runs before a turn whose context already holds this share of the window. */

@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { readOwnFile } from "../confinement/own-files.ts";
 import type { z } from "zod";
-import { homeDir } from "../../home-dir.ts";
+import { homeDir } from "../../shared/home-dir.ts";
 import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
 
 export type SettingsFiles = { user: string; project: string };

@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, lstatSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { homeDir } from "../../home-dir.ts";
+import { homeDir } from "../../shared/home-dir.ts";
 import { closeFile, openForRead, readBytes } from "./open-file.ts";
 import { insideAny, kindOf, PathError, realRoots, resolveReal } from "./resolve.ts";
 

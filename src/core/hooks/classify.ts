@@ -10,7 +10,7 @@ import { commandText, type CommandHandler } from "./config.ts";
 import { hookEvents } from "./events.ts";
 import { parseHookOutput, type HookOutput } from "./output.ts";
 import type { CommandResult } from "./run-command.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type HandlerResult = {
   handler: CommandHandler;

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { readOwnFile } from "../confinement/own-files.ts";
-import { homeDir } from "../../home-dir.ts";
+import { homeDir } from "../../shared/home-dir.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
 
 export type Env = Record<string, string | undefined>;

@@ -6,13 +6,13 @@
  * in silence: unsupported handler types, unknown events, bad matchers, untrusted sources.
  */
 import { z } from "zod";
-import { sha256Hex } from "../../sha256.ts";
+import { sha256Hex } from "../../shared/sha256.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
 import { userConfigRoots } from "../confinement/own-files.ts";
 import { hookSourceFiles, readJsonObject, type Env } from "./config-files.ts";
 import { hookEvents, isHookEvent, knownButNotFired, type HookEventName } from "./events.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** A `type: "command"` handler, ready to run. */
 export type CommandHandler = {

@@ -18,7 +18,7 @@ import { resolve, type Resolution } from "./resolve.ts";
 import { runHandlers } from "./run-handlers.ts";
 import type { HookSettings } from "./settings.ts";
 import { isTrusted } from "./trust.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** What the hooks use of their session. */
 export type SessionHooksHost = {

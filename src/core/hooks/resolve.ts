@@ -14,7 +14,7 @@ import type { HandlerResult } from "./classify.ts";
 import { cap } from "./classify.ts";
 import type { HookEventName } from "./events.ts";
 import { frameContext } from "./framing.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type Rewrite = { input: Record<string, unknown>; byHookId: string; conflictingHookIds: string[] };
 

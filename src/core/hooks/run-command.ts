@@ -8,7 +8,7 @@
  * the Bash tool's commands share: ../command-lifetime.ts).
  */
 import { commandLifetime } from "../command-lifetime.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type CommandSpec = {
   argv: string[];

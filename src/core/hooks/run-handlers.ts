@@ -8,7 +8,7 @@ import { classify, type HandlerResult } from "./classify.ts";
 import type { CommandHandler } from "./config.ts";
 import type { Env } from "./config-files.ts";
 import { runCommand } from "./run-command.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 const MAX_CONCURRENT = 8;
 

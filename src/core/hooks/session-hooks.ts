@@ -14,7 +14,7 @@ import { HookEngine, type SessionHooksHost } from "./hook-engine.ts";
 import { HostNotifications, type HostEvent } from "./notify/host-notifications.ts";
 import type { Resolution } from "./resolve.ts";
 import { SESSION_END_CAP_SEC, type HookSettings } from "./settings.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export class SessionHooks implements TurnHooks {
   readonly #engine: HookEngine;

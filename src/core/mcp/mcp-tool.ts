@@ -6,9 +6,9 @@
 import type { ContentBlock as AcpBlock, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { CallToolResult, ContentBlock as McpBlock, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { sha256Hex } from "../../sha256.ts";
+import { sha256Hex } from "../../shared/sha256.ts";
 import { failed, type Tool, type ToolOutcome } from "../tools/tool.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Calls a tool on the server; rejects when the server cannot answer. */
 export type ToolCaller = (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;

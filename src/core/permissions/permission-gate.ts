@@ -17,7 +17,7 @@ import {
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
 

@@ -6,7 +6,7 @@
  * the provider gets back exactly the structure it produced.
  */
 import { z } from "zod";
-import type { ModelCall, ModelMessage } from "../../model-messages.ts";
+import type { ModelCall, ModelMessage } from "../../replay/model-messages.ts";
 
 export type AssistantMessage = Extract<ModelMessage, { role: "assistant" }>;
 

@@ -7,7 +7,7 @@
  * of context); a config file's `price` replaces them.
  */
 import type { ModelSettings, Price, ProviderKind } from "../config/settings-schema.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type ThinkingStyle = "adaptive" | "budget" | "effort" | "none";
 

@@ -4,7 +4,7 @@
  * only before anything was shown (src/core/turn/stream-step.ts).
  */
 import type { ProviderEvent } from "./types.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type ErrorEvent = Extract<ProviderEvent, { type: "error" }>;
 

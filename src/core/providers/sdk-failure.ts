@@ -8,7 +8,7 @@
 import type { ProviderKind } from "../config/settings-schema.ts";
 import { baseUrlHint, readableFailure } from "./http-failure.ts";
 import { errorText, isNetworkError, type Failure } from "./retry-policy.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 

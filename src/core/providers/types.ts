@@ -7,7 +7,7 @@
  */
 import type { Money, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
-import type { ModelMessage } from "../../model-messages.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
 
 export type ProviderRequest = {
   model: string;

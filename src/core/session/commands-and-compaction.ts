@@ -5,7 +5,7 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, ModelRef } from "../../journal/facts/index.ts";
-import type { ModelMessage } from "../../model-messages.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { invocationOf, type Invocation } from "../commands/slash.ts";
 import { compact, needsCompaction } from "../compaction/compact.ts";

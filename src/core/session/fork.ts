@@ -8,7 +8,7 @@ import { sessionNotFound } from "../../journal/errors.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 import type { StoredFact } from "../../journal/facts/index.ts";
 import { MessagePoints } from "../../replay/message-points.ts";
 import { messagePoint } from "./message-point.ts";

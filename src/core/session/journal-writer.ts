@@ -23,7 +23,7 @@
  * real second writer is still fenced off by the store.
  */
 import { JournalError } from "../../journal/errors.ts";
-import { log } from "../../log.ts";
+import { log } from "../../shared/log.ts";
 import type { Fact, StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore, SessionRow } from "../../journal/store.ts";
 import { ChunkBatch, type PendingChunk } from "./chunk-batch.ts";

@@ -5,7 +5,7 @@
  */
 import type { JournalStore, RepositoryKey, SessionRow } from "../../journal/store.ts";
 import { readOrigin } from "./session-origin.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Which part of the listing a session is in: recorded here, or found by its repository. */
 export type ListGroup = "here" | "repository";

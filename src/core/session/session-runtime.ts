@@ -11,7 +11,7 @@ import { SessionStateFold } from "../../replay/state.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
 import { changedConfig, configValuesOf, DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
-import { log } from "../../log.ts";
+import { log } from "../../shared/log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
@@ -29,7 +29,7 @@ import { skippedNotice } from "../confinement/own-files.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 

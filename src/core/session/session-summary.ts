@@ -4,7 +4,7 @@
  */
 import type { JournalStore } from "../../journal/store.ts";
 import type { Money } from "../../journal/facts/index.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type SessionSummary = {
   /** `running` while a live process runs its last turn; `interrupted` when that turn never ended (its process died). */

@@ -24,7 +24,7 @@ import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** What a turn takes from its session (the runtime gives it; see session-runtime.ts). */
 export type TurnSession = {

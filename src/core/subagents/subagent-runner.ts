@@ -17,7 +17,7 @@ import {
   type SubagentLauncher,
   type SubagentResult,
 } from "../tools/subagent-launcher.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 import { ChildCalls, subagentQuestionTitle } from "./question-title.ts";
 
 export type ChildSession = {

@@ -4,7 +4,7 @@ import { OutputBuffer } from "./shell/output-buffer.ts";
 import { unsetLine } from "./shell/command-env.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
 import { fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** The line a command starts with to source the session's env file (the path single-quoted for the shell). */
 const sourceLine = (path: string): string => `. '${path.replaceAll("'", "'\\''")}'\n`;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { subagentKinds } from "./subagent-launcher.ts";
 import { failed, type Tool } from "./tool.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 const input = z.lazy(() =>
   z.object({

@@ -13,7 +13,7 @@ import type { AskedAnswer, FormAnswer, QuestionForm, Tool, ToolOutcome } from ".
 import { checkFormAnswer } from "../tools/form-answer.ts";
 import { PendingWrites } from "./pending-writes.ts";
 import type { TurnContext } from "./turn-context.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 type Prepared = { call: AcceptedCall; tool: Tool; input: unknown } | { call: AcceptedCall; error: string };
 

@@ -12,7 +12,7 @@ import { executeCalls } from "./execute-calls.ts";
 import { streamStep } from "./stream-step.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { validateStep } from "./validate-step.ts";
-import { defined } from "../../defined.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type TurnOutcome = { ok: true; stopReason: StopReason } | { ok: false; error: string };
 

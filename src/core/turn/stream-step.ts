@@ -6,8 +6,8 @@
 import { mintId } from "../ids.ts";
 import type { ProviderEvent, ProviderStopReason } from "../providers/types.ts";
 import type { TurnContext } from "./turn-context.ts";
-import { sleep } from "../sleep.ts";
-import { defined } from "../../defined.ts";
+import { sleep } from "../../shared/sleep.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type RawCall = { index: number; providerCallId: string; name: string; json: string };
 

@@ -1,6 +1,6 @@
 /** What a running turn needs from its session. */
 import type { Fact, ModelRef, ToolSpec } from "../../journal/facts/index.ts";
-import type { ModelMessage } from "../../model-messages.ts";
+import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { CommandEnvironment } from "../tools/shell/command-env.ts";

@@ -3,7 +3,7 @@
  * event on stdin, in its own process group, killed whole on timeout or when the session closes.
  * Best effort: a failing command is logged, never retried.
  */
-import { log } from "../../../log.ts";
+import { log } from "../../../shared/log.ts";
 import { runCommand } from "../run-command.ts";
 import type { Deliver } from "./lifecycle-notifier.ts";
 

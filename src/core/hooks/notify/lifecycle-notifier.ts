@@ -6,7 +6,7 @@
  * what is queued, stops the delivery in flight and waits for the worker: once it resolves,
  * nothing from this session is delivered again (so nothing crosses into a successor).
  */
-import { log } from "../../../log.ts";
+import { log } from "../../../shared/log.ts";
 
 /** Delivers one event; must settle soon after `signal` aborts. */
 export type Deliver = (payload: string, signal: AbortSignal) => Promise<void>;

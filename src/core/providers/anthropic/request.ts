@@ -13,7 +13,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
 import { z } from "zod";
-import type { ModelMessage, UserPart } from "../../../model-messages.ts";
+import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
 import { arrange, type AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";

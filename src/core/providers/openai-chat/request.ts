@@ -11,12 +11,12 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from "openai/resources/chat/completions/completions";
-import type { ModelMessage, UserPart } from "../../../model-messages.ts";
+import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
 import type { AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
 import { readContinuity } from "./continuity.ts";
-import { defined } from "../../../defined.ts";
+import { defined } from "../../../shared/defined.ts";
 
 /** An assistant message with the reasoning field some servers take back (non-standard). */
 type AssistantWithReasoning = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string };

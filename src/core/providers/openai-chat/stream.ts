@@ -8,7 +8,7 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions/comp
 import type { ProviderEvent, ProviderStopReason } from "../types.ts";
 import { reasoningDelta, type ChatContinuity, type ReasoningField } from "./continuity.ts";
 import { ThinkTagSplitter, type Piece } from "./think-tags.ts";
-import { defined } from "../../../defined.ts";
+import { defined } from "../../../shared/defined.ts";
 
 type Call = { id?: string; name?: string; started: boolean; pending: string };
 

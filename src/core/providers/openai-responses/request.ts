@@ -11,12 +11,12 @@ import type {
   ResponseInputItem,
   ResponseReasoningItem,
 } from "openai/resources/responses/responses";
-import type { ModelMessage, UserPart } from "../../../model-messages.ts";
+import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
 import { arrange, type AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
 import { readContinuity, type ReasoningItem } from "./continuity.ts";
-import { defined } from "../../../defined.ts";
+import { defined } from "../../../shared/defined.ts";
 
 /**
  * A reasoning item given back without its id: with `store: false` nothing is kept server-side,

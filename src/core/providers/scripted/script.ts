@@ -1,7 +1,7 @@
 /** Building blocks for scripted scenarios: deterministic provider events, no network. */
 import type { ThoughtLevel } from "../../config/thought-levels.ts";
 import type { ProviderEvent, ProviderStopReason } from "../types.ts";
-import type { ModelToolResult } from "../../../model-messages.ts";
+import type { ModelToolResult } from "../../../replay/model-messages.ts";
 
 export type ScriptEvent = ProviderEvent | { type: "pause"; ms: number };
 

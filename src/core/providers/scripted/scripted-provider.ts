@@ -2,11 +2,11 @@
  * The scripted provider: plays a deterministic scenario through the normalized event stream,
  * with no network. Chosen only explicitly (`VERBATIM_MODEL=scripted/<scenario>`) or by the demo.
  */
-import type { ModelMessage, ModelToolResult } from "../../../model-messages.ts";
+import type { ModelMessage, ModelToolResult } from "../../../replay/model-messages.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { scenarios, scriptedStep } from "./scenarios.ts";
 import { say } from "./script.ts";
-import { sleep } from "../../sleep.ts";
+import { sleep } from "../../../shared/sleep.ts";
 
 const CONTEXT_WINDOW = 200_000;
 

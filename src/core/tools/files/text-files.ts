@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { closeFile, openForRead, readBytes, writeTarget, writeWhole } from "../../confinement/open-file.ts";
 import { PathError } from "../../confinement/resolve.ts";
-import { sha256Hex } from "../../../sha256.ts";
+import { sha256Hex } from "../../../shared/sha256.ts";
 import type { ToolHost } from "../tool.ts";
 
 export class FileProblem extends Error {}

@@ -4,9 +4,9 @@
  * included (the lifetime hook commands share: ../../command-lifetime.ts). Output (stdout and
  * stderr, interleaved) is streamed to `onOutput`.
  */
-import { log } from "../../../log.ts";
+import { log } from "../../../shared/log.ts";
 import { commandLifetime, type Stopped } from "../../command-lifetime.ts";
-import { defined } from "../../../defined.ts";
+import { defined } from "../../../shared/defined.ts";
 
 export type CommandEnd = { exitCode: number | null; signal: string | null; stopped?: Stopped };
 

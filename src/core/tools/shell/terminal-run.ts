@@ -5,7 +5,7 @@
  */
 import type { ClientTerminal, ExitStatus, ToolHost } from "../tool.ts";
 import type { CommandEnd } from "./local-process.ts";
-import { defined } from "../../../defined.ts";
+import { defined } from "../../../shared/defined.ts";
 
 export async function runInTerminal(options: {
   host: Required<Pick<ToolHost, "createTerminal">>;
