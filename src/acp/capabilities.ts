@@ -29,6 +29,9 @@ export const agentCapabilities: AgentCapabilities = {
     additionalDirectories: {},
     fork: { atMessageId: true } as SessionForkCapabilities,
   },
+  // The session-rewind RFD's methods, served as extension methods (SDK 2.4.0 has neither):
+  // `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`, with `files` to restore edits too.
+  _meta: { verbatim: { rewind: { editPrompt: true, files: true } } },
 };
 
 /** `authMethods`: the ways to configure a model provider, offered only while none is configured. */

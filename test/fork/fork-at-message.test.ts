@@ -162,6 +162,8 @@ test("initialize declares sessionCapabilities.fork.atMessageId, as the RFD says"
     // `fork` is in the unstable entry point's types only.
     const session = answer.agentCapabilities?.sessionCapabilities as Record<string, unknown> | undefined;
     expect(session?.fork).toEqual({ atMessageId: true });
+    // The rewind methods are extensions, declared under _meta.
+    expect(answer.agentCapabilities?._meta).toEqual({ verbatim: { rewind: { editPrompt: true, files: true } } });
   } finally {
     connection.close();
     await closeAll();
