@@ -1,7 +1,9 @@
 /**
  * `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`: the session-rewind RFD's
  * `session/rewind` and `session/edit_prompt`, as extension methods (SDK 2.4.0 has neither). A
- * rewind answers `{lastMessageId}` with `_meta.verbatim.retracted`, the ids of the messages and
+ * rewind answers the RFD's `{lastMessageId, remainingMessageCount}` (the count when the session's
+ * index holds every message: not for one restored from the replay cache state) with
+ * `_meta.verbatim.retracted`, the ids of the messages and
  * tool calls the client drops (every entry it shows after that message); nothing else is sent for
  * it (the rewind's fact shows nothing). An edit answers as `session/prompt` does, once its new
  * prompt's turn ends, with the same `_meta.verbatim.retracted`. With `files: true` the answer's
@@ -37,7 +39,13 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
     ({ params }) =>
       typed(async () => {
         const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId }, params.files);
-        return { lastMessageId: rewound.lastMessageId ?? null, _meta: { verbatim: shownMeta(rewound) } };
+        return {
+          lastMessageId: rewound.lastMessageId ?? null,
+          ...(rewound.remainingMessageCount !== undefined
+            ? { remainingMessageCount: rewound.remainingMessageCount }
+            : {}),
+          _meta: { verbatim: shownMeta(rewound) },
+        };
       }),
   );
 

@@ -17,10 +17,15 @@ export const rewindParams = z.object({
 });
 export type RewindParams = z.infer<typeof rewindParams>;
 
+/** A text block must carry its text (the journal's content block schema checks only the tag). */
+const promptBlock = contentBlock.refine((block) => block.type !== "text" || typeof block.text === "string", {
+  message: "a text block needs its text",
+});
+
 export const editPromptParams = z.object({
   sessionId: z.string(),
   messageId: z.string(),
-  newContent: z.array(contentBlock),
+  newContent: z.array(promptBlock).min(1),
   files: z.boolean().optional(),
 });
 export type EditPromptParams = z.infer<typeof editPromptParams>;

@@ -44,6 +44,7 @@ describe("a rewind to a turn's last answer", () => {
       const cut = viewCutAt(live.client.notifications, sessionId, toMessageId);
       const answer = await rewind(live.ctx, { sessionId, toMessageId });
       expect(answer.lastMessageId).toBe(toMessageId);
+      expect(answer.remainingMessageCount).toBe(messageIds(cut, "user").length + messageIds(cut, "agent").length);
       dropRetracted(view, answer._meta.verbatim.retracted);
       expect(view.timeline).toEqual(cut.timeline);
     } finally {
@@ -148,6 +149,21 @@ describe("a rewind it cannot make", () => {
       const later = answerBefore(view, 2);
       await rewind(live.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
       expect((await errorOf(rewind(live.ctx, { sessionId, toMessageId: later }))).code).toBe(-32602);
+    } finally {
+      await live.close();
+    }
+  });
+
+  test.each([
+    ["no content", []],
+    ["a text block without its text", [{ type: "text" }]],
+  ])("an edit with %s is an invalid-params error", async (_what, newContent) => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box, ["Overview"]);
+    try {
+      const messageId = messageIds(live.client.view(sessionId), "user")[0]!;
+      const error = await errorOf(editPrompt(live.ctx, { sessionId, messageId, newContent: newContent as never }));
+      expect(error.code).toBe(-32602);
     } finally {
       await live.close();
     }

@@ -7,7 +7,7 @@ import { EDIT_PROMPT_METHOD, REWIND_METHOD } from "../../src/acp/rewind-params.t
 
 export type Retracted = { messageIds: string[]; toolCallIds: string[] };
 type Meta = { _meta: { verbatim: { retracted: Retracted; cancelledTurnId?: string } } };
-export type RewindAnswer = { lastMessageId: string | null } & Meta;
+export type RewindAnswer = { lastMessageId: string | null; remainingMessageCount?: number } & Meta;
 export type EditAnswer = { stopReason: StopReason } & Meta;
 
 const send = (ctx: ClientContext) =>

@@ -28,6 +28,8 @@ export type Rewound = {
   toSeq: number;
   /** The message kept last (none when nothing before the point is a message). */
   lastMessageId: string | undefined;
+  /** The user and agent messages the client still shows (the RFD's `remainingMessageCount`), when the session's index holds them all. */
+  remainingMessageCount: number | undefined;
   /** What the client drops: the messages (thoughts too) and the tool calls shown after the point. */
   retracted: { messageIds: string[]; toolCallIds: string[] };
   /** The turn that was running, cancelled before the rewind. */
@@ -57,7 +59,8 @@ export async function rewindSession(
   }
   if (runtime.state.needsRecovery()) await runtime.record(recoveryFact(runtime.state));
   const messageId = "toMessageId" in target ? target.toMessageId : target.beforeMessageId;
-  const found = runtime.messageIndex() ?? (await located(store, runtime.sessionId, messageId, runtime.state.lastSeq));
+  const index = runtime.messageIndex();
+  const found = index ?? (await located(store, runtime.sessionId, messageId, runtime.state.lastSeq));
   const point = messagePoint(found.points, runtime.sessionId, messageId);
   if ("beforeMessageId" in target && point.role !== "user") {
     throw new EngineError(
@@ -91,7 +94,14 @@ export async function rewindSession(
       severity: "info",
       ...restoreLine(fact.files),
     });
-  return { toSeq, lastMessageId: lastKept(kept, point, target), retracted, cancelledTurnId, record: fact };
+  return {
+    toSeq,
+    lastMessageId: lastKept(kept, point, target),
+    remainingMessageCount: index ? kept.length : undefined,
+    retracted,
+    cancelledTurnId,
+    record: fact,
+  };
 }
 
 /** Restores what verbatim's edits after `toSeq` changed (but what earlier rewinds took back: their own restores had the choice). */
