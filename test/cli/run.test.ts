@@ -14,7 +14,7 @@ describe("verbatim run", () => {
     expect(r.stderr).toMatch(/session ses_[0-9a-z]+ \(end_turn\)/);
   });
 
-  test("--json prints one JSON object per line, ending with the session id and stop reason", async () => {
+  test("--json prints one JSON object per line, ending with the session id, the stop reason and the prompt's and the answer's message ids", async () => {
     const box = sandbox("scripted/tool");
     const r = await runCli(["run", "--json", "--cwd", box.workspace, "Read it"], box.env);
     expect(r.code).toBe(0);
@@ -24,7 +24,12 @@ describe("verbatim run", () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(10);
     expect(lines.slice(0, -1).every((l) => typeof l.sessionId === "string" && typeof l.update === "object")).toBe(true);
-    expect(lines[lines.length - 1]).toEqual({ sessionId: expect.stringMatching(/^ses_/), stopReason: "end_turn" });
+    expect(lines[lines.length - 1]).toEqual({
+      sessionId: expect.stringMatching(/^ses_/),
+      stopReason: "end_turn",
+      messageId: expect.stringMatching(/^msg_/),
+      lastMessageId: expect.stringMatching(/^msg_/),
+    });
   });
 
   test("--session continues a session by id", async () => {

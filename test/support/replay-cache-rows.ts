@@ -1,7 +1,7 @@
 /** Storing a replay cache derived in a test (cacheOf) straight into a journal's database, as the writer would. */
 import { Database } from "bun:sqlite";
 import { partWithChecksum, withChecksum } from "../../src/journal/replay-cache.ts";
-import { putUpdate } from "../../src/journal/sqlite-replay-cache.ts";
+import { putUpdate, schemaVersion, settleCacheTrust } from "../../src/journal/sqlite-replay-cache.ts";
 import type { StatePart } from "../../src/replay/replay-state.ts";
 import { cacheKey, type ReplayCapabilities } from "../../src/replay/cache-key.ts";
 import type { ReplaySegment } from "../../src/replay/replay-segments.ts";
@@ -19,6 +19,8 @@ export function storeCache(
   const key = cacheKey(capabilities, rewoundAt);
   const db = new Database(path);
   try {
+    // As a writer opening the journal does: the schema as it stands is the one the cache is kept under.
+    db.transaction(() => settleCacheTrust(db, schemaVersion(db))).immediate();
     putUpdate(db, sessionId, key, {
       rows: cache.rows.map(withChecksum),
       parts: cache.parts.map((p) => partWithChecksum(key, p)),
