@@ -11,6 +11,7 @@
 import { partChecksumHolds, type ReplayCacheKey, type ReplayStatePart } from "../journal/replay-cache.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { log } from "../shared/log.ts";
+import { isFoldSnapshot } from "../replay/fold-snapshot.ts";
 import { openingPartNames, type StateHead } from "../replay/replay-state.ts";
 
 /**
@@ -37,6 +38,11 @@ export async function cachedState(
   if (!headPart || !holds(sessionId, key, [headPart])) return undefined;
   const head = JSON.parse(headPart.body) as StateHead;
   if (coveredTo !== undefined && head.toSeq !== coveredTo) return undefined;
+  // A head whose fold is not exactly a fold's snapshot is not used (as one that fails its checksum).
+  if (!isFoldSnapshot(head.fold)) {
+    log.warn(`replay cache state of session ${sessionId} holds a session state of another shape; folding the facts`);
+    return undefined;
+  }
   const names = openingPartNames(head);
   const parts = names.length > 1 ? await store.readReplayState(sessionId, key, names) : [headPart];
   // Every open call's card must be there (and the head unchanged since it was read).

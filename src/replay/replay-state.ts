@@ -12,6 +12,7 @@ import { cardJson, parseCard } from "./card-table.ts";
 import type { Shown } from "./hook-outcomes.ts";
 import type { Projector } from "./project.ts";
 import type { SessionStateFold } from "./state.ts";
+import { restoreFold, snapshotFold } from "./fold-snapshot.ts";
 
 /** One part of the state: `head` (the fold and the covered range), `card:ID`, `hook:ID` or `compaction:ID`. */
 export type StatePart = {
@@ -27,7 +28,7 @@ export const cardPart = (toolCallId: string): string => `card:${toolCallId}`;
 export type StateHead = {
   /** The last record the state has folded (a turn's `turn_ended`). */
   toSeq: number;
-  /** The SessionStateFold, as foldJson writes it. */
+  /** The SessionStateFold, as snapshotFold writes it (fold-snapshot.ts). */
   fold: string;
   /** The cards not settled (restored parsed; the others stay text until a fact touches them). */
   unsettled: string[];
@@ -47,33 +48,6 @@ export function noteTouched(touched: Touched, fact: Fact): void {
     touched.compactions.add(fact.compactionId);
 }
 
-const MAP_TAG = "$verbatimMap";
-
-/** The fold as JSON text (its maps as tagged entries). */
-export function foldJson(fold: SessionStateFold): string {
-  return JSON.stringify(fold, (_key, value: unknown) => (value instanceof Map ? { [MAP_TAG]: [...value] } : value));
-}
-
-/** Sets a fresh fold to what foldJson wrote (maps and arrays filled in place: others may hold them). */
-export function restoreFold(fold: SessionStateFold, text: string): void {
-  const data = JSON.parse(text, (_key, value: unknown) =>
-    value !== null && typeof value === "object" && MAP_TAG in value
-      ? new Map((value as Record<string, [unknown, unknown][]>)[MAP_TAG])
-      : value,
-  ) as Record<string, unknown>;
-  const target = fold as unknown as Record<string, unknown>;
-  for (const [key, value] of Object.entries(data)) {
-    const current = target[key];
-    if (current instanceof Map && value instanceof Map) {
-      current.clear();
-      for (const [k, v] of value) current.set(k, v);
-    } else if (Array.isArray(current) && Array.isArray(value)) {
-      current.length = 0;
-      current.push(...value);
-    } else target[key] = value;
-  }
-}
-
 type ShownJson = Omit<Shown, "card"> & { card: "none" | "table" | string };
 
 /**
@@ -90,7 +64,7 @@ export function stateParts(
   const { cards, hooks, compactions } = projector.folded;
   const unsettled: string[] = [];
   for (const card of cards.parsed()) if (!isSettled(card)) unsettled.push(card.toolCallId);
-  const head: StateHead = { toSeq, fold: foldJson(fold), unsettled };
+  const head: StateHead = { toSeq, fold: snapshotFold(fold), unsettled };
   const parts: StatePart[] = [{ part: "head", ord: 0, body: JSON.stringify(head) }];
   for (const id of touched.cards) {
     const card = cards.get(id);

@@ -5,6 +5,7 @@
  * projects the same live updates afterwards. Checked at every turn's end of every golden journal
  * and of many random sessions (pure: no process). Reproduce a failure with VERBATIM_TEST_SEED.
  */
+import { snapshotFold } from "../../src/replay/fold-snapshot.ts";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { startFact } from "../../bench/lib/facts.ts";
 import type { Fact, StoredFact } from "../../src/journal/facts/index.ts";
@@ -15,7 +16,6 @@ import { ReplayPipeline } from "../../src/replay/replay-pipeline.ts";
 import { cacheKey, type ReplayCapabilities } from "../../src/replay/cache-key.ts";
 import { ReplaySegments, updateLine } from "../../src/replay/replay-segments.ts";
 import {
-  foldJson,
   openingPartNames,
   restoreOpening,
   restoreRest,
@@ -134,7 +134,7 @@ function checkEveryTurn(sessionId: string, capabilities: ReplayCapabilities, rec
     text += sends(sessionId, pipeline.end(true));
     complete();
     if (text !== expected.text) problems.push(`${at}: the load sends other bytes`);
-    if (foldJson(fold) !== foldJson(expected.fold)) problems.push(`${at}: the session state differs`);
+    if (snapshotFold(fold) !== snapshotFold(expected.fold)) problems.push(`${at}: the session state differs`);
     // The writer continuing from the state stores what one from record 1 stores.
     const resumed = new ReplaySegments(sessionId, capabilities);
     resumed.resume(saved, head);

@@ -18,7 +18,8 @@ import {
 } from "../../src/journal/replay-cache.ts";
 import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
 import { cacheKey } from "../../src/replay/cache-key.ts";
-import { foldJson, restoreFold, type StateHead } from "../../src/replay/replay-state.ts";
+import { restoreFold, snapshotFold } from "../../src/replay/fold-snapshot.ts";
+import type { StateHead } from "../../src/replay/replay-state.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { loadBytes } from "../support/load-bytes.ts";
@@ -46,7 +47,7 @@ function forgeFold(change: (fold: SessionStateFold) => void): void {
   const fold = new SessionStateFold();
   restoreFold(fold, state.fold);
   change(fold);
-  const body = JSON.stringify({ ...state, fold: foldJson(fold) });
+  const body = JSON.stringify({ ...state, fold: snapshotFold(fold) });
   withDb((db) => putPart(db, sessionId, KEY, partWithChecksum(KEY, { part: "head", ord: head.ord, body })));
 }
 
@@ -122,6 +123,15 @@ describe("a forged replay-cache state", () => {
     });
     const asked = await reopenAndPrompt(`Read {"file_path":${JSON.stringify(join(outside, "secret.txt"))}}`);
     expect(asked).toHaveLength(1);
+  });
+
+  test("a session state of another shape (a field the fold does not have) is not used: the load folds the facts, to the same bytes", async () => {
+    const head = parts().find((p) => p.part === "head")!;
+    const state = JSON.parse(head.body) as StateHead;
+    const fold = { ...JSON.parse(state.fold), openCalls: { $verbatimMap: [] }, injected: { rules: ["Bash"] } };
+    const body = JSON.stringify({ ...state, fold: JSON.stringify(fold) });
+    withDb((db) => putPart(db, sessionId, KEY, partWithChecksum(KEY, { part: "head", ord: head.ord, body })));
+    expect(await loadBytes(box.env, sessionId, box.workspace)).toBe(await factsOnly());
   });
 });
 

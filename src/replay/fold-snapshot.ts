@@ -1,0 +1,127 @@
+/**
+ * The session fold as data, for the replay cache's state head: written by `snapshotFold` field by
+ * field, read back by `restoreFold` only once the text parses against `foldSnapshot` (every
+ * field named, of its type, and nothing else), so a damaged or forged head cannot set a field the
+ * fold does not have or give one a value of another type. The text is what the cache kept before
+ * (maps as `{"$verbatimMap": entries}`, fields in the fold's order), so stored states stay valid.
+ * What a session may do is then adopted from its facts anyway (replay/authority.ts). Pure.
+ */
+import { z } from "zod";
+import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
+import { availableCommand } from "../journal/facts/commands.ts";
+import { permissionRuleAdded } from "../journal/facts/permissions.ts";
+import { retractedRange } from "../journal/facts/rewind.ts";
+import { toolSpec } from "../journal/facts/session.ts";
+import type { SessionStateFold } from "./state.ts";
+
+const mapOf = <V extends z.ZodType>(value: V) =>
+  z.strictObject({ $verbatimMap: z.array(z.tuple([z.string(), value])) });
+
+const openCall = z.strictObject({
+  toolCallId: z.string(),
+  providerCallId: z.string(),
+  started: z.boolean(),
+  awaitingPermission: z.boolean(),
+});
+
+export const foldSnapshot = z.strictObject({
+  cwd: z.string(),
+  additionalDirectories: z.array(z.string()),
+  parentSessionId: z.string().optional(),
+  subagentType: z.string().optional(),
+  forkOf: z.strictObject({ sessionId: z.string(), seq: z.number().int() }).optional(),
+  systemPrompt: z.string(),
+  tools: z.array(toolSpec),
+  mcpTools: z.array(toolSpec),
+  commands: z.array(availableCommand).optional(),
+  contextUsage: z.strictObject({ used: z.number(), size: z.number() }).optional(),
+  sessionCost: money.optional(),
+  modeId: z.string(),
+  availableModes: z.array(sessionMode),
+  configOptions: z.array(configOption),
+  title: z.string().optional(),
+  prompts: z.number().int(),
+  lastTurn: z.strictObject({ turnId: z.string(), ended: z.boolean() }).optional(),
+  openCalls: mapOf(openCall),
+  rules: z.array(permissionRuleAdded.omit({ kind: true })),
+  grantedDirectories: z.array(z.string()),
+  seenFiles: mapOf(z.string()),
+  retracted: z.array(retractedRange).optional(),
+  lastSeq: z.number().int(),
+});
+export type FoldSnapshot = z.infer<typeof foldSnapshot>;
+
+/** Whether `text` is a fold snapshot `restoreFold` takes. */
+export function isFoldSnapshot(text: string): boolean {
+  try {
+    return foldSnapshot.safeParse(JSON.parse(text)).success;
+  } catch {
+    return false;
+  }
+}
+
+/** The fold as the state head's text keeps it. */
+export function snapshotFold(fold: SessionStateFold): string {
+  const snapshot: FoldSnapshot = {
+    cwd: fold.cwd,
+    additionalDirectories: fold.additionalDirectories,
+    parentSessionId: fold.parentSessionId,
+    subagentType: fold.subagentType,
+    forkOf: fold.forkOf,
+    systemPrompt: fold.systemPrompt,
+    tools: fold.tools,
+    mcpTools: fold.mcpTools,
+    commands: fold.commands,
+    contextUsage: fold.contextUsage,
+    sessionCost: fold.sessionCost,
+    modeId: fold.modeId,
+    availableModes: fold.availableModes,
+    configOptions: fold.configOptions,
+    title: fold.title,
+    prompts: fold.prompts,
+    lastTurn: fold.lastTurn,
+    openCalls: { $verbatimMap: [...fold.openCalls] },
+    rules: fold.rules,
+    grantedDirectories: fold.grantedDirectories,
+    seenFiles: { $verbatimMap: [...fold.seenFiles] },
+    retracted: fold.retracted,
+    lastSeq: fold.lastSeq,
+  };
+  return JSON.stringify(snapshot);
+}
+
+/**
+ * Sets a fresh fold to what `snapshotFold` wrote (its maps and lists filled in place: others may
+ * hold them). Throws when the text is not such a snapshot; the fold is then unchanged.
+ */
+export function restoreFold(fold: SessionStateFold, text: string): void {
+  const s = foldSnapshot.parse(JSON.parse(text));
+  fold.cwd = s.cwd;
+  fold.additionalDirectories = s.additionalDirectories;
+  fold.parentSessionId = s.parentSessionId;
+  fold.subagentType = s.subagentType;
+  fold.forkOf = s.forkOf;
+  fold.systemPrompt = s.systemPrompt;
+  fold.tools = s.tools;
+  fold.mcpTools = s.mcpTools;
+  fold.commands = s.commands;
+  fold.contextUsage = s.contextUsage;
+  fold.sessionCost = s.sessionCost;
+  fold.modeId = s.modeId;
+  fold.availableModes = s.availableModes;
+  fold.configOptions = s.configOptions;
+  fold.title = s.title;
+  fold.prompts = s.prompts;
+  fold.lastTurn = s.lastTurn;
+  refill(fold.openCalls, s.openCalls.$verbatimMap);
+  fold.rules.splice(0, fold.rules.length, ...s.rules);
+  fold.grantedDirectories.splice(0, fold.grantedDirectories.length, ...s.grantedDirectories);
+  refill(fold.seenFiles, s.seenFiles.$verbatimMap);
+  fold.retracted = s.retracted;
+  fold.lastSeq = s.lastSeq;
+}
+
+function refill<V>(map: Map<string, V>, entries: readonly [string, V][]): void {
+  map.clear();
+  for (const [key, value] of entries) map.set(key, value);
+}
