@@ -12,7 +12,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ReplayCacheWriter } from "../src/acp/replay-cache-writer.ts";
+import { ReplayCacheWriter } from "../src/core/replay-cache/replay-cache-writer.ts";
 import { PostgresJournal } from "../src/journal/postgres-store.ts";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
 import type { JournalStore } from "../src/journal/store.ts";

@@ -16,7 +16,7 @@ import { HandlerTable } from "./handler-table.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
-import { replayCacheEnabled } from "./replay-cache-writer.ts";
+import { replayCacheEnabled } from "../core/replay-cache/replay-cache-writer.ts";
 import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 

@@ -9,15 +9,15 @@ import type { StoredFact } from "../journal/facts/index.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { replayCapabilities, type ReplayCapabilities } from "../replay/cache-key.ts";
-import { ReplayCacheWriter } from "./replay-cache-writer.ts";
+import { ReplayCacheWriter } from "../core/replay-cache/replay-cache-writer.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import type { AfterResponse } from "./after-response.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient, askClientForSubagent } from "./permission-asker.ts";
 import { SessionQueue } from "./session-queue.ts";
-import type { StateRest } from "./state-rest.ts";
+import type { StateRest } from "../core/replay-cache/state-rest.ts";
 import { UpdateSender } from "./update-sender.ts";
-import { yieldToEventLoop } from "./event-loop.ts";
+import { yieldToEventLoop } from "../shared/event-loop.ts";
 
 /** Updates in flight past which a live turn waits for the client (see `UpdateSender.pressure`). */
 const LIVE_HIGH_WATER = 4;

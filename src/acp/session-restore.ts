@@ -6,17 +6,18 @@ import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { replayEnd, wantsReplayEnd } from "./air-replay-end.ts";
-import { cachedState } from "./cached-replay.ts";
-import { pacedLines, sendCachedRun } from "./cached-run.ts";
+import { cachedState } from "../core/replay-cache/cached-replay.ts";
+import { sendCachedRun } from "../core/replay-cache/cached-run.ts";
+import { pacedLines } from "./paced-lines.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { restoreOpening } from "../replay/replay-state.ts";
 import { adoptAuthority } from "../replay/authority.ts";
 import { cacheKey } from "../replay/cache-key.ts";
-import { lastRewind } from "./rewind-lookup.ts";
+import { lastRewind } from "../core/replay-cache/rewind-lookup.ts";
 import { throwIfCancelled, unknownSession } from "./errors.ts";
-import { StateRest } from "./state-rest.ts";
+import { StateRest } from "../core/replay-cache/state-rest.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-import { yieldToEventLoop } from "./event-loop.ts";
+import { yieldToEventLoop } from "../shared/event-loop.ts";
 
 /** Records a replay reads between turns of the event loop. */
 const YIELD_EVERY = 1024;

@@ -24,7 +24,7 @@ export function replayCapabilities(client: ClientCapabilities): ReplayCapabiliti
  * `rewoundAt`: the session's last rewind (its record's place), if it has one. A rewind changes
  * what the replay of earlier turns sends (it leaves their entries out), so rows and state stored
  * before it are under another key and never used after it; the writer stores them all again under
- * this one (acp/replay-cache-writer.ts). A session never rewound keeps the key it always had.
+ * this one (core/replay-cache/replay-cache-writer.ts). A session never rewound keeps the key it always had.
  */
 export function cacheKey(capabilities: ReplayCapabilities, rewoundAt?: number): ReplayCacheKey {
   const rewound = rewoundAt === undefined ? "" : `;rewound=${rewoundAt}`;

@@ -7,8 +7,8 @@
  */
 import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
-import { cachedState, type CachedState } from "../../src/acp/cached-replay.ts";
-import { StateRest } from "../../src/acp/state-rest.ts";
+import { cachedState, type CachedState } from "../../src/core/replay-cache/cached-replay.ts";
+import { StateRest } from "../../src/core/replay-cache/state-rest.ts";
 import { partWithChecksum, type ReplayStatePart } from "../../src/journal/replay-cache.ts";
 import { putPart, readParts } from "../../src/journal/sqlite-replay-cache.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";

@@ -9,17 +9,17 @@
  * capabilities, once per session per process. Failures are logged and lose only the cache: a load
  * then replays from the facts.
  */
-import type { StoredFact } from "../journal/facts/index.ts";
-import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../journal/replay-cache.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { log } from "../shared/log.ts";
-import type { StatePart } from "../replay/replay-state.ts";
-import { cacheKey, type ReplayCapabilities } from "../replay/cache-key.ts";
-import { ReplaySegments } from "../replay/replay-segments.ts";
-import { retractionOf, type Retraction } from "../replay/retraction.ts";
+import type { StoredFact } from "../../journal/facts/index.ts";
+import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../../journal/replay-cache.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { log } from "../../shared/log.ts";
+import type { StatePart } from "../../replay/replay-state.ts";
+import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
+import { ReplaySegments } from "../../replay/replay-segments.ts";
+import { retractionOf, type Retraction } from "../../replay/retraction.ts";
 import { wholeState } from "./cached-replay.ts";
 import { sendCachedRun } from "./cached-run.ts";
-import { yieldToEventLoop } from "./event-loop.ts";
+import { yieldToEventLoop } from "../../shared/event-loop.ts";
 
 /** `VERBATIM_REPLAY_CACHE=off`: neither store nor use the replay cache (loads replay every fact). */
 export function replayCacheEnabled(env: Record<string, string | undefined> = process.env): boolean {

@@ -5,34 +5,9 @@
  * notifications: replay/cached-lines.ts), each row's lines written as the store gave them, at the
  * client's pace. Never writes to the journal.
  */
-import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../journal/replay-cache.ts";
-import { log } from "../shared/log.ts";
-import { linesAreUpdatesOf } from "../replay/cached-lines.ts";
-import { throwIfCancelled } from "./errors.ts";
-import type { UpdateSender } from "./update-sender.ts";
-import { yieldToEventLoop } from "./event-loop.ts";
-
-/** Cached sends (of about 256 KB each) in flight before the load waits for the client to read. */
-const SENDS_IN_FLIGHT = 4;
-
-/**
- * `send` for sendCachedRun through `sender`: a few sends in flight at most (the client reads at
- * its pace, and memory stays bounded), a turn of the event loop now and then (input is read: a
- * `$/cancel_request`), and none once `signal` has cancelled the load (it throws its error).
- */
-export function pacedLines(
-  sender: UpdateSender,
-  signal: AbortSignal | undefined,
-): (lines: readonly (string | Uint8Array)[]) => Promise<void> | undefined {
-  let sends = 0;
-  return (lines) => {
-    throwIfCancelled(signal);
-    sender.sendLines(lines);
-    const pressure = sender.pressure(SENDS_IN_FLIGHT);
-    if (++sends % 16 !== 0) return pressure;
-    return (pressure ?? Promise.resolve()).then(yieldToEventLoop);
-  };
-}
+import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../../journal/replay-cache.ts";
+import { log } from "../../shared/log.ts";
+import { linesAreUpdatesOf } from "../../replay/cached-lines.ts";
 
 /** Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few hundred sends. */
 const LINES_PER_SEND = 256 * 1024;

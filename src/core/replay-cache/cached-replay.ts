@@ -8,11 +8,11 @@
  * the rest (most of it: the cards of settled calls), before the session projects another fact.
  * Never writes.
  */
-import { partChecksumHolds, type ReplayCacheKey, type ReplayStatePart } from "../journal/replay-cache.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { log } from "../shared/log.ts";
-import { isFoldSnapshot } from "../replay/fold-snapshot.ts";
-import { openingPartNames, type StateHead } from "../replay/replay-state.ts";
+import { partChecksumHolds, type ReplayCacheKey, type ReplayStatePart } from "../../journal/replay-cache.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { log } from "../../shared/log.ts";
+import { isFoldSnapshot } from "../../replay/fold-snapshot.ts";
+import { openingPartNames, type StateHead } from "../../replay/replay-state.ts";
 
 /**
  * The opening of the state after the cached run's last turn, checked: `parts` holds the head and

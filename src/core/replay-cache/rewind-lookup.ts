@@ -6,11 +6,11 @@
  * and whose records after that state hold none, was never rewound, and is told so without the scan.
  * A damaged or missing state, or a long way after it, falls back to the facts. Never writes.
  */
-import { partChecksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../journal/replay-cache.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { cacheKey, type ReplayCapabilities } from "../replay/cache-key.ts";
-import type { StateHead } from "../replay/replay-state.ts";
-import { retractionOf, type Retraction } from "../replay/retraction.ts";
+import { partChecksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../../journal/replay-cache.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
+import type { StateHead } from "../../replay/replay-state.ts";
+import { retractionOf, type Retraction } from "../../replay/retraction.ts";
 
 /** Records after the cached state looked through for a rewind before the facts are searched instead. */
 const TAIL_RECORDS = 4096;

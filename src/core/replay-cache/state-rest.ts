@@ -6,10 +6,10 @@
  * checksum or is no longer the state the load opened, the projector is completed from the facts
  * instead. Reads, never writes.
  */
-import type { ReplayCacheKey } from "../journal/replay-cache.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { Projector } from "../replay/project.ts";
-import { adoptFolded, restoreRest } from "../replay/replay-state.ts";
+import type { ReplayCacheKey } from "../../journal/replay-cache.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { Projector } from "../../replay/project.ts";
+import { adoptFolded, restoreRest } from "../../replay/replay-state.ts";
 import { restOfState, type CachedState } from "./cached-replay.ts";
 
 export class StateRest {
