@@ -11,11 +11,16 @@ import type { JournalStore } from "../journal/store.ts";
 import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { retractionOf } from "../replay/retraction.ts";
+import { JournalError } from "../journal/errors.ts";
+import { log } from "../shared/log.ts";
 import { sleep } from "../shared/sleep.ts";
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 
 /** How long a follower waits, with a turn open and nothing new, before it asks whether the writer still lives. */
 export const WRITER_CHECK_MS = 500;
+
+/** How long a follower waits before it reads again a journal it could not reach. */
+const RETRY_MS = 250;
 
 /** Where the follower's updates go: the wire implements it. */
 export type FollowSink = {
@@ -83,7 +88,8 @@ function note(following: Following, record: StoredFact): void {
  * Sends each record committed after `following.position`, as it is committed, until `signal`
  * aborts; each update carries its record's position. When a turn is open, nothing new comes and
  * no live process holds the session any more (its writer died), the calls it left open are marked
- * interrupted, once, as a reload would mark them. Never writes. Throws the store's errors.
+ * interrupted, once, as a reload would mark them. A journal it cannot reach is read again once it
+ * answers, from the last record sent. Never writes. Throws the store's other errors.
  */
 export async function followLive(
   store: JournalStore,
@@ -96,21 +102,40 @@ export async function followLive(
   const stop = new AbortController();
   const watcher = watchWriter(store, sessionId, following, sink, state, AbortSignal.any([signal, stop.signal]));
   try {
-    for await (const page of followRecords(store, sessionId, following.position, {
-      signal,
-      intervalMs: FOLLOW_INTERVAL_MS,
-    })) {
-      for (const record of page) {
-        for (const update of following.projector.apply(record)) sink.update(update, record.seq);
-        note(following, record);
+    while (!signal.aborted) {
+      try {
+        await followFrom(store, sessionId, following, sink, state, signal);
+      } catch (error) {
+        // A journal it cannot reach now (a server restarting, a connection cut) is read again
+        // from the last record it has, once it answers; anything else ends the following.
+        if (!(error instanceof JournalError) || error.code !== "unreachable") throw error;
+        log.debug(`following ${sessionId}: the journal is unreachable; trying again`, error);
+        await sleep(RETRY_MS, signal);
       }
-      state.quietSince = Date.now();
-      state.marked = false;
-      await sink.pressure();
     }
   } finally {
     stop.abort();
     await watcher;
+  }
+}
+
+async function followFrom(
+  store: JournalStore,
+  sessionId: string,
+  following: Following,
+  sink: FollowSink,
+  state: { quietSince: number; marked: boolean },
+  signal: AbortSignal,
+): Promise<void> {
+  const records = followRecords(store, sessionId, following.position, { signal, intervalMs: FOLLOW_INTERVAL_MS });
+  for await (const page of records) {
+    for (const record of page) {
+      for (const update of following.projector.apply(record)) sink.update(update, record.seq);
+      note(following, record);
+    }
+    state.quietSince = Date.now();
+    state.marked = false;
+    await sink.pressure();
   }
 }
 

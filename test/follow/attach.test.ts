@@ -7,36 +7,11 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { choose } from "../../src/client/view-client.ts";
-import { comparable } from "../../src/cli/demo.ts";
-import { diffValues } from "../../src/view/view-diff.ts";
 import { connectProcess, errorOf, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
-import { attach, detach, positionOf } from "../support/attach.ts";
+import { attach, detach, expectSameView, positionOf, sameView, withClients } from "../support/attach.ts";
 import { interruptedOf, textOf } from "../support/cards.ts";
 import { freshDatabase } from "../support/postgres-server.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
-
-const sameView = (a: Connected, b: Connected, sessionId: string) =>
-  diffValues(comparable(a.client.view(sessionId)), comparable(b.client.view(sessionId)));
-
-/** Waits until `b` shows what `a` shows of the session, then checks it field by field. */
-async function expectSameView(a: Connected, b: Connected, sessionId: string): Promise<void> {
-  await until(
-    () => sameView(a, b, sessionId).length === 0,
-    "the follower to show what the writer's client shows",
-  ).catch(() => undefined);
-  expect(sameView(a, b, sessionId)).toEqual([]);
-}
-
-async function withClients<T>(box: Sandbox, run: (writer: Connected, follower: Connected) => Promise<T>): Promise<T> {
-  const writer = await connectProcess(box.env, { policy: choose("allow_once") });
-  const follower = await connectProcess(box.env);
-  try {
-    return await run(writer, follower);
-  } finally {
-    await Promise.all([writer.close(), follower.close()]);
-  }
-}
 
 async function reloaded(box: Sandbox, sessionId: string): Promise<Connected> {
   const reopened = await connectProcess(box.env);
