@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectProcess, errorOf, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
 import { attach, detach, expectSameView, positionOf, sameView, withClients } from "../support/attach.ts";
+import { choose } from "../../src/client/view-client.ts";
+import { openJournal } from "../../src/core/config/open-journal.ts";
 import { interruptedOf, textOf } from "../support/cards.ts";
 import { freshDatabase } from "../support/postgres-server.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
@@ -168,6 +170,54 @@ describe("a client attached to a session another process runs", () => {
         await reopened.close();
       }
     });
+  }, 60_000);
+});
+
+describe("a subagent's session", () => {
+  test("can be followed while its Task runs: its answer streams live, and a reload of it shows the same", async () => {
+    const box = sandbox("scripted/subagent");
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = false;
+    // The child's command waits for its permission answer: the follower attaches meanwhile.
+    const writer = await connectProcess(box.env, {
+      policy: async (request) => {
+        asked = true;
+        await released;
+        return choose("allow_once")(request);
+      },
+    });
+    const follower = await connectProcess(box.env);
+    try {
+      const { sessionId } = await newSession(writer.ctx, box.workspace);
+      const turn = prompt(writer.ctx, sessionId, "Inspect it with a command");
+      await until(() => asked, "the child's command to ask for permission");
+      const store = openJournal(box.env);
+      const [child] = await store.children(sessionId);
+      await store.close();
+      const childId = child!.sessionId;
+      await attach(follower.ctx, { sessionId: childId });
+      release();
+      await turn;
+      await until(
+        () => JSON.stringify(follower.client.view(childId).messages).includes("The command says"),
+        "the child's last answer to reach the follower",
+      );
+      const streamed = follower.client.notifications.filter(
+        (n) => n.update.sessionUpdate === "agent_message_chunk" && positionOf(n) !== undefined,
+      );
+      expect(streamed.length).toBeGreaterThan(0);
+      const reopened = await reloaded(box, childId);
+      try {
+        expect(sameView(follower, reopened, childId)).toEqual([]);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await Promise.all([writer.close(), follower.close()]);
+    }
   }, 60_000);
 });
 
