@@ -41,13 +41,13 @@ export function loadHandlers(
   if (replayCacheEnabled() && wired.store.keepsReplayCache) sessions.cacheStore = wired.store;
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
-  lifecycleHandlers(handlers, wired, sessions);
+  const followers = new Followers();
+  lifecycleHandlers(handlers, wired, sessions, followers);
   forkHandlers(handlers, wired, sessions, options.forkMessageIds ?? new ForkMessageIds());
   listHandlers(handlers, wired);
   promptHandlers(handlers, sessions);
   rewindHandlers(handlers, wired.store, sessions);
   configHandlers(handlers, sessions);
-  const followers = new Followers();
   attachHandlers(handlers, wired.store, sessions, followers);
   return { deps: wired, sessions, followers, handlers };
 }

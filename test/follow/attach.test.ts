@@ -138,6 +138,22 @@ describe("a client attached to a session another process runs", () => {
     });
   }, 60_000);
 
+  test("that then loads the session stops following it: nothing is sent twice", async () => {
+    const box = sandbox("scripted/demo");
+    await withClients(box, async (writer, follower) => {
+      const { sessionId } = await newSession(writer.ctx, box.workspace);
+      await attach(follower.ctx, { sessionId });
+      await prompt(writer.ctx, sessionId, "give me an overview");
+      await expectSameView(writer, follower, sessionId);
+      const loadedFrom = follower.client.notifications.length;
+      await load(follower.ctx, sessionId, box.workspace);
+      await prompt(writer.ctx, sessionId, "and read the missing file");
+      await Bun.sleep(300);
+      expect(follower.client.notifications.slice(loadedFrom).filter((n) => positionOf(n) !== undefined)).toEqual([]);
+      expect((await errorOf(detach(follower.ctx, sessionId))).code).toBe(-32002);
+    });
+  }, 60_000);
+
   test("sees the calls left open marked interrupted when the writer is killed, as a reload shows them", async () => {
     const box = sandbox("scripted/command");
     const pidFile = join(box.root, "command.pid");
