@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { followRecords } from "../src/journal/follow.ts";
+import { FollowCursor, followRecords } from "../src/journal/follow.ts";
 import { PostgresJournal } from "../src/journal/postgres-store.ts";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
 import type { JournalStore } from "../src/journal/store.ts";
@@ -59,7 +59,10 @@ async function follower(where: string, lastSeq: number): Promise<void> {
   let lines = "";
   await journal.lastSeq(SESSION);
   process.stdout.write("ready\n");
-  for await (const page of followRecords(journal, SESSION, 0, { signal: done.signal, intervalMs: 15 })) {
+  for await (const page of followRecords(journal, SESSION, new FollowCursor(), {
+    signal: done.signal,
+    intervalMs: 15,
+  })) {
     const at = now();
     for (const record of page) lines += `${record.seq} ${at}\n`;
     if ((page[page.length - 1]?.seq ?? 0) >= lastSeq) done.abort();

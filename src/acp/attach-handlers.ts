@@ -3,10 +3,15 @@
  * follows a session that any process runs, on this machine or another sharing the journal. The
  * attach answers once the history it asked for is sent (`{sessionId, role, position, writer}`:
  * the last record the history shows, and the live process holding the session, if any); then each
- * record's updates follow as its writer commits it, with `_meta.verbatim.position`. A follower
- * reads the journal only (session-follower.ts). docs/acp-language.md says this.
+ * record's updates follow as its writer commits it, with `_meta.verbatim.position`. A controller
+ * is also asked the session's permission questions, its answers claimed for the writer (its only
+ * write: journal/answer-claims.ts). A follower otherwise reads the journal only (session-follower.ts). docs/acp-language.md says this.
  */
-import { RequestError } from "@agentclientprotocol/sdk/unstable";
+import { RequestError, type AgentContext } from "@agentclientprotocol/sdk/unstable";
+import type { Projector } from "../replay/project.ts";
+import { log } from "../shared/log.ts";
+import type { AskQuestion } from "./open-questions.ts";
+import { askClient } from "./permission-asker.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
@@ -45,14 +50,16 @@ export function attachHandlers(
           policy: params.historyPolicy ?? "full",
           ...(params.replayFrom !== undefined ? { replayFrom: params.replayFrom } : {}),
         };
-        const following = await sendHistory(store, sessionId, projector, history, sink);
+        const role = params.role ?? "observer";
+        const ask = role === "controller" ? answerAndClaim(store, sessions, client, sessionId, projector) : undefined;
+        const following = await sendHistory(store, sessionId, projector, history, sink, ask);
         await sender.flush();
         // Live updates follow the answer (which says where the history ends).
         sessions.afterResponse.then(requestId, () =>
           followers.start(sessionId, (signal) => followLive(store, sessionId, following, sink, signal)),
         );
         const writer = await store.holder(sessionId);
-        return { sessionId, role: "observer", position: following.position, writer: writer ?? null };
+        return { sessionId, role, position: following.position, writer: writer ?? null };
       }),
   );
 
@@ -67,6 +74,37 @@ export function attachHandlers(
         return {};
       }),
   );
+}
+
+/**
+ * A controller's question: asked of its client as the writer's client is asked it (the same card,
+ * the same `_meta.verbatim.requestId`); its answer is claimed for the writer, which records the
+ * claim that holds (the first, from whichever client). Withdrawn (the request cancelled) once the
+ * journal records an answer. A failure to ask or claim loses only this client's answer.
+ */
+function answerAndClaim(
+  store: JournalStore,
+  sessions: OpenSessions,
+  client: AgentContext,
+  sessionId: string,
+  projector: Projector,
+): AskQuestion {
+  const asker = askClient(client, sessionId, projector);
+  return (question, signal) => {
+    asker(question, signal)
+      .then((outcome) => {
+        if (signal.aborted) return undefined;
+        return store.claimAnswer(sessionId, {
+          requestId: question.requestId,
+          outcome,
+          by: sessions.answerer(),
+          at: new Date().toISOString(),
+        });
+      })
+      .catch((error: unknown) => {
+        if (!signal.aborted) log.warn(`could not answer the question ${question.requestId} of ${sessionId}`, error);
+      });
+  };
 }
 
 async function checkAttachable(store: JournalStore, sessions: OpenSessions, params: AttachParams): Promise<void> {

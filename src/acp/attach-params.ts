@@ -1,8 +1,7 @@
 /**
  * Following a running session from another client: the multi-client-session-attach RFD's
  * `session/attach` and `session/detach` (SDK 2.4.0 has neither), as extension methods, with the
- * RFD's `historyPolicy` and the ACP Remote draft's replay after a position. Only the observer role
- * is served (docs/acp-language.md). The parsers are here because the app registers them before the
+ * RFD's `historyPolicy` and the ACP Remote draft's replay after a position (docs/acp-language.md). The parsers are here because the app registers them before the
  * engine loads.
  */
 import { z } from "zod";
@@ -12,8 +11,11 @@ export const DETACH_METHOD = "_verbatim/session/detach";
 
 export const attachParams = z.object({
   sessionId: z.string(),
-  /** An observer is shown the session and cannot prompt, answer or cancel; the only role served. */
-  role: z.literal("observer").optional(),
+  /**
+   * An observer (the default) is shown the session; a controller is also asked its permission
+   * questions, and the first answer from any client holds (journal/answer-claims.ts).
+   */
+  role: z.enum(["observer", "controller"]).optional(),
   historyPolicy: z.enum(["full", "none"]).optional(),
   /** The last position the client has (from an update's `_meta.verbatim.position`): only what follows it is sent. */
   replayFrom: z.number().int().nonnegative().optional(),

@@ -39,6 +39,7 @@ export function loadHandlers(
   const sessions = new OpenSessions(options.responses);
   sessions.clientCapabilities = clientCapabilities;
   if (replayCacheEnabled() && wired.store.keepsReplayCache) sessions.cacheStore = wired.store;
+  sessions.claimStore = wired.store;
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   const followers = new Followers();

@@ -11,6 +11,10 @@ import { Projector } from "../replay/project.ts";
 import { replayCapabilities, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplayCacheWriter } from "../core/replay-cache/replay-cache-writer.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
+import { journalClaims, type AnswerClaims } from "../core/permissions/answer-race.ts";
+import type { AnsweredBy } from "../journal/facts/index.ts";
+import { defined } from "../shared/defined.ts";
+import { hostname } from "node:os";
 import type { AfterResponse } from "./after-response.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient, askClientForSubagent } from "./permission-asker.ts";
@@ -63,6 +67,18 @@ export class OpenSessions {
     return [...this.#open.values()];
   }
 
+  /** The journal, where the sessions' questions may be answered from other clients too (answer claims). */
+  claimStore: JournalStore | undefined;
+
+  /** This connection as an answerer of questions: this process, its machine, its client's name. */
+  answerer(): AnsweredBy {
+    return { pid: process.pid, host: hostname(), ...(this.clientInfo?.name ? { client: this.clientInfo.name } : {}) };
+  }
+
+  #claims(sessionId: string): AnswerClaims | undefined {
+    return this.claimStore ? journalClaims(this.claimStore, sessionId, this.answerer()) : undefined;
+  }
+
   /** The journal, when the replay cache is kept (see replay-cache-writer.ts). */
   cacheStore: JournalStore | undefined;
 
@@ -98,8 +114,15 @@ export class OpenSessions {
       },
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, this.clientCapabilities, sessionId),
-      gate: permissionGate({ ask: askClient(client, sessionId, projector) }),
-      childGate: (origin) => permissionGate({ ask: askClientForSubagent(client, sessionId, projector, origin) }),
+      gate: permissionGate({
+        ask: askClient(client, sessionId, projector),
+        ...defined({ claims: this.#claims(sessionId) }),
+      }),
+      childGate: (origin) =>
+        permissionGate({
+          ask: askClientForSubagent(client, sessionId, projector, origin),
+          ...defined({ claims: this.#claims(origin.sessionId) }),
+        }),
     };
   }
 }

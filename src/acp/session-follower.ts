@@ -6,7 +6,7 @@
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { StoredFact } from "../journal/facts/index.ts";
-import { FOLLOW_INTERVAL_MS, followRecords } from "../journal/follow.ts";
+import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
 import type { JournalStore } from "../journal/store.ts";
 import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
@@ -15,6 +15,7 @@ import { JournalError } from "../journal/errors.ts";
 import { log } from "../shared/log.ts";
 import { sleep } from "../shared/sleep.ts";
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import { OpenQuestions, type AskQuestion } from "./open-questions.ts";
 
 /** How long a follower waits, with a turn open and nothing new, before it asks whether the writer still lives. */
 export const WRITER_CHECK_MS = 500;
@@ -39,8 +40,14 @@ export type HistoryOptions = {
   replayFrom?: number;
 };
 
-/** A follower between its history and its live part: its projector and the last record it folded. */
-export type Following = { projector: Projector; position: number; turnOpen: boolean };
+/** A follower between its history and its live part: its projector, the last record it folded, the questions open. */
+export type Following = {
+  projector: Projector;
+  position: number;
+  turnOpen: boolean;
+  questions: OpenQuestions;
+  cursor: FollowCursor;
+};
 
 const TURN_KINDS = new Set(["prompt_received", "turn_ended", "session_recovered"]);
 
@@ -56,18 +63,25 @@ export async function sendHistory(
   projector: Projector,
   options: HistoryOptions,
   sink: FollowSink,
+  ask?: AskQuestion,
 ): Promise<Following> {
   const full = options.policy === "full" && options.replayFrom === undefined;
   const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
   const pipeline = new ReplayPipeline(projector, rewound);
-  const following: Following = { projector, position: 0, turnOpen: false };
+  const following: Following = {
+    projector,
+    position: 0,
+    turnOpen: false,
+    questions: new OpenQuestions(ask),
+    cursor: new FollowCursor(),
+  };
   const after = options.policy === "full" ? options.replayFrom : undefined;
   const tail: StoredFact[] = [];
   for await (const page of store.readPages(sessionId)) {
     for (const record of page) {
       if (after !== undefined && record.seq > after) tail.push(record);
       else for (const update of pipeline.push(record)) if (full) sink.update(update);
-      note(following, record);
+      note(following, record, false);
     }
     await sink.pressure();
   }
@@ -79,8 +93,10 @@ export async function sendHistory(
   return following;
 }
 
-function note(following: Following, record: StoredFact): void {
+function note(following: Following, record: StoredFact, live: boolean): void {
   following.position = record.seq;
+  following.cursor.took(record);
+  following.questions.note(record, live);
   if (TURN_KINDS.has(record.fact.kind)) following.turnOpen = record.fact.kind === "prompt_received";
 }
 
@@ -101,6 +117,7 @@ export async function followLive(
   const state = { quietSince: Date.now(), marked: false };
   const stop = new AbortController();
   const watcher = watchWriter(store, sessionId, following, sink, state, AbortSignal.any([signal, stop.signal]));
+  following.questions.askOpen();
   try {
     while (!signal.aborted) {
       try {
@@ -115,6 +132,7 @@ export async function followLive(
     }
   } finally {
     stop.abort();
+    following.questions.withdrawAll();
     await watcher;
   }
 }
@@ -127,11 +145,11 @@ async function followFrom(
   state: { quietSince: number; marked: boolean },
   signal: AbortSignal,
 ): Promise<void> {
-  const records = followRecords(store, sessionId, following.position, { signal, intervalMs: FOLLOW_INTERVAL_MS });
+  const records = followRecords(store, sessionId, following.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
   for await (const page of records) {
     for (const record of page) {
       for (const update of following.projector.apply(record)) sink.update(update, record.seq);
-      note(following, record);
+      note(following, record, true);
     }
     state.quietSince = Date.now();
     state.marked = false;
@@ -154,6 +172,7 @@ async function watchWriter(
     // A failed look is the next look's to repeat: the records' reading reports the store's failures.
     if (!(await openCallsInterrupted(store, sessionId).catch(() => false))) continue;
     state.marked = true;
+    following.questions.withdrawAll();
     for (const mark of following.projector.interruptionMarks()) sink.update(mark, following.position);
   }
 }

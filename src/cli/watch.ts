@@ -7,7 +7,7 @@
  * journal only: the writer is never asked for anything, nor slowed.
  */
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import { FOLLOW_INTERVAL_MS, followRecords } from "../journal/follow.ts";
+import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
@@ -45,30 +45,30 @@ async function drawRecorded(
   store: JournalStore,
   sessionId: string,
   screen: Screen,
-): Promise<{ seq: number; projector: Projector }> {
+): Promise<{ cursor: FollowCursor; projector: Projector }> {
   const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
   const projector = new Projector({ notices: false, replay: true, sessionId });
   const pipeline = new ReplayPipeline(projector, rewound);
-  let seq = 0;
+  const cursor = new FollowCursor();
   for await (const page of store.readPages(sessionId)) {
     for (const record of page) {
       for (const update of pipeline.push(record)) screen.transcript.apply(update);
-      seq = record.seq;
+      cursor.took(record);
     }
   }
   // Not flushed: a message the writer is still streaming stays open, to be drawn on as it grows.
   for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) screen.transcript.apply(update);
-  return { seq, projector };
+  return { cursor, projector };
 }
 
 async function drawFollowing(
   store: JournalStore,
   sessionId: string,
-  from: { seq: number; projector: Projector },
+  from: { cursor: FollowCursor; projector: Projector },
   screen: Screen,
   signal: AbortSignal,
 ): Promise<void> {
-  const records = followRecords(store, sessionId, from.seq, { signal, intervalMs: FOLLOW_INTERVAL_MS });
+  const records = followRecords(store, sessionId, from.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
   for await (const page of records) {
     for (const record of page) {
       for (const update of from.projector.apply(record)) screen.transcript.apply(update);

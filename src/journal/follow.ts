@@ -23,29 +23,106 @@ export type FollowOptions = {
   intervalMs: number;
 };
 
+/** How many of the records a follower has it remembers the look of (a crash loses only the last appends). */
+const WINDOW = 4096;
+
+const print = (record: StoredFact) => `${record.at}|${record.fact.kind}`;
+
 /**
- * The records of `sessionId` after `afterSeq`, page by page, as they are committed, until
- * `signal` aborts. Never writes to the journal; throws what the store throws (a session deleted
- * meanwhile is `session_not_found`).
+ * Where a follower is: the last record it has, and the look (time and kind) of the last ones it
+ * has, to notice a journal that lost its last appends after they were followed (a PostgreSQL
+ * server's crash, with asynchronous commit: the writer then goes on from what the journal holds,
+ * writing new records under the lost ones' numbers).
+ */
+export class FollowCursor {
+  readonly #prints = new Map<number, string>();
+
+  constructor(public last = 0) {}
+
+  /** Notes a record the follower now has (records come in journal order). */
+  took(record: StoredFact): void {
+    this.#prints.set(record.seq, print(record));
+    this.last = record.seq;
+    if (this.#prints.size > WINDOW) this.#prints.delete(this.#prints.keys().next().value as number);
+  }
+
+  /** Whether the journal's `record` is the one the follower has under its number (undefined: not remembered). */
+  holds(record: StoredFact): boolean | undefined {
+    const seen = this.#prints.get(record.seq);
+    return seen === undefined ? undefined : seen === print(record);
+  }
+
+  /** The first record remembered, where a search for the first lost one starts. */
+  get remembered(): number | undefined {
+    return this.#prints.keys().next().value;
+  }
+
+  /** Goes back to `seq`: the records after it were lost. */
+  backTo(seq: number): void {
+    for (const known of [...this.#prints.keys()]) if (known > seq) this.#prints.delete(known);
+    this.last = seq;
+  }
+}
+
+/**
+ * The records of `sessionId` after the cursor's last, page by page, as they are committed, until
+ * `signal` aborts; the cursor moves with each record yielded. When the journal no longer holds
+ * the records the follower has (it lost its last appends), the follower goes on from the last one
+ * it still holds, as the writer does (and as the writer's own client does, keeping what it was
+ * shown). Never writes to the journal; throws what the store throws (a session deleted meanwhile
+ * is `session_not_found`).
  */
 export async function* followRecords(
   store: Pick<JournalStore, "lastSeq" | "readPages">,
   sessionId: string,
-  afterSeq: number,
+  cursor: FollowCursor,
   options: FollowOptions,
 ): AsyncGenerator<readonly StoredFact[]> {
-  let last = afterSeq;
   while (!options.signal.aborted) {
-    if ((await store.lastSeq(sessionId)) > last) {
-      for await (const page of store.readPages(sessionId, last + 1)) {
-        if (page.length === 0) continue;
-        last = (page[page.length - 1] as StoredFact).seq;
-        yield page;
+    const end = await store.lastSeq(sessionId);
+    if (end < cursor.last) await findLost(store, sessionId, cursor);
+    else if (end > cursor.last) {
+      // The read starts at the last record the follower has, to check it is still the journal's.
+      const check = cursor.last > 0 && cursor.remembered !== undefined;
+      let lost = false;
+      for await (const page of store.readPages(sessionId, check ? cursor.last : cursor.last + 1)) {
+        const fresh = page.filter((record) => record.seq > cursor.last);
+        if (page.some((record) => record.seq <= cursor.last && cursor.holds(record) === false)) {
+          lost = true;
+          break;
+        }
+        if (fresh.length === 0) continue;
+        for (const record of fresh) cursor.took(record);
+        yield fresh;
         if (options.signal.aborted) return;
+      }
+      if (lost) {
+        await findLost(store, sessionId, cursor);
+        continue;
       }
     }
     // Also after records were found: a writer streaming fast is then read in batches, not chased
     // one commit at a time (which would take the CPU the writer and the other followers need).
     await sleep(options.intervalMs, options.signal);
   }
+}
+
+/** Moves the cursor back to the last record the journal still holds as the follower has it. */
+async function findLost(
+  store: Pick<JournalStore, "readPages">,
+  sessionId: string,
+  cursor: FollowCursor,
+): Promise<void> {
+  const from = cursor.remembered ?? cursor.last + 1;
+  let kept = from - 1;
+  for await (const page of store.readPages(sessionId, from)) {
+    for (const record of page) {
+      if (record.seq > cursor.last || cursor.holds(record) === false) {
+        cursor.backTo(kept);
+        return;
+      }
+      kept = record.seq;
+    }
+  }
+  cursor.backTo(kept);
 }

@@ -18,7 +18,7 @@
  *
  * This file writes and holds leases; reading is postgres-reads.ts, the layout postgres-layout.ts.
  */
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { hostname } from "node:os";
 import { encodeFact, type EncodedFact } from "./codec.ts";
 import { sessionExists, sessionNotFound } from "./errors.ts";
@@ -46,6 +46,8 @@ import type {
   ReplayStatePart,
 } from "./replay-cache.ts";
 import { deletePgReplayCache, PostgresReplayCache } from "./postgres-replay-cache.ts";
+import { claimPgAnswer, deletePgAnswerClaims, pgAnswerClaimOf } from "./postgres-answer-claims.ts";
+import type { AnswerClaim } from "./answer-claims.ts";
 
 export class PostgresJournal implements JournalStore {
   readonly keepsReplayCache = true;
@@ -301,6 +303,7 @@ export class PostgresJournal implements JournalStore {
           await tx`DELETE FROM verbatim.facts WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.blobs WHERE session_id = ${id}`;
           await deletePgReplayCache(tx, id);
+          await deletePgAnswerClaims(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
@@ -343,6 +346,16 @@ export class PostgresJournal implements JournalStore {
       WHERE session_id = ${sessionId} AND epoch = ${epoch}`,
     );
     await this.#locks.give(sessionId);
+  }
+
+  async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
+    await this.#layout.ensure();
+    return this.#guard(sessionId, () => claimPgAnswer(this.#sql, sessionId, claim));
+  }
+
+  async answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined> {
+    if ((await this.#layout.read()) === undefined) return undefined;
+    return this.#guard(sessionId, () => pgAnswerClaimOf(this.#sql, sessionId, requestId));
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

@@ -11,6 +11,7 @@ import { Database } from "bun:sqlite";
 import { accessSync, constants, linkSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { JournalError } from "./errors.ts";
+import { sqliteAnswerClaimsSql } from "./answer-claims.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import {
   authorityIndexSql,
@@ -93,6 +94,7 @@ export function openForWriting(path: string, synchronous: "FULL" | "NORMAL"): { 
         if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
         db.run(promptIndexSql);
         db.run(authorityIndexSql);
+        db.run(sqliteAnswerClaimsSql);
         settleCacheTrust(db, before);
       }).immediate();
       return { db, created };

@@ -30,16 +30,29 @@ import {
   type ListQuery,
   type SessionRow,
 } from "./store.ts";
-import {
-  type ReplayCacheKey,
-  type ReplayCachePageRow,
-  type ReplayCacheRow,
-  type ReplayCacheUpdate,
-  type ReplayStatePart,
+import type {
+  ReplayCacheKey,
+  ReplayCachePageRow,
+  ReplayCacheRow,
+  ReplayCacheUpdate,
+  ReplayStatePart,
 } from "./replay-cache.ts";
 import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
+import { claimFromBody, type AnswerClaim } from "./answer-claims.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
+
+/** The claim that holds for a question; none in a journal no writer of this version opened (no table yet). */
+function claimOf(db: Database, sessionId: string, requestId: string): AnswerClaim | undefined {
+  const table = db
+    .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'answer_claims'")
+    .get();
+  if (!table?.n) return undefined;
+  const row = db
+    .query<{ body: string }, [string, string]>("SELECT body FROM answer_claims WHERE session_id = ? AND request_id = ?")
+    .get(sessionId, requestId);
+  return row ? claimFromBody(row.body) : undefined;
+}
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
@@ -250,6 +263,7 @@ export class SqliteJournal implements JournalStore {
             w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
             deleteRows(w.db, id);
+            w.db.run("DELETE FROM answer_claims WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
             const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
@@ -284,6 +298,28 @@ export class SqliteJournal implements JournalStore {
         this.#owner.startTime,
       ]),
     );
+  }
+
+  async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
+    const w = this.#writer();
+    return guard(sessionId, () =>
+      w.db
+        .transaction(() => {
+          w.db.run("INSERT INTO answer_claims (session_id, request_id, body) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [
+            sessionId,
+            claim.requestId,
+            JSON.stringify(claim),
+          ]);
+          return claimOf(w.db, sessionId, claim.requestId) ?? claim;
+        })
+        .immediate(),
+    );
+  }
+
+  async answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined> {
+    const db = this.#reader();
+    if (!db) return undefined;
+    return guard(sessionId, () => claimOf(db, sessionId, requestId));
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

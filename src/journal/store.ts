@@ -5,6 +5,7 @@
  */
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import type { ReplayCacheStore } from "./replay-cache.ts";
+import type { AnswerClaim } from "./answer-claims.ts";
 
 export type SessionRow = {
   sessionId: string;
@@ -109,6 +110,14 @@ export interface JournalStore extends ReplayCacheStore {
   /** Takes the session's lease for this process, or rejects with `busy` while a live owner holds it. */
   acquire(sessionId: string): Promise<void>;
   release(sessionId: string): Promise<void>;
+  /**
+   * Claims `claim` as the answer to the session's open question `claim.requestId`, unless a claim
+   * came first (compare-and-set, across processes and machines): resolves with the claim that
+   * holds, this one or the earlier one. Needs no lease (answer-claims.ts).
+   */
+  claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim>;
+  /** The claim that holds for the question, if any. Never writes. */
+  answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined>;
   /** The live process holding the session's lease, if any. */
   holder(sessionId: string): Promise<LeaseHolder | undefined>;
   /**

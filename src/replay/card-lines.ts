@@ -1,6 +1,6 @@
 /** The visible lines verbatim adds to a card. Pure text, recorded facts in, no clock. */
 import type { PermissionOption } from "@agentclientprotocol/sdk";
-import type { FactOf, PermissionOutcome, QuestionAnswered } from "../journal/facts/index.ts";
+import type { AnsweredBy, FactOf, PermissionOutcome, QuestionAnswered } from "../journal/facts/index.ts";
 
 const kindWords: Record<PermissionOption["kind"], string> = {
   allow_once: "allowed once",
@@ -9,11 +9,18 @@ const kindWords: Record<PermissionOption["kind"], string> = {
   reject_always: "always refused",
 };
 
-export function permissionLine(options: PermissionOption[], outcome: PermissionOutcome): string {
-  if (outcome.outcome === "cancelled") return "Permission: the question was cancelled.";
+export function permissionLine(options: PermissionOption[], outcome: PermissionOutcome, by?: AnsweredBy): string {
+  const where = by ? ` Answered from another client (${answererWords(by)}).` : "";
+  if (outcome.outcome === "cancelled") return `Permission: the question was cancelled.${where}`;
   const option = options.find((o) => o.optionId === outcome.optionId);
-  if (!option) return `Permission: answered with "${outcome.optionId}", which was not offered; treated as refused.`;
-  return `Permission: ${option.name} (${kindWords[option.kind]}).`;
+  if (!option)
+    return `Permission: answered with "${outcome.optionId}", which was not offered; treated as refused.${where}`;
+  return `Permission: ${option.name} (${kindWords[option.kind]}).${where}`;
+}
+
+/** "zed, pid 4242 on build-box": the client that answered, as recorded. */
+function answererWords(by: AnsweredBy): string {
+  return `${by.client ? `${by.client}, ` : ""}pid ${by.pid}${by.host ? ` on ${by.host}` : ""}`;
 }
 
 type RefusedBy = FactOf<"tool_call_refused">["by"];

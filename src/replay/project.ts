@@ -149,7 +149,7 @@ export class Projector {
           const permission = card.meta.permission;
           const options = permission?.options ?? [];
           card.meta = { ...card.meta, permission: { options, outcome: fact.outcome } };
-          card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome))];
+          card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome, fact.answeredBy))];
           return [contentAndMetaUpdate(card)];
         });
       case "question_asked":

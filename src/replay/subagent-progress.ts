@@ -44,7 +44,9 @@ export class SubagentProgress {
         return this.#patch(fact.toolCallId, { note: "Waiting for permission.", options: fact.options });
       case "permission_answered": {
         const line = this.#calls.get(fact.toolCallId);
-        return this.#patch(fact.toolCallId, { note: permissionLine(line?.options ?? [], fact.outcome) });
+        return this.#patch(fact.toolCallId, {
+          note: permissionLine(line?.options ?? [], fact.outcome, fact.answeredBy),
+        });
       }
       case "message_chunk":
         if (fact.stream === "answer")

@@ -1,7 +1,9 @@
 /**
  * A follower whose PostgreSQL server goes away (a crash, its connections cut) and comes back: it
  * reads the journal again from the last record it sent, so it misses nothing and repeats nothing
- * of what the writer records once the server is back.
+ * of what the writer records once the server is back. The crash may take the journal's last
+ * appends with it (the store commits asynchronously by default, docs/deployment.md): the writer
+ * then goes on from what the journal holds, and so does the follower.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { newSession, prompt } from "../support/acp-session.ts";
@@ -12,7 +14,6 @@ import { sandbox } from "../support/workspace.ts";
 let server: OwnPostgresServer;
 
 beforeAll(async () => {
-  // Durable: what was committed before the crash is still there after it (only the connections go).
   server = await startPostgres({ durable: true });
 }, 60_000);
 

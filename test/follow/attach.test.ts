@@ -246,7 +246,7 @@ describe("attaching refuses, with the protocol's errors", () => {
       const past = await errorOf(attach(follower.ctx, { sessionId, replayFrom: 1_000_000 }));
       expect(past.code).toBe(-32602);
       expect(past.message).toContain("past the session's last");
-      expect((await errorOf(attach(follower.ctx, { sessionId, role: "controller" }))).code).toBe(-32602);
+      expect((await errorOf(attach(follower.ctx, { sessionId, role: "owner" }))).code).toBe(-32602);
       expect((await errorOf(detach(follower.ctx, sessionId))).code).toBe(-32002);
       // The writer's own connection has the session open: its updates are sent there already.
       expect((await errorOf(attach(writer.ctx, { sessionId }))).code).toBe(-32600);

@@ -1,6 +1,7 @@
 /** One contract, both stores: what the engine relies on from a journal, whether SQLite or PostgreSQL holds it. */
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Fact } from "../../src/journal/facts/index.ts";
+import { openJournal } from "../../src/core/config/open-journal.ts";
 import { readAll, type JournalStore } from "../../src/journal/store.ts";
 import { chunk, journalError, startFact } from "../support/journal.ts";
 import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stores.ts";
@@ -323,6 +324,31 @@ for (const kind of storeKinds) {
       expect(await store.list({ limit: 10 })).toEqual([]);
       expect(await store.info("ses_nope")).toBeUndefined();
       expect((await journalError(() => readAll(store, "ses_nope"))).code).toBe("not_found");
+    });
+
+    test("an answer claim: the first of a question holds, from any store on the journal; later ones get it back", async () => {
+      const under = await open();
+      const id = await create(under.store);
+      const other = openJournal(under.env);
+      try {
+        const claim = (optionId: string, pid: number) => ({
+          requestId: "perm_1",
+          outcome: { outcome: "selected" as const, optionId },
+          by: { pid },
+          at: now(),
+        });
+        expect(await under.store.answerClaimOf(id, "perm_1")).toBeUndefined();
+        const first = claim("allow", 1);
+        expect(await other.claimAnswer(id, first)).toEqual(first);
+        expect(await under.store.claimAnswer(id, claim("reject", 2))).toEqual(first);
+        expect(await under.store.answerClaimOf(id, "perm_1")).toEqual(first);
+        expect(await under.store.answerClaimOf(id, "perm_2")).toBeUndefined();
+        await under.store.delete(id);
+        await create(under.store, id);
+        expect(await under.store.answerClaimOf(id, "perm_1")).toBeUndefined();
+      } finally {
+        await other.close();
+      }
     });
 
     test("the lease: held by this process after create, given up by release, taken again by acquire", async () => {

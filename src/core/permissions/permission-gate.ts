@@ -14,6 +14,7 @@ import {
   type GateRequest,
   type GateSession,
 } from "./call-gate.ts";
+import { racedAnswer, type AnswerClaims, type RacedAnswer } from "./answer-race.ts";
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
@@ -27,7 +28,8 @@ export type PermissionQuestion = { requestId: string; toolCallId: string; option
  */
 export type PermissionAsker = (question: PermissionQuestion, signal: AbortSignal) => Promise<PermissionOutcome>;
 
-export type PermissionGateOptions = { ask: PermissionAsker };
+/** `claims`: the session's answer claims, when other clients may answer its questions too (answer-race.ts). */
+export type PermissionGateOptions = { ask: PermissionAsker; claims?: AnswerClaims };
 
 /**
  * The gate. With hooks, PreToolUse runs first and its verdict joins the policy's inputs; a
@@ -73,7 +75,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
     try {
       const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective);
-      const decision = await askUser(options.ask, effective, session, question);
+      const decision = await askUser(options, effective, session, question);
       return decision.run ? allowed : decision;
     } finally {
       await prompting;
@@ -128,7 +130,7 @@ function outsideQuestion(directories: string[]): Question {
 }
 
 async function askUser(
-  ask: PermissionAsker,
+  { ask, claims }: PermissionGateOptions,
   request: GateRequest,
   session: GateSession,
   question: Question,
@@ -137,7 +139,10 @@ async function askUser(
   const options = question.options;
   const requestId = mintId("perm");
   await session.record({ kind: "permission_requested", requestId, toolCallId, options });
-  const answer = await answerOf(ask, { requestId, toolCallId, options }, signal);
+  const asked = { requestId, toolCallId, options };
+  const answer: RacedAnswer = claims
+    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal)
+    : await answerOf(ask, asked, signal);
   const given = answer.outcome;
   const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
   // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
@@ -145,7 +150,13 @@ async function askUser(
     given.outcome === "selected"
       ? { outcome: "selected", optionId: given.optionId, ...defined({ kind: chosen?.kind }) }
       : { outcome: "cancelled" };
-  await session.record({ kind: "permission_answered", requestId, toolCallId, outcome });
+  await session.record({
+    kind: "permission_answered",
+    requestId,
+    toolCallId,
+    outcome,
+    ...defined({ answeredBy: answer.answeredBy }),
+  });
 
   if (signal.aborted || outcome.outcome === "cancelled") {
     return {

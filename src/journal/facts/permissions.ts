@@ -19,12 +19,25 @@ export const permissionOutcome = z.discriminatedUnion("outcome", [
 ]);
 export type PermissionOutcome = z.infer<typeof permissionOutcome>;
 
-/** The answer exactly as given (an option id that was not offered is kept as given). */
+/** Who answered a question from another client than the writer's: its process (and machine) and its client's name. */
+export const answeredBy = z.object({
+  pid: z.number().int(),
+  host: z.string().optional(),
+  client: z.string().optional(),
+});
+export type AnsweredBy = z.infer<typeof answeredBy>;
+
+/**
+ * The answer exactly as given (an option id that was not offered is kept as given). `answeredBy`
+ * names the client that gave it when that was not the writer's own (a controller attached from
+ * another process: journal/answer-claims.ts).
+ */
 export const permissionAnswered = z.object({
   kind: z.literal("permission_answered"),
   requestId: z.string(),
   toolCallId: z.string(),
   outcome: permissionOutcome,
+  answeredBy: answeredBy.optional(),
 });
 
 /**

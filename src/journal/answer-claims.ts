@@ -1,0 +1,48 @@
+/**
+ * Answers claimed for a session's open questions, by any of its clients, in any process: the
+ * writer's own client, or a controller attached through another verbatim process on this machine
+ * or another sharing the journal. The first claim of a question wins (the table's primary key is
+ * the compare-and-set); the writer asks for the winner and records it as the answer fact, naming
+ * who gave it. A claim is a request to the writer, never authority of its own: the writer records
+ * the winning answer only for a question it is asking, and checks its option against the offered
+ * ones as it checks any answer (permission-gate.ts). Claims are kept with the session and deleted
+ * with it.
+ */
+import { z } from "zod";
+import { answeredBy, permissionOutcome } from "./facts/permissions.ts";
+
+export const answerClaim = z.object({
+  requestId: z.string(),
+  outcome: permissionOutcome,
+  by: answeredBy,
+  at: z.string(),
+});
+export type AnswerClaim = z.infer<typeof answerClaim>;
+
+/** The claim stored as `body`, if it is one (a row of another shape is no claim). */
+export function claimFromBody(body: string): AnswerClaim | undefined {
+  try {
+    const parsed = answerClaim.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const sqliteAnswerClaimsSql = `
+CREATE TABLE IF NOT EXISTS answer_claims (
+  session_id TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (session_id, request_id)
+) WITHOUT ROWID;
+`;
+
+export const postgresAnswerClaimsSql = `
+CREATE TABLE IF NOT EXISTS verbatim.answer_claims (
+  session_id text NOT NULL,
+  request_id text NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (session_id, request_id)
+);
+`;

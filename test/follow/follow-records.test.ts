@@ -1,0 +1,81 @@
+/**
+ * followRecords over a journal that lost its last appends after they were followed (a PostgreSQL
+ * server's crash with asynchronous commit): the writer goes on from what the journal holds,
+ * writing new records under the lost ones' numbers, and the follower goes on with it.
+ */
+import { describe, expect, test } from "bun:test";
+import type { StoredFact } from "../../src/journal/facts/index.ts";
+import { FollowCursor, followRecords } from "../../src/journal/follow.ts";
+import { chunk } from "../support/journal.ts";
+
+/** A journal held in memory, as lastSeq and readPages see it. */
+function journal(records: StoredFact[]) {
+  return {
+    records,
+    lastSeq: async () => records.length,
+    async *readPages(_sessionId: string, fromSeq = 1) {
+      yield records.slice(fromSeq - 1);
+    },
+  };
+}
+
+const record = (seq: number, text: string): StoredFact => ({
+  seq,
+  at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString(),
+  fact: chunk(text),
+});
+const rewritten = (seq: number, text: string): StoredFact => ({
+  ...record(seq, text),
+  at: `2026-01-02T00:00:00.${String(seq).padStart(3, "0")}Z`,
+});
+
+async function follow(
+  store: ReturnType<typeof journal>,
+  cursor: FollowCursor,
+  until: (seen: StoredFact[]) => boolean,
+  change?: () => void,
+) {
+  const stop = new AbortController();
+  const seen: StoredFact[] = [];
+  let changed = false;
+  for await (const page of followRecords(store, "ses_x", cursor, { signal: stop.signal, intervalMs: 1 })) {
+    seen.push(...page);
+    if (!changed && change) {
+      change();
+      changed = true;
+    }
+    if (until(seen)) stop.abort();
+  }
+  return seen;
+}
+
+describe("following a journal that lost its last appends", () => {
+  test("records rewritten under followed numbers are sent, from the first the journal lost", async () => {
+    const store = journal(Array.from({ length: 10 }, (_, i) => record(i + 1, `old ${i + 1}`)));
+    const cursor = new FollowCursor();
+    for (const r of store.records.slice(0, 8)) cursor.took(r);
+    const seen = await follow(
+      store,
+      cursor,
+      (s) => s.some((r) => r.fact.kind === "message_chunk" && r.fact.text === "new 12"),
+      () => {
+        // The crash kept records 1 to 3; the writer went on from there.
+        store.records.splice(3);
+        for (let seq = 4; seq <= 12; seq++) store.records.push(rewritten(seq, `new ${seq}`));
+      },
+    );
+    const texts = seen.map((r) => (r.fact.kind === "message_chunk" ? r.fact.text : ""));
+    expect(texts).toEqual(["old 9", "old 10", ...Array.from({ length: 9 }, (_, i) => `new ${i + 4}`)]);
+  });
+
+  test("a journal shorter than what was followed is followed from its end", async () => {
+    const store = journal(Array.from({ length: 5 }, (_, i) => record(i + 1, `old ${i + 1}`)));
+    const cursor = new FollowCursor();
+    for (const r of store.records) cursor.took(r);
+    store.records.splice(2);
+    setTimeout(() => store.records.push(rewritten(3, "new 3")), 20);
+    const seen = await follow(store, cursor, (s) => s.length > 0);
+    expect(seen.map((r) => r.seq)).toEqual([3]);
+    expect(cursor.last).toBe(3);
+  });
+});
