@@ -49,7 +49,7 @@ export type RestoredSession = { runtime: SessionRuntime; projector: Projector };
 export async function restoreSession(deps: EngineDeps, request: RestoreRequest): Promise<RestoredSession | undefined> {
   const { sessionId, capabilities, cache, replay } = request;
   if (!(await deps.store.info(sessionId))) return undefined;
-  const projector = new Projector({ ...capabilities, replay: true });
+  const projector = new Projector({ ...capabilities, replay: true, sessionId });
   // What the session's rewinds took back is known before anything is sent (replay/retraction.ts).
   const retraction = replay ? await lastRewind(deps.store, cache, sessionId, capabilities) : undefined;
   const pipeline = new ReplayPipeline(projector, retraction?.ranges);
