@@ -16,7 +16,7 @@ import { HandlerTable } from "./handler-table.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
-import { replayCacheEnabled } from "../core/replay-cache/replay-cache-writer.ts";
+import { replayCacheOf } from "../core/replay-cache/kept-cache.ts";
 import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 
@@ -35,8 +35,7 @@ export function loadHandlers(
   options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse; forkMessageIds?: ForkMessageIds },
 ): LoadedHandlers {
   const wired = deps ?? engineDeps(process.env, options);
-  const sessions = new OpenSessions(options.responses, profile);
-  if (replayCacheEnabled() && wired.store.keepsReplayCache) sessions.cacheStore = wired.store;
+  const sessions = new OpenSessions(options.responses, profile, replayCacheOf(wired.store));
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   lifecycleHandlers(handlers, wired, sessions);

@@ -8,7 +8,7 @@ import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.
 import type { StoredFact } from "../journal/facts/index.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
-import { ReplayCacheWriter } from "../core/replay-cache/replay-cache-writer.ts";
+import { keptInCache } from "../core/replay-cache/kept-cache.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import type { AfterResponse } from "./after-response.ts";
 import type { ClientProfile } from "./client-profile.ts";
@@ -31,11 +31,13 @@ export class OpenSessions {
 
   /**
    * `afterResponse`: work that must reach the client after a response (the connection's stream
-   * is watched with it); `profile`: the client as its last `initialize` described it.
+   * is watched with it); `profile`: the client as its last `initialize` described it;
+   * `cacheStore`: the journal, when the replay cache is kept (core/replay-cache/kept-cache.ts).
    */
   constructor(
     readonly afterResponse: AfterResponse,
     readonly profile: () => ClientProfile,
+    readonly cacheStore: JournalStore | undefined,
   ) {}
 
   /** The connection's one update sender (every handler's client context is the same connection). */
@@ -65,9 +67,6 @@ export class OpenSessions {
     return [...this.#open.values()];
   }
 
-  /** The journal, when the replay cache is kept (see replay-cache-writer.ts). */
-  cacheStore: JournalStore | undefined;
-
   newProjector(replay: boolean): Projector {
     return new Projector({ ...this.profile().replay, replay });
   }
@@ -80,13 +79,11 @@ export class OpenSessions {
     const sender = this.sender(client);
     const profile = this.profile();
     projector.context.sessionId = sessionId;
-    const cache = this.cacheStore ? new ReplayCacheWriter(this.cacheStore, sessionId, profile.replay) : undefined;
     const show = (record: StoredFact) => {
       for (const update of projector.apply(record)) sender.send(sessionId, update);
-      cache?.observe(record);
     };
     return {
-      publish: show,
+      publish: keptInCache(show, this.cacheStore, sessionId, profile.replay),
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: clientHost(client, profile.capabilities, sessionId),
       gate: permissionGate({ ask: askClient(client, sessionId, projector) }),
