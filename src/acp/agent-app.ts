@@ -23,7 +23,7 @@ import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { AfterResponse } from "./after-response.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
-import { EXTENSION_REQUESTS, type ExtensionRequest } from "./rewind-params.ts";
+import { EXTENSION_REQUESTS, type ExtensionRequest } from "./extension-requests.ts";
 import { initializeResponse } from "./capabilities.ts";
 import { clientProfile, type ClientProfile } from "./client-profile.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
@@ -151,6 +151,8 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
     connect: (stream) => app.connect(responses.watch(stream)),
     closeAll: async () => {
       closed = true;
+      // Followers stop first: nothing more is read from the journal about to close.
+      await engine?.followers.stopAll();
       if (engine) await Promise.all(engine.sessions.all().map((s) => s.runtime.close()));
     },
     preload: () => {

@@ -30,8 +30,15 @@ export const agentCapabilities: AgentCapabilities = {
     fork: { atMessageId: true } as SessionForkCapabilities,
   },
   // The session-rewind RFD's methods, served as extension methods (SDK 2.4.0 has neither):
-  // `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`, with `files` to restore edits too.
-  _meta: { verbatim: { rewind: { editPrompt: true, files: true } } },
+  // `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`, with `files` to restore edits too;
+  // and the multi-client attach RFD's, as `_verbatim/session/attach` and `_verbatim/session/detach`:
+  // an observer follows a session any process runs, with the history policies it names.
+  _meta: {
+    verbatim: {
+      rewind: { editPrompt: true, files: true },
+      attach: { roles: ["observer"], historyPolicies: ["full", "none"], replayFrom: true },
+    },
+  },
 };
 
 /** `authMethods`: the ways to configure a model provider, offered only while none is configured. */

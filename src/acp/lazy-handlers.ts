@@ -7,11 +7,13 @@ import { engineDeps } from "../core/engine-deps.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { AfterResponse } from "./after-response.ts";
+import { attachHandlers } from "./attach-handlers.ts";
 import { authHandlers } from "./auth-handlers.ts";
 import type { ClientProfile } from "./client-profile.ts";
 import { configHandlers } from "./config-handlers.ts";
 import { forkHandlers } from "./fork-handler.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
+import { Followers } from "./followers.ts";
 import { HandlerTable } from "./handler-table.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
@@ -21,7 +23,7 @@ import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 
 /** The handlers past `initialize`, with what they were wired to. */
-export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; handlers: HandlerTable };
+export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; followers: Followers; handlers: HandlerTable };
 
 /**
  * Wires the session handlers to `deps` (from the environment when not given, reusing the
@@ -38,11 +40,13 @@ export function loadHandlers(
   const sessions = new OpenSessions(options.responses, profile, replayCacheOf(wired.store));
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
-  lifecycleHandlers(handlers, wired, sessions);
+  const followers = new Followers();
+  lifecycleHandlers(handlers, wired, sessions, followers);
   forkHandlers(handlers, wired, sessions, options.forkMessageIds ?? new ForkMessageIds());
   listHandlers(handlers, wired);
   promptHandlers(handlers, sessions);
   rewindHandlers(handlers, wired.store, sessions);
   configHandlers(handlers, sessions);
-  return { deps: wired, sessions, handlers };
+  attachHandlers(handlers, wired.store, sessions, followers);
+  return { deps: wired, sessions, followers, handlers };
 }

@@ -29,11 +29,3 @@ export const editPromptParams = z.object({
   files: z.boolean().optional(),
 });
 export type EditPromptParams = z.infer<typeof editPromptParams>;
-
-/** An extension method the app forwards to the engine, with the parser of its params. */
-export type ExtensionRequest = { method: string; params: { parse(value: unknown): unknown } };
-
-export const EXTENSION_REQUESTS: readonly ExtensionRequest[] = [
-  { method: REWIND_METHOD, params: rewindParams },
-  { method: EDIT_PROMPT_METHOD, params: editPromptParams },
-];

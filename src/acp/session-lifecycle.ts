@@ -11,8 +11,15 @@ import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkDirectories, checkSessionId } from "./request-checks.ts";
 import { restoreSession } from "./session-restore.ts";
+import type { Followers } from "./followers.ts";
 
-export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessions: OpenSessions): void {
+/** `followers`: a session this connection follows stops being followed once it opens here (its updates then come from here). */
+export function lifecycleHandlers(
+  app: HandlerRegistry,
+  deps: EngineDeps,
+  sessions: OpenSessions,
+  followers: Followers,
+): void {
   app.onRequest(acp.methods.agent.session.new, ({ params, client, requestId }) =>
     typed(async () => {
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
@@ -50,6 +57,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       );
     }
     const mcpServers = mcpServerConfigs(params.mcpServers);
+    await followers.stop(params.sessionId);
     if (open) {
       sessions.delete(params.sessionId);
       await open.runtime.close();
@@ -71,6 +79,7 @@ export function lifecycleHandlers(app: HandlerRegistry, deps: EngineDeps, sessio
       checkDirectories(params.cwd, params.additionalDirectories ?? []);
       return sessions.lifecycle.run(params.sessionId, async () => {
         const open = sessions.get(params.sessionId);
+        await followers.stop(params.sessionId);
         const runtime = open ?? {
           runtime: await restoreSession(deps, sessions, {
             sessionId: params.sessionId,

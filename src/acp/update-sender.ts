@@ -17,11 +17,11 @@ export class UpdateSender {
 
   constructor(private readonly client: AgentContext) {}
 
-  send(sessionId: string, update: SessionUpdate): void {
+  /** Sends `update` of `sessionId`, with `meta` as the notification's `_meta` when given. */
+  send(sessionId: string, update: SessionUpdate, meta?: Record<string, unknown>): void {
     this.#inFlight++;
-    this.#last = this.client
-      .notify(methods.client.session.update, { sessionId, update })
-      .then(this.#sent, this.#failed);
+    const params: SessionNotification = meta ? { sessionId, update, _meta: meta } : { sessionId, update };
+    this.#last = this.client.notify(methods.client.session.update, params).then(this.#sent, this.#failed);
   }
 
   /**

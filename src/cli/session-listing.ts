@@ -2,7 +2,7 @@
  * `verbatim sessions` as a table a person reads: a header, then per session its id, when it was
  * last active (relative), its model, how many turns it had, its title and directory, and under it
  * the subagent sessions its Task calls started (their rows name it as their parent when they were
- * created). Everything that came from content (titles, directories, models, hosts) is drawn
+ * created), and where a live process runs it. Everything that came from content (titles, directories, models, hosts) is drawn
  * through `visible`, on one line.
  */
 import type { FactKind } from "../journal/facts/index.ts";
@@ -12,6 +12,13 @@ import { visible } from "../view/visible-text.ts";
 import { relativeTime } from "./relative-time.ts";
 
 type Line = { id: string; when: string; model: string; turns: string; title: string; rest: string };
+
+/** Where a live process runs the session, if one holds it: `verbatim watch ID` follows it from here. */
+async function runningMark(store: JournalStore, sessionId: string): Promise<string> {
+  const holder = await store.holder(sessionId);
+  if (!holder) return "";
+  return `  (running: pid ${holder.pid}${holder.host ? ` on ${oneLine(holder.host)}` : ""})`;
+}
 
 const oneLine = (text: string) => visible(text).replaceAll("\n", " ");
 const TITLE_WIDTH = 60;
@@ -27,12 +34,18 @@ async function modelOf(store: JournalStore, sessionId: string): Promise<string> 
   return model && "currentValue" in model ? String(model.currentValue) : "?";
 }
 
-async function describe(store: JournalStore, row: SessionRow, now: number): Promise<Omit<Line, "id" | "rest">> {
-  const [model, turns] = await Promise.all([
+async function describe(
+  store: JournalStore,
+  row: SessionRow,
+  now: number,
+): Promise<Omit<Line, "id" | "rest"> & { running: string }> {
+  const [model, turns, running] = await Promise.all([
     modelOf(store, row.sessionId),
     store.countOf(row.sessionId, ["prompt_received"]),
+    runningMark(store, row.sessionId),
   ]);
   return {
+    running,
     when: relativeTime(row.updatedAt, now),
     model: oneLine(model),
     turns: String(turns),
@@ -49,12 +62,15 @@ async function subagentType(store: JournalStore, sessionId: string): Promise<str
 async function childLines(store: JournalStore, parent: string, depth: number, now: number): Promise<Line[]> {
   const lines: Line[] = [];
   for (const child of await store.children(parent)) {
-    const [facts, type] = await Promise.all([describe(store, child, now), subagentType(store, child.sessionId)]);
+    const [{ running, ...facts }, type] = await Promise.all([
+      describe(store, child, now),
+      subagentType(store, child.sessionId),
+    ]);
     lines.push({
       id: `${"  ".repeat(depth)}↳ ${child.sessionId}`,
       ...facts,
       title: type ? `${oneLine(type)}: ${facts.title}` : facts.title,
-      rest: "",
+      rest: running,
     });
     lines.push(...(await childLines(store, child.sessionId, depth + 1, now)));
   }
@@ -70,7 +86,8 @@ export async function sessionTable(store: JournalStore, rows: ListedSession[], n
       row.group === "repository"
         ? `  (same repository; ran on ${oneLine(row.ranAt?.host ?? "an unknown host")} in ${oneLine(row.ranAt?.cwd ?? row.cwd)})`
         : "";
-    lines.push({ id: row.sessionId, ...(await describe(store, row, now)), rest: `  ${oneLine(row.cwd)}${fork}${ran}` });
+    const { running, ...facts } = await describe(store, row, now);
+    lines.push({ id: row.sessionId, ...facts, rest: `  ${oneLine(row.cwd)}${fork}${ran}${running}` });
     lines.push(...(await childLines(store, row.sessionId, 1, now)));
   }
   const header: Line = {

@@ -4,7 +4,7 @@ import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import type { EngineDeps } from "../core/session/session-types.ts";
 import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { JournalStore, LeaseHolder } from "../journal/store.ts";
 import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
 import { retractionOf } from "../replay/retraction.ts";
@@ -29,6 +29,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   let journal: string | undefined;
   let rows: ListedSession[];
   let table = "";
+  let running: (LeaseHolder | undefined)[] = [];
   try {
     journal = checkJournalPlace(process.env, { write: false });
     const { store } = engineDeps();
@@ -37,6 +38,7 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
         ? (await listForCwd(store, cwd, { limit: 1000 })).rows
         : (await store.list({ limit: 1000 })).map((row): ListedSession => ({ ...row, group: "here" }));
       if (!args.json && rows.length > 0) table = await sessionTable(store, rows);
+      if (args.json) running = await Promise.all(rows.map((row) => store.holder(row.sessionId)));
     } finally {
       await store.close();
     }
@@ -44,8 +46,11 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
     return reportError(error, { json: args.json ?? false, ...(journal ? { context: { journal } } : {}) });
   }
   if (args.json) {
-    for (const { group, ranAt, ...row } of rows)
+    rows.forEach(({ group, ranAt, ...listed }, i) => {
+      // `running`: the live process holding the session, where one does.
+      const row = { ...listed, ...(running[i] ? { running: running[i] } : {}) };
       out(JSON.stringify(group === "repository" ? { ...row, foundBy: group, ranAt } : row));
+    });
     return 0;
   }
   out(rows.length === 0 ? "no sessions" : table);

@@ -5,7 +5,7 @@ import { createAgentApp, ENGINE_NOTIFICATIONS, ENGINE_REQUESTS } from "../../src
 import { AfterResponse } from "../../src/acp/after-response.ts";
 import { clientProfile } from "../../src/acp/client-profile.ts";
 import { loadHandlers } from "../../src/acp/lazy-handlers.ts";
-import { EXTENSION_REQUESTS } from "../../src/acp/rewind-params.ts";
+import { EXTENSION_REQUESTS } from "../../src/acp/extension-requests.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { choose, ViewClient } from "../../src/client/view-client.ts";
 import { sandbox } from "../support/workspace.ts";

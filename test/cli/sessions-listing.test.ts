@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { relativeTime } from "../../src/cli/relative-time.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { runCli } from "../support/cli-process.ts";
+import { initializedRawAgent } from "../support/raw-client.ts";
 import { sandbox } from "../support/workspace.ts";
 
 const sessionOf = (stderr: string) => /session (ses_[0-9a-z]+)/.exec(stderr)?.[1] as string;
@@ -30,6 +31,26 @@ describe("verbatim sessions", () => {
       new RegExp(`^  ↳ ${child!.sessionId} +just now +scripted/subagent +1 +general-purpose: Inspect it$`),
     );
     expect(lines).toHaveLength(4);
+  });
+
+  test("a session a live process holds is marked running, with that process, in the table and in --json", async () => {
+    const box = sandbox("scripted/plain");
+    const writer = await initializedRawAgent(box.env);
+    try {
+      const created = await writer.request("session/new", { cwd: box.workspace, mcpServers: [] });
+      const id = (created.result as { sessionId: string }).sessionId;
+      await writer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "hello" }] });
+      const line = (await runCli(["sessions"], box.env)).stdout.split("\n").find((l) => l.startsWith(id));
+      expect(line).toEndWith(`  (running: pid ${writer.pid})`);
+      const listed = JSON.parse((await runCli(["sessions", "--json"], box.env)).stdout.trim()) as { running?: unknown };
+      expect(listed.running).toEqual({ pid: writer.pid });
+    } finally {
+      writer.endInput();
+      await writer.exited;
+    }
+    const after = (await runCli(["sessions"], box.env)).stdout;
+    expect(after).not.toContain("running:");
+    expect(JSON.parse((await runCli(["sessions", "--json"], box.env)).stdout.trim())).not.toHaveProperty("running");
   });
 
   test("the parent's show names the child session on its Task card, as recorded", async () => {

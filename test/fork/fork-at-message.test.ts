@@ -163,7 +163,7 @@ test("initialize declares sessionCapabilities.fork.atMessageId, as the RFD says"
     const session = answer.agentCapabilities?.sessionCapabilities as Record<string, unknown> | undefined;
     expect(session?.fork).toEqual({ atMessageId: true });
     // The rewind methods are extensions, declared under _meta.
-    expect(answer.agentCapabilities?._meta).toEqual({ verbatim: { rewind: { editPrompt: true, files: true } } });
+    expect(answer.agentCapabilities?._meta?.verbatim).toMatchObject({ rewind: { editPrompt: true, files: true } });
   } finally {
     connection.close();
     await closeAll();

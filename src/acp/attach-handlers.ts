@@ -1,0 +1,88 @@
+/**
+ * `_verbatim/session/attach` and `_verbatim/session/detach` (attach-params.ts): an observer
+ * follows a session that any process runs, on this machine or another sharing the journal. The
+ * attach answers once the history it asked for is sent (`{sessionId, role, position, writer}`:
+ * the last record the history shows, and the live process holding the session, if any); then each
+ * record's updates follow as its writer commits it, with `_meta.verbatim.position`. A follower
+ * reads the journal only (session-follower.ts). docs/acp-language.md says this.
+ */
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
+import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
+import type { JournalStore } from "../journal/store.ts";
+import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
+import { typed, unknownSession } from "./errors.ts";
+import type { Followers } from "./followers.ts";
+import type { HandlerRegistry } from "./handler-table.ts";
+import type { OpenSessions } from "./open-sessions.ts";
+import { checkSessionId } from "./request-checks.ts";
+import type { UpdateSender } from "./update-sender.ts";
+
+const sinkOf = (sender: UpdateSender, sessionId: string): FollowSink => ({
+  update: (update, position) =>
+    sender.send(sessionId, update, position === undefined ? undefined : { verbatim: { position } }),
+  pressure: () => sender.pressure(),
+});
+
+export function attachHandlers(
+  app: HandlerRegistry,
+  store: JournalStore,
+  sessions: OpenSessions,
+  followers: Followers,
+): void {
+  app.onExtension(
+    ATTACH_METHOD,
+    (v) => attachParams.parse(v),
+    ({ params, client, requestId }) =>
+      typed(async () => {
+        const { sessionId } = params;
+        await checkAttachable(store, sessions, params);
+        await followers.stop(sessionId);
+        const sender = sessions.sender(client);
+        const sink = sinkOf(sender, sessionId);
+        const projector = sessions.newProjector(true);
+        projector.context.sessionId = sessionId;
+        const history = {
+          policy: params.historyPolicy ?? "full",
+          ...(params.replayFrom !== undefined ? { replayFrom: params.replayFrom } : {}),
+        };
+        const following = await sendHistory(store, sessionId, projector, history, sink);
+        await sender.flush();
+        // Live updates follow the answer (which says where the history ends).
+        sessions.afterResponse.then(requestId, () =>
+          followers.start(sessionId, (signal) => followLive(store, sessionId, following, sink, signal)),
+        );
+        const writer = await store.holder(sessionId);
+        return { sessionId, role: "observer", position: following.position, writer: writer ?? null };
+      }),
+  );
+
+  app.onExtension(
+    DETACH_METHOD,
+    (v) => detachParams.parse(v),
+    ({ params }) =>
+      typed(async () => {
+        checkSessionId(params.sessionId);
+        if (!(await followers.stop(params.sessionId)))
+          throw unknownSession(params.sessionId, "is not attached on this connection");
+        return {};
+      }),
+  );
+}
+
+async function checkAttachable(store: JournalStore, sessions: OpenSessions, params: AttachParams): Promise<void> {
+  const { sessionId, replayFrom } = params;
+  checkSessionId(sessionId);
+  if (!(await store.info(sessionId))) throw unknownSession(sessionId);
+  if (sessions.get(sessionId))
+    throw RequestError.invalidRequest(
+      { sessionId },
+      `session ${sessionId} is open on this connection: its updates are sent here already`,
+    );
+  if (replayFrom === undefined) return;
+  const last = await store.lastSeq(sessionId);
+  if (replayFrom > last)
+    throw RequestError.invalidParams(
+      { replayFrom, position: last },
+      `position ${replayFrom} is past the session's last (${last}); attach without replayFrom`,
+    );
+}

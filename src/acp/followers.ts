@@ -1,0 +1,42 @@
+/**
+ * The sessions this connection follows (`_verbatim/session/attach`): one follower a session, each
+ * stopped by a detach, a new attach of its session, or the connection's end.
+ */
+import { log } from "../shared/log.ts";
+
+type Follower = { stop: AbortController; done: Promise<void> };
+
+export class Followers {
+  readonly #following = new Map<string, Follower>();
+
+  /** Runs `follow` for `sessionId` until it is stopped; a failure ends it with a warning on stderr, never a crash. */
+  start(sessionId: string, follow: (signal: AbortSignal) => Promise<void>): void {
+    const stop = new AbortController();
+    const done = follow(stop.signal)
+      .catch((error: unknown) => {
+        if (!stop.signal.aborted) log.warn(`stopped following session ${sessionId}`, error);
+      })
+      .finally(() => {
+        if (this.#following.get(sessionId)?.stop === stop) this.#following.delete(sessionId);
+      });
+    this.#following.set(sessionId, { stop, done });
+  }
+
+  has(sessionId: string): boolean {
+    return this.#following.has(sessionId);
+  }
+
+  /** Stops following `sessionId` (nothing more is sent for it once this resolves); false if it was not followed. */
+  async stop(sessionId: string): Promise<boolean> {
+    const follower = this.#following.get(sessionId);
+    if (!follower) return false;
+    this.#following.delete(sessionId);
+    follower.stop.abort();
+    await follower.done;
+    return true;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#following.keys()].map((sessionId) => this.stop(sessionId)));
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * A session followed as it is written, by a client attached to it (`_verbatim/session/attach`):
+ * its history, then each record as its writer commits it, through the projection a reload uses
+ * (replay mode all along: a writer's client terminals and live-only notices are not this client's),
+ * read from the journal alone (journal/follow.ts): the writer is never asked for anything, nor slowed.
+ */
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { StoredFact } from "../journal/facts/index.ts";
+import { FOLLOW_INTERVAL_MS, followRecords } from "../journal/follow.ts";
+import type { JournalStore } from "../journal/store.ts";
+import type { Projector } from "../replay/project.ts";
+import { ReplayPipeline } from "../replay/replay-pipeline.ts";
+import { retractionOf } from "../replay/retraction.ts";
+import { JournalError } from "../journal/errors.ts";
+import { log } from "../shared/log.ts";
+import { sleep } from "../shared/sleep.ts";
+import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
+
+/** How long a follower waits, with a turn open and nothing new, before it asks whether the writer still lives. */
+export const WRITER_CHECK_MS = 500;
+
+/** How long a follower waits before it reads again a journal it could not reach. */
+const RETRY_MS = 250;
+
+/** Where the follower's updates go: the wire implements it. */
+export type FollowSink = {
+  /** One update; `position` (the journal record it shows) on those sent past the history. */
+  update(update: SessionUpdate, position?: number): void;
+  /** A promise to wait on while the client has too much unread; undefined when it keeps up. */
+  pressure(): Promise<void> | undefined;
+};
+
+/** `full`: everything a reload shows; `none`: nothing before the attach (the session's state is still folded). */
+export type HistoryPolicy = "full" | "none";
+
+export type HistoryOptions = {
+  policy: HistoryPolicy;
+  /** Resuming after a cut: the last position the client has; only records after it are sent, each with its position. */
+  replayFrom?: number;
+};
+
+/** A follower between its history and its live part: its projector and the last record it folded. */
+export type Following = { projector: Projector; position: number; turnOpen: boolean };
+
+const TURN_KINDS = new Set(["prompt_received", "turn_ended", "session_recovered"]);
+
+/**
+ * Folds the session's records into `projector` (fresh, in replay mode) and sends its history per
+ * `options`: all of it as a reload sends it (the same pipeline, interrupted calls marked when no
+ * live process holds the session), none of it, or the records after `replayFrom` one by one, each
+ * with its position. Never writes. Throws the store's errors.
+ */
+export async function sendHistory(
+  store: JournalStore,
+  sessionId: string,
+  projector: Projector,
+  options: HistoryOptions,
+  sink: FollowSink,
+): Promise<Following> {
+  const full = options.policy === "full" && options.replayFrom === undefined;
+  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
+  const pipeline = new ReplayPipeline(projector, rewound);
+  const following: Following = { projector, position: 0, turnOpen: false };
+  const after = options.policy === "full" ? options.replayFrom : undefined;
+  const tail: StoredFact[] = [];
+  for await (const page of store.readPages(sessionId)) {
+    for (const record of page) {
+      if (after !== undefined && record.seq > after) tail.push(record);
+      else for (const update of pipeline.push(record)) if (full) sink.update(update);
+      note(following, record);
+    }
+    await sink.pressure();
+  }
+  const ended = pipeline.end(full && (await openCallsInterrupted(store, sessionId)));
+  if (full) for (const update of ended) sink.update(update);
+  // Past the history the records are projected one by one, as a reload projects them.
+  projector.context.replay = true;
+  for (const record of tail) for (const update of projector.apply(record)) sink.update(update, record.seq);
+  return following;
+}
+
+function note(following: Following, record: StoredFact): void {
+  following.position = record.seq;
+  if (TURN_KINDS.has(record.fact.kind)) following.turnOpen = record.fact.kind === "prompt_received";
+}
+
+/**
+ * Sends each record committed after `following.position`, as it is committed, until `signal`
+ * aborts; each update carries its record's position. When a turn is open, nothing new comes and
+ * no live process holds the session any more (its writer died), the calls it left open are marked
+ * interrupted, once, as a reload would mark them. A journal it cannot reach is read again once it
+ * answers, from the last record sent. Never writes. Throws the store's other errors.
+ */
+export async function followLive(
+  store: JournalStore,
+  sessionId: string,
+  following: Following,
+  sink: FollowSink,
+  signal: AbortSignal,
+): Promise<void> {
+  const state = { quietSince: Date.now(), marked: false };
+  const stop = new AbortController();
+  const watcher = watchWriter(store, sessionId, following, sink, state, AbortSignal.any([signal, stop.signal]));
+  try {
+    while (!signal.aborted) {
+      try {
+        await followFrom(store, sessionId, following, sink, state, signal);
+      } catch (error) {
+        // A journal it cannot reach now (a server restarting, a connection cut) is read again
+        // from the last record it has, once it answers; anything else ends the following.
+        if (!(error instanceof JournalError) || error.code !== "unreachable") throw error;
+        log.debug(`following ${sessionId}: the journal is unreachable; trying again`, error);
+        await sleep(RETRY_MS, signal);
+      }
+    }
+  } finally {
+    stop.abort();
+    await watcher;
+  }
+}
+
+async function followFrom(
+  store: JournalStore,
+  sessionId: string,
+  following: Following,
+  sink: FollowSink,
+  state: { quietSince: number; marked: boolean },
+  signal: AbortSignal,
+): Promise<void> {
+  const records = followRecords(store, sessionId, following.position, { signal, intervalMs: FOLLOW_INTERVAL_MS });
+  for await (const page of records) {
+    for (const record of page) {
+      for (const update of following.projector.apply(record)) sink.update(update, record.seq);
+      note(following, record);
+    }
+    state.quietSince = Date.now();
+    state.marked = false;
+    await sink.pressure();
+  }
+}
+
+async function watchWriter(
+  store: JournalStore,
+  sessionId: string,
+  following: Following,
+  sink: FollowSink,
+  state: { quietSince: number; marked: boolean },
+  signal: AbortSignal,
+): Promise<void> {
+  while (!signal.aborted) {
+    await sleep(WRITER_CHECK_MS, signal);
+    if (signal.aborted || state.marked || !following.turnOpen) continue;
+    if (Date.now() - state.quietSince < WRITER_CHECK_MS) continue;
+    // A failed look is the next look's to repeat: the records' reading reports the store's failures.
+    if (!(await openCallsInterrupted(store, sessionId).catch(() => false))) continue;
+    state.marked = true;
+    for (const mark of following.projector.interruptionMarks()) sink.update(mark, following.position);
+  }
+}

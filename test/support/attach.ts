@@ -1,0 +1,56 @@
+/** The attach extension methods as a client calls them, and the journal positions a follower is sent. */
+import type { ClientContext, SessionNotification } from "@agentclientprotocol/sdk";
+import { expect } from "bun:test";
+import { choose } from "../../src/client/view-client.ts";
+import { comparable } from "../../src/cli/demo.ts";
+import { diffValues } from "../../src/view/view-diff.ts";
+import { connectProcess, until, type Connected } from "./acp-session.ts";
+import type { Sandbox } from "./workspace.ts";
+import { ATTACH_METHOD, DETACH_METHOD, type AttachParams } from "../../src/acp/attach-params.ts";
+
+export type AttachAnswer = {
+  sessionId: string;
+  role: "observer";
+  position: number;
+  writer: { pid: number; host?: string } | null;
+};
+
+const send = (ctx: ClientContext) =>
+  ctx.request.bind(ctx) as unknown as <T>(method: string, params: unknown) => Promise<T>;
+
+export const attach = (ctx: ClientContext, params: AttachParams | Record<string, unknown>) =>
+  send(ctx)<AttachAnswer>(ATTACH_METHOD, params);
+
+export const detach = (ctx: ClientContext, sessionId: string) => send(ctx)<object>(DETACH_METHOD, { sessionId });
+
+/** The journal position a live update carries (`_meta.verbatim.position`), if any. */
+export function positionOf(notification: SessionNotification): number | undefined {
+  const verbatim = notification._meta?.verbatim as { position?: unknown } | undefined;
+  return typeof verbatim?.position === "number" ? verbatim.position : undefined;
+}
+
+export const sameView = (a: Connected, b: Connected, sessionId: string) =>
+  diffValues(comparable(a.client.view(sessionId)), comparable(b.client.view(sessionId)));
+
+/** Waits until `b` shows what `a` shows of the session, then checks it field by field. */
+export async function expectSameView(a: Connected, b: Connected, sessionId: string): Promise<void> {
+  await until(
+    () => sameView(a, b, sessionId).length === 0,
+    "the follower to show what the writer's client shows",
+  ).catch(() => undefined);
+  expect(sameView(a, b, sessionId)).toEqual([]);
+}
+
+/** A writer's client (answering permissions allow once) and a follower's, each in its own verbatim process. */
+export async function withClients<T>(
+  box: Sandbox,
+  run: (writer: Connected, follower: Connected) => Promise<T>,
+): Promise<T> {
+  const writer = await connectProcess(box.env, { policy: choose("allow_once") });
+  const follower = await connectProcess(box.env);
+  try {
+    return await run(writer, follower);
+  } finally {
+    await Promise.all([writer.close(), follower.close()]);
+  }
+}
