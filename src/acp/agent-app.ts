@@ -17,8 +17,6 @@ import {
   type AgentNotificationMethod,
   type AgentRequestHandlersByMethod,
   type AgentRequestMethod,
-  type ClientCapabilities,
-  type Implementation,
   type Stream,
 } from "@agentclientprotocol/sdk/unstable";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
@@ -27,6 +25,7 @@ import { AfterResponse } from "./after-response.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
 import { EXTENSION_REQUESTS, type ExtensionRequest } from "./extension-requests.ts";
 import { initializeResponse } from "./capabilities.ts";
+import { clientProfile, type ClientProfile } from "./client-profile.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
@@ -91,8 +90,8 @@ export const ENGINE_NOTIFICATIONS = [m.session.cancel] as const satisfies readon
  * `trust` trusts every workspace (the `--trust` flag, for headless runs).
  */
 export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = {}): Agent {
-  let capabilities: ClientCapabilities = {};
-  let clientInfo: Implementation | undefined;
+  // The client as its last `initialize` described it: derived once there, read by every session.
+  let profile: ClientProfile = clientProfile();
   let engine: LoadedHandlers | undefined;
   let loading: Promise<LoadedHandlers> | undefined;
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
@@ -101,13 +100,12 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   const forkMessageIds = new ForkMessageIds();
   const load = (): Promise<LoadedHandlers> =>
     (loading ??= import("./lazy-handlers.ts").then(({ loadHandlers }) => {
-      engine = loadHandlers(deps, capabilities, {
+      engine = loadHandlers(deps, () => profile, {
         trust: options.trust ?? false,
         responses,
         forkMessageIds,
         ...defined({ catalog: processCatalog }),
       });
-      engine.sessions.clientInfo = clientInfo;
       return engine;
     }));
   /** The catalog of the directory verbatim runs in: what `initialize` offers to configure. */
@@ -133,15 +131,10 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
           "protocolVersion must be a non-negative integer",
         );
       }
-      capabilities = params.clientCapabilities ?? {};
-      clientInfo = params.clientInfo ?? undefined;
-      if (engine) {
-        engine.sessions.clientCapabilities = capabilities;
-        engine.sessions.clientInfo = clientInfo;
-      }
+      profile = clientProfile(params.clientCapabilities ?? {}, params.clientInfo ?? undefined);
       return initializeResponse(
         deps?.agentVersion ?? VERSION,
-        offeredAuthMethods(capabilities, (await catalog()).setupMethods()),
+        offeredAuthMethods(profile.capabilities, (await catalog()).setupMethods()),
       );
     }),
   );

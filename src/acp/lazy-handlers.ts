@@ -3,13 +3,13 @@
  * The app loads this module on the first method that needs it, so answering `initialize` costs
  * only the SDK.
  */
-import type { ClientCapabilities } from "@agentclientprotocol/sdk/unstable";
 import { engineDeps } from "../core/engine-deps.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { AfterResponse } from "./after-response.ts";
 import { attachHandlers } from "./attach-handlers.ts";
 import { authHandlers } from "./auth-handlers.ts";
+import type { ClientProfile } from "./client-profile.ts";
 import { configHandlers } from "./config-handlers.ts";
 import { forkHandlers } from "./fork-handler.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
@@ -18,7 +18,7 @@ import { HandlerTable } from "./handler-table.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
-import { replayCacheEnabled } from "../core/replay-cache/replay-cache-writer.ts";
+import { replayCacheOf } from "../core/replay-cache/kept-cache.ts";
 import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 
@@ -27,19 +27,17 @@ export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; followe
 
 /**
  * Wires the session handlers to `deps` (from the environment when not given, reusing the
- * process catalog `initialize` already built); `responses` runs work after a response is written
- * (the app watches the connection's stream with it).
+ * process catalog `initialize` already built); `profile` is the client as its last `initialize`
+ * described it; `responses` runs work after a response is written (the app watches the
+ * connection's stream with it).
  */
 export function loadHandlers(
   deps: EngineDeps | undefined,
-  clientCapabilities: ClientCapabilities,
+  profile: () => ClientProfile,
   options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse; forkMessageIds?: ForkMessageIds },
 ): LoadedHandlers {
   const wired = deps ?? engineDeps(process.env, options);
-  const sessions = new OpenSessions(options.responses);
-  sessions.clientCapabilities = clientCapabilities;
-  if (replayCacheEnabled() && wired.store.keepsReplayCache) sessions.cacheStore = wired.store;
-  sessions.claimStore = wired.store;
+  const sessions = new OpenSessions(options.responses, profile, replayCacheOf(wired.store), wired.store);
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   const followers = new Followers();

@@ -3,23 +3,22 @@
  * Live, a fact is projected and sent right after it is appended; the projector is the same one
  * a load replays through, so both show the same updates.
  */
-import type { AgentContext, ClientCapabilities, Implementation } from "@agentclientprotocol/sdk/unstable";
+import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
 import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
-import { replayCapabilities, type ReplayCapabilities } from "../replay/cache-key.ts";
-import { ReplayCacheWriter } from "../core/replay-cache/replay-cache-writer.ts";
+import { keptInCache } from "../core/replay-cache/kept-cache.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import { journalClaims, type AnswerClaims } from "../core/permissions/answer-race.ts";
 import type { AnsweredBy } from "../journal/facts/index.ts";
 import { defined } from "../shared/defined.ts";
 import { hostname } from "node:os";
 import type { AfterResponse } from "./after-response.ts";
+import type { ClientProfile } from "./client-profile.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient, askClientForSubagent } from "./permission-asker.ts";
 import { SessionQueue } from "./session-queue.ts";
-import type { StateRest } from "../core/replay-cache/state-rest.ts";
 import { UpdateSender } from "./update-sender.ts";
 import { yieldToEventLoop } from "../shared/event-loop.ts";
 
@@ -31,14 +30,22 @@ export type OpenSession = { runtime: SessionRuntime; projector: Projector };
 export class OpenSessions {
   readonly #open = new Map<string, OpenSession>();
   #sender: UpdateSender | undefined;
-  clientCapabilities: ClientCapabilities = {};
-  /** The client's `clientInfo` from `initialize`, if it sent one. */
-  clientInfo: Implementation | undefined;
   /** Loads, resumes, closes and deletes of one session run one at a time; other requests wait for them. */
   readonly lifecycle = new SessionQueue();
 
-  /** `afterResponse`: work that must reach the client after a response (the connection's stream is watched with it). */
-  constructor(readonly afterResponse: AfterResponse) {}
+  /**
+   * `afterResponse`: work that must reach the client after a response (the connection's stream
+   * is watched with it); `profile`: the client as its last `initialize` described it;
+   * `cacheStore`: the journal, when the replay cache is kept (core/replay-cache/kept-cache.ts);
+   * `claimStore`: the journal, where the sessions' questions may be answered from other clients
+   * too (journal/answer-claims.ts).
+   */
+  constructor(
+    readonly afterResponse: AfterResponse,
+    readonly profile: () => ClientProfile,
+    readonly cacheStore: JournalStore | undefined,
+    readonly claimStore: JournalStore | undefined,
+  ) {}
 
   /** The connection's one update sender (every handler's client context is the same connection). */
   sender(client: AgentContext): UpdateSender {
@@ -67,53 +74,35 @@ export class OpenSessions {
     return [...this.#open.values()];
   }
 
-  /** The journal, where the sessions' questions may be answered from other clients too (answer claims). */
-  claimStore: JournalStore | undefined;
-
   /** This connection as an answerer of questions: this process, its machine, its client's name. */
   answerer(): AnsweredBy {
-    return { pid: process.pid, host: hostname(), ...(this.clientInfo?.name ? { client: this.clientInfo.name } : {}) };
+    const client = this.profile().info?.name;
+    return { pid: process.pid, host: hostname(), ...(client ? { client } : {}) };
   }
 
   #claims(sessionId: string): AnswerClaims | undefined {
     return this.claimStore ? journalClaims(this.claimStore, sessionId, this.answerer()) : undefined;
   }
 
-  /** The journal, when the replay cache is kept (see replay-cache-writer.ts). */
-  cacheStore: JournalStore | undefined;
-
   newProjector(replay: boolean): Projector {
-    return new Projector({ ...this.replayCapabilities(), replay });
-  }
-
-  /** The client's capabilities that change what a replay sends (the replay cache's key). */
-  replayCapabilities(): ReplayCapabilities {
-    return replayCapabilities(this.clientCapabilities);
+    return new Projector({ ...this.profile().replay, replay });
   }
 
   /**
    * The runtime's link to this client: publishing through `projector`, its fs and terminals,
-   * asking it for permission. With `rest` (a state restored from the replay cache, not yet whole),
-   * the first record published waits for the rest to be read.
+   * asking it for permission.
    */
-  io(sessionId: string, client: AgentContext, projector: Projector, rest?: StateRest): SessionIo {
+  io(sessionId: string, client: AgentContext, projector: Projector): SessionIo {
     const sender = this.sender(client);
+    const profile = this.profile();
     projector.context.sessionId = sessionId;
-    const cache = this.cacheStore
-      ? new ReplayCacheWriter(this.cacheStore, sessionId, this.replayCapabilities())
-      : undefined;
     const show = (record: StoredFact) => {
       for (const update of projector.apply(record)) sender.send(sessionId, update);
-      cache?.observe(record);
     };
     return {
-      publish: (record: StoredFact) => {
-        const whole = rest?.ready();
-        if (whole) return whole.then(() => show(record));
-        show(record);
-      },
+      publish: keptInCache(show, this.cacheStore, sessionId, profile.replay),
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
-      host: clientHost(client, this.clientCapabilities, sessionId),
+      host: clientHost(client, profile.capabilities, sessionId),
       gate: permissionGate({
         ask: askClient(client, sessionId, projector),
         ...defined({ claims: this.#claims(sessionId) }),

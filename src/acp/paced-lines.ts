@@ -7,9 +7,10 @@ import { yieldToEventLoop } from "../shared/event-loop.ts";
 const SENDS_IN_FLIGHT = 4;
 
 /**
- * `send` for sendCachedRun through `sender`: a few sends in flight at most (the client reads at
- * its pace, and memory stays bounded), a turn of the event loop now and then (input is read: a
- * `$/cancel_request`), and none once `signal` has cancelled the load (it throws its error).
+ * The replay sink's `lines` (client-replay-sink.ts) through `sender`: a few sends in flight at
+ * most (the client reads at its pace, and memory stays bounded), a turn of the event loop now and
+ * then (input is read: a `$/cancel_request`), and none once `signal` has cancelled the load (it
+ * throws its error).
  */
 export function pacedLines(
   sender: UpdateSender,

@@ -3,6 +3,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { createAgentApp, ENGINE_NOTIFICATIONS, ENGINE_REQUESTS } from "../../src/acp/agent-app.ts";
 import { AfterResponse } from "../../src/acp/after-response.ts";
+import { clientProfile } from "../../src/acp/client-profile.ts";
 import { loadHandlers } from "../../src/acp/lazy-handlers.ts";
 import { EXTENSION_REQUESTS } from "../../src/acp/extension-requests.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
@@ -13,7 +14,7 @@ describe("the engine behind initialize", () => {
   test("every method the engine handles is forwarded to it by the app, and only those", () => {
     const box = sandbox();
     const deps = engineDeps(box.env);
-    const { handlers } = loadHandlers(deps, {}, { trust: false, responses: new AfterResponse() });
+    const { handlers } = loadHandlers(deps, () => clientProfile(), { trust: false, responses: new AfterResponse() });
     const registered = handlers.methods();
     expect([...registered.requests].sort()).toEqual([...ENGINE_REQUESTS].sort());
     expect([...registered.notifications].sort()).toEqual([...ENGINE_NOTIFICATIONS].sort());

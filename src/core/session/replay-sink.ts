@@ -1,0 +1,28 @@
+/**
+ * The port a load replays through: the wire implements it (src/acp/client-replay-sink.ts writes
+ * to the client's connection, at the client's pace), so that a load's logic (restore-session.ts)
+ * knows no protocol. The engine hands on what the projection shows; it builds no update itself.
+ */
+import type { Projector } from "../../replay/project.ts";
+
+/** One update the projection shows (replay/project.ts), handed on as it is. */
+export type ProjectedUpdate = ReturnType<Projector["apply"]>[number];
+
+export type ReplaySink = {
+  /**
+   * A replay cache row's lines, already serialized, to be written as they are and in order with
+   * every update; a promise to wait on before the next lines (the client's pace), or undefined.
+   */
+  lines(lines: readonly (string | Uint8Array)[]): Promise<void> | undefined;
+  /** One projected update, after everything handed on before it. */
+  update(update: ProjectedUpdate): void;
+  /** Backpressure: a promise to wait on while the client has not taken what was handed on; undefined when it keeps up. */
+  pressure(): Promise<void> | undefined;
+  /** Throws the wire's error once the load was cancelled; the load calls it between records. */
+  stopIfCancelled(): void;
+  /**
+   * The replay is whole: resolves once everything handed on is written (the wire may append its
+   * own marker first), and throws as `stopIfCancelled` does if the load was cancelled meanwhile.
+   */
+  end(): Promise<void>;
+};
