@@ -56,7 +56,9 @@ export function attachHandlers(
         await sender.flush();
         // Live updates follow the answer (which says where the history ends).
         sessions.afterResponse.then(requestId, () =>
-          followers.start(sessionId, (signal) => followLive(store, sessionId, following, sink, signal)),
+          followers.start(sessionId, { role, following }, (signal) =>
+            followLive(store, sessionId, following, sink, signal),
+          ),
         );
         const writer = await store.holder(sessionId);
         return { sessionId, role, position: following.position, writer: writer ?? null };

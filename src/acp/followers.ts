@@ -3,14 +3,20 @@
  * stopped by a detach, a new attach of its session, or the connection's end.
  */
 import { log } from "../shared/log.ts";
+import type { Following } from "./session-follower.ts";
 
-type Follower = { stop: AbortController; done: Promise<void> };
+export type FollowRole = "observer" | "controller";
+
+/** A session followed here: as what, and where the following is. */
+export type Followed = { role: FollowRole; following: Following };
+
+type Follower = Followed & { stop: AbortController; done: Promise<void> };
 
 export class Followers {
   readonly #following = new Map<string, Follower>();
 
   /** Runs `follow` for `sessionId` until it is stopped; a failure ends it with a warning on stderr, never a crash. */
-  start(sessionId: string, follow: (signal: AbortSignal) => Promise<void>): void {
+  start(sessionId: string, followed: Followed, follow: (signal: AbortSignal) => Promise<void>): void {
     const stop = new AbortController();
     const done = follow(stop.signal)
       .catch((error: unknown) => {
@@ -19,11 +25,12 @@ export class Followers {
       .finally(() => {
         if (this.#following.get(sessionId)?.stop === stop) this.#following.delete(sessionId);
       });
-    this.#following.set(sessionId, { stop, done });
+    this.#following.set(sessionId, { ...followed, stop, done });
   }
 
-  has(sessionId: string): boolean {
-    return this.#following.has(sessionId);
+  /** How `sessionId` is followed here, if it is. */
+  of(sessionId: string): Followed | undefined {
+    return this.#following.get(sessionId);
   }
 
   /** Stops following `sessionId` (nothing more is sent for it once this resolves); false if it was not followed. */

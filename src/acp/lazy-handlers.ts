@@ -44,7 +44,7 @@ export function loadHandlers(
   lifecycleHandlers(handlers, wired, sessions, followers);
   forkHandlers(handlers, wired, sessions, options.forkMessageIds ?? new ForkMessageIds());
   listHandlers(handlers, wired);
-  promptHandlers(handlers, sessions);
+  promptHandlers(handlers, sessions, followers, wired.store);
   rewindHandlers(handlers, wired.store, sessions);
   configHandlers(handlers, sessions);
   attachHandlers(handlers, wired.store, sessions, followers);

@@ -6,14 +6,41 @@ import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkPromptBlocks } from "./prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
+import type { Followers } from "./followers.ts";
+import type { JournalStore } from "../journal/store.ts";
+import { log } from "../shared/log.ts";
+import { cancelTheWriter, promptTheWriter } from "./writer-requests.ts";
 
-export function promptHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
+/**
+ * `followers`: a session this connection follows as a controller is prompted and cancelled
+ * through its writer (writer-requests.ts); an observer can do neither.
+ */
+export function promptHandlers(
+  app: HandlerRegistry,
+  sessions: OpenSessions,
+  followers: Followers,
+  store: JournalStore,
+): void {
   app.onRequest(acp.methods.agent.session.prompt, ({ params }) =>
     typed(async () => {
       checkSessionId(params.sessionId);
       // A load or resume of this session in progress opens it: wait for it rather than refuse.
       await sessions.lifecycle.settled(params.sessionId);
       const open = sessions.get(params.sessionId);
+      const followed = open ? undefined : followers.of(params.sessionId);
+      if (followed) {
+        checkPromptBlocks(params.prompt);
+        if (followed.role !== "controller") throw observerRefused(params.sessionId, "prompt");
+        const stopReason = await promptTheWriter(
+          store,
+          params.sessionId,
+          followed.following,
+          params.prompt,
+          sessions.answerer(),
+        );
+        await sessions.flush();
+        return { stopReason };
+      }
       if (!open)
         throw unknownSession(
           params.sessionId,
@@ -32,7 +59,18 @@ export function promptHandlers(app: HandlerRegistry, sessions: OpenSessions): vo
     }),
   );
 
-  app.onNotification(acp.methods.agent.session.cancel, ({ params }) => {
-    sessions.get(params.sessionId)?.runtime.cancel();
+  app.onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
+    const open = sessions.get(params.sessionId);
+    if (open) return open.runtime.cancel();
+    if (followers.of(params.sessionId)?.role === "controller")
+      await cancelTheWriter(store, params.sessionId, sessions.answerer()).catch((error: unknown) =>
+        log.warn(`could not ask the writer of ${params.sessionId} to cancel`, error),
+      );
   });
 }
+
+const observerRefused = (sessionId: string, what: string) =>
+  RequestError.invalidRequest(
+    { reason: "observer", sessionId },
+    `this connection follows session ${sessionId} as an observer, which cannot ${what}; attach as a controller`,
+  );

@@ -47,7 +47,11 @@ export type Following = {
   turnOpen: boolean;
   questions: OpenQuestions;
   cursor: FollowCursor;
+  /** Told each live record after it is sent, and the following's end (a prompt sent to the writer waits on them). */
+  watchers: Set<RecordWatcher>;
 };
+
+export type RecordWatcher = { record(record: StoredFact): void; ended(reason: string): void };
 
 const TURN_KINDS = new Set(["prompt_received", "turn_ended", "session_recovered"]);
 
@@ -74,6 +78,7 @@ export async function sendHistory(
     turnOpen: false,
     questions: new OpenQuestions(ask),
     cursor: new FollowCursor(),
+    watchers: new Set(),
   };
   const after = options.policy === "full" ? options.replayFrom : undefined;
   const tail: StoredFact[] = [];
@@ -97,6 +102,7 @@ function note(following: Following, record: StoredFact, live: boolean): void {
   following.position = record.seq;
   following.cursor.took(record);
   following.questions.note(record, live);
+  if (live) for (const watcher of following.watchers) watcher.record(record);
   if (TURN_KINDS.has(record.fact.kind)) following.turnOpen = record.fact.kind === "prompt_received";
 }
 
@@ -133,6 +139,7 @@ export async function followLive(
   } finally {
     stop.abort();
     following.questions.withdrawAll();
+    for (const waiting of following.watchers) waiting.ended("the following ended");
     await watcher;
   }
 }
@@ -173,6 +180,7 @@ async function watchWriter(
     if (!(await openCallsInterrupted(store, sessionId).catch(() => false))) continue;
     state.marked = true;
     following.questions.withdrawAll();
+    for (const waiting of following.watchers) waiting.ended("the process running the session ended during the turn");
     for (const mark of following.projector.interruptionMarks()) sink.update(mark, following.position);
   }
 }

@@ -48,6 +48,8 @@ import type {
 import { deletePgReplayCache, PostgresReplayCache } from "./postgres-replay-cache.ts";
 import { claimPgAnswer, deletePgAnswerClaims, pgAnswerClaimOf } from "./postgres-answer-claims.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
+import { deletePgInbox, sendPgToWriter, takePgFromInbox } from "./postgres-session-inbox.ts";
+import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 
 export class PostgresJournal implements JournalStore {
   readonly keepsReplayCache = true;
@@ -304,6 +306,7 @@ export class PostgresJournal implements JournalStore {
           await tx`DELETE FROM verbatim.blobs WHERE session_id = ${id}`;
           await deletePgReplayCache(tx, id);
           await deletePgAnswerClaims(tx, id);
+          await deletePgInbox(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
@@ -356,6 +359,16 @@ export class PostgresJournal implements JournalStore {
   async answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined> {
     if ((await this.#layout.read()) === undefined) return undefined;
     return this.#guard(sessionId, () => pgAnswerClaimOf(this.#sql, sessionId, requestId));
+  }
+
+  async sendToWriter(sessionId: string, request: InboxRequest): Promise<void> {
+    await this.#layout.ensure();
+    await this.#guard(sessionId, () => sendPgToWriter(this.#sql, sessionId, request));
+  }
+
+  async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
+    if ((await this.#layout.read()) === undefined) return undefined;
+    return this.#guard(sessionId, () => takePgFromInbox(this.#sql, sessionId, kinds));
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

@@ -12,6 +12,7 @@ import { accessSync, constants, linkSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { JournalError } from "./errors.ts";
 import { sqliteAnswerClaimsSql } from "./answer-claims.ts";
+import { sqliteInboxSql } from "./session-inbox.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import {
   authorityIndexSql,
@@ -95,6 +96,7 @@ export function openForWriting(path: string, synchronous: "FULL" | "NORMAL"): { 
         db.run(promptIndexSql);
         db.run(authorityIndexSql);
         db.run(sqliteAnswerClaimsSql);
+        db.run(sqliteInboxSql);
         settleCacheTrust(db, before);
       }).immediate();
       return { db, created };

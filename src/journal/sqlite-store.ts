@@ -39,6 +39,7 @@ import type {
 } from "./replay-cache.ts";
 import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
 import { claimFromBody, type AnswerClaim } from "./answer-claims.ts";
+import { requestFromBody, type InboxKind, type InboxRequest } from "./session-inbox.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 
@@ -264,6 +265,7 @@ export class SqliteJournal implements JournalStore {
             w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
             deleteRows(w.db, id);
             w.db.run("DELETE FROM answer_claims WHERE session_id = ?", [id]);
+            w.db.run("DELETE FROM session_inbox WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
             const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
@@ -320,6 +322,32 @@ export class SqliteJournal implements JournalStore {
     const db = this.#reader();
     if (!db) return undefined;
     return guard(sessionId, () => claimOf(db, sessionId, requestId));
+  }
+
+  async sendToWriter(sessionId: string, request: InboxRequest): Promise<void> {
+    const w = this.#writer();
+    guard(sessionId, () =>
+      w.db.run(
+        "INSERT INTO session_inbox (session_id, request_id, kind, body) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        [sessionId, request.requestId, request.kind, JSON.stringify(request)],
+      ),
+    );
+  }
+
+  async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
+    const w = this.#writer();
+    const marks = kinds.map(() => "?").join(", ");
+    const waiting = `SELECT rowid FROM session_inbox WHERE session_id = ? AND taken = 0 AND kind IN (${marks}) ORDER BY rowid LIMIT 1`;
+    return guard(sessionId, () => {
+      // A look first: an empty inbox (the common case) costs a read, not a write transaction.
+      if (!w.db.query<{ rowid: number }, string[]>(waiting).get(sessionId, ...kinds)) return undefined;
+      const row = w.db
+        .query<{ body: string }, string[]>(
+          `UPDATE session_inbox SET taken = 1 WHERE rowid = (${waiting}) RETURNING body`,
+        )
+        .get(sessionId, ...kinds);
+      return row ? requestFromBody(row.body) : undefined;
+    });
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

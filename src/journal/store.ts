@@ -6,6 +6,7 @@
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import type { ReplayCacheStore } from "./replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
+import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 
 export type SessionRow = {
   sessionId: string;
@@ -118,6 +119,13 @@ export interface JournalStore extends ReplayCacheStore {
   claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim>;
   /** The claim that holds for the question, if any. Never writes. */
   answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined>;
+  /** Puts a controller's request in the session's inbox, for its writer (session-inbox.ts). Needs no lease. */
+  sendToWriter(sessionId: string, request: InboxRequest): Promise<void>;
+  /**
+   * Takes the oldest request of `kinds` in the session's inbox not taken yet, if any: each is
+   * taken once, by one process. The writer's call.
+   */
+  takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined>;
   /** The live process holding the session's lease, if any. */
   holder(sessionId: string): Promise<LeaseHolder | undefined>;
   /**

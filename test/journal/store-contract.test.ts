@@ -351,6 +351,41 @@ for (const kind of storeKinds) {
       }
     });
 
+    test("the inbox: requests put from any store are taken oldest first, each once, by kind", async () => {
+      const under = await open();
+      const id = await create(under.store);
+      const other = openJournal(under.env);
+      try {
+        const by = { pid: 7 };
+        const prompt = (requestId: string) => ({
+          kind: "prompt" as const,
+          requestId,
+          blocks: [{ type: "text" as const, text: requestId }],
+          by,
+          at: now(),
+        });
+        const cancel = { kind: "cancel" as const, requestId: "req_c", by, at: now() };
+        expect(await under.store.takeFromInbox(id, ["prompt", "cancel"])).toBeUndefined();
+        await other.sendToWriter(id, prompt("req_1"));
+        await other.sendToWriter(id, cancel);
+        await other.sendToWriter(id, prompt("req_2"));
+        expect(await under.store.takeFromInbox(id, ["cancel"])).toEqual(cancel);
+        expect(await under.store.takeFromInbox(id, ["cancel"])).toBeUndefined();
+        const [first, second] = await Promise.all([
+          under.store.takeFromInbox(id, ["prompt"]),
+          other.takeFromInbox(id, ["prompt"]),
+        ]);
+        expect([first?.requestId, second?.requestId].sort()).toEqual(["req_1", "req_2"]);
+        expect(await under.store.takeFromInbox(id, ["prompt", "cancel"])).toBeUndefined();
+        await other.sendToWriter(id, prompt("req_3"));
+        await under.store.delete(id);
+        await create(under.store, id);
+        expect(await under.store.takeFromInbox(id, ["prompt"])).toBeUndefined();
+      } finally {
+        await other.close();
+      }
+    });
+
     test("the lease: held by this process after create, given up by release, taken again by acquire", async () => {
       const { store } = await open();
       const id = await create(store);

@@ -5,7 +5,7 @@
  * then folded, then published (shown). The runtime knows nothing about ACP wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
-import type { Fact, StoredFact } from "../../journal/facts/index.ts";
+import type { Fact, PromptFrom, StoredFact } from "../../journal/facts/index.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { isRetracted } from "../../replay/retraction.ts";
@@ -30,6 +30,7 @@ import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./ses
 import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
 import { defined } from "../../shared/defined.ts";
+import { serveInbox } from "./inbox-server.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -45,6 +46,8 @@ export class SessionRuntime {
    */
   #messages: Located | undefined = new Located();
   #closed = false;
+  /** Ends the serving of the session's inbox (inbox-server.ts), started by `begin`. */
+  #inbox: AbortController | undefined;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
   readonly #tooling: SessionTooling;
   readonly #hooks: SessionHooks | undefined;
@@ -223,7 +226,26 @@ export class SessionRuntime {
   begin(): void {
     if (this.#closed) return;
     this.#tooling.start();
+    this.#serveInbox();
     if (this.#writer.leased) this.#tooling.syncCommands().catch((error: unknown) => this.#writer.fail(error));
+  }
+
+  /** A top-level session serves controllers' prompts and cancels while this process writes it. */
+  #serveInbox(): void {
+    if (this.#inbox || this.state.parentSessionId !== undefined) return;
+    this.#inbox = new AbortController();
+    void serveInbox(
+      this.deps.store,
+      {
+        sessionId: this.sessionId,
+        leased: () => this.#writer.leased,
+        running: () => this.running,
+        prompt: (blocks, from) => this.prompt(blocks, from),
+        cancel: () => this.cancel(),
+        settled: () => this.settled(),
+      },
+      this.#inbox.signal,
+    );
   }
 
   get running(): boolean {
@@ -240,10 +262,11 @@ export class SessionRuntime {
   }
 
   /**
-   * Runs one prompt. A prompt while another turn runs is refused, unless that turn was
-   * cancelled: then it waits for the cancelled turn to settle and runs.
+   * Runs one prompt (`from`: a controller's, taken from the session's inbox). A prompt while
+   * another turn runs is refused, unless that turn was cancelled: then it waits for the cancelled
+   * turn to settle and runs.
    */
-  async prompt(blocks: ContentBlock[]): Promise<TurnOutcome> {
+  async prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
     if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
     checkCwdHere(this.sessionId, this.state.cwd);
     this.begin();
@@ -260,7 +283,7 @@ export class SessionRuntime {
       if (previous) await previous.done.catch(() => undefined);
       this.#writer.reconnect();
       try {
-        return await runSessionTurn(this.#turnSession, blocks, abort.signal);
+        return await runSessionTurn(this.#turnSession, blocks, abort.signal, from);
       } catch (error) {
         if (this.#writer.lost) await this.#journalLost(error, abort);
         throw error;
@@ -335,6 +358,7 @@ export class SessionRuntime {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#inbox?.abort();
     this.cancel();
     await this.settled();
     const step = async (what: string, run: () => unknown) => {

@@ -6,7 +6,7 @@
  * the one turn slot and the journal writer; this is what happens inside the slot.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, ModelRef } from "../../journal/facts/index.ts";
+import type { Fact, ModelRef, PromptFrom } from "../../journal/facts/index.ts";
 import type { ConversationFold } from "../../replay/conversation.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ConfigValues } from "../config/config-options.ts";
@@ -60,6 +60,7 @@ export async function runSessionTurn(
   session: TurnSession,
   blocks: ContentBlock[],
   signal: AbortSignal,
+  from?: PromptFrom,
 ): Promise<TurnOutcome> {
   await session.ensureLease();
   const conversation = await session.conversation();
@@ -67,7 +68,7 @@ export async function runSessionTurn(
   await session.tooling.settle();
   const turnId = mintId("turn");
   const promptId = mintId("msg");
-  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks });
+  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from }) });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
   const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, signal, conversation);
   session.hooks?.endTurn({

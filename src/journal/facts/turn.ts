@@ -1,14 +1,21 @@
 import { z } from "zod";
 import { contentBlock, money, tokenCounts } from "./display-shapes.ts";
+import { answeredBy } from "./permissions.ts";
 import { modelRef } from "./session.ts";
 
-/** The user's prompt, exactly as received, with its engine-minted message id. */
+/**
+ * The user's prompt, exactly as received, with its engine-minted message id. `from`: the prompt
+ * came from a controller attached in another process (its request in the session's inbox,
+ * journal/session-inbox.ts), not from the writer's own client.
+ */
 export const promptReceived = z.object({
   kind: z.literal("prompt_received"),
   turnId: z.string(),
   messageId: z.string(),
   blocks: z.array(contentBlock),
+  from: z.object({ requestId: z.string(), by: answeredBy }).optional(),
 });
+export type PromptFrom = NonNullable<z.infer<typeof promptReceived>["from"]>;
 
 /** A piece of streamed thinking or answer text, as it was shown. */
 export const messageChunk = z.object({

@@ -1,0 +1,90 @@
+/**
+ * What a controller asks of the process that runs a session it follows (attach-params.ts): a
+ * prompt, answered once the writer's turn for it ends (the turn is watched in the journal, as
+ * every follower sees it), and a cancel of the writer's running turn. Both go through the
+ * session's inbox (journal/session-inbox.ts): never run here, never run twice.
+ */
+import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
+import { mintId } from "../core/ids.ts";
+import type { AnsweredBy, StoredFact } from "../journal/facts/index.ts";
+import type { JournalStore } from "../journal/store.ts";
+import { sleep } from "../shared/sleep.ts";
+import type { Following } from "./session-follower.ts";
+
+/** How often a prompt waiting for the writer to take it checks the writer still lives. */
+const WRITER_LIVES_MS = 1000;
+
+const noWriter = (sessionId: string, what: string) =>
+  RequestError.invalidRequest(
+    { reason: "no_writer", sessionId },
+    `no live process runs session ${sessionId} ${what}; load it (session/load) to continue it here`,
+  );
+
+/**
+ * Sends `blocks` to the session's writer and resolves with its turn's stop reason once the turn
+ * ends. Refused when no live process holds the session; rejects when the writer dies before its
+ * turn for the prompt ends, or the following ends first.
+ */
+export async function promptTheWriter(
+  store: JournalStore,
+  sessionId: string,
+  following: Following,
+  blocks: ContentBlock[],
+  by: AnsweredBy,
+): Promise<StopReason> {
+  if (!(await store.holder(sessionId))) throw noWriter(sessionId, "now");
+  const requestId = mintId("req");
+  const ended = new AbortController();
+  const turn = new Promise<StopReason>((resolve, reject) => {
+    let turnId: string | undefined;
+    const watcher = {
+      record: ({ fact }: StoredFact) => {
+        if (fact.kind === "prompt_received" && fact.from?.requestId === requestId) turnId = fact.turnId;
+        if (fact.kind !== "turn_ended" || turnId === undefined || fact.turnId !== turnId) return;
+        finish();
+        if (fact.outcome === "failed")
+          reject(RequestError.internalError({ reason: "turn_failed", sessionId }, fact.error ?? "the turn failed"));
+        else resolve(fact.stopReason ?? "end_turn");
+      },
+      ended: (reason: string) => {
+        finish();
+        reject(
+          RequestError.internalError(
+            { reason: "following_ended", sessionId },
+            `${reason} before the prompt's turn did`,
+          ),
+        );
+      },
+    };
+    const finish = () => {
+      following.watchers.delete(watcher);
+      ended.abort();
+    };
+    following.watchers.add(watcher);
+    ended.signal.addEventListener("abort", () => following.watchers.delete(watcher), { once: true });
+    // Until the writer takes the prompt: a writer gone meanwhile never will.
+    void (async () => {
+      while (!ended.signal.aborted && turnId === undefined) {
+        await sleep(WRITER_LIVES_MS, ended.signal);
+        if (ended.signal.aborted || turnId !== undefined) return;
+        if (!(await store.holder(sessionId).catch(() => ({ pid: 0 })))) {
+          finish();
+          reject(noWriter(sessionId, "any more (it ended before it took the prompt)"));
+        }
+      }
+    })();
+  });
+  try {
+    await store.sendToWriter(sessionId, { kind: "prompt", requestId, blocks, by, at: new Date().toISOString() });
+  } catch (error) {
+    ended.abort();
+    throw error;
+  }
+  return turn;
+}
+
+/** Asks the session's writer to cancel its running turn (a no-op when none runs once it looks). */
+export async function cancelTheWriter(store: JournalStore, sessionId: string, by: AnsweredBy): Promise<void> {
+  await store.sendToWriter(sessionId, { kind: "cancel", requestId: mintId("req"), by, at: new Date().toISOString() });
+}

@@ -1,0 +1,59 @@
+/**
+ * A session's inbox: what controllers attached in other processes ask of its writer (a prompt to
+ * run, a cancel of the running turn). A controller puts a request; the writer takes the oldest it
+ * can act on, each exactly once (taking marks it, in one statement, across processes and
+ * machines). A request is never authority of its own: a prompt is run as any prompt is (the
+ * permission gate decides what its calls may do), and the prompt's fact names where it came from.
+ * Requests are kept with the session and deleted with it.
+ */
+import { z } from "zod";
+import { contentBlock } from "./facts/display-shapes.ts";
+import { answeredBy } from "./facts/permissions.ts";
+
+export const inboxRequest = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("prompt"),
+    requestId: z.string(),
+    blocks: z.array(contentBlock),
+    by: answeredBy,
+    at: z.string(),
+  }),
+  z.object({ kind: z.literal("cancel"), requestId: z.string(), by: answeredBy, at: z.string() }),
+]);
+export type InboxRequest = z.infer<typeof inboxRequest>;
+export type InboxKind = InboxRequest["kind"];
+
+/** The request stored as `body`, if it is one (a row of another shape is no request). */
+export function requestFromBody(body: string): InboxRequest | undefined {
+  try {
+    const parsed = inboxRequest.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const sqliteInboxSql = `
+CREATE TABLE IF NOT EXISTS session_inbox (
+  session_id TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  body TEXT NOT NULL,
+  taken INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (session_id, request_id)
+);
+CREATE INDEX IF NOT EXISTS session_inbox_waiting ON session_inbox (session_id, taken, kind);
+`;
+
+export const postgresInboxSql = `
+CREATE TABLE IF NOT EXISTS verbatim.session_inbox (
+  ord bigserial PRIMARY KEY,
+  session_id text NOT NULL,
+  request_id text NOT NULL,
+  kind text NOT NULL,
+  body text NOT NULL,
+  taken boolean NOT NULL DEFAULT false,
+  UNIQUE (session_id, request_id)
+);
+CREATE INDEX IF NOT EXISTS session_inbox_waiting ON verbatim.session_inbox (session_id, taken, kind);
+`;
