@@ -15,6 +15,7 @@ import { askClient } from "./permission-asker.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
+import { REWOUND_NOTIFICATION } from "../shared/rewound-notification.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { Followers } from "./followers.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
@@ -26,6 +27,8 @@ const sinkOf = (sender: UpdateSender, sessionId: string): FollowSink => ({
   update: (update, position) =>
     sender.send(sessionId, update, position === undefined ? undefined : { verbatim: { position } }),
   pressure: () => sender.pressure(),
+  rewound: (retracted, position) =>
+    sender.sendExtension(REWOUND_NOTIFICATION, { sessionId, retracted, _meta: { verbatim: { position } } }),
 });
 
 export function attachHandlers(

@@ -29,6 +29,8 @@ export type FollowSink = {
   update(update: SessionUpdate, position?: number): void;
   /** A promise to wait on while the client has too much unread; undefined when it keeps up. */
   pressure(): Promise<void> | undefined;
+  /** The session was rewound at `position`: the client drops the entries named. */
+  rewound(retracted: { messageIds: string[]; toolCallIds: string[] }, position: number): void;
 };
 
 /** `full`: everything a reload shows; `none`: nothing before the attach (the session's state is still folded). */
@@ -94,8 +96,14 @@ export async function sendHistory(
   if (full) for (const update of ended) sink.update(update);
   // Past the history the records are projected one by one, as a reload projects them.
   projector.context.replay = true;
-  for (const record of tail) for (const update of projector.apply(record)) sink.update(update, record.seq);
+  for (const record of tail) sendLive(projector, record, sink);
   return following;
+}
+
+/** What a record shows past the history: its updates, each with its position, or a rewind's drops. */
+function sendLive(projector: Projector, record: StoredFact, sink: FollowSink): void {
+  for (const update of projector.apply(record)) sink.update(update, record.seq);
+  if (record.fact.kind === "session_rewound" && record.fact.retracted) sink.rewound(record.fact.retracted, record.seq);
 }
 
 function note(following: Following, record: StoredFact, live: boolean): void {
@@ -155,7 +163,7 @@ async function followFrom(
   const records = followRecords(store, sessionId, following.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
   for await (const page of records) {
     for (const record of page) {
-      for (const update of following.projector.apply(record)) sink.update(update, record.seq);
+      sendLive(following.projector, record, sink);
       note(following, record, true);
     }
     state.quietSince = Date.now();

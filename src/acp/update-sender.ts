@@ -24,6 +24,12 @@ export class UpdateSender {
     this.#last = this.client.notify(methods.client.session.update, params).then(this.#sent, this.#failed);
   }
 
+  /** Sends an extension notification, in order with the updates sent before and after it. */
+  sendExtension(method: string, params: Record<string, unknown>): void {
+    this.#inFlight++;
+    this.#last = this.client.notify(method, params).then(this.#sent, this.#failed);
+  }
+
   /**
    * Sends lines already serialized as session updates (a replay cache row), in order with the
    * updates sent before and after them. They go through the SDK's notification path (which

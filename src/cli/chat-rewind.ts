@@ -8,6 +8,7 @@
 import type { ClientContext, StopReason } from "@agentclientprotocol/sdk";
 import { EDIT_PROMPT_METHOD } from "../acp/rewind-params.ts";
 import type { FilesRestored } from "../journal/facts/index.ts";
+import { dropRetracted } from "../view/drop-retracted.ts";
 import type { ViewModel } from "../view/view-model.ts";
 import { visible } from "../view/visible-text.ts";
 import { readLine, type TerminalIo } from "./terminal/line-reader.ts";
@@ -19,18 +20,6 @@ type EditAnswer = {
   stopReason: StopReason;
   _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] }; files?: FilesRestored } };
 };
-
-/** What a client does with a rewind's answer: the named messages and cards leave its view; session state stays. */
-export function dropRetracted(
-  view: ViewModel,
-  { messageIds, toolCallIds }: { messageIds: string[]; toolCallIds: string[] },
-): ViewModel {
-  const gone = new Set([...messageIds.map((id) => `message:${id}`), ...toolCallIds.map((id) => `tool:${id}`)]);
-  view.timeline = view.timeline.filter((entry) => !gone.has(entry));
-  for (const id of messageIds) delete view.messages[id];
-  for (const id of toolCallIds) delete view.toolCalls[id];
-  return view;
-}
 
 /** The prompts a client's view shows, oldest first: their ids and first lines. */
 export function promptsOf(view: ViewModel): { messageId: string; text: string }[] {

@@ -12,6 +12,8 @@ import type {
   StopReason,
 } from "@agentclientprotocol/sdk";
 import { emptyView, reduce, retractLastPrompt, type ViewModel } from "../view/view-model.ts";
+import { dropRetracted } from "../view/drop-retracted.ts";
+import { REWOUND_NOTIFICATION, rewoundParams } from "../shared/rewound-notification.ts";
 
 export type PermissionPolicy = (
   request: RequestPermissionRequest,
@@ -56,16 +58,22 @@ export class ViewClient {
   }
 
   #app(): ClientApp {
-    return acp
-      .client({ name: "verbatim-view-client" })
-      .onNotification(acp.methods.client.session.update, ({ params }) => {
-        this.notifications.push(params);
-        reduce(this.view(params.sessionId), params.update);
-        this.onUpdate(params);
-      })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-        this.permissionRequests.push(params);
-        return this.policy(params);
-      });
+    return (
+      acp
+        .client({ name: "verbatim-view-client" })
+        .onNotification(acp.methods.client.session.update, ({ params }) => {
+          this.notifications.push(params);
+          reduce(this.view(params.sessionId), params.update);
+          this.onUpdate(params);
+        })
+        // A followed session rewound by another client: its entries leave this view too.
+        .onNotification(REWOUND_NOTIFICATION, rewoundParams, ({ params }) => {
+          dropRetracted(this.view(params.sessionId), params.retracted);
+        })
+        .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+          this.permissionRequests.push(params);
+          return this.policy(params);
+        })
+    );
   }
 }

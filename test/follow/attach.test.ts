@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectProcess, errorOf, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
+import { dropRetracted, rewind } from "../support/rewind.ts";
 import { attach, detach, expectSameView, positionOf, sameView, withClients } from "../support/attach.ts";
 import { choose } from "../../src/client/view-client.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
@@ -135,6 +136,27 @@ describe("a client attached to a session another process runs", () => {
       await prompt(writer.ctx, sessionId, "give me an overview");
       await Bun.sleep(300);
       expect(follower.client.notifications.length).toBe(before);
+    });
+  }, 60_000);
+
+  test("is told what a rewind took back: its view drops it as the rewinding client's does, and a reload shows the same", async () => {
+    const box = sandbox("scripted/demo");
+    await withClients(box, async (writer, follower) => {
+      const { sessionId } = await newSession(writer.ctx, box.workspace);
+      await attach(follower.ctx, { sessionId });
+      await prompt(writer.ctx, sessionId, "give me an overview");
+      await prompt(writer.ctx, sessionId, "and read the missing file");
+      const firstPrompt = Object.values(writer.client.view(sessionId).messages).find((m) => m.role === "user")!;
+      const answer = await rewind(writer.ctx, { sessionId, toMessageId: firstPrompt.id });
+      dropRetracted(writer.client.view(sessionId), answer._meta.verbatim.retracted);
+      expect(answer._meta.verbatim.retracted.messageIds.length).toBeGreaterThan(0);
+      await expectSameView(writer, follower, sessionId);
+      const reopened = await reloaded(box, sessionId);
+      try {
+        expect(sameView(follower, reopened, sessionId)).toEqual([]);
+      } finally {
+        await reopened.close();
+      }
     });
   }, 60_000);
 

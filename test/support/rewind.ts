@@ -22,4 +22,4 @@ export const editPrompt = (
 ) => send(ctx)<EditAnswer>(EDIT_PROMPT_METHOD, params);
 
 /** What a client does with the answer (the chat does the same): the named entries leave its view. */
-export { dropRetracted } from "../../src/cli/chat-rewind.ts";
+export { dropRetracted } from "../../src/view/drop-retracted.ts";

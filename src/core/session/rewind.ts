@@ -85,6 +85,7 @@ export async function rewindSession(
     messageIds: shown.filter((p) => p.startSeq > toSeq).map((p) => p.messageId),
     toolCallIds: found.calls.filter((c) => c.seq > toSeq && !isRetracted(taken, c.seq)).map((c) => c.toolCallId),
   };
+  fact.retracted = retracted;
   if (options.files) fact.files = await restoreFiles(runtime, store, toSeq, taken);
   await runtime.record(fact);
   if (fact.files)

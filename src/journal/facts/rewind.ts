@@ -36,6 +36,11 @@ export const sessionRewound = z.object({
   earlier: z.array(retractedRange),
   /** Asked to restore files too: what the restore did, before this record was written. */
   files: filesRestored.optional(),
+  /**
+   * The messages and tool calls the rewind took out of the client's view, as its answer named
+   * them (absent in records written before it was recorded): what a follower is told to drop.
+   */
+  retracted: z.object({ messageIds: z.array(z.string()), toolCallIds: z.array(z.string()) }).optional(),
 });
 
 export const rewindFacts = [sessionRewound] as const;
