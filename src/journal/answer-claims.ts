@@ -9,6 +9,7 @@
  * with it.
  */
 import { z } from "zod";
+import { storedBody } from "./stored-body.ts";
 import { answeredBy, permissionOutcome } from "./facts/permissions.ts";
 
 export const answerClaim = z.object({
@@ -20,14 +21,7 @@ export const answerClaim = z.object({
 export type AnswerClaim = z.infer<typeof answerClaim>;
 
 /** The claim stored as `body`, if it is one (a row of another shape is no claim). */
-export function claimFromBody(body: string): AnswerClaim | undefined {
-  try {
-    const parsed = answerClaim.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const claimFromBody = (body: string): AnswerClaim | undefined => storedBody(answerClaim, body);
 
 export const sqliteAnswerClaimsSql = `
 CREATE TABLE IF NOT EXISTS answer_claims (

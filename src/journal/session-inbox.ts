@@ -7,6 +7,7 @@
  * Requests are kept with the session and deleted with it.
  */
 import { z } from "zod";
+import { storedBody } from "./stored-body.ts";
 import { contentBlock } from "./facts/display-shapes.ts";
 import { answeredBy } from "./facts/permissions.ts";
 
@@ -24,14 +25,7 @@ export type InboxRequest = z.infer<typeof inboxRequest>;
 export type InboxKind = InboxRequest["kind"];
 
 /** The request stored as `body`, if it is one (a row of another shape is no request). */
-export function requestFromBody(body: string): InboxRequest | undefined {
-  try {
-    const parsed = inboxRequest.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const requestFromBody = (body: string): InboxRequest | undefined => storedBody(inboxRequest, body);
 
 export const sqliteInboxSql = `
 CREATE TABLE IF NOT EXISTS session_inbox (

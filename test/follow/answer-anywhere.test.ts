@@ -8,8 +8,8 @@ import { describe, expect, test } from "bun:test";
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { choose, type PermissionPolicy } from "../../src/client/view-client.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
-import { connectProcess, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
-import { attach, expectSameView, sameView } from "../support/attach.ts";
+import { connectProcess, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
+import { attach, expectReloadShows, expectSameView } from "../support/attach.ts";
 import { textOf } from "../support/cards.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
@@ -41,16 +41,6 @@ const cardText = (c: Connected, sessionId: string) =>
     .map((card) => textOf(card.content ?? []))
     .join("\n");
 
-async function reloadedSame(box: Sandbox, follower: Connected, sessionId: string) {
-  const reopened = await connectProcess(box.env);
-  try {
-    await load(reopened.ctx, sessionId, box.workspace);
-    expect(sameView(follower, reopened, sessionId)).toEqual([]);
-  } finally {
-    await reopened.close();
-  }
-}
-
 describe("a permission question of a followed session", () => {
   test("answered by a controller: its answer holds, the writer's client's question is withdrawn, and the card names who answered", async () => {
     const box = sandbox("scripted/command");
@@ -63,7 +53,7 @@ describe("a permission question of a followed session", () => {
       const shown = cardText(c.writer, c.sessionId);
       expect(shown).toContain(`Answered from another client (pid ${c.follower.agent!.pid} on `);
       expect(shown).toContain("answered-elsewhere");
-      await reloadedSame(box, c.follower, c.sessionId);
+      await expectReloadShows(box, c.follower, c.sessionId);
     } finally {
       await c.close();
     }
@@ -109,7 +99,7 @@ describe("a permission question of a followed session", () => {
       const shown = cardText(c.writer, c.sessionId);
       const lines = shown.split("\n").filter((l) => l.startsWith("Permission:"));
       expect(lines).toHaveLength(1);
-      await reloadedSame(box, c.follower, c.sessionId);
+      await expectReloadShows(box, c.follower, c.sessionId);
     } finally {
       await c.close();
     }

@@ -7,20 +7,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { connectProcess, errorOf, load, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
+import { connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { dropRetracted, rewind } from "../support/rewind.ts";
-import { attach, detach, expectSameView, positionOf, sameView, withClients } from "../support/attach.ts";
+import { attach, detach, expectReloadShows, expectSameView, positionOf, withClients } from "../support/attach.ts";
 import { choose } from "../../src/client/view-client.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { interruptedOf, textOf } from "../support/cards.ts";
 import { freshDatabase } from "../support/postgres-server.ts";
-import { sandbox, type Sandbox } from "../support/workspace.ts";
-
-async function reloaded(box: Sandbox, sessionId: string): Promise<Connected> {
-  const reopened = await connectProcess(box.env);
-  await load(reopened.ctx, sessionId, box.workspace);
-  return reopened;
-}
+import { sandbox } from "../support/workspace.ts";
 
 describe("a client attached to a session another process runs", () => {
   for (const store of ["sqlite", "postgres"] as const)
@@ -34,12 +28,7 @@ describe("a client attached to a session another process runs", () => {
         await prompt(writer.ctx, sessionId, "give me an overview");
         await prompt(writer.ctx, sessionId, "and read the missing file");
         await expectSameView(writer, follower, sessionId);
-        const reopened = await reloaded(box, sessionId);
-        try {
-          expect(sameView(follower, reopened, sessionId)).toEqual([]);
-        } finally {
-          await reopened.close();
-        }
+        await expectReloadShows(box, follower, sessionId);
       });
     }, 60_000);
 
@@ -151,12 +140,7 @@ describe("a client attached to a session another process runs", () => {
       dropRetracted(writer.client.view(sessionId), answer._meta.verbatim.retracted);
       expect(answer._meta.verbatim.retracted.messageIds.length).toBeGreaterThan(0);
       await expectSameView(writer, follower, sessionId);
-      const reopened = await reloaded(box, sessionId);
-      try {
-        expect(sameView(follower, reopened, sessionId)).toEqual([]);
-      } finally {
-        await reopened.close();
-      }
+      await expectReloadShows(box, follower, sessionId);
     });
   }, 60_000);
 
@@ -201,12 +185,7 @@ describe("a client attached to a session another process runs", () => {
         () => Object.values(follower.client.view(sessionId).toolCalls).some((c) => interruptedOf(c) !== undefined),
         "the follower to mark the open call",
       );
-      const reopened = await reloaded(box, sessionId);
-      try {
-        expect(sameView(follower, reopened, sessionId)).toEqual([]);
-      } finally {
-        await reopened.close();
-      }
+      await expectReloadShows(box, follower, sessionId);
     });
   }, 60_000);
 });
@@ -247,12 +226,7 @@ describe("a subagent's session", () => {
         (n) => n.update.sessionUpdate === "agent_message_chunk" && positionOf(n) !== undefined,
       );
       expect(streamed.length).toBeGreaterThan(0);
-      const reopened = await reloaded(box, childId);
-      try {
-        expect(sameView(follower, reopened, childId)).toEqual([]);
-      } finally {
-        await reopened.close();
-      }
+      await expectReloadShows(box, follower, childId);
     } finally {
       await Promise.all([writer.close(), follower.close()]);
     }

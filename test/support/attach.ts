@@ -4,7 +4,7 @@ import { expect } from "bun:test";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
-import { connectProcess, until, type Connected } from "./acp-session.ts";
+import { connectProcess, load, until, type Connected } from "./acp-session.ts";
 import type { Sandbox } from "./workspace.ts";
 import { ATTACH_METHOD, DETACH_METHOD, type AttachParams } from "../../src/acp/attach-params.ts";
 
@@ -52,5 +52,16 @@ export async function withClients<T>(
     return await run(writer, follower);
   } finally {
     await Promise.all([writer.close(), follower.close()]);
+  }
+}
+
+/** A fresh process's client loads the session: it shows, field by field, what `follower` shows. */
+export async function expectReloadShows(box: Sandbox, follower: Connected, sessionId: string): Promise<void> {
+  const reopened = await connectProcess(box.env);
+  try {
+    await load(reopened.ctx, sessionId, box.workspace);
+    expect(sameView(follower, reopened, sessionId)).toEqual([]);
+  } finally {
+    await reopened.close();
   }
 }
