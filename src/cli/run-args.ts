@@ -12,6 +12,7 @@ import { isModeId, modes } from "../core/config/modes.ts";
 import { parseModelRef } from "../core/config/model-ref.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import { CliError, usageError, USAGE_EXIT } from "./cli-error.ts";
+import { defined } from "../shared/defined.ts";
 
 export type Approve = "all" | "edits" | "none";
 
@@ -124,9 +125,7 @@ export function checkedSessionFlags(values: SessionFlags): Omit<RunOptions, "pro
     ...(approve !== undefined ? { approve } : {}),
     trust: values.trust ?? false,
     continueLatest: values.continue ?? false,
-    ...(values.model !== undefined ? { model: values.model } : {}),
-    ...(values.mode !== undefined ? { mode: values.mode } : {}),
-    ...(values.session !== undefined ? { session: values.session } : {}),
+    ...defined({ model: values.model, mode: values.mode, session: values.session }),
   };
 }
 
