@@ -9,7 +9,7 @@ import type { SessionNotification } from "@agentclientprotocol/sdk";
 import type { PermissionPolicy } from "../client/view-client.ts";
 import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts";
 import type { RunOptions } from "./run-args.ts";
-import { openSession } from "./session-open.ts";
+import { openSession, type SessionChoice } from "./session-open.ts";
 import type { StdoutSink } from "./stdout-sink.ts";
 import { terminalPermissions } from "./terminal/answering.ts";
 import { ProgressLines } from "./terminal/progress-lines.ts";
@@ -74,7 +74,7 @@ export class AgentSessionStart {
    */
   async open(
     env: NodeJS.ProcessEnv,
-    choice: RunOptions | Omit<RunOptions, "prompt" | "json">,
+    choice: SessionChoice,
     how: { replay: boolean; onUpdate?: (n: SessionNotification) => void },
   ): Promise<InProcessAgent> {
     const started = await startInProcessAgent(env, {
