@@ -20,6 +20,7 @@ import type { OpenSessions } from "./open-sessions.ts";
 import { checkPromptBlocks } from "./prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
 import { EDIT_PROMPT_METHOD, editPromptParams, REWIND_METHOD, rewindParams } from "./rewind-params.ts";
+import { defined } from "../shared/defined.ts";
 
 export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessions: OpenSessions): void {
   const rewind = async (sessionId: string, target: RewindTarget, files: boolean | undefined): Promise<Rewound> => {
@@ -41,9 +42,7 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
         const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId }, params.files);
         return {
           lastMessageId: rewound.lastMessageId ?? null,
-          ...(rewound.remainingMessageCount !== undefined
-            ? { remainingMessageCount: rewound.remainingMessageCount }
-            : {}),
+          ...defined({ remainingMessageCount: rewound.remainingMessageCount }),
           _meta: { verbatim: shownMeta(rewound) },
         };
       }),
@@ -76,6 +75,6 @@ function shownMeta(rewound: Rewound) {
   return {
     retracted: rewound.retracted,
     ...(rewound.cancelledTurnId ? { cancelledTurnId: rewound.cancelledTurnId } : {}),
-    ...(rewound.record.files ? { files: rewound.record.files } : {}),
+    ...defined({ files: rewound.record.files }),
   };
 }

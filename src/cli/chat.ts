@@ -9,16 +9,12 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describeError, reportError, usageError } from "./cli-error.ts";
-import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts";
+import { AgentSessionStart, agentEnv } from "./agent-session-start.ts";
 import { checkJournalPlace } from "./journal-access.ts";
 import { chatRewind, isRewindCommand } from "./chat-rewind.ts";
 import type { RunOptions } from "./run-args.ts";
-import { openSession } from "./session-open.ts";
 import { StdoutSink } from "./stdout-sink.ts";
-import { terminalPermissions } from "./terminal/answering.ts";
 import { processTerminal, readLine } from "./terminal/line-reader.ts";
-import { ProgressLines } from "./terminal/progress-lines.ts";
-import { processScreenOptions, Screen } from "./terminal/screen.ts";
 
 export type ChatOptions = Omit<RunOptions, "prompt" | "json">;
 
@@ -36,41 +32,26 @@ export async function chat(options: ChatOptions): Promise<number> {
       ),
       { json: false },
     );
-  const env = { ...process.env, ...(options.model ? { VERBATIM_MODEL: options.model } : {}) };
+  const env = agentEnv(options.model);
   let journal: string;
   try {
     journal = checkJournalPlace(env, { write: true });
   } catch (error) {
     return reportError(error, { json: false });
   }
-  const sink = new StdoutSink();
-  const screen = new Screen(
-    (text) => sink.write(text),
-    (text) => process.stderr.write(text),
-    processScreenOptions(true),
-  );
-  const stderr = (text: string) => screen.progress(text);
-  const progress = new ProgressLines(stderr);
-  let sessionId = "";
-  let started: InProcessAgent | undefined;
   /** Whether a turn runs (Ctrl-C then cancels it). */
   let turning = false;
-  const cancel = () => {
-    if (turning && sessionId) void started?.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-  };
-  const permission = terminalPermissions(options.approve, { screen, progress, cancelTurn: cancel });
-  const ticker = setInterval(() => progress.tick(), 1000);
-  process.on("SIGINT", cancel);
+  const start = new AgentSessionStart(new StdoutSink(), {
+    approve: options.approve,
+    trust: options.trust,
+    transcript: true,
+    mayCancel: () => turning,
+  });
+  const { screen } = start;
+  const stderr = start.say;
   try {
-    started = await startInProcessAgent(env, {
-      trust: options.trust,
-      permission,
-      onUpdate: (n) => {
-        screen.transcript.apply(n.update);
-        progress.print(n.update);
-      },
-    });
-    sessionId = await openSession(started.agent, started.deps, options, { replay: true });
+    const started = await start.open(env, options, { replay: true });
+    const sessionId = start.sessionId;
     screen.transcript.flush();
     stderr(
       `session ${sessionId}: type a prompt and Enter; /rewind goes back to an earlier prompt; Ctrl-C cancels a turn, Ctrl-D ends\n`,
@@ -109,11 +90,9 @@ export async function chat(options: ChatOptions): Promise<number> {
     return 0;
   } catch (error) {
     screen.transcript.flush();
+    const sessionId = start.sessionId;
     return reportError(error, { json: false, ...(sessionId ? { sessionId } : {}), context: { journal } });
   } finally {
-    clearInterval(ticker);
-    process.off("SIGINT", cancel);
-    sink.dispose();
-    await started?.close();
+    await start.close();
   }
 }

@@ -12,24 +12,17 @@ import { isModeId, modes } from "../core/config/modes.ts";
 import { parseModelRef } from "../core/config/model-ref.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import { CliError, usageError, USAGE_EXIT } from "./cli-error.ts";
+import { defined } from "../shared/defined.ts";
+import type { SessionChoice } from "./session-open.ts";
 
 export type Approve = "all" | "edits" | "none";
 
-export type RunOptions = {
+/** The session to open (cwd, model, mode, which one to continue, trust), and how the run goes. */
+export type RunOptions = SessionChoice & {
   prompt: ContentBlock[];
-  /** The session's working directory: absolute, an existing folder. */
-  cwd: string;
-  model?: string;
-  mode?: string;
-  /** The session to continue, by id. */
-  session?: string;
-  /** Continue the most recent session of `cwd`. */
-  continueLatest: boolean;
   /** Who answers permission questions; undefined: the person at the terminal, if there is one (else none). */
   approve?: Approve;
   json: boolean;
-  /** Run project hooks in the workspace even if it is not in the trusted folders. */
-  trust: boolean;
 };
 
 export const RUN_USAGE =
@@ -124,9 +117,7 @@ export function checkedSessionFlags(values: SessionFlags): Omit<RunOptions, "pro
     ...(approve !== undefined ? { approve } : {}),
     trust: values.trust ?? false,
     continueLatest: values.continue ?? false,
-    ...(values.model !== undefined ? { model: values.model } : {}),
-    ...(values.mode !== undefined ? { mode: values.mode } : {}),
-    ...(values.session !== undefined ? { session: values.session } : {}),
+    ...defined({ model: values.model, mode: values.mode, session: values.session }),
   };
 }
 

@@ -14,14 +14,10 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { StopReason } from "@agentclientprotocol/sdk";
 import { reportError } from "./cli-error.ts";
-import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts";
+import { AgentSessionStart, agentEnv } from "./agent-session-start.ts";
 import { checkJournalPlace } from "./journal-access.ts";
 import type { RunOptions } from "./run-args.ts";
-import { openSession } from "./session-open.ts";
 import { STDOUT_CLOSED_EXIT, StdoutSink } from "./stdout-sink.ts";
-import { terminalPermissions } from "./terminal/answering.ts";
-import { ProgressLines } from "./terminal/progress-lines.ts";
-import { processScreenOptions, Screen } from "./terminal/screen.ts";
 import { TurnMessageIds } from "./turn-message-ids.ts";
 
 export type { RunOptions } from "./run-args.ts";
@@ -37,7 +33,7 @@ export const exitCodes: Record<StopReason | "error", number> = {
 };
 
 export async function run(options: RunOptions): Promise<number> {
-  const env = { ...process.env, ...(options.model ? { VERBATIM_MODEL: options.model } : {}) };
+  const env = agentEnv(options.model);
   const sink = new StdoutSink();
   const stdout = (text: string) => sink.write(text);
   let journal: string;
@@ -48,34 +44,26 @@ export async function run(options: RunOptions): Promise<number> {
     return reportError(error, { json: options.json, stdout });
   }
   // With --json, stdout carries only JSON lines; progress and questions still go to stderr.
-  const screen = new Screen(stdout, (text) => process.stderr.write(text), processScreenOptions(!options.json));
-  const stderr = (text: string) => screen.progress(text);
-  const progress = new ProgressLines(stderr);
-  /** The session, once it exists (created, or found and resumed). */
-  let sessionId = "";
-  let started: InProcessAgent | undefined;
+  const start = new AgentSessionStart(sink, {
+    approve: options.approve,
+    trust: options.trust,
+    transcript: !options.json,
+  });
+  const { screen } = start;
+  const stderr = start.say;
   const ids = new TurnMessageIds();
-  const cancel = () => {
-    if (sessionId) void started?.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-  };
-  const permission = terminalPermissions(options.approve, { screen, progress, cancelTurn: cancel });
-  const ticker = setInterval(() => progress.tick(), 1000);
   // A reader that went away (`| head`) ends the turn; what streamed so far stays recorded.
-  sink.onClosed(cancel);
-  process.on("SIGINT", cancel);
+  sink.onClosed(start.cancel);
   try {
-    started = await startInProcessAgent(env, {
-      trust: options.trust,
-      permission,
+    const { agent } = await start.open(env, options, {
+      replay: false,
       onUpdate: (n) => {
         ids.note(n.update);
         if (options.json) stdout(`${JSON.stringify(n)}\n`);
-        screen.transcript.apply(n.update);
-        progress.print(n.update);
       },
     });
-    sessionId = await openSession(started.agent, started.deps, options);
-    const { stopReason } = await started.agent.request(acp.methods.agent.session.prompt, {
+    const sessionId = start.sessionId;
+    const { stopReason } = await agent.request(acp.methods.agent.session.prompt, {
       sessionId,
       prompt: options.prompt,
     });
@@ -85,6 +73,7 @@ export async function run(options: RunOptions): Promise<number> {
     stderr(`session ${sessionId} (${stopReason}); continue with: verbatim run --session ${sessionId} "..."\n`);
     return exitCodes[stopReason];
   } catch (error) {
+    const sessionId = start.sessionId;
     screen.transcript.flush();
     if (sink.closed && sessionId) return closedEnd(sessionId);
     const exit = reportError(error, {
@@ -96,10 +85,7 @@ export async function run(options: RunOptions): Promise<number> {
     if (sessionId) stderr(`session ${sessionId} (error); continue with: verbatim run --session ${sessionId} "..."\n`);
     return exit;
   } finally {
-    clearInterval(ticker);
-    process.off("SIGINT", cancel);
-    sink.dispose();
-    await started?.close();
+    await start.close();
   }
 }
 

@@ -11,6 +11,7 @@ import { CliError } from "./cli-error.ts";
 import { providerStatus } from "./provider-status.ts";
 
 export type SessionChoice = {
+  /** The session's working directory: absolute, an existing folder. */
   cwd: string;
   model?: string;
   mode?: string;
@@ -18,6 +19,7 @@ export type SessionChoice = {
   session?: string;
   /** Continue the most recent session of `cwd`. */
   continueLatest: boolean;
+  /** Run project hooks in the workspace even if it is not in the trusted folders. */
   trust: boolean;
 };
 

@@ -1,6 +1,7 @@
 /** A session's standing permissions, read from its folded facts (what `show` lists and `import` drops). */
 import type { SessionStateFold } from "../replay/state.ts";
 import type { StandingPermissions } from "../view/standing-permissions.ts";
+import { defined } from "../shared/defined.ts";
 
 /** Modes in which calls run without asking (see core/permissions/decide.ts). */
 export const UNASKED_MODES: ReadonlySet<string> = new Set(["acceptEdits", "bypassPermissions"]);
@@ -14,6 +15,6 @@ export function standingOf(state: SessionStateFold): StandingPermissions {
     rules: state.rules,
     grantedDirectories: state.grantedDirectories,
     additionalDirectories: state.additionalDirectories,
-    ...(mode ? { mode } : {}),
+    ...defined({ mode }),
   };
 }

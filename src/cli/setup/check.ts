@@ -5,6 +5,7 @@
  */
 import type { ProviderKind } from "../../core/config/settings-schema.ts";
 import { listModels, type ModelList } from "../../core/providers/model-list.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type CheckResult = ModelList;
 
@@ -15,5 +16,5 @@ export function checkProvider(
   apiKey: string | undefined,
   timeoutMs = 15_000,
 ): Promise<CheckResult> {
-  return listModels({ kind, baseUrl, headers: {}, ...(apiKey === undefined ? {} : { apiKey }) }, timeoutMs);
+  return listModels({ kind, baseUrl, headers: {}, ...defined({ apiKey }) }, timeoutMs);
 }

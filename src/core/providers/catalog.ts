@@ -15,6 +15,7 @@ import { scriptedProvider } from "./scripted/scripted-provider.ts";
 import { setupMethods, type SetupMethod } from "./setup-methods.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "./types.ts";
+import { defined } from "../../shared/defined.ts";
 
 export interface ProviderCatalog {
   /** The models a session may choose. */
@@ -109,7 +110,7 @@ export function catalogFromEnv(
     defaults: () => {
       if (!loaded.ok) return {};
       const { defaultMode, thoughtLevel } = loaded.settings;
-      return { ...(defaultMode ? { modeId: defaultMode } : {}), ...(thoughtLevel ? { thoughtLevel } : {}) };
+      return { ...(defaultMode ? { modeId: defaultMode } : {}), ...defined({ thoughtLevel }) };
     },
     warnings: () => (loaded.ok ? loaded.warnings : []),
     secrets: () => ({

@@ -95,10 +95,12 @@ export function modelInfo(kind: ProviderKind, id: string, configured: ModelSetti
   const base = { ...defaults[kind], ...known };
   return {
     ...base,
-    ...defined({ contextWindow: configured?.contextWindow }),
-    ...(configured?.maxOutputTokens !== undefined
-      ? { maxOutputTokens: configured.maxOutputTokens, configuredMaxOutput: configured.maxOutputTokens }
-      : {}),
-    ...defined({ thinking: configured?.thinking, price: configured?.price }),
+    ...defined({
+      contextWindow: configured?.contextWindow,
+      maxOutputTokens: configured?.maxOutputTokens,
+      configuredMaxOutput: configured?.maxOutputTokens,
+      thinking: configured?.thinking,
+      price: configured?.price,
+    }),
   };
 }

@@ -12,6 +12,7 @@ import { compact, needsCompaction } from "../compaction/compact.ts";
 import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
+import { defined } from "../../shared/defined.ts";
 
 export type CompactionRun = {
   turnId: string;
@@ -89,7 +90,7 @@ async function runCompaction(
     tools: p.state.modelTools(),
     cwd: p.state.cwd,
     signal: p.signal,
-    ...(p.state.sessionCost ? { sessionCost: p.state.sessionCost } : {}),
+    ...defined({ sessionCost: p.state.sessionCost }),
   });
   if (outcome === "completed" && !p.signal.aborted) await p.afterCompaction?.(p.signal);
 }
