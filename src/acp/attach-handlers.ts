@@ -10,7 +10,9 @@
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk/unstable";
 import type { Projector } from "../replay/project.ts";
 import { log } from "../shared/log.ts";
-import type { AskQuestion } from "./open-questions.ts";
+import type { AskQuestion, OpenQuestion } from "./open-questions.ts";
+import type { ClaimedAnswer } from "../journal/answer-claims.ts";
+import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
 import type { JournalStore } from "../journal/store.ts";
@@ -82,9 +84,10 @@ export function attachHandlers(
 }
 
 /**
- * A controller's question: asked of its client as the writer's client is asked it (the same card,
- * the same `_meta.verbatim.requestId`); its answer is claimed for the writer, which records the
- * claim that holds (the first, from whichever client). Withdrawn (the request cancelled) once the
+ * A controller's question: asked of its client as the writer's client is asked it (a permission
+ * question with the same card and `_meta.verbatim.requestId`; a form through `elicitation/create`,
+ * when the client answers forms); its answer is claimed for the writer, which records the claim
+ * that holds (the first, from whichever client). Withdrawn (the request cancelled) once the
  * journal records an answer. A failure to ask or claim loses only this client's answer.
  */
 function answerAndClaim(
@@ -95,19 +98,25 @@ function answerAndClaim(
   projector: Projector,
 ): AskQuestion {
   const asker = askClient(client, sessionId, projector);
+  const host = clientHost(client, sessions.profile().capabilities, sessionId);
+  const answerOf = async (question: OpenQuestion, signal: AbortSignal): Promise<ClaimedAnswer | undefined> => {
+    if (question.kind === "permission") return { kind: "permission", outcome: await asker(question.question, signal) };
+    if (!host.askForm) return undefined;
+    return { kind: "form", ...(await host.askForm({ ...question.form, toolCallId: question.toolCallId }, signal)) };
+  };
   return (question, signal) => {
-    asker(question, signal)
-      .then((outcome) => {
-        if (signal.aborted) return undefined;
+    answerOf(question, signal)
+      .then((answer) => {
+        if (signal.aborted || !answer) return undefined;
         return store.claimAnswer(sessionId, {
-          requestId: question.requestId,
-          outcome,
+          requestId: question.key,
+          answer,
           by: sessions.answerer(),
           at: new Date().toISOString(),
         });
       })
       .catch((error: unknown) => {
-        if (!signal.aborted) log.warn(`could not answer the question ${question.requestId} of ${sessionId}`, error);
+        if (!signal.aborted) log.warn(`could not answer the question ${question.key} of ${sessionId}`, error);
       });
   };
 }

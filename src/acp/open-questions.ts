@@ -1,36 +1,45 @@
 /**
- * The permission questions a followed session has open, for a controller (attach-params.ts): each
- * is asked of the controller's client once it is open and live (those open when the history ends,
- * once the attach is answered), and withdrawn from it (its request cancelled) as soon as the
- * journal records an answer, whoever gave it. An observer has none asked.
+ * The questions a followed session has open, for a controller (attach-params.ts): permission
+ * questions and AskUserQuestion forms. Each is asked of the controller's client once it is open
+ * and live (those open when the history ends, once the attach is answered), and withdrawn from it
+ * (its request cancelled) as soon as the journal records an answer, whoever gave it. An observer
+ * has none asked.
  */
 import type { PermissionQuestion } from "../core/permissions/permission-gate.ts";
+import type { QuestionForm } from "../core/tools/tool.ts";
+import { formClaimKey } from "../journal/answer-claims.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 
+/** An open question, by its claim key (journal/answer-claims.ts). */
+export type OpenQuestion =
+  | { kind: "permission"; key: string; question: PermissionQuestion }
+  | { kind: "form"; key: string; toolCallId: string; form: QuestionForm };
+
 /** Asks the client `question`; `signal` aborts when the question is answered elsewhere or the following ends. */
-export type AskQuestion = (question: PermissionQuestion, signal: AbortSignal) => void;
+export type AskQuestion = (question: OpenQuestion, signal: AbortSignal) => void;
 
 export class OpenQuestions {
-  readonly #open = new Map<string, { question: PermissionQuestion; asked?: AbortController }>();
+  readonly #open = new Map<string, { question: OpenQuestion; asked?: AbortController }>();
 
   constructor(private readonly ask: AskQuestion | undefined) {}
 
   /** Notes a record in journal order; with `live`, a question it opens is asked now. */
   note(record: StoredFact, live: boolean): void {
-    const { fact } = record;
-    if (fact.kind === "permission_requested") {
-      const { requestId, toolCallId, options } = fact;
-      this.#open.set(requestId, { question: { requestId, toolCallId, options } });
-      if (live) this.#askOf(requestId);
-    } else if (fact.kind === "permission_answered") {
-      this.#open.get(fact.requestId)?.asked?.abort();
-      this.#open.delete(fact.requestId);
+    const opened = openedBy(record);
+    if (opened) {
+      this.#open.set(opened.key, { question: opened });
+      if (live) this.#askOf(opened.key);
+      return;
     }
+    const closed = closedBy(record);
+    if (closed === undefined) return;
+    this.#open.get(closed)?.asked?.abort();
+    this.#open.delete(closed);
   }
 
   /** Asks every open question not asked yet (those the history left open). */
   askOpen(): void {
-    for (const requestId of this.#open.keys()) this.#askOf(requestId);
+    for (const key of this.#open.keys()) this.#askOf(key);
   }
 
   /** Withdraws every question asked (the following ends, or the writer died with them open). */
@@ -39,10 +48,28 @@ export class OpenQuestions {
     this.#open.clear();
   }
 
-  #askOf(requestId: string): void {
-    const entry = this.#open.get(requestId);
+  #askOf(key: string): void {
+    const entry = this.#open.get(key);
     if (!this.ask || !entry || entry.asked) return;
     entry.asked = new AbortController();
     this.ask(entry.question, entry.asked.signal);
   }
+}
+
+function openedBy({ fact }: StoredFact): OpenQuestion | undefined {
+  if (fact.kind === "permission_requested") {
+    const { requestId, toolCallId, options } = fact;
+    return { kind: "permission", key: requestId, question: { requestId, toolCallId, options } };
+  }
+  if (fact.kind === "question_asked") {
+    const { toolCallId, message, requestedSchema } = fact;
+    return { kind: "form", key: formClaimKey(toolCallId), toolCallId, form: { message, requestedSchema } };
+  }
+  return undefined;
+}
+
+function closedBy({ fact }: StoredFact): string | undefined {
+  if (fact.kind === "permission_answered") return fact.requestId;
+  if (fact.kind === "question_answered") return formClaimKey(fact.toolCallId);
+  return undefined;
 }

@@ -11,6 +11,7 @@ import { Projector } from "../replay/project.ts";
 import { keptInCache } from "../core/replay-cache/kept-cache.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import { journalClaims, type AnswerClaims } from "../core/permissions/answer-race.ts";
+import { withClaimedForms } from "../core/permissions/claimed-forms.ts";
 import type { AnsweredBy } from "../journal/facts/index.ts";
 import { defined } from "../shared/defined.ts";
 import { hostname } from "node:os";
@@ -102,7 +103,7 @@ export class OpenSessions {
     return {
       publish: keptInCache(show, this.cacheStore, sessionId, profile.replay),
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
-      host: clientHost(client, profile.capabilities, sessionId),
+      host: withClaimedForms(clientHost(client, profile.capabilities, sessionId), this.#claims(sessionId)),
       gate: permissionGate({
         ask: askClient(client, sessionId, projector),
         ...defined({ claims: this.#claims(sessionId) }),

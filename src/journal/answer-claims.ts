@@ -4,17 +4,32 @@
  * or another sharing the journal. The first claim of a question wins (the table's primary key is
  * the compare-and-set); the writer asks for the winner and records it as the answer fact, naming
  * who gave it. A claim is a request to the writer, never authority of its own: the writer records
- * the winning answer only for a question it is asking, and checks its option against the offered
- * ones as it checks any answer (permission-gate.ts). Claims are kept with the session and deleted
+ * the winning answer only for a question it is asking, and checks it as it checks any answer (a
+ * permission's option against those offered: permission-gate.ts; a form's values against the
+ * form: form-answer.ts). Claims are kept with the session and deleted
  * with it.
  */
 import { z } from "zod";
 import { storedBody } from "./stored-body.ts";
 import { answeredBy, permissionOutcome } from "./facts/permissions.ts";
 
+/** What a claim answers: a permission question's outcome, or an AskUserQuestion form's answer. */
+export const claimedAnswer = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("permission"), outcome: permissionOutcome }),
+  z.object({
+    kind: z.literal("form"),
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+export type ClaimedAnswer = z.infer<typeof claimedAnswer>;
+
+/** The claim key of the form a call's AskUserQuestion puts (a permission question's is its request id). */
+export const formClaimKey = (toolCallId: string) => `form:${toolCallId}`;
+
 export const answerClaim = z.object({
   requestId: z.string(),
-  outcome: permissionOutcome,
+  answer: claimedAnswer,
   by: answeredBy,
   at: z.string(),
 });

@@ -45,6 +45,11 @@ export const questionLine = (message: string): string => `Question: ${message}`;
  * order), or why there is no answer.
  */
 export function answerLine(requestedSchema: Record<string, unknown>, answer: QuestionAnswered): string {
+  const line = answerWords(requestedSchema, answer);
+  return answer.answeredBy ? `${line} Answered from another client (${answererWords(answer.answeredBy)}).` : line;
+}
+
+function answerWords(requestedSchema: Record<string, unknown>, answer: QuestionAnswered): string {
   // A decline with an error: the client's answer did not fit the form (it counts as declined).
   if (answer.action === "decline") return `Not answered: ${answer.error ?? "the user declined"}.`;
   if (answer.error !== undefined) return `Not answered: the client could not ask (${answer.error}).`;

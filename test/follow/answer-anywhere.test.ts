@@ -11,6 +11,7 @@ import { openJournal } from "../../src/core/config/open-journal.ts";
 import { connectProcess, newSession, prompt, until, type Connected } from "../support/acp-session.ts";
 import { attach, expectReloadShows, expectSameView } from "../support/attach.ts";
 import { textOf } from "../support/cards.ts";
+import { ClientServices } from "../support/client-services.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 /** A policy that answers `kind` once `release` is called (never, if it is not). */
@@ -117,6 +118,44 @@ describe("a permission question of a followed session", () => {
       expect(follower.client.permissionRequests).toEqual([]);
     } finally {
       await Promise.all([writer.close(), follower.close()]);
+    }
+  }, 60_000);
+});
+
+describe("an AskUserQuestion form of a followed session", () => {
+  const ask = `AskUserQuestion ${JSON.stringify({
+    questions: [
+      {
+        question: "Which database should the service use?",
+        header: "Database",
+        options: [
+          { label: "Postgres", description: "The team runs it already" },
+          { label: "SQLite", description: "One file, no server" },
+        ],
+        multiSelect: false,
+      },
+    ],
+  })}`;
+
+  test("answered by a controller: its answer holds, is checked against the form, and the card names who answered", async () => {
+    const box = sandbox("scripted/call");
+    const writerForms = new ClientServices({ answer: () => new Promise(() => {}) });
+    const controllerForms = new ClientServices({ answer: () => ({ action: "accept", content: { q1: "SQLite" } }) });
+    const writer = await connectProcess(box.env, { services: writerForms });
+    const controller = await connectProcess(box.env, { services: controllerForms });
+    try {
+      const { sessionId } = await newSession(writer.ctx, box.workspace);
+      await attach(controller.ctx, { sessionId, role: "controller" });
+      await prompt(writer.ctx, sessionId, ask);
+      expect(writerForms.questions).toHaveLength(1);
+      expect(controllerForms.questions).toHaveLength(1);
+      await expectSameView(writer, controller, sessionId);
+      const shown = cardText(writer, sessionId);
+      expect(shown).toContain("Answered: Database: SQLite.");
+      expect(shown).toContain(`Answered from another client (pid ${controller.agent!.pid} on `);
+      await expectReloadShows(box, controller, sessionId);
+    } finally {
+      await Promise.all([writer.close(), controller.close()]);
     }
   }, 60_000);
 });

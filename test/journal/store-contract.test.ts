@@ -333,7 +333,7 @@ for (const kind of storeKinds) {
       try {
         const claim = (optionId: string, pid: number) => ({
           requestId: "perm_1",
-          outcome: { outcome: "selected" as const, optionId },
+          answer: { kind: "permission" as const, outcome: { outcome: "selected" as const, optionId } },
           by: { pid },
           at: now(),
         });

@@ -4,9 +4,9 @@
  * the first claim holds (the journal's compare-and-set), whoever made it. A controller's winning
  * claim withdraws the question from the writer's client (its request is cancelled).
  */
-import type { AnswerClaim } from "../../journal/answer-claims.ts";
+import type { AnswerClaim, ClaimedAnswer } from "../../journal/answer-claims.ts";
 import type { JournalStore } from "../../journal/store.ts";
-import type { AnsweredBy, PermissionOutcome } from "../../journal/facts/index.ts";
+import type { AnsweredBy } from "../../journal/facts/index.ts";
 import { sleep } from "../../shared/sleep.ts";
 
 /** How often the writer looks for another client's claim while its question is open. */
@@ -14,15 +14,18 @@ export const CLAIM_POLL_MS = 50;
 
 /** The claims of one session's questions, as the writer's process sees them. */
 export type AnswerClaims = {
-  /** Claims `outcome` for the question; resolves with the claim that holds (this one, or one made first). */
-  claim(requestId: string, outcome: PermissionOutcome): Promise<AnswerClaim>;
+  /** Claims `answer` for the question; resolves with the claim that holds (this one, or one made first). */
+  claim(requestId: string, answer: ClaimedAnswer): Promise<AnswerClaim>;
   /** The claim that holds for the question, if any. */
   held(requestId: string): Promise<AnswerClaim | undefined>;
   /** This process: its claims are its own client's answers. */
   self: AnsweredBy;
 };
 
-export type RacedAnswer = { outcome: PermissionOutcome; failure?: string; answeredBy?: AnsweredBy };
+/** How one kind of answer is claimed: as a claim's answer, and back (undefined: a claim of another kind). */
+export type ClaimCodec<A> = { toClaim(answer: A): ClaimedAnswer; fromClaim(claimed: ClaimedAnswer): A | undefined };
+
+export type Raced<A> = { answer: A; answeredBy?: AnsweredBy };
 
 const isSelf = (by: AnsweredBy, self: AnsweredBy) => by.pid === self.pid && (by.host ?? "") === (self.host ?? "");
 
@@ -31,30 +34,34 @@ const isSelf = (by: AnsweredBy, self: AnsweredBy) => by.pid === self.pid && (by.
  * aborts when another claim wins) claimed as soon as it answers, or another client's claim found
  * first. `signal` (the turn cancelled) ends the race with the own answer's cancellation, unclaimed.
  * `answeredBy` is set when the holding claim is another process's. A failure to read or write the
- * claims leaves the own client's answer.
+ * claims, or a claim of another kind, leaves the own client's answer.
  */
-export async function racedAnswer(
+export async function racedAnswer<A>(
   requestId: string,
-  askOwn: (signal: AbortSignal) => Promise<{ outcome: PermissionOutcome; failure?: string }>,
+  askOwn: (signal: AbortSignal) => Promise<A>,
   claims: AnswerClaims,
   signal: AbortSignal,
-): Promise<RacedAnswer> {
+  codec: ClaimCodec<A>,
+): Promise<Raced<A>> {
   const withdrawn = new AbortController();
   const watching = new AbortController();
-  const fromClaim = (claim: AnswerClaim): RacedAnswer =>
-    isSelf(claim.by, claims.self) ? { outcome: claim.outcome } : { outcome: claim.outcome, answeredBy: claim.by };
-  const own = askOwn(AbortSignal.any([signal, withdrawn.signal])).then(async (answer): Promise<RacedAnswer> => {
-    if (signal.aborted || withdrawn.signal.aborted) return answer;
-    const held = await claims.claim(requestId, answer.outcome).catch(() => undefined);
-    return held
-      ? { ...fromClaim(held), ...(answer.failure && isSelf(held.by, claims.self) ? { failure: answer.failure } : {}) }
-      : answer;
+  const fromOther = (claim: AnswerClaim): Raced<A> | undefined => {
+    const answer = codec.fromClaim(claim.answer);
+    return answer === undefined ? undefined : { answer, answeredBy: claim.by };
+  };
+  const own = askOwn(AbortSignal.any([signal, withdrawn.signal])).then(async (answer): Promise<Raced<A>> => {
+    if (signal.aborted || withdrawn.signal.aborted) return { answer };
+    const held = await claims.claim(requestId, codec.toClaim(answer)).catch(() => undefined);
+    if (!held || isSelf(held.by, claims.self)) return { answer };
+    return fromOther(held) ?? { answer };
   });
-  const others = othersClaim(requestId, claims, watching.signal).then((claim) =>
-    claim ? fromClaim(claim) : undefined,
+  // Once another claim won, the own client's withdrawn question may still fail: nobody waits for it.
+  own.catch(() => undefined);
+  const others = othersClaim(requestId, claims, watching.signal, (claim) => fromOther(claim) !== undefined).then(
+    (claim) => (claim ? fromOther(claim) : undefined),
   );
   try {
-    const first = await Promise.race([own, others.then((answer) => answer ?? own)]);
+    const first = await Promise.race([own, others.then((raced) => raced ?? own)]);
     if (first.answeredBy) withdrawn.abort();
     return first;
   } finally {
@@ -62,17 +69,18 @@ export async function racedAnswer(
   }
 }
 
-/** Another process's claim for the question once one is found; undefined once `signal` aborts. */
+/** Another process's claim for the question (one `fits`) once one is found; undefined once `signal` aborts. */
 async function othersClaim(
   requestId: string,
   claims: AnswerClaims,
   signal: AbortSignal,
+  fits: (claim: AnswerClaim) => boolean,
 ): Promise<AnswerClaim | undefined> {
   while (!signal.aborted) {
     await sleep(CLAIM_POLL_MS, signal);
     if (signal.aborted) return undefined;
     const held = await claims.held(requestId).catch(() => undefined);
-    if (held && !isSelf(held.by, claims.self)) return held;
+    if (held && !isSelf(held.by, claims.self) && fits(held)) return held;
   }
   return undefined;
 }
@@ -85,8 +93,8 @@ export function journalClaims(
 ): AnswerClaims {
   return {
     self,
-    claim: (requestId, outcome) =>
-      store.claimAnswer(sessionId, { requestId, outcome, by: self, at: new Date().toISOString() }),
+    claim: (requestId, answer) =>
+      store.claimAnswer(sessionId, { requestId, answer, by: self, at: new Date().toISOString() }),
     held: (requestId) => store.answerClaimOf(sessionId, requestId),
   };
 }

@@ -14,7 +14,7 @@ import {
   type GateRequest,
   type GateSession,
 } from "./call-gate.ts";
-import { racedAnswer, type AnswerClaims, type RacedAnswer } from "./answer-race.ts";
+import { racedAnswer, type AnswerClaims, type ClaimCodec, type Raced } from "./answer-race.ts";
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
@@ -140,9 +140,9 @@ async function askUser(
   const requestId = mintId("perm");
   await session.record({ kind: "permission_requested", requestId, toolCallId, options });
   const asked = { requestId, toolCallId, options };
-  const answer: RacedAnswer = claims
-    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal)
-    : await answerOf(ask, asked, signal);
+  const { answer, answeredBy }: Raced<AskedOutcome> = claims
+    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal, permissionClaims)
+    : { answer: await answerOf(ask, asked, signal) };
   const given = answer.outcome;
   const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
   // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
@@ -155,7 +155,7 @@ async function askUser(
     requestId,
     toolCallId,
     outcome,
-    ...defined({ answeredBy: answer.answeredBy }),
+    ...defined({ answeredBy }),
   });
 
   if (signal.aborted || outcome.outcome === "cancelled") {
@@ -187,12 +187,20 @@ async function askUser(
   };
 }
 
+/** A permission question's answer: the outcome, and why it could not be asked when it could not. */
+type AskedOutcome = { outcome: PermissionOutcome; failure?: string };
+
+const permissionClaims: ClaimCodec<AskedOutcome> = {
+  toClaim: ({ outcome }) => ({ kind: "permission", outcome }),
+  fromClaim: (claimed) => (claimed.kind === "permission" ? { outcome: claimed.outcome } : undefined),
+};
+
 /** The client's answer, or `cancelled` when the turn is cancelled first or the client fails to answer. */
 async function answerOf(
   ask: PermissionAsker,
   question: PermissionQuestion,
   signal: AbortSignal,
-): Promise<{ outcome: PermissionOutcome; failure?: string }> {
+): Promise<AskedOutcome> {
   if (signal.aborted) return { outcome: { outcome: "cancelled" } };
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<{ outcome: PermissionOutcome }>((resolve) => {

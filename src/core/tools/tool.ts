@@ -5,7 +5,7 @@
  */
 import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
-import type { ModelResult, Money } from "../../journal/facts/index.ts";
+import type { AnsweredBy, ModelResult, Money } from "../../journal/facts/index.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { CommandEnvironment } from "./shell/command-env.ts";
@@ -31,10 +31,13 @@ export type FormAnswer =
   | { action: "decline" }
   | { action: "cancel" };
 
+/** A form's answer, naming the client that gave it when that was not the writer's own. */
+export type HeldFormAnswer = FormAnswer & { answeredBy?: AnsweredBy };
+
 /** What the client can do for tools, when it advertised the capability. */
 export interface ToolHost {
   /** Puts a form to the user (the client advertised `elicitation.form`); rejects when `signal` aborts. */
-  askForm?(form: QuestionForm & { toolCallId: string }, signal: AbortSignal): Promise<FormAnswer>;
+  askForm?(form: QuestionForm & { toolCallId: string }, signal: AbortSignal): Promise<HeldFormAnswer>;
   /** The whole text of a file as the editor has it (unsaved buffers included). */
   readTextFile?(path: string): Promise<string>;
   writeTextFile?(path: string, content: string): Promise<void>;
@@ -80,7 +83,7 @@ export type ToolContext = {
 };
 
 /** How a question ended, as journaled. */
-export type AskedAnswer = FormAnswer & { cancelledBy?: "client" | "turn"; error?: string };
+export type AskedAnswer = HeldFormAnswer & { cancelledBy?: "client" | "turn"; error?: string };
 
 /** What a call will do, shown when it is announced, or why it cannot be done. */
 export type Prepared = { content: ToolCallContent[]; problem?: string };

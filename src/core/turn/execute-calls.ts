@@ -180,7 +180,9 @@ async function askUser(ctx: TurnContext, toolCallId: string, form: QuestionForm)
   let answer: AskedAnswer;
   try {
     const response = await ctx.host.askForm!({ ...form, toolCallId }, ctx.signal);
-    answer = response.action === "cancel" ? { action: "cancel", cancelledBy: "client" } : checkedAnswer(form, response);
+    const checked: AskedAnswer =
+      response.action === "cancel" ? { action: "cancel", cancelledBy: "client" } : checkedAnswer(form, response);
+    answer = { ...checked, ...defined({ answeredBy: response.answeredBy }) };
   } catch (error) {
     answer = ctx.signal.aborted
       ? { action: "cancel", cancelledBy: "turn" }

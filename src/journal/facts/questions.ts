@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { answeredBy } from "./permissions.ts";
 
 /**
  * A tool (AskUserQuestion) asked the user through the client (ACP `elicitation/create`, form
@@ -24,6 +25,8 @@ export const questionAnswered = z.object({
   content: z.record(z.string(), z.unknown()).optional(),
   cancelledBy: z.enum(["client", "turn"]).optional(),
   error: z.string().optional(),
+  /** The client that answered, when it was not the writer's own (a controller: journal/answer-claims.ts). */
+  answeredBy: answeredBy.optional(),
 });
 
 export type QuestionAnswered = z.infer<typeof questionAnswered>;
