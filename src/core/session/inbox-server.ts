@@ -37,7 +37,8 @@ export async function serveInbox(
   signal: AbortSignal,
 ): Promise<void> {
   while (!signal.aborted) {
-    await sleep(INBOX_POLL_MS, signal);
+    // A background poll: an open session must not keep the process from ending.
+    await sleep(INBOX_POLL_MS, signal, { keepsAlive: false });
     if (signal.aborted || !session.leased()) continue;
     try {
       const request = await store.takeFromInbox(
