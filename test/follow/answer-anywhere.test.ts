@@ -12,6 +12,7 @@ import { connectProcess, newSession, prompt, until, type Connected } from "../su
 import { attach, expectReloadShows, expectSameView } from "../support/attach.ts";
 import { textOf } from "../support/cards.ts";
 import { ClientServices } from "../support/client-services.ts";
+import { askPrompt, databaseQuestion } from "../support/questions.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 /** A policy that answers `kind` once `release` is called (never, if it is not). */
@@ -123,19 +124,7 @@ describe("a permission question of a followed session", () => {
 });
 
 describe("an AskUserQuestion form of a followed session", () => {
-  const ask = `AskUserQuestion ${JSON.stringify({
-    questions: [
-      {
-        question: "Which database should the service use?",
-        header: "Database",
-        options: [
-          { label: "Postgres", description: "The team runs it already" },
-          { label: "SQLite", description: "One file, no server" },
-        ],
-        multiSelect: false,
-      },
-    ],
-  })}`;
+  const ask = askPrompt([databaseQuestion]);
 
   test("answered by a controller: its answer holds, is checked against the form, and the card names who answered", async () => {
     const box = sandbox("scripted/call");

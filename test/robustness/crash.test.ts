@@ -8,7 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { spawnAgent } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
-import { emptyView, fold } from "../../src/view/view-model.ts";
+import { type emptyView, fold } from "../../src/view/view-model.ts";
 import { connectProcess, load } from "../support/acp-session.ts";
 import { seededRandom, suiteSeed } from "../support/seeded.ts";
 import { prefixViolations } from "../support/view-prefix.ts";

@@ -9,18 +9,11 @@ import { textOf } from "../support/cards.ts";
 import { ClientServices } from "../support/client-services.ts";
 import { prompt } from "../support/acp-session.ts";
 import { cards, parity, texts } from "../parity/harness.ts";
+import { databaseQuestion } from "../support/questions.ts";
 
 const questions = {
   questions: [
-    {
-      question: "Which database should the service use?",
-      header: "Database",
-      options: [
-        { label: "Postgres", description: "The team runs it already" },
-        { label: "SQLite", description: "One file, no server" },
-      ],
-      multiSelect: false,
-    },
+    databaseQuestion,
     {
       question: "Which checks should run in CI?",
       header: "Checks",

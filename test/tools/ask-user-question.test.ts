@@ -12,18 +12,11 @@ import { ClientServices } from "../support/client-services.ts";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { cards, parity, texts } from "../parity/harness.ts";
 import { sandbox } from "../support/workspace.ts";
+import { databaseQuestion } from "../support/questions.ts";
 
 const questions = {
   questions: [
-    {
-      question: "Which database should the service use?",
-      header: "Database",
-      options: [
-        { label: "Postgres", description: "The team runs it already" },
-        { label: "SQLite", description: "One file, no server" },
-      ],
-      multiSelect: false,
-    },
+    databaseQuestion,
     {
       question: "Which checks should run in CI?",
       header: "Checks",
