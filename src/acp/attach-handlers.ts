@@ -66,7 +66,7 @@ export function attachHandlers(
           ),
         );
         const writer = await store.holder(sessionId);
-        return { sessionId, role, position: following.position, writer: writer ?? null };
+        return { sessionId, role, position: following.cursor.last, writer: writer ?? null };
       }),
   );
 

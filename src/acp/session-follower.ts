@@ -42,10 +42,12 @@ export type HistoryOptions = {
   replayFrom?: number;
 };
 
-/** A follower between its history and its live part: its projector, the last record it folded, the questions open. */
+/**
+ * A follower between its history and its live part: its projector, where it is in the journal (the
+ * cursor's last record is the position it has shown up to), the questions open.
+ */
 export type Following = {
   projector: Projector;
-  position: number;
   turnOpen: boolean;
   questions: OpenQuestions;
   cursor: FollowCursor;
@@ -76,7 +78,6 @@ export async function sendHistory(
   const pipeline = new ReplayPipeline(projector, rewound);
   const following: Following = {
     projector,
-    position: 0,
     turnOpen: false,
     questions: new OpenQuestions(ask),
     cursor: new FollowCursor(),
@@ -88,6 +89,7 @@ export async function sendHistory(
     for (const record of page) {
       if (after !== undefined && record.seq > after) tail.push(record);
       else for (const update of pipeline.push(record)) if (full) sink.update(update);
+      following.cursor.took(record);
       note(following, record, false);
     }
     await sink.pressure();
@@ -106,16 +108,25 @@ function sendLive(projector: Projector, record: StoredFact, sink: FollowSink): v
   if (record.fact.kind === "session_rewound" && record.fact.retracted) sink.rewound(record.fact.retracted, record.seq);
 }
 
+/** What a record changes for the follower beyond what it shows (the cursor has taken it). */
 function note(following: Following, record: StoredFact, live: boolean): void {
-  following.position = record.seq;
-  following.cursor.took(record);
   following.questions.note(record, live);
   if (live) for (const watcher of following.watchers) watcher.record(record);
   if (TURN_KINDS.has(record.fact.kind)) following.turnOpen = record.fact.kind === "prompt_received";
 }
 
+/** One live following: what it reads, what it sends to, and what it knows of the writer. */
+type Live = {
+  store: JournalStore;
+  sessionId: string;
+  following: Following;
+  sink: FollowSink;
+  /** When the last record came, and whether the writer's death was already shown. */
+  quiet: { since: number; marked: boolean };
+};
+
 /**
- * Sends each record committed after `following.position`, as it is committed, until `signal`
+ * Sends each record committed after the cursor's last, as it is committed, until `signal`
  * aborts; each update carries its record's position. When a turn is open, nothing new comes and
  * no live process holds the session any more (its writer died), the calls it left open are marked
  * interrupted, once, as a reload would mark them. A journal it cannot reach is read again once it
@@ -128,14 +139,14 @@ export async function followLive(
   sink: FollowSink,
   signal: AbortSignal,
 ): Promise<void> {
-  const state = { quietSince: Date.now(), marked: false };
+  const live: Live = { store, sessionId, following, sink, quiet: { since: Date.now(), marked: false } };
   const stop = new AbortController();
-  const watcher = watchWriter(store, sessionId, following, sink, state, AbortSignal.any([signal, stop.signal]));
+  const watcher = watchWriter(live, AbortSignal.any([signal, stop.signal]));
   following.questions.askOpen();
   try {
     while (!signal.aborted) {
       try {
-        await followFrom(store, sessionId, following, sink, state, signal);
+        await followFrom(live, signal);
       } catch (error) {
         // A journal it cannot reach now (a server restarting, a connection cut) is read again
         // from the last record it has, once it answers; anything else ends the following.
@@ -152,43 +163,30 @@ export async function followLive(
   }
 }
 
-async function followFrom(
-  store: JournalStore,
-  sessionId: string,
-  following: Following,
-  sink: FollowSink,
-  state: { quietSince: number; marked: boolean },
-  signal: AbortSignal,
-): Promise<void> {
+async function followFrom({ store, sessionId, following, sink, quiet }: Live, signal: AbortSignal): Promise<void> {
+  // followRecords moves the cursor past each record it yields.
   const records = followRecords(store, sessionId, following.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
   for await (const page of records) {
     for (const record of page) {
       sendLive(following.projector, record, sink);
       note(following, record, true);
     }
-    state.quietSince = Date.now();
-    state.marked = false;
+    quiet.since = Date.now();
+    quiet.marked = false;
     await sink.pressure();
   }
 }
 
-async function watchWriter(
-  store: JournalStore,
-  sessionId: string,
-  following: Following,
-  sink: FollowSink,
-  state: { quietSince: number; marked: boolean },
-  signal: AbortSignal,
-): Promise<void> {
+async function watchWriter({ store, sessionId, following, sink, quiet }: Live, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     await sleep(WRITER_CHECK_MS, signal);
-    if (signal.aborted || state.marked || !following.turnOpen) continue;
-    if (Date.now() - state.quietSince < WRITER_CHECK_MS) continue;
+    if (signal.aborted || quiet.marked || !following.turnOpen) continue;
+    if (Date.now() - quiet.since < WRITER_CHECK_MS) continue;
     // A failed look is the next look's to repeat: the records' reading reports the store's failures.
     if (!(await openCallsInterrupted(store, sessionId).catch(() => false))) continue;
-    state.marked = true;
+    quiet.marked = true;
     following.questions.withdrawAll();
     for (const waiting of following.watchers) waiting.ended("the process running the session ended during the turn");
-    for (const mark of following.projector.interruptionMarks()) sink.update(mark, following.position);
+    for (const mark of following.projector.interruptionMarks()) sink.update(mark, following.cursor.last);
   }
 }

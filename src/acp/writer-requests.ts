@@ -42,13 +42,13 @@ export async function promptTheWriter(
       record: ({ fact }: StoredFact) => {
         if (fact.kind === "prompt_received" && fact.from?.requestId === requestId) turnId = fact.turnId;
         if (fact.kind !== "turn_ended" || turnId === undefined || fact.turnId !== turnId) return;
-        finish();
+        ended.abort();
         if (fact.outcome === "failed")
           reject(RequestError.internalError({ reason: "turn_failed", sessionId }, fact.error ?? "the turn failed"));
         else resolve(fact.stopReason ?? "end_turn");
       },
       ended: (reason: string) => {
-        finish();
+        ended.abort();
         reject(
           RequestError.internalError(
             { reason: "following_ended", sessionId },
@@ -57,10 +57,7 @@ export async function promptTheWriter(
         );
       },
     };
-    const finish = () => {
-      following.watchers.delete(watcher);
-      ended.abort();
-    };
+    // Whatever ends the wait (the turn's end, the following's, the writer's, a failed send) stops watching.
     following.watchers.add(watcher);
     ended.signal.addEventListener("abort", () => following.watchers.delete(watcher), { once: true });
     // Until the writer takes the prompt: a writer gone meanwhile never will.
@@ -69,7 +66,7 @@ export async function promptTheWriter(
         await sleep(WRITER_LIVES_MS, ended.signal);
         if (ended.signal.aborted || turnId !== undefined) return;
         if (!(await store.holder(sessionId).catch(() => ({ pid: 0 })))) {
-          finish();
+          ended.abort();
           reject(noWriter(sessionId, "any more (it ended before it took the prompt)"));
         }
       }

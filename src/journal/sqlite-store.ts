@@ -38,22 +38,11 @@ import type {
   ReplayStatePart,
 } from "./replay-cache.ts";
 import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
-import { claimFromBody, type AnswerClaim } from "./answer-claims.ts";
-import { requestFromBody, type InboxKind, type InboxRequest } from "./session-inbox.ts";
+import type { AnswerClaim } from "./answer-claims.ts";
+import type { InboxKind, InboxRequest } from "./session-inbox.ts";
+import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn } from "./sqlite-side-tables.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
-
-/** The claim that holds for a question; none in a journal no writer of this version opened (no table yet). */
-function claimOf(db: Database, sessionId: string, requestId: string): AnswerClaim | undefined {
-  const table = db
-    .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'answer_claims'")
-    .get();
-  if (!table?.n) return undefined;
-  const row = db
-    .query<{ body: string }, [string, string]>("SELECT body FROM answer_claims WHERE session_id = ? AND request_id = ?")
-    .get(sessionId, requestId);
-  return row ? claimFromBody(row.body) : undefined;
-}
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
@@ -264,8 +253,7 @@ export class SqliteJournal implements JournalStore {
             w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
             deleteRows(w.db, id);
-            w.db.run("DELETE FROM answer_claims WHERE session_id = ?", [id]);
-            w.db.run("DELETE FROM session_inbox WHERE session_id = ?", [id]);
+            deleteSideRows(w.db, id);
             w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
             w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
             const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
@@ -304,50 +292,22 @@ export class SqliteJournal implements JournalStore {
 
   async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
     const w = this.#writer();
-    return guard(sessionId, () =>
-      w.db
-        .transaction(() => {
-          w.db.run("INSERT INTO answer_claims (session_id, request_id, body) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [
-            sessionId,
-            claim.requestId,
-            JSON.stringify(claim),
-          ]);
-          return claimOf(w.db, sessionId, claim.requestId) ?? claim;
-        })
-        .immediate(),
-    );
+    return guard(sessionId, () => claimAnswerIn(w.db, sessionId, claim));
   }
 
   async answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined> {
     const db = this.#reader();
-    if (!db) return undefined;
-    return guard(sessionId, () => claimOf(db, sessionId, requestId));
+    return db ? guard(sessionId, () => claimOf(db, sessionId, requestId)) : undefined;
   }
 
   async sendToWriter(sessionId: string, request: InboxRequest): Promise<void> {
     const w = this.#writer();
-    guard(sessionId, () =>
-      w.db.run(
-        "INSERT INTO session_inbox (session_id, request_id, kind, body) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        [sessionId, request.requestId, request.kind, JSON.stringify(request)],
-      ),
-    );
+    guard(sessionId, () => sendToWriterIn(w.db, sessionId, request));
   }
 
   async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
     const w = this.#writer();
-    const marks = kinds.map(() => "?").join(", ");
-    const waiting = `SELECT rowid FROM session_inbox WHERE session_id = ? AND taken = 0 AND kind IN (${marks}) ORDER BY rowid LIMIT 1`;
-    return guard(sessionId, () => {
-      // A look first: an empty inbox (the common case) costs a read, not a write transaction.
-      if (!w.db.query<{ rowid: number }, string[]>(waiting).get(sessionId, ...kinds)) return undefined;
-      const row = w.db
-        .query<{ body: string }, string[]>(
-          `UPDATE session_inbox SET taken = 1 WHERE rowid = (${waiting}) RETURNING body`,
-        )
-        .get(sessionId, ...kinds);
-      return row ? requestFromBody(row.body) : undefined;
-    });
+    return guard(sessionId, () => takeFromInboxIn(w.db, sessionId, kinds));
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

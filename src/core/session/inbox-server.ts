@@ -21,9 +21,9 @@ export const INBOX_POLL_MS = 100;
 export type InboxSession = {
   readonly sessionId: string;
   /** Whether this process writes the session (holds its lease) now. */
-  leased(): boolean;
+  readonly leased: boolean;
   /** Whether a turn runs now. */
-  running(): boolean;
+  readonly running: boolean;
   prompt(blocks: ContentBlock[], from: PromptFrom): Promise<TurnOutcome>;
   cancel(): void;
   /** Resolves once the running turn, if any, has settled. */
@@ -39,12 +39,9 @@ export async function serveInbox(
   while (!signal.aborted) {
     // A background poll: an open session must not keep the process from ending.
     await sleep(INBOX_POLL_MS, signal, { keepsAlive: false });
-    if (signal.aborted || !session.leased()) continue;
+    if (signal.aborted || !session.leased) continue;
     try {
-      const request = await store.takeFromInbox(
-        session.sessionId,
-        session.running() ? ["cancel"] : ["prompt", "cancel"],
-      );
+      const request = await store.takeFromInbox(session.sessionId, session.running ? ["cancel"] : ["prompt", "cancel"]);
       if (!request || signal.aborted) continue;
       if (request.kind === "cancel") session.cancel();
       else run(session, request.blocks, { requestId: request.requestId, by: request.by });

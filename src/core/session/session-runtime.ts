@@ -234,18 +234,12 @@ export class SessionRuntime {
   #serveInbox(): void {
     if (this.#inbox || this.state.parentSessionId !== undefined) return;
     this.#inbox = new AbortController();
-    void serveInbox(
-      this.deps.store,
-      {
-        sessionId: this.sessionId,
-        leased: () => this.#writer.leased,
-        running: () => this.running,
-        prompt: (blocks, from) => this.prompt(blocks, from),
-        cancel: () => this.cancel(),
-        settled: () => this.settled(),
-      },
-      this.#inbox.signal,
-    );
+    void serveInbox(this.deps.store, this, this.#inbox.signal);
+  }
+
+  /** Whether this process writes the session (holds its lease) now. */
+  get leased(): boolean {
+    return this.#writer.leased;
   }
 
   get running(): boolean {
