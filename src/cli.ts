@@ -104,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       // A person who typed `verbatim` at a terminal would otherwise wait on a silent protocol stream.
-      if (process.stdin.isTTY) process.stderr.write(AT_A_TERMINAL);
+      if ((await import("./start/stdin-terminal.ts")).stdinIsTerminal()) process.stderr.write(AT_A_TERMINAL);
       const trust = command === "--trust";
       // `initialize` is answered here when it comes first, before the SDK and the engine load
       // (they are their own bundle, dist/agent.js); then the full agent takes the rest of stdin.

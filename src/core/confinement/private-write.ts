@@ -24,7 +24,6 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 
 /** A folder that is not the user's alone: nothing was written. The message says what to do. */
@@ -34,6 +33,12 @@ export class PrivateWriteError extends Error {
     this.name = "PrivateWriteError";
   }
 }
+
+/**
+ * 96 random bits in hex, from the Web Crypto global: node:crypto would load Node's stream modules
+ * with it, about 20 ms on the agent's start path (the agent imports this module).
+ */
+const unpredictableName = (): string => Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex");
 
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(3, "0");
 
@@ -85,7 +90,7 @@ export function writePrivateFile(path: string, text: string): void {
  * one file system; the rename replaces the name, never what a link at `path` points to.
  */
 export function openPrivateTemporary(path: string): { fd: number; temporary: string } {
-  const temporary = join(realpathSync(dirname(path)), `.${basename(path)}.${randomBytes(12).toString("hex")}.tmp`);
+  const temporary = join(realpathSync(dirname(path)), `.${basename(path)}.${unpredictableName()}.tmp`);
   const fd = openSync(
     temporary,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NOCTTY,
