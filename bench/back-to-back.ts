@@ -75,7 +75,7 @@ async function runTurns(entry: string, env: Record<string, string>, cwd: string,
   const prompt = (id: number) =>
     agent.send(requestLine(id, "session/prompt", { sessionId, prompt: [{ type: "text", text: `turn ${id}` }] }));
   agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
-  await readLines(agent.proc.stdout, (line, at) => {
+  await readLines(agent.proc.stdout, (line) => {
     const id = responseId(line);
     if (id === undefined) return false;
     const body = text(line);

@@ -7,7 +7,7 @@
 import { now } from "./clock.ts";
 
 /** Called for each complete line (without its newline); return true to stop reading. */
-export type OnLine = (line: Uint8Array, at: number) => boolean | void;
+export type OnLine = (line: Uint8Array, at: number) => boolean | undefined;
 
 const NEWLINE = 0x0a;
 

@@ -13,7 +13,7 @@ export const chunkCount = (env: Record<string, string | undefined> = process.env
 
 /** Milliseconds between chunks (BENCH_PAUSE_MS; 0, the default, is full speed). */
 export const chunkPause = (env: Record<string, string | undefined> = process.env): number =>
-  Number(env.BENCH_PAUSE_MS) > 0 ? Number(env.BENCH_PAUSE_MS) : 0;
+  Math.max(Number(env.BENCH_PAUSE_MS) || 0, 0);
 
 /** Answer chunks of a realistic size (a word or two) whose first field is the stamp. */
 export async function* stampedChunks(count: number, pauseMs = 0): AsyncGenerator<ProviderEvent> {

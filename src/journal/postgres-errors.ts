@@ -73,7 +73,7 @@ export function translate(target: PostgresTarget, sessionId: string | undefined,
   // server shutting down or ending this backend (57P0x), connection exceptions (08xxx).
   // The server refusing new connections (53300 too many; 55000 a database closed to them) is one too.
   const connection =
-    (e.code !== undefined && e.code.startsWith("ERR_POSTGRES") && e.code !== "ERR_POSTGRES_SERVER_ERROR") ||
+    (e.code?.startsWith("ERR_POSTGRES") && e.code !== "ERR_POSTGRES_SERVER_ERROR") ||
     sqlState.startsWith("57P0") ||
     sqlState.startsWith("08") ||
     sqlState === "53300" ||

@@ -66,10 +66,7 @@ export class PostgresJournal implements JournalStore {
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
 
-  constructor(
-    url: string,
-    private readonly options: { poolSize?: number; durability?: Durability } = {},
-  ) {
+  constructor(url: string, options: { poolSize?: number; durability?: Durability } = {}) {
     this.target = parsePostgresUrl(url);
     const max = Math.min(options.poolSize ?? DEFAULT_POOL_SIZE, MAX_POOL_SIZE);
     this.#sql = takeEarly(this.target, max) ?? openPool(this.target, max);

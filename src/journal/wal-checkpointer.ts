@@ -162,7 +162,7 @@ export class WalCheckpointer {
       log.debug("a WAL checkpoint could not run yet", error);
     }
     // Busy: the worker is checkpointing; short: another process reads an older snapshot.
-    this.#owed = !result || result.busy !== 0 || result.checkpointed !== result.log;
+    this.#owed = result?.busy !== 0 || result.checkpointed !== result.log;
     if (!this.#owed) this.#pages = 0;
   }
 

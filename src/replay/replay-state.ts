@@ -120,7 +120,7 @@ export function restoreState(
   fold?: SessionStateFold,
 ): void {
   restoreOpening(parts, head, projector, fold);
-  restoreRest(parts, head, projector);
+  restoreRest(parts, projector);
 }
 
 /**
@@ -148,7 +148,7 @@ export function restoreOpening(
  * The second step: every other card (as text, in the order shown; the open calls' cards restored
  * by the first step stay the objects they are), the hook outcomes and the compactions.
  */
-export function restoreRest(parts: readonly StatePart[], head: StateHead, projector: Projector): void {
+export function restoreRest(parts: readonly StatePart[], projector: Projector): void {
   const { cards, hooks, compactions } = projector.folded;
   const entries: [string, string][] = [];
   for (const p of parts) if (p.part.startsWith("card:")) entries.push([p.part.slice(5), p.body]);

@@ -118,7 +118,7 @@ function checkEveryTurn(sessionId: string, capabilities: ReplayCapabilities, rec
     const complete = () => {
       if (whole) return;
       whole = true;
-      restoreRest(saved, head, projector);
+      restoreRest(saved, projector);
       const ids = (p: Projector) => JSON.stringify([...p.folded.cards.ids()]);
       if (ids(projector) !== ids(inOneStep))
         problems.push(`${at}: the cards restored in two steps are in another order`);
@@ -168,7 +168,7 @@ function checkEveryTurn(sessionId: string, capabilities: ReplayCapabilities, rec
 }
 
 const at = "2026-12-01T00:00:00.000Z";
-const randomRecords = (sessionId: string, facts: Fact[]): StoredFact[] =>
+const randomRecords = (facts: Fact[]): StoredFact[] =>
   [startFact("/w"), ...facts].map((fact, i) => ({ seq: i + 1, at, fact }));
 
 describe("the replay cache's state", () => {
@@ -178,7 +178,7 @@ describe("the replay cache's state", () => {
     let turnsChecked = 0;
     for (let s = 0; s < RANDOM_SESSIONS; s++) {
       const sessionId = `ses_state_${s}`;
-      const records = randomRecords(sessionId, randomSession(random, sessionId));
+      const records = randomRecords(randomSession(random, sessionId));
       turnsChecked += records.filter((r) => r.fact.kind === "turn_ended").length;
       for (const capabilities of CAPABILITY_SETS) problems.push(...checkEveryTurn(sessionId, capabilities, records));
     }

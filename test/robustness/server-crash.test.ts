@@ -73,13 +73,16 @@ describe("the journal's server crashes", () => {
       // short; the server crashes a few updates after that, losing what it had not written.
       const before = agent.client.notifications.length;
       let durableAt: number | undefined;
-      let making: Promise<void> | undefined;
+      let making = false;
       let crashing: Promise<void> | undefined;
       agent.client.onUpdate = () => {
         const seen = agent.client.notifications.length - before;
-        making ??= flushed().then(() => {
-          durableAt = agent.client.notifications.length - before;
-        });
+        if (!making) {
+          making = true;
+          void flushed().then(() => {
+            durableAt = agent.client.notifications.length - before;
+          });
+        }
         if (!crashing && durableAt !== undefined && seen >= durableAt + 5) crashing = server.crash();
       };
       const failed = await errorOf(prompt(agent.ctx, sessionId, "Second"));

@@ -44,7 +44,7 @@ export class StateRest {
 
   async #read(): Promise<void> {
     const parts = await restOfState(this.store, this.sessionId, this.key, this.state);
-    if (parts) return restoreRest(parts, this.state.head, this.projector);
+    if (parts) return restoreRest(parts, this.projector);
     // The cards, outcomes and compactions as a replay of the facts up to the opened state has them.
     const fromFacts = new Projector({ ...this.projector.context, replay: true });
     const upTo = this.state.head.toSeq;

@@ -8,7 +8,7 @@
  * restored from the replay cache without reading its early records, by reading the journal back
  * from its end, a window at a time, so a rewind to a recent message reads only the last turns.
  */
-import type { FactOf, FilesRestored, RetractedRange, StoredFact } from "../../journal/facts/index.ts";
+import type { FactOf, FilesRestored, RetractedRange } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import type { MessagePoint } from "../../replay/message-points.ts";
 import { Located } from "./rewind-index.ts";
