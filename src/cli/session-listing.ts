@@ -8,6 +8,7 @@
 import type { FactKind } from "../journal/facts/index.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import type { ListedSession } from "../core/session/list-here.ts";
+import { retractionOf } from "../replay/retraction.ts";
 import { visible } from "../view/visible-text.ts";
 import { relativeTime } from "./relative-time.ts";
 
@@ -26,6 +27,20 @@ const short = (text: string) => (text.length > TITLE_WIDTH ? `${text.slice(0, TI
 
 const CONFIG_KINDS: readonly FactKind[] = ["config_changed", "session_started"];
 
+/**
+ * How many turns the session has as a client reopening it is shown: its prompts, less those its
+ * rewinds took back (an edited prompt counts once, as its new text).
+ */
+async function turnsOf(store: JournalStore, sessionId: string): Promise<number> {
+  const [prompts, rewind] = await Promise.all([
+    store.countOf(sessionId, ["prompt_received"]),
+    store.lastOf(sessionId, ["session_rewound"]),
+  ]);
+  const taken = retractionOf(rewind)?.ranges ?? [];
+  const retracted = await Promise.all(taken.map((range) => store.countOf(sessionId, ["prompt_received"], range)));
+  return prompts - retracted.reduce((sum, n) => sum + n, 0);
+}
+
 /** The model a session uses now: its latest config, as recorded. */
 async function modelOf(store: JournalStore, sessionId: string): Promise<string> {
   const last = (await store.lastOf(sessionId, CONFIG_KINDS))?.fact;
@@ -41,7 +56,7 @@ async function describe(
 ): Promise<Omit<Line, "id" | "rest"> & { running: string }> {
   const [model, turns, running] = await Promise.all([
     modelOf(store, row.sessionId),
-    store.countOf(row.sessionId, ["prompt_received"]),
+    turnsOf(store, row.sessionId),
     runningMark(store, row.sessionId),
   ]);
   return {

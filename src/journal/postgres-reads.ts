@@ -11,7 +11,7 @@ import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import type { PostgresLayout } from "./postgres-layout.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
-import type { ListQuery, SessionRow } from "./store.ts";
+import type { ListQuery, SeqRange, SessionRow } from "./store.ts";
 
 /** Records per page of a read (keyset pages: memory holds one page, however long the session). */
 const PAGE_SIZE = 512;
@@ -141,13 +141,18 @@ export class PostgresReads {
     return row?.n ?? 0;
   }
 
-  async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
+  async countOf(
+    sessionId: string,
+    kinds: readonly FactKind[],
+    within: SeqRange = { fromSeq: 1, toSeq: Number.MAX_SAFE_INTEGER },
+  ): Promise<number> {
     if (kinds.length === 0 || (await this.layout.read()) === undefined) return 0;
     const [row] = (await this.guard(
       sessionId,
       () => this.sql`
       SELECT COUNT(*)::int AS n FROM verbatim.facts
-      WHERE session_id = ${sessionId} AND kind = ANY(${this.sql.array([...kinds], "TEXT")})`,
+      WHERE session_id = ${sessionId} AND seq BETWEEN ${within.fromSeq} AND ${within.toSeq}
+        AND kind = ANY(${this.sql.array([...kinds], "TEXT")})`,
     )) as { n: number }[];
     return row?.n ?? 0;
   }

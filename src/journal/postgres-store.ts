@@ -36,6 +36,7 @@ import {
   type JournalStore,
   type LeaseHolder,
   type ListQuery,
+  type SeqRange,
   type SessionRow,
 } from "./store.ts";
 import type {
@@ -244,8 +245,8 @@ export class PostgresJournal implements JournalStore {
     return this.#reads.authority(sessionId, upToSeq);
   }
 
-  countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
-    return this.#reads.countOf(sessionId, kinds);
+  countOf(sessionId: string, kinds: readonly FactKind[], within?: SeqRange): Promise<number> {
+    return this.#reads.countOf(sessionId, kinds, within);
   }
 
   lastSeq(sessionId: string): Promise<number> {

@@ -10,7 +10,7 @@ import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
-import type { ListQuery, SessionRow } from "./store.ts";
+import type { ListQuery, SeqRange, SessionRow } from "./store.ts";
 
 export type Row = { seq: number; kind: string; v: number; at: string; body: string };
 
@@ -162,14 +162,19 @@ const blobOf =
           .get(sessionId, hash)?.data,
     );
 
-export function countFactsOf(db: Database | undefined, sessionId: string, kinds: readonly FactKind[]): number {
+export function countFactsOf(
+  db: Database | undefined,
+  sessionId: string,
+  kinds: readonly FactKind[],
+  within: SeqRange = { fromSeq: 1, toSeq: Number.MAX_SAFE_INTEGER },
+): number {
   if (!db || kinds.length === 0) return 0;
   const row = guard(sessionId, () =>
     db
-      .query<{ n: number }, string[]>(
-        `SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")})`,
+      .query<{ n: number }, (string | number)[]>(
+        `SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind IN (${kinds.map(() => "?").join(", ")})`,
       )
-      .get(sessionId, ...kinds),
+      .get(sessionId, within.fromSeq, within.toSeq, ...kinds),
   );
   return row?.n ?? 0;
 }

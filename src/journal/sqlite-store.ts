@@ -28,6 +28,7 @@ import {
   type JournalStore,
   type LeaseHolder,
   type ListQuery,
+  type SeqRange,
   type SessionRow,
 } from "./store.ts";
 import type {
@@ -218,8 +219,8 @@ export class SqliteJournal implements JournalStore {
     return authorityFacts(this.#reader(), sessionId, upToSeq);
   }
 
-  async countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number> {
-    return countFactsOf(this.#reader(), sessionId, kinds);
+  async countOf(sessionId: string, kinds: readonly FactKind[], within?: SeqRange): Promise<number> {
+    return countFactsOf(this.#reader(), sessionId, kinds, within);
   }
 
   async lastSeq(sessionId: string): Promise<number> {

@@ -8,6 +8,9 @@ import type { ReplayCacheStore } from "./replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 
+/** Records `fromSeq` to `toSeq` of a session, both included. */
+export type SeqRange = { fromSeq: number; toSeq: number };
+
 export type SessionRow = {
   sessionId: string;
   cwd: string;
@@ -101,8 +104,11 @@ export interface JournalStore extends ReplayCacheStore {
    * takes them from the facts. Never writes; rejects with `not_found` where no journal exists.
    */
   authority(sessionId: string, upToSeq: number): Promise<StoredFact[]>;
-  /** How many of the session's records are of these kinds (0 for a session with none). Never writes. */
-  countOf(sessionId: string, kinds: readonly FactKind[]): Promise<number>;
+  /**
+   * How many of the session's records are of these kinds (0 for a session with none), only those
+   * from `within.fromSeq` to `within.toSeq` (both included) when it is given. Never writes.
+   */
+  countOf(sessionId: string, kinds: readonly FactKind[], within?: SeqRange): Promise<number>;
   /** The subagent sessions whose row names this session as their parent, oldest first. Never writes. */
   children(sessionId: string): Promise<SessionRow[]>;
   list(query: ListQuery): Promise<SessionRow[]>;

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { relativeTime } from "../../src/cli/relative-time.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
-import { runCli } from "../support/cli-process.ts";
+import { lastJsonLine, runCli } from "../support/cli-process.ts";
 import { initializedRawAgent } from "../support/raw-client.ts";
 import { sandbox } from "../support/workspace.ts";
 
@@ -31,6 +31,25 @@ describe("verbatim sessions", () => {
       new RegExp(`^  ↳ ${child!.sessionId} +just now +scripted/subagent +1 +general-purpose: Inspect it$`),
     );
     expect(lines).toHaveLength(4);
+  });
+
+  test("a turn a rewind took back is not counted: TURNS is what a reopened client is shown", async () => {
+    const box = sandbox("scripted/demo");
+    const json = async (args: string[]) =>
+      lastJsonLine((await runCli(["run", "--json", "--cwd", box.workspace, ...args], box.env)).stdout) as {
+        sessionId: string;
+        lastMessageId: string;
+      };
+    const first = await json(["Overview"]);
+    await json(["--session", first.sessionId, "Now the missing file"]);
+    await json(["--session", first.sessionId, "And once more"]);
+    const turns = async () =>
+      (await runCli(["sessions"], box.env)).stdout.split("\n").find((l) => l.startsWith(first.sessionId));
+    expect(await turns()).toMatch(/ scripted\/demo +3 +Overview /);
+    expect((await runCli(["rewind", first.sessionId, "--to", first.lastMessageId], box.env)).code).toBe(0);
+    expect(await turns()).toMatch(/ scripted\/demo +1 +Overview /);
+    await json(["--session", first.sessionId, "A new second turn"]);
+    expect(await turns()).toMatch(/ scripted\/demo +2 +Overview /);
   });
 
   test("a session a live process holds is marked running, with that process, in the table and in --json", async () => {

@@ -146,6 +146,10 @@ for (const kind of storeKinds) {
       expect(await store.countOf(id, ["prompt_received"])).toBe(2);
       expect(await store.countOf(id, ["prompt_received", "message_chunk"])).toBe(3);
       expect(await store.countOf("ses_none", ["prompt_received"])).toBe(0);
+      // Within a run of records, both ends included.
+      expect(await store.countOf(id, ["prompt_received"], { fromSeq: 3, toSeq: 4 })).toBe(1);
+      expect(await store.countOf(id, ["prompt_received"], { fromSeq: 2, toSeq: 2 })).toBe(1);
+      expect(await store.countOf(id, ["prompt_received"], { fromSeq: 3, toSeq: 3 })).toBe(0);
       await create(store, "ses_child_b", "/work", id);
       await Bun.sleep(2);
       await create(store, "ses_child_a", "/work", id);
