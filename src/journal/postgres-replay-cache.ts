@@ -66,6 +66,17 @@ export class PostgresReplayCache implements ReplayCacheStore {
     return this.guard(sessionId, () => readPgParts(this.sql, sessionId, key, names));
   }
 
+  async replayCacheKeys(sessionId: string): Promise<ReplayCacheKey[]> {
+    if ((await this.layout.read()) === undefined) return [];
+    return this.guard(sessionId, async () => {
+      if (!(await hasTables(this.sql))) return [];
+      return (await this.sql`
+        SELECT version, capabilities FROM verbatim.replay_cache WHERE session_id = ${sessionId}
+        UNION SELECT version, capabilities FROM verbatim.replay_state WHERE session_id = ${sessionId}
+        ORDER BY version, capabilities`) as ReplayCacheKey[];
+    });
+  }
+
   async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {
     if ((await this.layout.read()) === undefined) return { cacheBytes: 0, factBytes: 0 };
     const rows = (await this.guard(
@@ -144,6 +155,12 @@ export async function putPgReplayCache(
       ok: number;
     }[];
     if (!lease) return false;
+    for (const stale of update.drop ?? []) {
+      await tx`DELETE FROM verbatim.replay_cache
+        WHERE session_id = ${sessionId} AND version = ${stale.version} AND capabilities = ${stale.capabilities}`;
+      await tx`DELETE FROM verbatim.replay_state
+        WHERE session_id = ${sessionId} AND version = ${stale.version} AND capabilities = ${stale.capabilities}`;
+    }
     await tx`
       INSERT INTO verbatim.replay_cache (session_id, version, capabilities, from_seq, to_seq, lines, checksum)
       SELECT ${sessionId}, ${key.version}, ${key.capabilities}, r.from_seq, r.to_seq, r.lines, r.checksum

@@ -262,6 +262,10 @@ export class PostgresJournal implements JournalStore {
     return this.#cache.putReplayCache(sessionId, key, update);
   }
 
+  replayCacheKeys(sessionId: string): Promise<ReplayCacheKey[]> {
+    return this.#cache.replayCacheKeys(sessionId);
+  }
+
   readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]> {
     return this.#cache.readReplayCache(sessionId, key);
   }

@@ -32,7 +32,12 @@ export type ReplayStatePart = { part: string; ord: number; body: string; checksu
 export const REPLAY_PAGE_ROWS = 256;
 
 /** What a turn's end stores: its row, and the parts of the state it changed (the head always among them). */
-export type ReplayCacheUpdate = { rows: readonly ReplayCacheRow[]; parts: readonly ReplayStatePart[] };
+/** Rows and parts to store under one key; `drop`: keys whose rows and parts go, in the same transaction. */
+export type ReplayCacheUpdate = {
+  rows: readonly ReplayCacheRow[];
+  parts: readonly ReplayStatePart[];
+  drop?: readonly ReplayCacheKey[];
+};
 
 /**
  * A fast non-cryptographic hash: the cache is derived data kept by the writer itself, so the
@@ -78,9 +83,12 @@ export interface ReplayCacheStore {
    * Stores rows and state parts for a session under `key`, in one transaction, if this process
    * holds the session's lease; rejects with `busy` otherwise. A row replaces any with the same key
    * and `fromSeq`; a part replaces the body of any with the same key and name, keeping its first
-   * `ord`. A store without a cache resolves having stored nothing.
+   * `ord`. Every row and part under a key `update.drop` names is deleted first. A store without a
+   * cache resolves having stored nothing.
    */
   putReplayCache(sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): Promise<void>;
+  /** The keys the session's rows and parts are stored under. Never writes; none for a store without a cache. */
+  replayCacheKeys(sessionId: string): Promise<ReplayCacheKey[]>;
   /** The session's rows with `key` (every key when omitted), by `fromSeq`. Never writes; none for a store without a cache. */
   readReplayCache(sessionId: string, key?: ReplayCacheKey): Promise<ReplayCacheRow[]>;
   /**

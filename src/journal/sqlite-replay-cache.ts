@@ -97,6 +97,14 @@ export function settleCacheTrust(db: Database, before: number): void {
 /** Inserts or replaces rows and parts; the caller runs it in the transaction that checks the lease. */
 export function putUpdate(db: Database, sessionId: string, key: ReplayCacheKey, update: ReplayCacheUpdate): void {
   db.run(replayCacheSql);
+  for (const stale of update.drop ?? []) {
+    for (const table of ["replay_cache", "replay_state"])
+      db.run(`DELETE FROM ${table} WHERE session_id = ? AND version = ? AND capabilities = ?`, [
+        sessionId,
+        stale.version,
+        stale.capabilities,
+      ]);
+  }
   putRows(db, sessionId, update.rows);
   const upsert = db.query(
     `INSERT INTO replay_state (session_id, version, capabilities, part, ord, body, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -194,6 +202,16 @@ export function putPart(db: Database, sessionId: string, key: ReplayCacheKey, pa
     "INSERT OR REPLACE INTO replay_state (session_id, version, capabilities, part, ord, body, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
     [sessionId, key.version, key.capabilities, part.part, part.ord, part.body, part.checksum],
   );
+}
+
+export function cacheKeys(db: Database, sessionId: string): ReplayCacheKey[] {
+  if (!hasReplayCache(db)) return [];
+  return db
+    .query<ReplayCacheKey, [string, string]>(
+      `SELECT version, capabilities FROM replay_cache WHERE session_id = ?
+       UNION SELECT version, capabilities FROM replay_state WHERE session_id = ? ORDER BY version, capabilities`,
+    )
+    .all(sessionId, sessionId);
 }
 
 export function deleteRows(db: Database, sessionId: string): void {

@@ -38,7 +38,7 @@ import type {
   ReplayCacheUpdate,
   ReplayStatePart,
 } from "./replay-cache.ts";
-import { deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
+import { cacheKeys, deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn } from "./sqlite-side-tables.ts";
@@ -362,6 +362,11 @@ export class SqliteJournal implements JournalStore {
   async readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]> {
     const db = this.#reader();
     return db ? guard(sessionId, () => readParts(db, sessionId, key, names)) : [];
+  }
+
+  async replayCacheKeys(sessionId: string): Promise<ReplayCacheKey[]> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => cacheKeys(db, sessionId)) : [];
   }
 
   async replayCacheSize(sessionId: string): Promise<{ cacheBytes: number; factBytes: number }> {

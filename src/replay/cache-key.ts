@@ -33,3 +33,15 @@ export function cacheKey(capabilities: ReplayCapabilities, rewoundAt?: number): 
     capabilities: `notices=${capabilities.notices ? 1 : 0};compaction=${capabilities.compaction ? 1 : 0}${rewound}`,
   };
 }
+
+/**
+ * The keys among `keys` that no load of this projection uses again once the session's last rewind
+ * is the one at `rewoundAt` (none: never rewound): this version's keys stored before that rewind.
+ * Other versions' keys are left to the verbatim that reads them (a journal may be shared).
+ */
+export function staleKeys(keys: readonly ReplayCacheKey[], rewoundAt?: number): ReplayCacheKey[] {
+  const current = rewoundAt === undefined ? undefined : String(rewoundAt);
+  return keys.filter(
+    (key) => key.version === PROJECTION_VERSION && /;rewound=(\d+)$/.exec(key.capabilities)?.[1] !== current,
+  );
+}

@@ -64,6 +64,25 @@ for (const kind of storeKinds) {
       expect(await store.readReplayState(id, OTHER)).toEqual([]);
     });
 
+    test("lists the keys a session's cache is under; a store that drops keys deletes their rows and parts, and only theirs", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      const under = (key: ReplayCacheKey) => ({
+        rows: [withChecksum({ ...key, fromSeq: 1, toSeq: 3, lines: "a\n" })],
+        parts: [partWithChecksum(key, { part: "head", ord: 0, body: "{}" })],
+      });
+      const THIRD: ReplayCacheKey = { version: 1, capabilities: "notices=0;compaction=0;rewound=9" };
+      await store.putReplayCache(id, KEY, under(KEY));
+      await store.putReplayCache(id, OTHER, { rows: [], parts: under(OTHER).parts });
+      expect(await store.replayCacheKeys(id)).toEqual([KEY, OTHER]);
+      await store.putReplayCache(id, THIRD, { ...under(THIRD), drop: [KEY, OTHER] });
+      expect(await store.replayCacheKeys(id)).toEqual([THIRD]);
+      expect(await store.readReplayCache(id, KEY)).toEqual([]);
+      expect(await store.readReplayState(id, OTHER)).toEqual([]);
+      expect((await store.readReplayCache(id, THIRD)).map((r) => r.lines)).toEqual(["a\n"]);
+      expect(await store.replayCacheKeys("ses_none")).toEqual([]);
+    });
+
     test("parts asked for by name come back alone, by their order; a name not stored is left out", async () => {
       const { store } = await open();
       const id = await create(store);

@@ -125,6 +125,32 @@ describe("a rewind to a turn's last answer", () => {
   });
 });
 
+describe("the replay cache after a rewind", () => {
+  test("what was stored under the keys before it is dropped when the cache is stored again: one key is left", async () => {
+    const box = sandbox("scripted/demo");
+    const { live, sessionId } = await demoSession(box);
+    const store = openJournal(box.env);
+    try {
+      const keys = async () => (await store.replayCacheKeys(sessionId)).map((k) => k.capabilities);
+      for (let i = 0; i < 200 && (await store.readReplayCache(sessionId)).length < 3; i++) await Bun.sleep(25);
+      expect(await keys()).toEqual(["notices=0;compaction=0"]);
+      const before = (await store.replayCacheSize(sessionId)).cacheBytes;
+      const view = live.client.view(sessionId);
+      await rewind(live.ctx, { sessionId, toMessageId: answerBefore(view, 1) });
+      const rewoundKey = /;rewound=\d+$/;
+      for (let i = 0; i < 200 && !(await keys()).every((k) => rewoundKey.test(k)); i++) await Bun.sleep(25);
+      const left = await keys();
+      expect(left).toHaveLength(1);
+      expect(left[0]).toMatch(rewoundKey);
+      expect((await store.replayCacheSize(sessionId)).cacheBytes).toBeLessThan(before);
+      expect((await verifyReplayCache(store, sessionId)).differences).toEqual([]);
+    } finally {
+      await live.close();
+      await store.close();
+    }
+  });
+});
+
 describe("a rewind it cannot make", () => {
   test.each([
     ["an id the session never sent", () => "msg_nonexistent"],

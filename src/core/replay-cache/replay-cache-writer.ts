@@ -14,7 +14,7 @@ import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../../journ
 import type { JournalStore } from "../../journal/store.ts";
 import { log } from "../../shared/log.ts";
 import type { StatePart } from "../../replay/replay-state.ts";
-import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
+import { cacheKey, staleKeys, type ReplayCapabilities } from "../../replay/cache-key.ts";
 import { ReplaySegments } from "../../replay/replay-segments.ts";
 import { retractionOf, type Retraction } from "../../replay/retraction.ts";
 import { wholeState } from "./cached-replay.ts";
@@ -32,6 +32,12 @@ export class ReplayCacheWriter {
   /** What the session's last rewind took back: read from the journal when the writer starts, then observed. */
   #retraction: { known: Retraction | undefined } | undefined;
   #work: Promise<void> = Promise.resolve();
+  /**
+   * Whether the next store also drops the keys rows were stored under before the session's last
+   * rewind (replay/cache-key.ts `staleKeys`): at the writer's first store (a process that rewound
+   * may have ended before its own), and after each rewind.
+   */
+  #dropDue = true;
 
   constructor(
     private readonly store: JournalStore,
@@ -50,6 +56,7 @@ export class ReplayCacheWriter {
         if (rewound) {
           this.#retraction = { known: retractionOf(record) };
           this.#segments = undefined;
+          this.#dropDue = true;
         }
         return this.#store(upTo);
       })
@@ -91,11 +98,16 @@ export class ReplayCacheWriter {
       if (segments.nextSeq > upTo) break;
     }
     if (rows.length === 0) return;
-    const key = cacheKey(this.capabilities, this.#retraction?.known?.rewoundAt);
+    const rewoundAt = this.#retraction?.known?.rewoundAt;
+    const key = cacheKey(this.capabilities, rewoundAt);
+    // What a rewind left under the keys before it goes with this writer's first store under its own.
+    const drop = this.#dropDue ? staleKeys(await this.store.replayCacheKeys(this.sessionId), rewoundAt) : [];
     await this.store.putReplayCache(this.sessionId, key, {
       rows,
       parts: [...parts.values()].map((p) => partWithChecksum(key, p)),
+      ...(drop.length > 0 ? { drop } : {}),
     });
+    this.#dropDue = false;
   }
 
   /** The projection to continue: from the stored state when it is whole, else from record 1. */
