@@ -73,9 +73,13 @@ function message(messageId: string, text: string, compaction: Record<string, unk
   };
 }
 
-/** A completed compaction's context, shown at once (older records kept none, and showed none). */
+/**
+ * The context a compaction's end left, shown at once with the session's cost: a completed one's
+ * compacted context; one that failed or was cancelled, the context as it stood, when its call cost
+ * something. Older records kept none, and showed none.
+ */
 export function compactedUsage(fact: FactOf<"compaction_ended">): SessionUpdate[] {
-  if (fact.outcome !== "completed" || !fact.context) return [];
+  if (!fact.context) return [];
   const { used, size } = fact.context;
   return [{ sessionUpdate: "usage_update", used, size, ...(fact.sessionCost ? { cost: fact.sessionCost } : {}) }];
 }

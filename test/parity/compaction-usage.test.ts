@@ -14,13 +14,13 @@ import { parity } from "./harness.ts";
 
 type Usage = Extract<SessionUpdate, { sessionUpdate: "usage_update" }>;
 
-/** The updates sent from the compaction's end on: what `/compact` leaves the editor showing. */
-function afterCompaction(notifications: SessionNotification[]): SessionUpdate[] {
+/** The updates sent from the compaction's end (`status`) on: what `/compact` leaves the editor showing. */
+function afterCompaction(notifications: SessionNotification[], status = "completed"): SessionUpdate[] {
   const updates = notifications.map((n) => n.update);
   const end = updates.findIndex(
     (u) =>
       u.sessionUpdate === "agent_message_chunk" &&
-      (u._meta?.verbatim as { compaction?: { status?: string } } | undefined)?.compaction?.status === "completed",
+      (u._meta?.verbatim as { compaction?: { status?: string } } | undefined)?.compaction?.status === status,
   );
   expect(end).toBeGreaterThan(-1);
   return updates.slice(end + 1);
@@ -71,6 +71,33 @@ describe("usage after a compaction", () => {
       cost: { amount: 0.00192, currency: "USD" },
     });
     expect(usages(afterCompaction(r.reloadNotifications))).toEqual([shown!]);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("a compaction that fails still shows what its call cost: the context as it stood, with the session's cost", async () => {
+    const server = fixtureServer();
+    const box = sandbox(modelRef(anthropicKit));
+    Object.assign(box.env, anthropicKit.env(server));
+    // The compaction call answers, is paid for, and returns no summary.
+    server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text("") });
+    const r = await parity(
+      modelRef(anthropicKit),
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Hi");
+        await prompt(ctx, sessionId, "/compact");
+      },
+      { box },
+    );
+    const [step] = usages(r.liveNotifications.map((n) => n.update));
+    const [shown, ...more] = usages(afterCompaction(r.liveNotifications, "failed"));
+    expect(more).toEqual([]);
+    expect(shown).toEqual({
+      sessionUpdate: "usage_update",
+      used: step!.used,
+      size: step!.size,
+      cost: { amount: 0.00192, currency: "USD" },
+    });
+    expect(usages(afterCompaction(r.reloadNotifications, "failed"))).toEqual([shown!]);
     expect(r.differences).toEqual([]);
   });
 });

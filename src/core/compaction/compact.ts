@@ -41,6 +41,8 @@ export type CompactionRun = {
   signal: AbortSignal;
   /** The session's cost before the compaction (what its usage update adds the compaction's cost to). */
   sessionCost?: Money;
+  /** The context as the last usage update showed it: what a compaction that fails leaves it. */
+  contextUsage?: { used: number; size: number };
 };
 
 /** Whether the context recorded after the last step is close enough to the window to compact first. */
@@ -93,13 +95,25 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
   // What the call cost is the session's whatever came of it.
   const cost = usage ? run.provider.cost?.(run.model.model, usage) : undefined;
   const spent = defined({ usage, cost });
+  // A call that did not compact still cost what it cost: its usage update shows the context as it
+  // stands, with the session's cost now (only when there is a cost to show and a context to show it with).
+  const unchanged =
+    cost && run.contextUsage ? { context: run.contextUsage, sessionCost: addCost(run.sessionCost, cost) } : {};
   if (run.signal.aborted) {
-    await record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent });
+    await record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent, ...unchanged });
     return "cancelled";
   }
   if (failure === undefined && summary.trim() === "") failure = "the model returned no summary";
   if (failure !== undefined) {
-    await record({ kind: "compaction_ended", compactionId, turnId, outcome: "failed", error: failure, ...spent });
+    await record({
+      kind: "compaction_ended",
+      compactionId,
+      turnId,
+      outcome: "failed",
+      error: failure,
+      ...spent,
+      ...unchanged,
+    });
     return "failed";
   }
   // The editor is shown the compacted context at once, not the old one until the next step reports.

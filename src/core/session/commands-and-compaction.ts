@@ -90,7 +90,7 @@ async function runCompaction(
     tools: p.state.modelTools(),
     cwd: p.state.cwd,
     signal: p.signal,
-    ...defined({ sessionCost: p.state.sessionCost }),
+    ...defined({ sessionCost: p.state.sessionCost, contextUsage: p.state.contextUsage }),
   });
   if (outcome === "completed" && !p.signal.aborted) await p.afterCompaction?.(p.signal);
 }

@@ -36,11 +36,12 @@ export const compactionEnded = z.object({
   usage: tokenCounts.optional(),
   cost: money.optional(),
   /**
-   * A completed compaction's context as its `usage_update` showed it: `used` is the summary's
-   * tokens (the compaction call's output tokens as its provider reported them; about four
-   * characters a token when it reported none) and `size` the model's window. `sessionCost` is the
-   * session's cost with the compaction's included. Absent in records written before they were
-   * kept, which showed no usage.
+   * The context the compaction's `usage_update` showed. Completed: `used` is the summary's tokens
+   * (the compaction call's output tokens as its provider reported them; about four characters a
+   * token when it reported none) and `size` the model's window. Failed or cancelled, only when its
+   * call had a cost: the context as the last usage update showed it, unchanged. `sessionCost` is
+   * the session's cost with the compaction's included. Absent in records written before they were
+   * kept (and then in failed or cancelled ones), which showed no usage.
    */
   context: z.object({ used: z.number(), size: z.number() }).optional(),
   sessionCost: money.optional(),
