@@ -71,6 +71,7 @@ environment:
   VERBATIM_MAX_MESSAGE_BYTES          the largest message a client may send (default 32 MiB)
   VERBATIM_NOTIFY_COMMAND             a command told of busy / needs you / done (JSON on stdin)
   VERBATIM_REPLAY_CACHE=off           neither store nor use the replay cache (reopen from facts)
+  VERBATIM_EARLY_INITIALIZE=off       let the full agent answer initialize (not the start path)
 
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;

@@ -28,6 +28,23 @@ function afterCompaction(notifications: SessionNotification[], status = "complet
 
 const usages = (updates: SessionUpdate[]) => updates.filter((u): u is Usage => u.sessionUpdate === "usage_update");
 
+/** A priced model's turn, then `/compact`, whose call answers `summary`; live and reloaded. */
+async function promptThenCompact(summary: string) {
+  const server = fixtureServer();
+  const box = sandbox(modelRef(anthropicKit));
+  Object.assign(box.env, anthropicKit.env(server));
+  server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text(summary) });
+  const r = await parity(
+    modelRef(anthropicKit),
+    async ({ ctx, sessionId }) => {
+      await prompt(ctx, sessionId, "Hi");
+      await prompt(ctx, sessionId, "/compact");
+    },
+    { box },
+  );
+  return { r, server };
+}
+
 describe("usage after a compaction", () => {
   test("/compact ends with the compacted context's usage, and a reload shows the same", async () => {
     const summary = 'Summary: the user sent 1 prompt: "Hello there".';
@@ -47,18 +64,7 @@ describe("usage after a compaction", () => {
   });
 
   test("the compacted context's usage carries the session's cost with the compaction's, as the provider reported it", async () => {
-    const server = fixtureServer();
-    const box = sandbox(modelRef(anthropicKit));
-    Object.assign(box.env, anthropicKit.env(server));
-    server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text("The summary.") });
-    const r = await parity(
-      modelRef(anthropicKit),
-      async ({ ctx, sessionId }) => {
-        await prompt(ctx, sessionId, "Hi");
-        await prompt(ctx, sessionId, "/compact");
-      },
-      { box },
-    );
+    const { r, server } = await promptThenCompact("The summary.");
     expect(server.requests.length).toBe(2);
     // Each call reported 120 input and 40 output tokens: the summary is 40 tokens; two calls are paid for.
     const [step] = usages(r.liveNotifications.map((n) => n.update));
@@ -75,19 +81,8 @@ describe("usage after a compaction", () => {
   });
 
   test("a compaction that fails still shows what its call cost: the context as it stood, with the session's cost", async () => {
-    const server = fixtureServer();
-    const box = sandbox(modelRef(anthropicKit));
-    Object.assign(box.env, anthropicKit.env(server));
     // The compaction call answers, is paid for, and returns no summary.
-    server.enqueue({ sse: anthropicKit.text("one") }, { sse: anthropicKit.text("") });
-    const r = await parity(
-      modelRef(anthropicKit),
-      async ({ ctx, sessionId }) => {
-        await prompt(ctx, sessionId, "Hi");
-        await prompt(ctx, sessionId, "/compact");
-      },
-      { box },
-    );
+    const { r } = await promptThenCompact("");
     const [step] = usages(r.liveNotifications.map((n) => n.update));
     const [shown, ...more] = usages(afterCompaction(r.liveNotifications, "failed"));
     expect(more).toEqual([]);
