@@ -7,7 +7,7 @@
  * `upgrades[n]` takes a database from layout n to n + 1; a database is brought up to
  * `PG_LAYOUT_VERSION` by the first process that writes, in one transaction, under a lock.
  */
-import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { AUTHORITY_INDEX, AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 
 export const PG_LAYOUT_VERSION = 1;
 
@@ -79,16 +79,18 @@ CREATE TRIGGER facts_in_sequence BEFORE INSERT ON verbatim.facts FOR EACH ROW EX
 /**
  * What layout 1 gained since, without a new layout version (a verbatim that does not know these
  * writes on as before, and older machines sharing the journal keep working): done by the first
- * writer allowed to (the owner), once; a journal without them answers the same.
+ * writer allowed to (the owner), once; a journal without them answers the same. The mark is the
+ * authority index of today's kinds, so a change of kinds hardens again (every statement here may
+ * run twice).
  * - A session's authority records (facts/authority.ts) indexed, for a load restored from the
  *   replay cache; without the index the same query scans the session.
  * - An update of a fact or blob refused always, as SQLite's triggers do: layout 1 let one through
  *   while the session was marked for deletion, so a role that may insert into `deleting` could
  *   rewrite a fact in place. Deleting a whole session is still the one exception.
  */
-export const HARDENED_MARK = "verbatim.facts_authority";
+export const HARDENED_MARK = `verbatim.${AUTHORITY_INDEX}`;
 export const hardeningSql = `
-CREATE INDEX IF NOT EXISTS facts_authority ON verbatim.facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL});
+CREATE INDEX IF NOT EXISTS ${AUTHORITY_INDEX} ON verbatim.facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL});
 CREATE OR REPLACE FUNCTION verbatim.no_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'verbatim journal: % are append-only', TG_TABLE_NAME USING ERRCODE = 'P0001';

@@ -6,7 +6,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { decodeRecord } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
-import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { AUTHORITY_INDEX, AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
@@ -128,7 +128,7 @@ export function lastFactOf(
 export function authorityFacts(db: Database | undefined, sessionId: string, upToSeq: number): StoredFact[] {
   if (!db) throw sessionNotFound(sessionId);
   // SQLite's planner cannot tell how few rows a partial index holds, and would scan the session by its key.
-  const from = hasAuthorityIndex(db) ? "facts INDEXED BY facts_authority" : "facts";
+  const from = hasAuthorityIndex(db) ? `facts INDEXED BY ${AUTHORITY_INDEX}` : "facts";
   const rows = guard(sessionId, () =>
     db
       .query<Row, [string, number]>(
@@ -145,7 +145,7 @@ const indexed = new WeakSet<Database>();
 
 function hasAuthorityIndex(db: Database): boolean {
   if (indexed.has(db)) return true;
-  const found = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'facts_authority'").get();
+  const found = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(AUTHORITY_INDEX);
   if (found) indexed.add(db);
   return found !== null;
 }

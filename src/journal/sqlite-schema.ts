@@ -1,4 +1,4 @@
-import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { AUTHORITY_INDEX, AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
 
 /** The journal database layout. Append-only is enforced here, by triggers, not by convention. */
 export const LAYOUT_VERSION = 2;
@@ -43,7 +43,7 @@ export const promptIndexSql =
  * them instead of trusting the cached state. Created like the prompt index; a reader of a journal
  * without it scans the session's records instead (slower, the same answer).
  */
-export const authorityIndexSql = `CREATE INDEX IF NOT EXISTS facts_authority ON facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL})`;
+export const authorityIndexSql = `CREATE INDEX IF NOT EXISTS ${AUTHORITY_INDEX} ON facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL})`;
 
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

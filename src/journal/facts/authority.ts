@@ -17,5 +17,14 @@ export const AUTHORITY_KINDS = [
   "session_imported",
 ] as const satisfies readonly FactKind[];
 
+/**
+ * The authority index's name, which changes whenever AUTHORITY_KINDS does: a query for these kinds
+ * cannot use an index of other kinds (SQLite refuses `INDEXED BY` one, "no query solution", and
+ * PostgreSQL scans the session instead), so a journal indexed for other kinds gains this index and
+ * keeps its old one, which an older verbatim sharing the journal still uses.
+ * test/journal/authority-index.test.ts pins each name's kinds.
+ */
+export const AUTHORITY_INDEX = "facts_authority_2";
+
 /** The kinds as an SQL list of literals: an index's predicate and the query that uses it must say the same. */
 export const AUTHORITY_KINDS_SQL = AUTHORITY_KINDS.map((k) => `'${k}'`).join(", ");
