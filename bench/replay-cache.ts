@@ -2,7 +2,7 @@
  * `bun bench/replay-cache.ts [--quick] [--runs N] [--sizes 10,500,10000] [--postgres]`: the replay cache.
  * For sessions of streamed turns written through the store API, each turn's cache row is stored
  * as the live writer stores it (ReplayCacheWriter, right after the turn's end: read the turn's
- * records back, project, serialize, one transaction), timed per turn; then the session is
+ * records back, project, serialize, seal, one transaction), timed per turn; then the session is
  * reopened in fresh processes with the cache and without it (VERBATIM_REPLAY_CACHE=off),
  * interleaved, against the read floor. Prints a table and the figures as JSON on stdout. With
  * `--postgres`, the sessions are in a PostgreSQL journal (an embedded server on a loopback port,
@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReplayCacheWriter } from "../src/core/replay-cache/replay-cache-writer.ts";
+import { replaySeal, type ReplaySeal } from "../src/core/replay-cache/replay-seal.ts";
 import { PostgresJournal } from "../src/journal/postgres-store.ts";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
 import type { JournalStore } from "../src/journal/store.ts";
@@ -35,10 +36,16 @@ const sizes = (option("sizes") ?? (quick ? "10,500,1000" : "10,100,500,1000,1000
 const log = (message: string) => process.stderr.write(`replay-cache: ${message}\n`);
 
 /** Writes a session turn by turn, storing each turn's cache row as the writer does; returns the per-turn store times (ms). */
-async function writeWithCache(journal: JournalStore, sessionId: string, cwd: string, turns: number): Promise<number[]> {
+async function writeWithCache(
+  journal: JournalStore,
+  seal: ReplaySeal,
+  sessionId: string,
+  cwd: string,
+  turns: number,
+): Promise<number[]> {
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
   await journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
-  const writer = new ReplayCacheWriter(journal, sessionId, { notices: false, compaction: false });
+  const writer = new ReplayCacheWriter(journal, sessionId, { notices: false, compaction: false }, seal);
   let seq = 2;
   const costs: number[] = [];
   for (let t = 0; t < turns; t++) {
@@ -65,9 +72,12 @@ try {
   log(`writing sessions of ${sizes.join(", ")} turns, each turn's cache row stored at its end`);
   const url = server ? await freshDatabase(server) : undefined;
   const journal: JournalStore = url ? new PostgresJournal(url) : new SqliteJournal(path);
-  const env: Record<string, string> = url ? { VERBATIM_HOME: home, VERBATIM_JOURNAL: url } : { VERBATIM_HOME: home };
+  // The user's config folder (the replay cache's seal key) is the run's own, for the writer here and the loads alike.
+  const user = { VERBATIM_HOME: home, XDG_CONFIG_HOME: join(home, "config") };
+  const env: Record<string, string> = url ? { ...user, VERBATIM_JOURNAL: url } : user;
+  const seal = replaySeal(env);
   const writeCosts = new Map<number, number[]>();
-  for (const turns of sizes) writeCosts.set(turns, await writeWithCache(journal, `ses_${turns}`, cwd, turns));
+  for (const turns of sizes) writeCosts.set(turns, await writeWithCache(journal, seal, `ses_${turns}`, cwd, turns));
   const storage = new Map<number, { cacheBytes: number; factBytes: number }>();
   for (const turns of sizes) storage.set(turns, await journal.replayCacheSize(`ses_${turns}`));
   await journal.close();

@@ -37,7 +37,13 @@ export function loadHandlers(
   options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse; forkMessageIds?: ForkMessageIds },
 ): LoadedHandlers {
   const wired = deps ?? engineDeps(process.env, options);
-  const sessions = new OpenSessions(options.responses, profile, replayCacheOf(wired.store), wired.store);
+  const sessions = new OpenSessions(
+    options.responses,
+    profile,
+    replayCacheOf(wired.store),
+    wired.store,
+    wired.replaySeal,
+  );
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);
   const followers = new Followers();

@@ -9,6 +9,7 @@ import type { StoredFact } from "../journal/facts/index.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { keptInCache } from "../core/replay-cache/kept-cache.ts";
+import type { ReplaySeal } from "../core/replay-cache/replay-seal.ts";
 import { permissionGate } from "../core/permissions/permission-gate.ts";
 import { journalClaims, type AnswerClaims } from "../core/permissions/answer-race.ts";
 import { withClaimedForms } from "../core/permissions/claimed-forms.ts";
@@ -39,13 +40,15 @@ export class OpenSessions {
    * is watched with it); `profile`: the client as its last `initialize` described it;
    * `cacheStore`: the journal, when the replay cache is kept (core/replay-cache/kept-cache.ts);
    * `claimStore`: the journal, where the sessions' questions may be answered from other clients
-   * too (journal/answer-claims.ts).
+   * too (journal/answer-claims.ts); `seal`: this user's seal of the cache's rows
+   * (core/replay-cache/replay-seal.ts).
    */
   constructor(
     readonly afterResponse: AfterResponse,
     readonly profile: () => ClientProfile,
     readonly cacheStore: JournalStore | undefined,
     readonly claimStore: JournalStore | undefined,
+    readonly seal?: ReplaySeal,
   ) {}
 
   /** The connection's one update sender (every handler's client context is the same connection). */
@@ -101,7 +104,7 @@ export class OpenSessions {
       for (const update of projector.apply(record)) sender.send(sessionId, update);
     };
     return {
-      publish: keptInCache(show, this.cacheStore, sessionId, profile.replay),
+      publish: keptInCache(show, this.cacheStore, sessionId, profile.replay, this.seal),
       backpressure: () => sender.pressure(LIVE_HIGH_WATER)?.then(yieldToEventLoop),
       host: withClaimedForms(clientHost(client, profile.capabilities, sessionId), this.#claims(sessionId)),
       gate: permissionGate({

@@ -4,6 +4,7 @@ import { VERSION } from "../shared/version.ts";
 import { hookSettings } from "./hooks/settings.ts";
 import { isTrusted } from "./hooks/trust.ts";
 import { catalogFromEnv, type ProviderCatalog } from "./providers/catalog.ts";
+import { replaySeal } from "./replay-cache/replay-seal.ts";
 import type { EngineDeps } from "./session/session-runtime.ts";
 import { defaultTools, ToolRegistry } from "./tools/registry.ts";
 
@@ -33,5 +34,6 @@ export function engineDeps(
     agentVersion: VERSION,
     maxSteps: Number(env.VERBATIM_MAX_STEPS) > 0 ? Number(env.VERBATIM_MAX_STEPS) : MAX_STEPS,
     hooks: hookSettings(env, { trustAll: options.trust ?? false }),
+    replaySeal: replaySeal(env),
   };
 }

@@ -58,8 +58,34 @@ export function withChecksum(row: Omit<ReplayCacheRow, "checksum">): ReplayCache
   return { ...row, checksum: replayCacheChecksum(row) };
 }
 
+/** The checksum of a row as stored: the checksum alone, or with a seal after it (`<checksum>.<key id>.<MAC>`). */
+export type StoredChecksum = { checksum: string; seal?: { keyId: string; mac: string } };
+
+export function storedChecksum(stored: string): StoredChecksum {
+  const [checksum = "", keyId, mac] = stored.split(".", 3);
+  return keyId !== undefined && mac !== undefined ? { checksum, seal: { keyId, mac } } : { checksum };
+}
+
+/** The row's checksum with `seal` after it (core/replay-cache/replay-seal.ts). */
+export function sealedChecksum(row: ReplayCacheRow, seal: { keyId: string; mac: string }): string {
+  return `${storedChecksum(row.checksum).checksum}.${seal.keyId}.${seal.mac}`;
+}
+
 export function checksumHolds(row: ReplayCachePageRow): boolean {
-  return replayCacheChecksum(row) === row.checksum;
+  return replayCacheChecksum(row) === storedChecksum(row.checksum).checksum;
+}
+
+/**
+ * The row's MAC under `key` (HMAC-SHA-256): over its session, its cache key, its range and its
+ * lines (the same for their UTF-8 bytes), so that a sealed row holds only where it was stored.
+ */
+export function replayRowMac(key: Uint8Array, sessionId: string, row: Omit<ReplayCachePageRow, "checksum">): string {
+  const hasher = new Bun.CryptoHasher("sha256", key);
+  hasher.update(
+    `verbatim replay cache row\n${sessionId}\n${row.version}\n${row.capabilities}\n${row.fromSeq}\n${row.toSeq}\n`,
+  );
+  hasher.update(row.lines);
+  return hasher.digest("hex");
 }
 
 /** The checksum a state part must carry, over its key, name, order and body. */

@@ -7,16 +7,20 @@
  */
 import { Database } from "bun:sqlite";
 import { beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import {
   partWithChecksum,
   replayCacheChecksum,
+  replayRowMac,
+  sealedChecksum,
+  storedChecksum,
   type ReplayCacheRow,
   type ReplayStatePart,
 } from "../../src/journal/replay-cache.ts";
 import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
+import { userConfigFolder } from "../../src/core/config/settings.ts";
 import { cacheKey } from "../../src/replay/cache-key.ts";
 import { restoreFold, snapshotFold } from "../../src/replay/fold-snapshot.ts";
 import type { StateHead } from "../../src/replay/replay-state.ts";
@@ -37,7 +41,18 @@ function withDb<T>(use: (db: Database) => T): T {
     db.close();
   }
 }
-const rows = (): ReplayCacheRow[] => withDb((db) => readRows(db, sessionId));
+/** A request to the client, as a forger would put it among a row's lines. */
+const request = (id: string) =>
+  `${JSON.stringify({ jsonrpc: "2.0", id: 99, method: "fs/write_text_file", params: { sessionId: id, path: "/tmp/x", content: "x" } })}\n`;
+const cachedRows = (of: Sandbox, id: string): ReplayCacheRow[] => {
+  const db = new Database(join(of.home, "journal.db"), { readonly: true });
+  try {
+    return readRows(db, id);
+  } finally {
+    db.close();
+  }
+};
+const rows = (): ReplayCacheRow[] => cachedRows(box, sessionId);
 const parts = (): ReplayStatePart[] => withDb((db) => readParts(db, sessionId, KEY));
 
 /** Rewrites the stored state's fold as `change` says, its checksum recomputed as a forger would. */
@@ -51,12 +66,22 @@ function forgeFold(change: (fold: SessionStateFold) => void): void {
   withDb((db) => putPart(db, sessionId, KEY, partWithChecksum(KEY, { part: "head", ord: head.ord, body })));
 }
 
-/** Rewrites the first cached row's lines as `change` says, its checksum recomputed. */
-function forgeFirstRow(change: (lines: string) => string): void {
+/**
+ * Rewrites the first cached row's lines as `change` says, its checksum recomputed as a forger
+ * without the user's key would: with no seal, or with the seal it had (`seal: "kept"`), or one of
+ * another key.
+ */
+function forgeFirstRow(change: (lines: string) => string, seal: "none" | "kept" | "another key" = "none"): void {
   const [first, ...rest] = rows();
   const forged = { ...first!, lines: change(first!.lines) };
   expect(forged.lines).not.toBe(first!.lines);
-  withDb((db) => putRows(db, sessionId, [{ ...forged, checksum: replayCacheChecksum(forged) }, ...rest]));
+  const had = storedChecksum(first!.checksum).seal!;
+  const checksum = replayCacheChecksum(forged);
+  const stored =
+    seal === "none"
+      ? checksum
+      : sealedChecksum({ ...forged, checksum }, seal === "kept" ? had : { ...had, keyId: "0123456789abcdef" });
+  withDb((db) => putRows(db, sessionId, [{ ...forged, checksum: stored }, ...rest]));
 }
 
 const factsOnly = () => loadBytes({ ...box.env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, box.workspace);
@@ -136,9 +161,6 @@ describe("a forged replay-cache state", () => {
 });
 
 describe("a forged replay-cache row", () => {
-  const request = (id: string) =>
-    `${JSON.stringify({ jsonrpc: "2.0", id: 99, method: "fs/write_text_file", params: { sessionId: id, path: "/tmp/x", content: "x" } })}\n`;
-
   test("a request line in it never reaches the client: the load replays the facts", async () => {
     forgeFirstRow((lines) => request(sessionId) + lines);
     const bytes = await loadBytes(box.env, sessionId, box.workspace);
@@ -194,4 +216,68 @@ describe("a forged replay-cache row", () => {
     );
     expect(await loadBytes(box.env, sessionId, box.workspace)).toContain('"x":{"id":1,"method":"m"}');
   });
+});
+
+describe("the seal of this user's rows", () => {
+  /** An edit a line check lets through: the row's lines stay the session's notifications. */
+  const reworded = (lines: string) =>
+    lines.replace('"sessionUpdate":"user_message_chunk"', '"sessionUpdate":"user_message_chunk","said":"never"');
+
+  test("rows carry the seal of a key in the user's config folder that only the user can read, and that the journal never holds", () => {
+    const seal = storedChecksum(rows()[0]!.checksum).seal;
+    expect(seal?.mac).toMatch(/^[0-9a-f]{64}$/);
+    const folder = userConfigFolder(box.env);
+    const key = join(folder, "replay-seal.key");
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    expect(statSync(folder).mode & 0o077).toBe(0);
+    const text = readFileSync(key, "utf8").trim();
+    expect(readFileSync(join(box.home, "journal.db")).includes(Buffer.from(text))).toBe(false);
+  });
+
+  test("a sealed row whose lines were changed is refused though a line check would pass them: the load replays the facts", async () => {
+    forgeFirstRow(reworded, "kept");
+    const bytes = await loadBytes(box.env, sessionId, box.workspace);
+    expect(bytes).not.toContain('"said":"never"');
+    expect(bytes).toBe(await factsOnly());
+  });
+
+  test("a row sealed by another key is checked line by line: a request line in it never reaches the client", async () => {
+    forgeFirstRow((lines) => request(sessionId) + lines, "another key");
+    const bytes = await loadBytes(box.env, sessionId, box.workspace);
+    expect(bytes).not.toContain("fs/write_text_file");
+    expect(bytes).toBe(await factsOnly());
+  });
+
+  test("a key file others can read seals nothing: a row sealed with it by whoever read it is checked line by line", async () => {
+    const key = join(userConfigFolder(box.env), "replay-seal.key");
+    chmodSync(key, 0o644);
+    const [first, ...rest] = rows();
+    const forged = { ...first!, lines: request(sessionId) + first!.lines };
+    const checksum = replayCacheChecksum(forged);
+    const mac = replayRowMac(Buffer.from(readFileSync(key, "utf8").trim(), "hex"), sessionId, forged);
+    const sealed = sealedChecksum({ ...forged, checksum }, { keyId: storedChecksum(first!.checksum).seal!.keyId, mac });
+    withDb((db) => putRows(db, sessionId, [{ ...forged, checksum: sealed }, ...rest]));
+    const bytes = await loadBytes(box.env, sessionId, box.workspace);
+    expect(bytes).not.toContain("fs/write_text_file");
+    expect(bytes).toBe(await factsOnly());
+  });
+});
+
+test("with a config folder others can write, no key is made there and rows are stored unsealed", async () => {
+  const open = sandbox("scripted/call");
+  const folder = userConfigFolder(open.env);
+  mkdirSync(folder, { recursive: true });
+  chmodSync(folder, 0o777);
+  const live = await connectProcess(open.env);
+  let id = "";
+  try {
+    id = (await newSession(live.ctx, open.workspace)).sessionId;
+    await prompt(live.ctx, id, 'Glob {"pattern":"*.md"}');
+    await until(() => cachedRows(open, id).length === 1, "a cached row for the first turn");
+  } finally {
+    await live.close();
+  }
+  const [row] = cachedRows(open, id);
+  expect(storedChecksum(row!.checksum).seal).toBeUndefined();
+  expect(existsSync(join(folder, "replay-seal.key"))).toBe(false);
 });

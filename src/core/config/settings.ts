@@ -25,9 +25,12 @@ export type LoadedSettings =
 const UNTRUSTED_PROVIDER_KEYS = ["baseUrl", "apiKey", "apiKeyEnv", "headers"] as const;
 
 /** Where the config files are for this environment and working directory. */
+/** The user's verbatim config folder: `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
+export const userConfigFolder = (env: Record<string, string | undefined>): string =>
+  join(env.XDG_CONFIG_HOME || join(homeDir(env), ".config"), "verbatim");
+
 export function settingsFiles(env: Record<string, string | undefined>, cwd: string): SettingsFiles {
-  const configHome = env.XDG_CONFIG_HOME || join(homeDir(env), ".config");
-  return { user: join(configHome, "verbatim", "config.json"), project: join(cwd, ".verbatim", "config.json") };
+  return { user: join(userConfigFolder(env), "config.json"), project: join(cwd, ".verbatim", "config.json") };
 }
 
 /**

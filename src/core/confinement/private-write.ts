@@ -16,6 +16,7 @@ import {
   constants,
   fchmodSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   realpathSync,
@@ -116,10 +117,41 @@ export function discardTemporary(temporary: string): void {
 }
 
 /**
+ * Creates `path` holding `text`, mode 0600, only when nothing is there: the text goes to a private
+ * temporary (as `writePrivateFile`'s), synced, then linked into place, and a link never replaces
+ * what another process put there first. False when `path` existed (nothing written). Throws
+ * `PrivateWriteError` (nothing written) when `path`'s folder is not the user's alone.
+ */
+export function createPrivateFile(path: string, text: string): boolean {
+  ensureOwnFolder(dirname(path));
+  const temporary = writtenTemporary(path, Buffer.from(text, "utf8"));
+  try {
+    linkSync(temporary, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    discardTemporary(temporary);
+  }
+}
+
+/**
  * `bytes` as the whole of `path`, mode 0600, through a private temporary (`openPrivateTemporary`)
  * synced and renamed over it. Checks nothing about the folder.
  */
 function replacePrivately(path: string, bytes: Uint8Array): void {
+  const temporary = writtenTemporary(path, bytes);
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    discardTemporary(temporary);
+    throw error;
+  }
+}
+
+/** A private temporary beside `path` (`openPrivateTemporary`) holding `bytes`, synced. */
+function writtenTemporary(path: string, bytes: Uint8Array): string {
   const { fd, temporary } = openPrivateTemporary(path);
   try {
     try {
@@ -128,9 +160,9 @@ function replacePrivately(path: string, bytes: Uint8Array): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(temporary, path);
   } catch (error) {
     discardTemporary(temporary);
     throw error;
   }
+  return temporary;
 }

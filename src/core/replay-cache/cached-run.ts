@@ -1,13 +1,19 @@
 /**
  * The run of a session's replay cache a load writes first: the longest run of valid rows from
  * record 1 (this projection's version, this client's capabilities, checksum holding, each row
- * starting where the one before ended, every line one of the session's `session/update`
- * notifications: replay/cached-lines.ts), each row's lines written as the store gave them, at the
- * client's pace. Never writes to the journal.
+ * starting where the one before ended, and either sealed by this user's key or every line one of
+ * the session's `session/update` notifications: replay-seal.ts, replay/cached-lines.ts), each
+ * row's lines written as the store gave them, at the client's pace. Never writes to the journal.
  */
-import { checksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../../journal/replay-cache.ts";
+import {
+  checksumHolds,
+  type ReplayCacheKey,
+  type ReplayCachePageRow,
+  type ReplayCacheStore,
+} from "../../journal/replay-cache.ts";
 import { log } from "../../shared/log.ts";
 import { linesAreUpdatesOf } from "../../replay/cached-lines.ts";
+import type { ReplaySeal } from "./replay-seal.ts";
 
 /** Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few hundred sends. */
 const LINES_PER_SEND = 256 * 1024;
@@ -16,13 +22,14 @@ const LINES_PER_SEND = 256 * 1024;
  * Reads the valid run of rows from record 1, handing their lines to `send` in order as they are
  * read (gathered into sends of about LINES_PER_SEND, each row's lines as the store gave them:
  * text or bytes; `send` may return a promise to slow the read to the client's pace). Returns the
- * last record the run covers (0: no valid row).
+ * last record the run covers (0: no valid row). Without `seal`, every row's lines are checked.
  */
 export async function sendCachedRun(
   store: Pick<ReplayCacheStore, "readReplayPages">,
   sessionId: string,
   key: ReplayCacheKey,
   send: (lines: readonly (string | Uint8Array)[]) => Promise<void> | void,
+  seal?: ReplaySeal,
 ): Promise<number> {
   let next = 1;
   let batch: (string | Uint8Array)[] = [];
@@ -30,15 +37,10 @@ export async function sendCachedRun(
   run: for await (const page of store.readReplayPages(sessionId, key)) {
     for (const row of page) {
       if (row.fromSeq !== next || row.toSeq < row.fromSeq) break run;
-      if (!checksumHolds(row)) {
+      const problem = rowProblem(row, sessionId, seal);
+      if (problem) {
         log.warn(
-          `replay cache of session ${sessionId} fails its checksum at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
-        );
-        break run;
-      }
-      if (!linesAreUpdatesOf(row.lines, sessionId)) {
-        log.warn(
-          `replay cache of session ${sessionId} holds lines that are not its session/update notifications at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
+          `replay cache of session ${sessionId} ${problem} at records ${row.fromSeq}-${row.toSeq}; replaying from the facts`,
         );
         break run;
       }
@@ -54,4 +56,14 @@ export async function sendCachedRun(
   }
   if (batch.length > 0) await send(batch);
   return next - 1;
+}
+
+/** Why a row may not be written to the client, or undefined when it may. */
+function rowProblem(row: ReplayCachePageRow, sessionId: string, seal: ReplaySeal | undefined): string | undefined {
+  const verdict = seal?.verdict(sessionId, row) ?? "unsealed";
+  if (verdict === "sealed") return undefined;
+  if (verdict === "broken") return "fails its seal";
+  if (!checksumHolds(row)) return "fails its checksum";
+  if (!linesAreUpdatesOf(row.lines, sessionId)) return "holds lines that are not its session/update notifications";
+  return undefined;
 }

@@ -19,6 +19,7 @@ import { ReplaySegments } from "../../replay/replay-segments.ts";
 import { retractionOf, type Retraction } from "../../replay/retraction.ts";
 import { wholeState } from "./cached-replay.ts";
 import { sendCachedRun } from "./cached-run.ts";
+import type { ReplaySeal } from "./replay-seal.ts";
 import { yieldToEventLoop } from "../../shared/event-loop.ts";
 
 /** `VERBATIM_REPLAY_CACHE=off`: neither store nor use the replay cache (loads replay every fact). */
@@ -43,6 +44,8 @@ export class ReplayCacheWriter {
     private readonly store: JournalStore,
     readonly sessionId: string,
     private readonly capabilities: ReplayCapabilities,
+    /** This user's seal for the rows stored (replay-seal.ts); without it rows are stored unsealed. */
+    private readonly seal?: ReplaySeal,
   ) {}
 
   /** Takes each record as it is published. Costs nothing but at a turn's end, and then off the event's path. */
@@ -92,7 +95,8 @@ export class ReplayCacheWriter {
         if (record.seq > upTo) break;
         const turn = segments.push(record);
         if (!turn) continue;
-        rows.push(withChecksum(turn.row));
+        const row = withChecksum(turn.row);
+        rows.push(this.seal ? this.seal.seal(this.sessionId, row) : row);
         for (const part of turn.parts) parts.set(part.part, part);
       }
       if (segments.nextSeq > upTo) break;
@@ -117,7 +121,7 @@ export class ReplayCacheWriter {
     const segments = new ReplaySegments(this.sessionId, this.capabilities, retraction);
     const key = cacheKey(this.capabilities, retraction?.rewoundAt);
     // The rows are checked as a load checks them: a state after a broken run is not continued.
-    const coveredTo = await sendCachedRun(this.store, this.sessionId, key, yieldToEventLoop);
+    const coveredTo = await sendCachedRun(this.store, this.sessionId, key, yieldToEventLoop, this.seal);
     const state = await wholeState(this.store, this.sessionId, key, coveredTo);
     if (state) segments.resume(state.parts, state.head);
     return segments;

@@ -57,7 +57,8 @@ export async function restoreSession(deps: EngineDeps, request: RestoreRequest):
   // run's records are not read at all: the session continues from the state (cached-replay.ts),
   // whose rest is read before the session projects another fact (state-rest.ts).
   const key = cacheKey(capabilities, retraction?.rewoundAt);
-  const coveredTo = cache && replay ? await sendCachedRun(cache, sessionId, key, (lines) => replay.lines(lines)) : 0;
+  const coveredTo =
+    cache && replay ? await sendCachedRun(cache, sessionId, key, (lines) => replay.lines(lines), deps.replaySeal) : 0;
   const state = cache ? await cachedState(cache, sessionId, key, replay ? coveredTo : undefined) : undefined;
   // What the session may do comes from its facts, never from the cached state (replay/authority.ts).
   const authority = state ? await deps.store.authority(sessionId, state.head.toSeq) : [];

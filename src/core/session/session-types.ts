@@ -9,6 +9,7 @@ import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
+import type { ReplaySeal } from "../replay-cache/replay-seal.ts";
 
 export type EngineDeps = {
   store: JournalStore;
@@ -23,6 +24,8 @@ export type EngineDeps = {
   hooks?: HookSettings;
   /** How long an MCP server may take to start and list its tools (default 30 s). */
   mcpConnectTimeoutMs?: number;
+  /** This user's seal of the replay cache's rows (replay-cache/replay-seal.ts); absent: rows unsealed, every line checked. */
+  replaySeal?: ReplaySeal;
 };
 
 /** How a session reaches its client: showing facts, and the client's own capabilities. */

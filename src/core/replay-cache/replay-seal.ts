@@ -1,0 +1,107 @@
+/**
+ * The replay cache's seal: a key only this user's verbatim holds (`replay-seal.key` in the user's
+ * config folder, 0600, never journaled or logged), under which the writer MACs every row it stores
+ * (journal/replay-cache.ts: `replayRowMac`). A load writes the lines of a row its own key sealed
+ * as they are, since nobody without the key can forge one; it checks every line of any other row
+ * (replay/cached-lines.ts): a row another machine wrote to a shared journal, one from before the
+ * seal, one whose seal names another key. A row whose seal names this key and does not hold is
+ * damaged. Without a usable key (a config folder others can write, a key file others can read or
+ * that is not a key), rows are stored and loaded unsealed, as before the seal.
+ */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import {
+  replayRowMac,
+  sealedChecksum,
+  storedChecksum,
+  type ReplayCachePageRow,
+  type ReplayCacheRow,
+} from "../../journal/replay-cache.ts";
+import { log } from "../../shared/log.ts";
+import { userConfigFolder } from "../config/settings.ts";
+import { createPrivateFile, PrivateWriteError } from "../confinement/private-write.ts";
+import { readOwnFile } from "../confinement/own-files.ts";
+
+/** What a load makes of a row's seal: by this key and holding, by this key and not, or none of this key's. */
+export type SealVerdict = "sealed" | "broken" | "unsealed";
+
+export type ReplaySeal = {
+  /** The row with this key's seal after its checksum (the row as it was, without a usable key). Creates the key when there is none. */
+  seal(sessionId: string, row: ReplayCacheRow): ReplayCacheRow;
+  /** The row's seal judged by this key. Never creates the key. */
+  verdict(sessionId: string, row: ReplayCachePageRow): SealVerdict;
+};
+
+type Key = { id: string; bytes: Uint8Array };
+
+const KEY_FILE = "replay-seal.key";
+const KEY_TEXT = /^([0-9a-f]{64})\n?$/;
+
+/** The seal of the user whose config folder `env` names; the key is read (or created) when first needed. */
+export function replaySeal(env: Record<string, string | undefined>): ReplaySeal {
+  const folder = userConfigFolder(env);
+  const path = join(folder, KEY_FILE);
+  /** undefined: not looked for yet; null: none usable (told once). */
+  let key: Key | null | undefined;
+  let missing = false;
+  const unusable = (why: string): null => {
+    log.warn(`the replay cache is not sealed: ${why}; a load checks every cached line instead`);
+    return null;
+  };
+  const read = (): Key | null | undefined => {
+    const file = readOwnFile(path, [folder], { maxBytes: 128 });
+    if (file.state === "missing") return undefined;
+    if (file.state === "skipped") return unusable(`${path} was not read (${file.skipped.reason})`);
+    const stats = lstatSync(path);
+    if ((stats.mode & 0o077) !== 0 || stats.uid !== process.getuid?.())
+      return unusable(`${path} is not private to this user (mode ${(stats.mode & 0o777).toString(8)})`);
+    const hex = KEY_TEXT.exec(file.text)?.[1];
+    return hex ? keyOf(Buffer.from(hex, "hex")) : unusable(`${path} does not hold a key`);
+  };
+  const known = (): Key | null => {
+    if (key === undefined && !missing) {
+      key = read();
+      missing = key === undefined;
+    }
+    return key ?? null;
+  };
+  const created = (): Key | null => {
+    if (key !== undefined) return key;
+    try {
+      createPrivateFile(path, `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}\n`);
+    } catch (error) {
+      if (!(error instanceof PrivateWriteError)) throw error;
+      return (key = unusable(error.message));
+    }
+    // Read back whichever key is there: another process may have created it first.
+    key = read() ?? unusable(`${path} could not be created`);
+    return key;
+  };
+  return {
+    seal(sessionId, row) {
+      const k = known() ?? (missing ? created() : null);
+      return k
+        ? { ...row, checksum: sealedChecksum(row, { keyId: k.id, mac: replayRowMac(k.bytes, sessionId, row) }) }
+        : row;
+    },
+    verdict(sessionId, row) {
+      const seal = storedChecksum(row.checksum).seal;
+      const k = seal ? known() : null;
+      if (!seal || !k || seal.keyId !== k.id) return "unsealed";
+      return sameText(seal.mac, replayRowMac(k.bytes, sessionId, row)) ? "sealed" : "broken";
+    },
+  };
+}
+
+/** A key with its id: the first 64 bits of its SHA-256, which says which key sealed a row and nothing of the key. */
+function keyOf(bytes: Uint8Array): Key {
+  return { id: new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 16), bytes };
+}
+
+/** Compares two strings in time that depends only on their lengths. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return differ === 0;
+}
