@@ -69,7 +69,8 @@ export class FollowCursor {
  * `signal` aborts; the cursor moves with each record yielded. When the journal no longer holds
  * the records the follower has (it lost its last appends), the follower goes on from the last one
  * it still holds, as the writer does (and as the writer's own client does, keeping what it was
- * shown). Never writes to the journal; throws what the store throws (a session deleted meanwhile
+ * shown); each start looks once at the last record it has, found or not past the journal's end.
+ * Never writes to the journal; throws what the store throws (a session deleted meanwhile
  * is `session_not_found`).
  */
 export async function* followRecords(
@@ -78,12 +79,17 @@ export async function* followRecords(
   cursor: FollowCursor,
   options: FollowOptions,
 ): AsyncGenerator<readonly StoredFact[]> {
+  // A following that starts again (after the journal could not be reached) looks at the last
+  // record it has even when the journal's end is that record's number: a crash may have lost
+  // records the writer has since written again up to that very number.
+  let verify = cursor.last > 0 && cursor.remembered !== undefined;
   while (!options.signal.aborted) {
     const end = await store.lastSeq(sessionId);
     if (end < cursor.last) await findLost(store, sessionId, cursor);
-    else if (end > cursor.last) {
+    else if (end > cursor.last || verify) {
       // The read starts at the last record the follower has, to check it is still the journal's.
       const check = cursor.last > 0 && cursor.remembered !== undefined;
+      verify = false;
       let lost = false;
       for await (const page of store.readPages(sessionId, check ? cursor.last : cursor.last + 1)) {
         const fresh = page.filter((record) => record.seq > cursor.last);

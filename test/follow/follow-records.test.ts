@@ -78,4 +78,16 @@ describe("following a journal that lost its last appends", () => {
     expect(seen.map((r) => r.seq)).toEqual([3]);
     expect(cursor.last).toBe(3);
   });
+
+  test("a journal rewritten back to the number of records followed is found out at the next start of following", async () => {
+    // The crash lost records 3 to 5 and the writer's next turn wrote three records in their
+    // place: the journal's end is the follower's, so only the records' look tells.
+    const store = journal(Array.from({ length: 5 }, (_, i) => record(i + 1, `old ${i + 1}`)));
+    const cursor = new FollowCursor();
+    for (const r of store.records) cursor.took(r);
+    store.records.splice(2);
+    for (let seq = 3; seq <= 5; seq++) store.records.push(rewritten(seq, `new ${seq}`));
+    const seen = await follow(store, cursor, (s) => s.length >= 3);
+    expect(seen.map((r) => (r.fact.kind === "message_chunk" ? r.fact.text : ""))).toEqual(["new 3", "new 4", "new 5"]);
+  });
 });
