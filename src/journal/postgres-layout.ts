@@ -4,7 +4,7 @@
  */
 import type { SQL } from "bun";
 import { JournalError } from "./errors.ts";
-import { HARDENED_MARK, hardeningSql, LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
+import { HARDENED_MARKS, hardeningSql, LAYOUT_LOCK_KEY, PG_LAYOUT_VERSION, upgrades } from "./postgres-schema.ts";
 import { log } from "../shared/log.ts";
 
 type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
@@ -64,7 +64,10 @@ export class PostgresLayout {
  */
 async function harden(sql: SQL): Promise<void> {
   try {
-    const [row] = (await sql`SELECT to_regclass(${HARDENED_MARK}) IS NOT NULL AS present`) as { present: boolean }[];
+    const [row] =
+      (await sql`SELECT bool_and(to_regclass(name) IS NOT NULL) AS present FROM unnest(${sql.array(HARDENED_MARKS, "TEXT")}) AS name`) as {
+        present: boolean;
+      }[];
     if (row?.present) return;
     await sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${LAYOUT_LOCK_KEY})`;

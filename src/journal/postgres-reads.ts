@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import { blobRefsOf } from "./blob-refs.ts";
 import { decodeRecord } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
-import { AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { AUTHORITY_SPARSE_INDEX, sparseIndexFor } from "./facts/sparse-indexes.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import type { PostgresLayout } from "./postgres-layout.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
@@ -110,11 +110,12 @@ export class PostgresReads {
 
   async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
     if (kinds.length === 0 || (await this.layout.read()) === undefined) return undefined;
-    const rows = (await this.guard(
-      sessionId,
-      () => this.sql`
-      SELECT seq, kind, v, at, body FROM verbatim.facts
-      WHERE session_id = ${sessionId} AND kind = ANY(${this.sql.array([...kinds], "TEXT")}) ORDER BY seq DESC LIMIT 1`,
+    // The sparse index's predicate said literally (facts/sparse-indexes.ts), so the planner can use it.
+    const index = sparseIndexFor(kinds);
+    const text = `SELECT seq, kind, v, at, body FROM verbatim.facts
+      WHERE session_id = $1 AND ${index ? `${index.predicate} AND ` : ""}kind = ANY($2) ORDER BY seq DESC LIMIT 1`;
+    const rows = (await this.guard(sessionId, () =>
+      this.sql.unsafe(text, [sessionId, this.sql.array([...kinds], "TEXT")]),
     )) as FactRow[];
     const row = rows[0];
     if (!row) return undefined;
@@ -126,7 +127,7 @@ export class PostgresReads {
     if ((await this.layout.read()) === undefined) throw sessionNotFound(sessionId);
     // Literal kinds, as the partial index's predicate says them (postgres-schema.ts), so the planner can use it.
     const text = `SELECT seq, kind, v, at, body FROM verbatim.facts
-      WHERE session_id = $1 AND seq <= $2 AND kind IN (${AUTHORITY_KINDS_SQL}) ORDER BY seq`;
+      WHERE session_id = $1 AND seq <= $2 AND ${AUTHORITY_SPARSE_INDEX.predicate} ORDER BY seq`;
     const rows = (await this.guard(sessionId, () => this.sql.unsafe(text, [sessionId, upToSeq]))) as FactRow[];
     const blobs = await this.#blobsFor(sessionId, rows);
     return rows.map((row) => decodeRecord(sessionId, row, (hash) => blobs.get(hash)));
@@ -147,12 +148,11 @@ export class PostgresReads {
     within: SeqRange = { fromSeq: 1, toSeq: Number.MAX_SAFE_INTEGER },
   ): Promise<number> {
     if (kinds.length === 0 || (await this.layout.read()) === undefined) return 0;
-    const [row] = (await this.guard(
-      sessionId,
-      () => this.sql`
-      SELECT COUNT(*)::int AS n FROM verbatim.facts
-      WHERE session_id = ${sessionId} AND seq BETWEEN ${within.fromSeq} AND ${within.toSeq}
-        AND kind = ANY(${this.sql.array([...kinds], "TEXT")})`,
+    const index = sparseIndexFor(kinds);
+    const text = `SELECT COUNT(*)::int AS n FROM verbatim.facts
+      WHERE session_id = $1 AND ${index ? `${index.predicate} AND ` : ""}seq BETWEEN $2 AND $3 AND kind = ANY($4)`;
+    const [row] = (await this.guard(sessionId, () =>
+      this.sql.unsafe(text, [sessionId, within.fromSeq, within.toSeq, this.sql.array([...kinds], "TEXT")]),
     )) as { n: number }[];
     return row?.n ?? 0;
   }

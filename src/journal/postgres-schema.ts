@@ -7,7 +7,7 @@
  * `upgrades[n]` takes a database from layout n to n + 1; a database is brought up to
  * `PG_LAYOUT_VERSION` by the first process that writes, in one transaction, under a lock.
  */
-import { AUTHORITY_INDEX, AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { SPARSE_INDEXES, sparseIndexSql } from "./facts/sparse-indexes.ts";
 
 export const PG_LAYOUT_VERSION = 1;
 
@@ -79,18 +79,19 @@ CREATE TRIGGER facts_in_sequence BEFORE INSERT ON verbatim.facts FOR EACH ROW EX
 /**
  * What layout 1 gained since, without a new layout version (a verbatim that does not know these
  * writes on as before, and older machines sharing the journal keep working): done by the first
- * writer allowed to (the owner), once; a journal without them answers the same. The mark is the
- * authority index of today's kinds, so a change of kinds hardens again (every statement here may
- * run twice).
- * - A session's authority records (facts/authority.ts) indexed, for a load restored from the
- *   replay cache; without the index the same query scans the session.
+ * writer allowed to (the owner), once; a journal without them answers the same. Done once every
+ * sparse index of today's is there, so a new index, or new kinds (a new name), harden again (every
+ * statement here may run twice).
+ * - The sparse kinds indexed (facts/sparse-indexes.ts): a session's authority records, for a
+ *   load restored from the replay cache, and its rewinds; without them the same queries scan the
+ *   session.
  * - An update of a fact or blob refused always, as SQLite's triggers do: layout 1 let one through
  *   while the session was marked for deletion, so a role that may insert into `deleting` could
  *   rewrite a fact in place. Deleting a whole session is still the one exception.
  */
-export const HARDENED_MARK = `verbatim.${AUTHORITY_INDEX}`;
+export const HARDENED_MARKS = SPARSE_INDEXES.map((index) => `verbatim.${index.name}`);
 export const hardeningSql = `
-CREATE INDEX IF NOT EXISTS ${AUTHORITY_INDEX} ON verbatim.facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL});
+${SPARSE_INDEXES.map((index) => `${sparseIndexSql(index, "verbatim.facts")};`).join("\n")}
 CREATE OR REPLACE FUNCTION verbatim.no_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'verbatim journal: % are append-only', TG_TABLE_NAME USING ERRCODE = 'P0001';

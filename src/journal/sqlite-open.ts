@@ -14,14 +14,7 @@ import { JournalError } from "./errors.ts";
 import { sqliteAnswerClaimsSql } from "./answer-claims.ts";
 import { sqliteInboxSql } from "./session-inbox.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
-import {
-  authorityIndexSql,
-  blobLayoutSql,
-  forkColumnSql,
-  LAYOUT_VERSION,
-  layoutSql,
-  promptIndexSql,
-} from "./sqlite-schema.ts";
+import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql, sparseIndexesSql } from "./sqlite-schema.ts";
 import { guard } from "./sqlite-errors.ts";
 import { schemaVersion, settleCacheTrust } from "./sqlite-replay-cache.ts";
 
@@ -93,8 +86,7 @@ export function openForWriting(path: string, synchronous: "FULL" | "NORMAL"): { 
         }
         const columns = db.query<{ name: string }, []>("PRAGMA table_info(sessions)").all();
         if (!columns.some((c) => c.name === "forked_from")) db.run(forkColumnSql);
-        db.run(promptIndexSql);
-        db.run(authorityIndexSql);
+        for (const statement of sparseIndexesSql) db.run(statement);
         db.run(sqliteAnswerClaimsSql);
         db.run(sqliteInboxSql);
         settleCacheTrust(db, before);

@@ -6,7 +6,8 @@
 import type { Database, Statement } from "bun:sqlite";
 import { decodeRecord } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
-import { AUTHORITY_INDEX, AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { AUTHORITY_KINDS } from "./facts/authority.ts";
+import { AUTHORITY_SPARSE_INDEX, sparseIndexFor } from "./facts/sparse-indexes.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
 import { guard, guardIter } from "./sqlite-errors.ts";
@@ -111,14 +112,14 @@ export function lastFactOf(
   kinds: readonly FactKind[],
 ): StoredFact | undefined {
   if (!db || kinds.length === 0) return undefined;
-  const row = guard(sessionId, () =>
-    db
-      .query<Row, string[]>(
-        `SELECT seq, kind, v, at, body FROM facts WHERE session_id = ? AND kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq DESC LIMIT 1`,
-      )
-      .get(sessionId, ...kinds),
-  );
+  const row = guard(sessionId, () => db.query<Row, string[]>(lastOfSql(db, kinds)).get(sessionId, ...kinds));
   return row ? decodeRecord(sessionId, row, blobOf(db, sessionId)) : undefined;
+}
+
+/** The query for a session's last record of `kinds` (the session id, then the kinds, as its parameters). */
+export function lastOfSql(db: Database, kinds: readonly FactKind[]): string {
+  const { from, where } = sparseSource(db, kinds);
+  return `SELECT seq, kind, v, at, body FROM ${from} WHERE session_id = ? AND ${where}kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY seq DESC LIMIT 1`;
 }
 
 /**
@@ -127,12 +128,11 @@ export function lastFactOf(
  */
 export function authorityFacts(db: Database | undefined, sessionId: string, upToSeq: number): StoredFact[] {
   if (!db) throw sessionNotFound(sessionId);
-  // SQLite's planner cannot tell how few rows a partial index holds, and would scan the session by its key.
-  const from = hasAuthorityIndex(db) ? `facts INDEXED BY ${AUTHORITY_INDEX}` : "facts";
+  const { from } = sparseSource(db, AUTHORITY_KINDS);
   const rows = guard(sessionId, () =>
     db
       .query<Row, [string, number]>(
-        `SELECT seq, kind, v, at, body FROM ${from} WHERE session_id = ? AND seq <= ? AND kind IN (${AUTHORITY_KINDS_SQL}) ORDER BY seq`,
+        `SELECT seq, kind, v, at, body FROM ${from} WHERE session_id = ? AND seq <= ? AND ${AUTHORITY_SPARSE_INDEX.predicate} ORDER BY seq`,
       )
       .all(sessionId, upToSeq),
   );
@@ -140,14 +140,27 @@ export function authorityFacts(db: Database | undefined, sessionId: string, upTo
   return rows.map((row) => decodeRecord(sessionId, row, blob));
 }
 
-/** Databases known to have the authority index (a journal only a reader opened since it was added has none). */
-const indexed = new WeakSet<Database>();
+/**
+ * Where a query for records of `kinds` reads: through the sparse index that holds them all
+ * (facts/sparse-indexes.ts), its predicate said first, when the journal has it; else the facts.
+ * SQLite's planner cannot tell how few rows a partial index holds, and would walk the session by its key.
+ */
+function sparseSource(db: Database, kinds: readonly FactKind[]): { from: string; where: string } {
+  const index = sparseIndexFor(kinds);
+  if (!index || !hasIndex(db, index.name)) return { from: "facts", where: "" };
+  return { from: `facts INDEXED BY ${index.name}`, where: `${index.predicate} AND ` };
+}
 
-function hasAuthorityIndex(db: Database): boolean {
-  if (indexed.has(db)) return true;
-  const found = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(AUTHORITY_INDEX);
-  if (found) indexed.add(db);
-  return found !== null;
+/** The indexes each database is known to have (a journal only a reader opened since one was added lacks it). */
+const indexes = new WeakMap<Database, Set<string>>();
+
+function hasIndex(db: Database, name: string): boolean {
+  const known = indexes.get(db) ?? new Set<string>();
+  indexes.set(db, known);
+  if (known.has(name)) return true;
+  const found = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== null;
+  if (found) known.add(name);
+  return found;
 }
 
 /** A lookup of the session's blobs by content hash (for records read one query at a time). */
@@ -171,12 +184,16 @@ export function countFactsOf(
   if (!db || kinds.length === 0) return 0;
   const row = guard(sessionId, () =>
     db
-      .query<{ n: number }, (string | number)[]>(
-        `SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND seq BETWEEN ? AND ? AND kind IN (${kinds.map(() => "?").join(", ")})`,
-      )
+      .query<{ n: number }, (string | number)[]>(countOfSql(db, kinds))
       .get(sessionId, within.fromSeq, within.toSeq, ...kinds),
   );
   return row?.n ?? 0;
+}
+
+/** The query counting a session's records of `kinds` in a run of seqs (the session id, the run's ends, then the kinds). */
+export function countOfSql(db: Database, kinds: readonly FactKind[]): string {
+  const { from, where } = sparseSource(db, kinds);
+  return `SELECT COUNT(*) AS n FROM ${from} WHERE session_id = ? AND ${where}seq BETWEEN ? AND ? AND kind IN (${kinds.map(() => "?").join(", ")})`;
 }
 
 export function lastSeqOf(db: Database | undefined, sessionId: string): number {

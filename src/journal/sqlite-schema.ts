@@ -1,4 +1,4 @@
-import { AUTHORITY_INDEX, AUTHORITY_KINDS_SQL } from "./facts/authority.ts";
+import { SPARSE_INDEXES, sparseIndexSql } from "./facts/sparse-indexes.ts";
 
 /** The journal database layout. Append-only is enforced here, by triggers, not by convention. */
 export const LAYOUT_VERSION = 2;
@@ -31,19 +31,14 @@ BEGIN SELECT RAISE(ABORT, 'verbatim journal: blobs are append-only'); END;
 export const forkColumnSql = "ALTER TABLE sessions ADD COLUMN forked_from TEXT";
 
 /**
- * Each session's prompts, for the history list (it leaves out sessions never prompted): small,
- * as it holds only prompt records. Created by the first writer that does not find it; a verbatim
- * that does not know it writes on as before (SQLite keeps it up to date).
+ * The sparse kinds' indexes (facts/sparse-indexes.ts): each session's prompts (the history list
+ * leaves out sessions never prompted; `verbatim sessions` counts them), its authority records
+ * (read by a load restored from the replay cache instead of trusting the cached state) and its
+ * rewinds. Created by the first writer that does not find one; a verbatim that does not know one
+ * writes on as before (SQLite keeps it up to date), and a reader of a journal without one scans
+ * the session instead (slower, the same answer).
  */
-export const promptIndexSql =
-  "CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received'";
-
-/**
- * A session's authority records (facts/authority.ts): a load restored from the replay cache reads
- * them instead of trusting the cached state. Created like the prompt index; a reader of a journal
- * without it scans the session's records instead (slower, the same answer).
- */
-export const authorityIndexSql = `CREATE INDEX IF NOT EXISTS ${AUTHORITY_INDEX} ON facts (session_id, seq) WHERE kind IN (${AUTHORITY_KINDS_SQL})`;
+export const sparseIndexesSql = SPARSE_INDEXES.map((index) => sparseIndexSql(index, "facts"));
 
 export const layoutSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,8 +62,7 @@ CREATE TABLE IF NOT EXISTS facts (
   body TEXT NOT NULL,
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS facts_prompts ON facts (session_id, at) WHERE kind = 'prompt_received';
-${authorityIndexSql};
+${sparseIndexesSql.join(";\n")};
 CREATE TABLE IF NOT EXISTS leases (
   session_id TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,

@@ -2,6 +2,9 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
+import { AUTHORITY_INDEX } from "../../src/journal/facts/authority.ts";
+import type { FactKind } from "../../src/journal/facts/index.ts";
+import { countOfSql, lastOfSql } from "../../src/journal/sqlite-reads.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { chunk, createSession, journalError, tempJournal } from "../support/journal.ts";
 
@@ -17,6 +20,31 @@ describe("the SQLite journal", () => {
     expect(facts.map((f) => f.seq)).toEqual([1, 2, 3]);
     expect(facts.map((f) => f.fact.kind)).toEqual(["session_started", "message_chunk", "message_chunk"]);
     expect(facts[2]?.fact).toEqual(chunk("world"));
+  });
+
+  test("a session's last record of a sparse kind (its start, a rule, a rewind), and the count of its prompts, are read through partial indexes, not by walking the session", () => {
+    const { journal, path } = tempJournal();
+    createSession(journal);
+    journal.close();
+    const db = new Database(path, { readonly: true });
+    const plan = (kinds: FactKind[]) =>
+      db
+        .query<{ detail: string }, string[]>(`EXPLAIN QUERY PLAN ${lastOfSql(db, kinds)}`)
+        .all("ses_x", ...kinds)
+        .map((row) => row.detail)
+        .join("; ");
+    expect(plan(["session_started"])).toContain(`USING INDEX ${AUTHORITY_INDEX}`);
+    expect(plan(["config_changed", "session_started"])).toContain(`USING INDEX ${AUTHORITY_INDEX}`);
+    expect(plan(["session_rewound"])).toContain("USING INDEX facts_rewinds");
+    // A kind a turn writes is found near the session's end by its key.
+    expect(plan(["turn_ended"])).toContain("USING PRIMARY KEY");
+    const count = db
+      .query<{ detail: string }, (string | number)[]>(`EXPLAIN QUERY PLAN ${countOfSql(db, ["prompt_received"])}`)
+      .all("ses_x", 1, 10, "prompt_received")
+      .map((row) => row.detail)
+      .join("; ");
+    expect(count).toContain("INDEX facts_prompts");
+    db.close();
   });
 
   test("refuses an append at a sequence number that is not the next one", async () => {

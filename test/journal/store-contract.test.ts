@@ -188,6 +188,35 @@ for (const kind of storeKinds) {
       expect((await store.authority(id, 4)).map((r) => r.seq)).toEqual([1, 3]);
     });
 
+    test("finds a session's last record of some kinds, the sparse ones too (its start, a rule, a rewind), or none", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      const rule: Fact = {
+        kind: "permission_rule_added",
+        requestId: "req_1",
+        toolCallId: "call_1",
+        toolName: "Bash",
+        decision: "allow",
+      };
+      const rewind: Fact = { kind: "session_rewound", toSeq: 2, earlier: [] };
+      await store.appendMany(id, 2, [
+        { fact: chunk("answer"), at: now() },
+        { fact: rewind, at: now() },
+        { fact: chunk("more"), at: now() },
+        { fact: rule, at: now() },
+        { fact: chunk("last"), at: now() },
+      ]);
+      const last = async (kinds: Fact["kind"][]) => (await store.lastOf(id, kinds))?.seq;
+      expect(await last(["session_started"])).toBe(1);
+      expect(await last(["session_started", "permission_rule_added"])).toBe(5);
+      expect(await last(["session_rewound"])).toBe(3);
+      expect((await store.lastOf(id, ["session_rewound"]))?.fact).toEqual(rewind);
+      expect(await last(["message_chunk"])).toBe(6);
+      expect(await last(["message_chunk", "session_started"])).toBe(6);
+      expect(await last(["access_granted"])).toBeUndefined();
+      expect(await last(["turn_ended"])).toBeUndefined();
+    });
+
     test("lists top-level sessions that received a prompt newest first, filtered by cwd, in pages", async () => {
       const { store } = await open();
       for (let i = 0; i < 5; i++) {
