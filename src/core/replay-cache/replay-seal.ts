@@ -70,8 +70,10 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
     try {
       createPrivateFile(path, `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}\n`);
     } catch (error) {
-      if (!(error instanceof PrivateWriteError)) throw error;
-      return (key = unusable(error.message));
+      // A folder others can write, or one that cannot be written at all: the rows go unsealed.
+      const why =
+        error instanceof PrivateWriteError ? error.message : `${path} could not be created (${String(error)})`;
+      return (key = unusable(why));
     }
     // Read back whichever key is there: another process may have created it first.
     key = read() ?? unusable(`${path} could not be created`);
