@@ -21,24 +21,16 @@
 import type { SQL } from "bun";
 import { hostname } from "node:os";
 import { encodeFact, type EncodedFact } from "./codec.ts";
-import { sessionExists, sessionNotFound } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, MAX_POOL_SIZE, pgGuard } from "./postgres-errors.ts";
 import { DEFAULT_POOL_SIZE, openPool, takeEarly } from "./postgres-pool.ts";
 import { PostgresLayout } from "./postgres-layout.ts";
 import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
+import { insertCreated, insertFork, insertImported } from "./postgres-new-sessions.ts";
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { currentProcess } from "./process-identity.ts";
-import {
-  importedRow,
-  type Durability,
-  type JournalStore,
-  type LeaseHolder,
-  type ListQuery,
-  type SeqRange,
-  type SessionRow,
-} from "./store.ts";
+import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -90,21 +82,12 @@ export class PostgresJournal implements JournalStore {
     const id = row.sessionId;
     await this.#lock(id);
     const e = encodeFact(first);
-    await this.#guard(id, () =>
-      this.#sql.begin(async (tx) => {
-        await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id)
-          VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${row.title ?? null}, ${row.createdAt}, ${row.updatedAt}, ${row.parentSessionId ?? null})`;
-        await tx`INSERT INTO verbatim.leases (session_id, host, pid, start_time, epoch)
-          VALUES (${id}, ${this.#owner.host}, ${this.#owner.pid}, ${this.#owner.startTime}, 1)`;
-        for (const [hash, data] of e.blobs) {
-          await tx`INSERT INTO verbatim.blobs (session_id, sha256, data) VALUES (${id}, ${hash}, ${data}) ON CONFLICT DO NOTHING`;
-        }
-        await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body) VALUES (${id}, 1, ${e.kind}, ${e.v}, ${row.createdAt}, ${e.body})`;
-      }),
-    ).catch(async (error: unknown) => {
-      await this.#locks.give(id);
-      throw error;
-    });
+    await this.#guard(id, () => this.#sql.begin((tx) => insertCreated(tx, row, e, this.#owner))).catch(
+      async (error: unknown) => {
+        await this.#locks.give(id);
+        throw error;
+      },
+    );
     this.#held.set(id, 1);
     return { seq: 1, at: row.createdAt, fact: first };
   }
@@ -112,48 +95,16 @@ export class PostgresJournal implements JournalStore {
   async fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact> {
     await this.#layout.ensure();
     const id = row.sessionId;
-    const from = row.forkOf;
-    const at = row.updatedAt;
     const e = encodeFact(last);
-    await this.#guard(id, () =>
-      this.#sql.begin(async (tx) => {
-        await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id, forked_from)
-          VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${row.title ?? null}, ${row.createdAt}, ${row.updatedAt}, ${row.parentSessionId ?? null}, ${JSON.stringify(from)})`;
-        const copied = await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body)
-          SELECT ${id}, seq, kind, v, at, body FROM verbatim.facts WHERE session_id = ${from.sessionId} AND seq <= ${from.seq} ORDER BY seq`;
-        if (copied.count !== from.seq) throw sessionNotFound(from.sessionId);
-        await tx`INSERT INTO verbatim.blobs (session_id, sha256, data) SELECT ${id}, sha256, data FROM verbatim.blobs WHERE session_id = ${from.sessionId}`;
-        for (const [hash, data] of e.blobs) {
-          await tx`INSERT INTO verbatim.blobs (session_id, sha256, data) VALUES (${id}, ${hash}, ${data}) ON CONFLICT DO NOTHING`;
-        }
-        await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body) VALUES (${id}, ${from.seq + 1}, ${e.kind}, ${e.v}, ${at}, ${e.body})`;
-      }),
-    );
-    return { seq: from.seq + 1, at, fact: last };
+    await this.#guard(id, () => this.#sql.begin((tx) => insertFork(tx, row, e)));
+    return { seq: row.forkOf.seq + 1, at: row.updatedAt, fact: last };
   }
 
   async importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void> {
     await this.#layout.ensure();
     const id = row.sessionId;
     const encoded = records.map(({ fact }) => encodeFact(fact));
-    const blobs: { sha256: string; data: string }[] = [];
-    for (const e of encoded) for (const [sha256, data] of e.blobs) blobs.push({ sha256, data });
-    const rows = encoded.map((e, i) => ({ seq: i + 1, kind: e.kind, v: e.v, at: records[i]!.at, body: e.body }));
-    const { title, updatedAt } = importedRow(row, records);
-    await this.#guard(id, () =>
-      this.#sql.begin(async (tx) => {
-        const [present] = (await tx`SELECT 1 AS one FROM verbatim.sessions WHERE session_id = ${id}`) as unknown[];
-        if (present) throw sessionExists(id);
-        await tx`INSERT INTO verbatim.sessions (session_id, cwd, additional_directories, title, created_at, updated_at, parent_session_id, forked_from)
-          VALUES (${id}, ${row.cwd}, ${JSON.stringify(row.additionalDirectories)}, ${title ?? null}, ${row.createdAt}, ${updatedAt}, ${row.parentSessionId ?? null}, ${row.forkOf ? JSON.stringify(row.forkOf) : null})`;
-        await tx`INSERT INTO verbatim.blobs (session_id, sha256, data)
-          SELECT ${id}, b.sha256, b.data FROM json_to_recordset(${JSON.stringify(blobs)}::text::json) AS b(sha256 text, data text)
-          ON CONFLICT DO NOTHING`;
-        await tx`INSERT INTO verbatim.facts (session_id, seq, kind, v, at, body)
-          SELECT ${id}, f.seq, f.kind, f.v, f.at, f.body FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS f(seq integer, kind text, v integer, at text, body text)
-          ORDER BY f.seq`;
-      }),
-    );
+    await this.#guard(id, () => this.#sql.begin((tx) => insertImported(tx, row, records, encoded)));
   }
 
   async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {

@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { encodeFact, type EncodedFact } from "./codec.ts";
-import { busy, sessionExists, sessionNotFound } from "./errors.ts";
+import { busy } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
 import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
@@ -22,15 +22,7 @@ import {
   sessionInfo,
   type Row,
 } from "./sqlite-reads.ts";
-import {
-  importedRow,
-  type Durability,
-  type JournalStore,
-  type LeaseHolder,
-  type ListQuery,
-  type SeqRange,
-  type SessionRow,
-} from "./store.ts";
+import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -44,6 +36,7 @@ import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn } from "./sqlite-side-tables.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
+import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
@@ -62,73 +55,15 @@ export class SqliteJournal implements JournalStore {
   ) {}
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
-    const w = this.#writer();
-    const at = row.createdAt;
-    const created = guard(row.sessionId, () =>
-      w.db
-        .transaction(() => {
-          w.insertRow(row);
-          w.upsertLease.run(row.sessionId, this.#owner.pid, this.#owner.startTime);
-          const e = encodeFact(first);
-          for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
-          w.insertFact.run(row.sessionId, 1, e.kind, e.v, at, e.body);
-          return { seq: 1, at, fact: first };
-        })
-        .immediate(),
-    );
-    w.checkpoints.committed(0);
-    return created;
+    return createIn(this.#writer(), this.#owner, row, first);
   }
 
   async fork(row: SessionRow & { forkOf: { sessionId: string; seq: number } }, last: Fact): Promise<StoredFact> {
-    const w = this.#writer();
-    const from = row.forkOf;
-    const at = row.updatedAt;
-    const forked = guard(row.sessionId, () =>
-      w.db
-        .transaction(() => {
-          w.insertRow(row);
-          const copied = w.db.run(
-            "INSERT INTO facts (session_id, seq, kind, v, at, body) SELECT ?, seq, kind, v, at, body FROM facts WHERE session_id = ? AND seq <= ? ORDER BY seq",
-            [row.sessionId, from.sessionId, from.seq],
-          ).changes;
-          if (copied !== from.seq) throw sessionNotFound(from.sessionId);
-          w.db.run(
-            "INSERT INTO blobs (session_id, sha256, data) SELECT ?, sha256, data FROM blobs WHERE session_id = ?",
-            [row.sessionId, from.sessionId],
-          );
-          const e = encodeFact(last);
-          for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
-          w.insertFact.run(row.sessionId, from.seq + 1, e.kind, e.v, at, e.body);
-          return { seq: from.seq + 1, at, fact: last };
-        })
-        .immediate(),
-    );
-    w.checkpoints.committed(0);
-    return forked;
+    return forkIn(this.#writer(), row, last);
   }
 
   async importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void> {
-    const w = this.#writer();
-    const encoded = records.map(({ fact }) => encodeFact(fact));
-    const { title, updatedAt } = importedRow(row, records);
-    guard(row.sessionId, () =>
-      w.db
-        .transaction(() => {
-          if (w.db.query("SELECT 1 FROM sessions WHERE session_id = ?").get(row.sessionId))
-            throw sessionExists(row.sessionId);
-          w.insertRow({ ...row, title, updatedAt });
-          for (let i = 0; i < records.length; i++) {
-            const e = encoded[i] as EncodedFact;
-            for (const [hash, data] of e.blobs) w.insertBlob.run(row.sessionId, hash, data);
-            w.insertFact.run(row.sessionId, i + 1, e.kind, e.v, (records[i] as { at: string }).at, e.body);
-          }
-        })
-        .immediate(),
-    );
-    let bytes = 0;
-    for (const e of encoded) bytes += e.body.length;
-    w.checkpoints.committed(bytes);
+    importIn(this.#writer(), row, records);
   }
 
   async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
