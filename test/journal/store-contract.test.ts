@@ -161,16 +161,18 @@ for (const kind of storeKinds) {
       expect(await store.children("ses_other")).toEqual([]);
     });
 
+    /** An "always" answer's rule: an authority record. */
+    const rule: Fact = {
+      kind: "permission_rule_added",
+      requestId: "req_1",
+      toolCallId: "call_1",
+      toolName: "Bash",
+      decision: "allow",
+    };
+
     test("reads a session's authority records up to a record, in order, and nothing else", async () => {
       const { store } = await open();
       const id = await create(store);
-      const rule: Fact = {
-        kind: "permission_rule_added",
-        requestId: "req_1",
-        toolCallId: "call_1",
-        toolName: "Bash",
-        decision: "allow",
-      };
       const grant: Fact = { kind: "access_granted", requestId: "req_2", toolCallId: "call_2", directory: "/elsewhere" };
       await store.appendMany(id, 2, [
         { fact: chunk("answer"), at: now() },
@@ -191,13 +193,6 @@ for (const kind of storeKinds) {
     test("finds a session's last record of some kinds, the sparse ones too (its start, a rule, a rewind), or none", async () => {
       const { store } = await open();
       const id = await create(store);
-      const rule: Fact = {
-        kind: "permission_rule_added",
-        requestId: "req_1",
-        toolCallId: "call_1",
-        toolName: "Bash",
-        decision: "allow",
-      };
       const rewind: Fact = { kind: "session_rewound", toSeq: 2, earlier: [] };
       await store.appendMany(id, 2, [
         { fact: chunk("answer"), at: now() },
