@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { agentCommand } from "../../src/client/spawn-agent.ts";
+import { createPrivateFile, PrivateWriteError } from "../../src/core/confinement/private-write.ts";
 import { runCli } from "../support/cli-process.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
@@ -196,5 +197,26 @@ describe("the user config file is written where only the user can reach it", () 
       message: expect.stringContaining(`readable by others: chmod 600 ${configFile(box)}`),
     });
     expect(existsSync(configFile(box))).toBe(true);
+  });
+});
+
+describe("a private file made only once (the replay cache's seal key)", () => {
+  test("the first maker's file stands: a second make finds it and writes nothing, and no temporary is left", () => {
+    const folder = join(sandbox().root, "made-once");
+    const path = join(folder, "replay-seal.key");
+    expect(createPrivateFile(path, "first\n")).toBe(true);
+    expect(createPrivateFile(path, "second\n")).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe("first\n");
+    expect(lstatSync(path).mode & 0o777).toBe(0o600);
+    expect(lstatSync(folder).mode & 0o777).toBe(0o700);
+    expect(readdirSync(folder)).toEqual(["replay-seal.key"]);
+  });
+
+  test("a folder every account can write is refused, and nothing is made there", () => {
+    const folder = join(sandbox().root, "open");
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    expect(() => createPrivateFile(join(folder, "replay-seal.key"), "key\n")).toThrow(PrivateWriteError);
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
