@@ -5,9 +5,10 @@
  * warning alone exits 0).
  */
 import { Database } from "bun:sqlite";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { folderProblem } from "../core/confinement/private-write.ts";
+import { sealKeyFile } from "../core/replay-cache/replay-seal.ts";
 import type { Settings } from "../core/config/settings-schema.ts";
 import { readSettingsFile } from "../core/config/settings.ts";
 import { trustedFolders } from "../core/hooks/trust.ts";
@@ -136,7 +137,7 @@ async function journalIntegrity(file: string): Promise<Check> {
 
 function configChecks(env: Env, cwd: string): Check[] {
   const status = providerStatus(env, cwd);
-  const checks: Check[] = [...userFolderChecks(status.files.user)];
+  const checks: Check[] = [...userFolderChecks(status.files.user), ...sealKeyChecks(env)];
   for (const [which, path] of [
     ["user config", status.files.user],
     ["project config", status.files.project],
@@ -170,6 +171,28 @@ function userFolderChecks(file: string): Check[] {
   if (!statSync(folder, { throwIfNoEntry: false })) return [];
   const problem = folderProblem(folder);
   return problem ? [warn("user config folder", `${problem}; until then setup and trust refuse to save there`)] : [];
+}
+
+/** The replay cache's seal key (core/replay-cache/replay-seal.ts) seals nothing when others can read it or it is not the user's. */
+function sealKeyChecks(env: Env): Check[] {
+  const path = sealKeyFile(env);
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats) return [];
+  if (stats.uid !== process.getuid?.())
+    return [
+      warn(
+        "replay cache seal",
+        `${path} belongs to another account (uid ${stats.uid}); remove it, and verbatim makes a new one`,
+      ),
+    ];
+  if ((stats.mode & 0o077) !== 0)
+    return [
+      warn(
+        "replay cache seal",
+        `${path} is mode ${(stats.mode & 0o777).toString(8)}, readable by others, so reopened sessions check every cached line: chmod 600 ${path}`,
+      ),
+    ];
+  return [];
 }
 
 /** Whether a config file holds a secret: a provider's key or header values, or a journal URL's password. */

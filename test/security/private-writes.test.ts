@@ -200,6 +200,26 @@ describe("the user config file is written where only the user can reach it", () 
   });
 });
 
+test("doctor warns about a replay cache seal key others can read, naming the chmod", async () => {
+  const box = sandbox("scripted/plain");
+  mkdirSync(configDir(box), { mode: 0o700 });
+  const key = join(configDir(box), "replay-seal.key");
+  writeFileSync(key, `${"ab".repeat(32)}\n`, { mode: 0o644 });
+  chmodSync(key, 0o644);
+  const r = await runCli(["doctor", "--json"], box.env, { cwd: box.workspace });
+  const checks = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(checks).toContainEqual({
+    check: "replay cache seal",
+    status: "warn",
+    message: expect.stringContaining(
+      `readable by others, so reopened sessions check every cached line: chmod 600 ${key}`,
+    ),
+  });
+});
+
 describe("a private file made only once (the replay cache's seal key)", () => {
   test("the first maker's file stands: a second make finds it and writes nothing, and no temporary is left", () => {
     const folder = join(sandbox().root, "made-once");

@@ -34,13 +34,16 @@ export type ReplaySeal = {
 
 type Key = { id: string; bytes: Uint8Array };
 
+/** The key's file in the user's config folder. */
+export const sealKeyFile = (env: Record<string, string | undefined>): string => join(userConfigFolder(env), KEY_FILE);
+
 const KEY_FILE = "replay-seal.key";
 const KEY_TEXT = /^([0-9a-f]{64})\n?$/;
 
 /** The seal of the user whose config folder `env` names; the key is read (or created) when first needed. */
 export function replaySeal(env: Record<string, string | undefined>): ReplaySeal {
   const folder = userConfigFolder(env);
-  const path = join(folder, KEY_FILE);
+  const path = sealKeyFile(env);
   /** undefined: not looked for yet; null: none usable (told once). */
   let key: Key | null | undefined;
   let missing = false;
