@@ -178,7 +178,8 @@ function sealKeyChecks(env: Env): Check[] {
   const path = sealKeyFile(env);
   const stats = lstatSync(path, { throwIfNoEntry: false });
   if (!stats) return [];
-  if (stats.uid !== process.getuid?.())
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid)
     return [
       warn(
         "replay cache seal",

@@ -56,7 +56,8 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
     if (file.state === "missing") return undefined;
     if (file.state === "skipped") return unusable(`${path} was not read (${file.skipped.reason})`);
     const stats = lstatSync(path);
-    if ((stats.mode & 0o077) !== 0 || stats.uid !== process.getuid?.())
+    const uid = process.getuid?.();
+    if ((stats.mode & 0o077) !== 0 || (uid !== undefined && stats.uid !== uid))
       return unusable(`${path} is not private to this user (mode ${(stats.mode & 0o777).toString(8)})`);
     const hex = KEY_TEXT.exec(file.text)?.[1];
     return hex ? keyOf(Buffer.from(hex, "hex")) : unusable(`${path} does not hold a key`);
