@@ -10,7 +10,7 @@ import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
-import { changedConfig, configValuesOf, DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
+import { changedConfig, configValuesOf } from "./session-config.ts";
 import { log } from "../../shared/log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
@@ -24,8 +24,7 @@ import { subagentLauncher, type ChildSession } from "../subagents/subagent-runne
 import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
-import { sessionStartedFact } from "./session-started.ts";
-import { skippedNotice } from "../confinement/own-files.ts";
+import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
@@ -131,12 +130,7 @@ export class SessionRuntime {
     if (!model) throw new EngineError("no_provider", catalog.setupHint);
     const sessionId = mintId("ses");
     const now = new Date().toISOString();
-    const defaults = catalog.defaults();
-    const values: ConfigValues = child?.values ?? {
-      modeId: defaults.modeId ?? "default",
-      model,
-      thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
-    };
+    const values = child?.values ?? startValues(catalog, model);
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(
       sessionId,
@@ -167,19 +161,7 @@ export class SessionRuntime {
       },
       started.fact,
     );
-    if (!child) {
-      for (const warning of catalog.warnings()) {
-        await runtime.record({
-          kind: "notice_shown",
-          messageId: mintId("msg"),
-          severity: "warning",
-          title: "A config setting was not applied",
-          description: warning,
-        });
-      }
-      const skipped = skippedNotice(started.skipped);
-      if (skipped) await runtime.record({ kind: "notice_shown", messageId: mintId("msg"), ...skipped });
-    }
+    if (!child) for (const notice of startNotices(catalog.warnings(), started.skipped)) await runtime.record(notice);
     return runtime;
   }
 

@@ -1,12 +1,45 @@
 /** What a new session records first: where it runs, what the model is told, what it offers. */
 import type { FactOf } from "../../journal/facts/index.ts";
-import type { SkippedFile } from "../confinement/own-files.ts";
+import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { buildConfigOptions, type ConfigValues, type ModelChoice } from "../config/config-options.ts";
 import { modes } from "../config/modes.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ChildParams, NewSessionParams } from "./session-types.ts";
 import { readOrigin } from "./session-origin.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { mintId } from "../ids.ts";
+import type { ProviderCatalog } from "../providers/catalog.ts";
+import { DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
+
+/** What a new top-level session starts with: the catalog's default mode and thought level, and `model`. */
+export function startValues(catalog: ProviderCatalog, model: ConfigValues["model"]): ConfigValues {
+  const defaults = catalog.defaults();
+  return {
+    modeId: defaults.modeId ?? "default",
+    model,
+    thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
+  };
+}
+
+/**
+ * The notices a new top-level session records after its first fact: each config setting that was
+ * not applied, and the instruction files its system prompt left out.
+ */
+export function startNotices(
+  configWarnings: readonly string[],
+  skipped: readonly SkippedFile[],
+): FactOf<"notice_shown">[] {
+  const notices: FactOf<"notice_shown">[] = configWarnings.map((warning) => ({
+    kind: "notice_shown",
+    messageId: mintId("msg"),
+    severity: "warning",
+    title: "A config setting was not applied",
+    description: warning,
+  }));
+  const left = skippedNotice(skipped);
+  if (left) notices.push({ kind: "notice_shown", messageId: mintId("msg"), ...left });
+  return notices;
+}
 
 /** The fact, and the instruction files left out of its system prompt (to be shown to the user). */
 export function sessionStartedFact(
