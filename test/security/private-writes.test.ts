@@ -72,6 +72,16 @@ function filesHolding(dir: string, secret: string): string[] {
     });
 }
 
+/** `verbatim doctor --json` in the box's workspace: its output and each check it printed. */
+async function doctorChecks(box: Sandbox) {
+  const r = await runCli(["doctor", "--json"], box.env, { cwd: box.workspace });
+  const checks = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { r, checks };
+}
+
 describe("the user config file is written where only the user can reach it", () => {
   test("setup refuses a config folder every account can write: it says why and saves nothing", async () => {
     const server = fixtureServer();
@@ -164,12 +174,7 @@ describe("the user config file is written where only the user can reach it", () 
     mkdirSync(configDir(box));
     chmodSync(configDir(box), 0o777);
 
-    const r = await runCli(["doctor", "--json"], box.env, { cwd: box.workspace });
-
-    const checks = r.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const { checks } = await doctorChecks(box);
     expect(checks).toContainEqual({
       check: "user config folder",
       status: "warn",
@@ -184,13 +189,9 @@ describe("the user config file is written where only the user can reach it", () 
     writeFileSync(configFile(box), JSON.stringify({ providers: { p: { type: "openai", apiKey: KEY } } }));
     chmodSync(configFile(box), 0o644);
 
-    const r = await runCli(["doctor", "--json"], box.env, { cwd: box.workspace });
+    const { r, checks } = await doctorChecks(box);
 
     expect(r.stdout).not.toContain(KEY);
-    const checks = r.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(checks).toContainEqual({
       check: "user config",
       status: "warn",
@@ -206,11 +207,7 @@ test("doctor warns about a replay cache seal key others can read, naming the chm
   const key = join(configDir(box), "replay-seal.key");
   writeFileSync(key, `${"ab".repeat(32)}\n`, { mode: 0o644 });
   chmodSync(key, 0o644);
-  const r = await runCli(["doctor", "--json"], box.env, { cwd: box.workspace });
-  const checks = r.stdout
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const { checks } = await doctorChecks(box);
   expect(checks).toContainEqual({
     check: "replay cache seal",
     status: "warn",
