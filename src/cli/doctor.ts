@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { lstatSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { folderProblem } from "../core/confinement/private-write.ts";
-import { sealKeyFile } from "../core/replay-cache/replay-seal.ts";
+import { sealKeyFile, sealKeyProblem } from "../core/replay-cache/replay-seal.ts";
 import type { Settings } from "../core/config/settings-schema.ts";
 import { readSettingsFile } from "../core/config/settings.ts";
 import { trustedFolders } from "../core/hooks/trust.ts";
@@ -176,24 +176,12 @@ function userFolderChecks(file: string): Check[] {
 /** The replay cache's seal key (core/replay-cache/replay-seal.ts) seals nothing when others can read it or it is not the user's. */
 function sealKeyChecks(env: Env): Check[] {
   const path = sealKeyFile(env);
-  const stats = lstatSync(path, { throwIfNoEntry: false });
-  if (!stats) return [];
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid)
-    return [
-      warn(
-        "replay cache seal",
-        `${path} belongs to another account (uid ${stats.uid}); remove it, and verbatim makes a new one`,
-      ),
-    ];
-  if ((stats.mode & 0o077) !== 0)
-    return [
-      warn(
-        "replay cache seal",
-        `${path} is mode ${(stats.mode & 0o777).toString(8)}, readable by others, so reopened sessions check every cached line: chmod 600 ${path}`,
-      ),
-    ];
-  return [];
+  if (!lstatSync(path, { throwIfNoEntry: false })) return [];
+  const wrong = sealKeyProblem(path);
+  if (!wrong) return [];
+  return [
+    warn("replay cache seal", `${path} ${wrong.problem}, so reopened sessions check every cached line: ${wrong.fix}`),
+  ];
 }
 
 /** Whether a config file holds a secret: a provider's key or header values, or a journal URL's password. */

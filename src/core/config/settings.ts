@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { readOwnFile } from "../confinement/own-files.ts";
 import type { z } from "zod";
-import { homeDir } from "../../shared/home-dir.ts";
+import { userConfigPath } from "../hooks/config-files.ts";
 import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
 
 export type SettingsFiles = { user: string; project: string };
@@ -25,12 +25,8 @@ export type LoadedSettings =
 const UNTRUSTED_PROVIDER_KEYS = ["baseUrl", "apiKey", "apiKeyEnv", "headers"] as const;
 
 /** Where the config files are for this environment and working directory. */
-/** The user's verbatim config folder: `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
-export const userConfigFolder = (env: Record<string, string | undefined>): string =>
-  join(env.XDG_CONFIG_HOME || join(homeDir(env), ".config"), "verbatim");
-
 export function settingsFiles(env: Record<string, string | undefined>, cwd: string): SettingsFiles {
-  return { user: join(userConfigFolder(env), "config.json"), project: join(cwd, ".verbatim", "config.json") };
+  return { user: userConfigPath(env), project: join(cwd, ".verbatim", "config.json") };
 }
 
 /**

@@ -15,11 +15,11 @@ export type Env = Record<string, string | undefined>;
 
 const home = (env: Env) => homeDir(env);
 
-/** `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
-const verbatimConfigDir = (env: Env) => join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "verbatim");
+/** The user's verbatim config folder: `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
+export const userConfigFolder = (env: Env) => join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "verbatim");
 
 /** verbatim's user config file: hooks, trusted folders, the notify command. */
-export const userConfigPath = (env: Env) => join(verbatimConfigDir(env), "config.json");
+export const userConfigPath = (env: Env) => join(userConfigFolder(env), "config.json");
 
 /**
  * The files hooks are read from, in order: Claude Code's user settings, verbatim's user config,

@@ -18,7 +18,7 @@ import {
   type ReplayCacheRow,
 } from "../../journal/replay-cache.ts";
 import { log } from "../../shared/log.ts";
-import { userConfigFolder } from "../config/settings.ts";
+import { userConfigFolder } from "../hooks/config-files.ts";
 import { createPrivateFile, PrivateWriteError } from "../confinement/private-write.ts";
 import { readOwnFile } from "../confinement/own-files.ts";
 
@@ -55,10 +55,8 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
     const file = readOwnFile(path, [folder], { maxBytes: 128 });
     if (file.state === "missing") return undefined;
     if (file.state === "skipped") return unusable(`${path} was not read (${file.skipped.reason})`);
-    const stats = lstatSync(path);
-    const uid = process.getuid?.();
-    if ((stats.mode & 0o077) !== 0 || (uid !== undefined && stats.uid !== uid))
-      return unusable(`${path} is not private to this user (mode ${(stats.mode & 0o777).toString(8)})`);
+    const wrong = sealKeyProblem(path);
+    if (wrong) return unusable(`${path} ${wrong.problem}`);
     const hex = KEY_TEXT.exec(file.text)?.[1];
     return hex ? keyOf(Buffer.from(hex, "hex")) : unusable(`${path} does not hold a key`);
   };
@@ -97,6 +95,21 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
       return sameText(seal.mac, replayRowMac(k.bytes, sessionId, row)) ? "sealed" : "broken";
     },
   };
+}
+
+/**
+ * Why the key file at `path` (which exists) seals nothing, and what fixes it; undefined when it is
+ * the user's alone. It seals nothing when another account owns it (one put there in the user's
+ * place) or others can read it.
+ */
+export function sealKeyProblem(path: string): { problem: string; fix: string } | undefined {
+  const stats = lstatSync(path);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid)
+    return { problem: `belongs to another account (uid ${stats.uid})`, fix: "remove it, and verbatim makes a new one" };
+  if ((stats.mode & 0o077) !== 0)
+    return { problem: `is mode ${(stats.mode & 0o777).toString(8)}, readable by others`, fix: `chmod 600 ${path}` };
+  return undefined;
 }
 
 /** A key with its id: the first 64 bits of its SHA-256, which says which key sealed a row and nothing of the key. */
