@@ -44,13 +44,13 @@ const KEY_TEXT = /^([0-9a-f]{64})\n?$/;
 export function replaySeal(env: Record<string, string | undefined>): ReplaySeal {
   const folder = userConfigFolder(env);
   const path = sealKeyFile(env);
-  /** undefined: not looked for yet; null: none usable (told once). */
-  let key: Key | null | undefined;
-  let missing = false;
+  /** undefined: not looked for yet; "none": no key file yet; null: none usable (told once). */
+  let key: Key | null | "none" | undefined;
   const unusable = (why: string): null => {
     log.warn(`the replay cache is not sealed: ${why}; a load checks every cached line instead`);
     return null;
   };
+  /** The key file's key; undefined when there is no file. */
   const read = (): Key | null | undefined => {
     const file = readOwnFile(path, [folder], { maxBytes: 128 });
     if (file.state === "missing") return undefined;
@@ -60,15 +60,14 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
     const hex = KEY_TEXT.exec(file.text)?.[1];
     return hex ? keyOf(Buffer.from(hex, "hex")) : unusable(`${path} does not hold a key`);
   };
-  const known = (): Key | null => {
-    if (key === undefined && !missing) {
-      key = read();
-      missing = key === undefined;
+  const current = (): Key | null | "none" => {
+    if (key === undefined) {
+      const found = read();
+      key = found === undefined ? "none" : found;
     }
-    return key ?? null;
+    return key;
   };
   const created = (): Key | null => {
-    if (key !== undefined) return key;
     try {
       createPrivateFile(path, `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}\n`);
     } catch (error) {
@@ -78,20 +77,20 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
       return (key = unusable(why));
     }
     // Read back whichever key is there: another process may have created it first.
-    key = read() ?? unusable(`${path} could not be created`);
-    return key;
+    return (key = read() ?? unusable(`${path} could not be created`));
   };
   return {
     seal(sessionId, row) {
-      const k = known() ?? (missing ? created() : null);
+      const found = current();
+      const k = found === "none" ? created() : found;
       return k
         ? { ...row, checksum: sealedChecksum(row, { keyId: k.id, mac: replayRowMac(k.bytes, sessionId, row) }) }
         : row;
     },
     verdict(sessionId, row) {
       const seal = storedChecksum(row.checksum).seal;
-      const k = seal ? known() : null;
-      if (!seal || !k || seal.keyId !== k.id) return "unsealed";
+      const k = seal ? current() : null;
+      if (!seal || !k || k === "none" || seal.keyId !== k.id) return "unsealed";
       return sameText(seal.mac, replayRowMac(k.bytes, sessionId, row)) ? "sealed" : "broken";
     },
   };

@@ -1,10 +1,9 @@
 /**
  * The partial indexes of kinds a session holds few records of, by which a session's last record
  * of such a kind is found (`lastOf`), its records of one counted (`countOf`), and its authority
- * records read. Without one, asking for a
- * kind the session holds only at its start (`session_started`) or not at all (`session_rewound`,
- * most sessions) walks every record of the session: half a second for a session of 10,000 turns
- * in `verbatim sessions`. A query uses a partial index only by saying its predicate (SQLite needs
+ * records read. Without one, asking for a kind the session holds only at its start
+ * (`session_started`) or not at all (`session_rewound`, most sessions) walks every record of the
+ * session: half a second for a session of 10,000 turns in `verbatim sessions`. A query uses a partial index only by saying its predicate (SQLite needs
  * the very term; PostgreSQL must see it implied), so each index carries it.
  */
 import { AUTHORITY_INDEX, AUTHORITY_KINDS, AUTHORITY_KINDS_SQL } from "./authority.ts";
