@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import { blobRefsOf } from "./blob-refs.ts";
 import { decodeRecord } from "./codec.ts";
 import { JournalError, sessionNotFound } from "./errors.ts";
-import { AUTHORITY_SPARSE_INDEX, sparseIndexFor } from "./facts/sparse-indexes.ts";
+import { AUTHORITY_SPARSE_INDEX, sparsePredicate } from "./facts/sparse-indexes.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import type { PostgresLayout } from "./postgres-layout.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
@@ -111,9 +111,8 @@ export class PostgresReads {
   async lastOf(sessionId: string, kinds: readonly FactKind[]): Promise<StoredFact | undefined> {
     if (kinds.length === 0 || (await this.layout.read()) === undefined) return undefined;
     // The sparse index's predicate said literally (facts/sparse-indexes.ts), so the planner can use it.
-    const index = sparseIndexFor(kinds);
     const text = `SELECT seq, kind, v, at, body FROM verbatim.facts
-      WHERE session_id = $1 AND ${index ? `${index.predicate} AND ` : ""}kind = ANY($2) ORDER BY seq DESC LIMIT 1`;
+      WHERE session_id = $1 AND ${sparsePredicate(kinds)}kind = ANY($2) ORDER BY seq DESC LIMIT 1`;
     const rows = (await this.guard(sessionId, () =>
       this.sql.unsafe(text, [sessionId, this.sql.array([...kinds], "TEXT")]),
     )) as FactRow[];
@@ -148,9 +147,8 @@ export class PostgresReads {
     within: SeqRange = { fromSeq: 1, toSeq: Number.MAX_SAFE_INTEGER },
   ): Promise<number> {
     if (kinds.length === 0 || (await this.layout.read()) === undefined) return 0;
-    const index = sparseIndexFor(kinds);
     const text = `SELECT COUNT(*)::int AS n FROM verbatim.facts
-      WHERE session_id = $1 AND ${index ? `${index.predicate} AND ` : ""}seq BETWEEN $2 AND $3 AND kind = ANY($4)`;
+      WHERE session_id = $1 AND ${sparsePredicate(kinds)}seq BETWEEN $2 AND $3 AND kind = ANY($4)`;
     const [row] = (await this.guard(sessionId, () =>
       this.sql.unsafe(text, [sessionId, within.fromSeq, within.toSeq, this.sql.array([...kinds], "TEXT")]),
     )) as { n: number }[];
