@@ -20,7 +20,7 @@ import {
   type ReplayStatePart,
 } from "../../src/journal/replay-cache.ts";
 import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
-import { userConfigFolder } from "../../src/core/hooks/config-files.ts";
+import { userConfigFolder } from "../../src/shared/user-config-folder.ts";
 import { cacheKey } from "../../src/replay/cache-key.ts";
 import { restoreFold, snapshotFold } from "../../src/replay/fold-snapshot.ts";
 import type { StateHead } from "../../src/replay/replay-state.ts";

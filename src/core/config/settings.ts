@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { readOwnFile } from "../confinement/own-files.ts";
 import type { z } from "zod";
-import { userConfigPath } from "../hooks/config-files.ts";
+import { userConfigFolder } from "../../shared/user-config-folder.ts";
 import { mergedSettingsSchema, settingsSchema, type Settings } from "./settings-schema.ts";
 
 export type SettingsFiles = { user: string; project: string };
@@ -26,7 +26,7 @@ const UNTRUSTED_PROVIDER_KEYS = ["baseUrl", "apiKey", "apiKeyEnv", "headers"] as
 
 /** Where the config files are for this environment and working directory. */
 export function settingsFiles(env: Record<string, string | undefined>, cwd: string): SettingsFiles {
-  return { user: userConfigPath(env), project: join(cwd, ".verbatim", "config.json") };
+  return { user: join(userConfigFolder(env), "config.json"), project: join(cwd, ".verbatim", "config.json") };
 }
 
 /**

@@ -9,14 +9,12 @@
 import { join } from "node:path";
 import { readOwnFile } from "../confinement/own-files.ts";
 import { homeDir } from "../../shared/home-dir.ts";
+import { userConfigFolder } from "../../shared/user-config-folder.ts";
 import type { HookSource } from "../../journal/facts/index.ts";
 
 export type Env = Record<string, string | undefined>;
 
 const home = (env: Env) => homeDir(env);
-
-/** The user's verbatim config folder: `$XDG_CONFIG_HOME/verbatim`, else `~/.config/verbatim`. */
-export const userConfigFolder = (env: Env) => join(env.XDG_CONFIG_HOME || join(home(env), ".config"), "verbatim");
 
 /** verbatim's user config file: hooks, trusted folders, the notify command. */
 export const userConfigPath = (env: Env) => join(userConfigFolder(env), "config.json");

@@ -18,7 +18,7 @@ import {
   type ReplayCacheRow,
 } from "../../journal/replay-cache.ts";
 import { log } from "../../shared/log.ts";
-import { userConfigFolder } from "../hooks/config-files.ts";
+import { userConfigFolder } from "../../shared/user-config-folder.ts";
 import { createPrivateFile, PrivateWriteError } from "../confinement/private-write.ts";
 import { readOwnFile } from "../confinement/own-files.ts";
 
