@@ -12,6 +12,7 @@
  */
 import { rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { lazySdkSchemas } from "./lazy-sdk-schemas.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const outdir = resolve(ROOT, process.argv[2] ?? "dist");
@@ -74,8 +75,15 @@ await build({
     },
   ],
 });
+// The agent's bundle holds the ACP SDK, whose schemas it builds when first used (lazy-sdk-schemas.ts).
 for (const b of SPLIT) {
-  await build({ ...common, entrypoints: [join(ROOT, b.entry)], outdir, naming: b.name, plugins: [vendored] });
+  await build({
+    ...common,
+    entrypoints: [join(ROOT, b.entry)],
+    outdir,
+    naming: b.name,
+    plugins: [vendored, lazySdkSchemas],
+  });
 }
 for (const v of VENDORED) {
   await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });

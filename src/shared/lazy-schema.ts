@@ -1,0 +1,31 @@
+/**
+ * A schema built the first time it is used. A zod schema costs microseconds to build (zod's
+ * classic API gives each one its own methods), and a module of hundreds of them, built when the
+ * module is evaluated, costs tens of milliseconds at start whether one is used or none: the ACP
+ * SDK's generated schemas (scripts/lazy-sdk-schemas.ts) and verbatim's own.
+ *
+ * What it returns stands for the schema everywhere: every read, call, `in`, `instanceof` and key
+ * listing is the built schema's. `make` runs at most once, at the first of them, and never when
+ * nothing touches the schema.
+ */
+export function lazySchema<T extends object>(make: () => T): T {
+  let built: T | undefined;
+  const schema = (): T => {
+    built ??= make();
+    return built;
+  };
+  // The target stays an empty, extensible object: a trap may then report any property, as long
+  // as none is reported as non-configurable (a Proxy invariant), hence the descriptor's copy.
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(schema(), key),
+    set: (_, key, value) => Reflect.set(schema(), key, value),
+    has: (_, key) => Reflect.has(schema(), key),
+    deleteProperty: (_, key) => Reflect.deleteProperty(schema(), key),
+    ownKeys: () => Reflect.ownKeys(schema()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(schema(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
+  });
+}
