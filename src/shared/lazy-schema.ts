@@ -5,8 +5,8 @@
  * SDK's generated schemas (scripts/lazy-sdk-schemas.ts) and verbatim's own.
  *
  * What it returns stands for the schema everywhere: every read, call, `in`, `instanceof` and key
- * listing is the built schema's. `make` runs at most once, at the first of them, and never when
- * nothing touches the schema.
+ * listing is the built schema's. `make` runs at the first of them and never again once it has
+ * returned (a `make` that throws is tried again at the next use); never when nothing touches it.
  */
 export function lazySchema<T extends object>(make: () => T): T {
   let built: T | undefined;
