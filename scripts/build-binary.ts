@@ -1,5 +1,5 @@
 /**
- * `npm run build:binary`: verbatim as one executable file (`bun build --compile` of src/cli.ts,
+ * `npm run build:binary`: verbatim as one executable file (src/cli.ts compiled by `Bun.build`,
  * the entry the npm package's bundle is built from), for the ACP Registry's `binary`
  * distribution. Needs neither Node.js nor Bun where it runs.
  *
@@ -11,6 +11,7 @@
  */
 import { resolve, join } from "node:path";
 import { parseArgs } from "node:util";
+import { lazySdkSchemas } from "./lazy-sdk-schemas.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -37,31 +38,23 @@ export function hostPlatform(): Platform | undefined {
 /** The file name of a platform's binary: `verbatim-<platform>`, `.exe` on Windows. */
 export const binaryName = (platform: Platform) => `verbatim-${platform}${platform.startsWith("windows") ? ".exe" : ""}`;
 
-/** Builds one platform's binary into `outdir`; resolves to its path. */
+/**
+ * Builds one platform's binary into `outdir`; resolves to its path. As the bundles are built
+ * (build.ts): minified, bytecode, and the ACP SDK's schemas built when first used
+ * (lazy-sdk-schemas.ts).
+ */
 export async function buildBinary(platform: Platform, outdir: string): Promise<string> {
   const outfile = join(outdir, binaryName(platform));
-  // This machine's own platform needs no --target: Bun uses itself, and nothing is fetched.
-  const target = platform === hostPlatform() ? [] : [`--target=${TARGETS[platform]}`];
-  const child = Bun.spawn(
-    [
-      process.execPath,
-      "build",
-      "--compile",
-      "--minify",
-      "--bytecode",
-      ...target,
-      join(ROOT, "src/cli.ts"),
-      "--outfile",
-      outfile,
-    ],
-    {
-      cwd: ROOT,
-      stdout: "ignore",
-      stderr: "pipe",
-    },
-  );
-  const code = await child.exited;
-  if (code !== 0) throw new Error(`building the ${platform} binary failed: ${await new Response(child.stderr).text()}`);
+  // This machine's own platform needs no target: Bun uses itself, and nothing is fetched.
+  const target = platform === hostPlatform() ? {} : { target: TARGETS[platform] };
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src/cli.ts")],
+    compile: { outfile, ...target },
+    minify: true,
+    bytecode: true,
+    plugins: [lazySdkSchemas],
+  });
+  if (!result.success) throw new Error(`building the ${platform} binary failed: ${result.logs.map(String).join("\n")}`);
   return outfile;
 }
 
