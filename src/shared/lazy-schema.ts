@@ -1,8 +1,8 @@
 /**
  * A schema built the first time it is used. A zod schema costs microseconds to build (zod's
  * classic API gives each one its own methods), and a module of hundreds of them, built when the
- * module is evaluated, costs tens of milliseconds at start whether one is used or none: the ACP
- * SDK's generated schemas (scripts/lazy-sdk-schemas.ts) and verbatim's own.
+ * module is evaluated, costs tens of milliseconds at start whether one is used or none, as the
+ * ACP SDK's generated schemas did (the build wraps each of them: scripts/lazy-sdk-schemas.ts).
  *
  * What it returns stands for the schema everywhere: every read, call, `in`, `instanceof` and key
  * listing is the built schema's. `make` runs at the first of them and never again once it has
