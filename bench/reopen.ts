@@ -96,12 +96,24 @@ const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 };
 
+/** Long enough after `initialize` for the engine to have loaded in the background (about 40 ms on a loaded 2-core machine). */
+export const ENGINE_LOADED_MS = 500;
+
 /**
  * Loads a session in a fresh agent process. `ms` is from the load request to its response;
  * `fromSpawnMs` from the spawn: since `initialize` is answered before the agent is loaded
  * (src/start/early-initialize.ts), the first request after it also waits for the agent to load.
+ * `afterInitializeMs`: how long the client waits after the `initialize` answer before it sends
+ * the load (0: at once, as a client restoring its last session does; ENGINE_LOADED_MS: long
+ * enough for the engine to have loaded in the background, as when a person picks a past session).
  */
-export async function loadOnce(entry: string, env: Record<string, string>, sessionId: string, cwd: string) {
+export async function loadOnce(
+  entry: string,
+  env: Record<string, string>,
+  sessionId: string,
+  cwd: string,
+  afterInitializeMs = 0,
+) {
   const spawned = now();
   const agent = start(entry, env);
   let t0 = 0;
@@ -117,8 +129,12 @@ export async function loadOnce(entry: string, env: Record<string, string>, sessi
     const id = responseId(line);
     if (id === 0) {
       rssAfterInitialize = rssMb(agent.proc.pid, "VmRSS");
-      t0 = now();
-      agent.send(requestLine(1, "session/load", { sessionId, cwd, mcpServers: [] }));
+      const sendLoad = () => {
+        t0 = now();
+        agent.send(requestLine(1, "session/load", { sessionId, cwd, mcpServers: [] }));
+      };
+      if (afterInitializeMs > 0) setTimeout(sendLoad, afterInitializeMs);
+      else sendLoad();
       return false;
     }
     if (id === 1) {

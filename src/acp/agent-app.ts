@@ -22,6 +22,7 @@ import {
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { AfterResponse } from "./after-response.ts";
+import { warmUp } from "./warm-up.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
 import { EXTENSION_REQUESTS, type ExtensionRequest } from "./extension-requests.ts";
 import { initializeResponse } from "./capabilities.ts";
@@ -158,9 +159,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
     preload: () => {
       if (closed) return;
       load().then(
-        (loaded) => {
-          if (!closed) loaded.deps.store.warm();
-        },
+        ({ deps }) => warmUp([() => deps.store.warm(), () => deps.replaySeal?.warm()], () => closed),
         () => undefined,
       );
     },

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { serveStdio } from "../../src/acp/stdio.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
+import { replaySeal, sealKeyFile } from "../../src/core/replay-cache/replay-seal.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { connectInProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
@@ -103,5 +104,19 @@ describe("preloading the engine after initialize", () => {
     ends.end();
     await served;
     expect(existsSync(join(box.home, "journal.db"))).toBe(false);
+  });
+
+  test("the preload reads the replay seal's key, and creates none", async () => {
+    const box = sandbox("scripted/plain");
+    const seal = replaySeal(box.env);
+    let warmed = false;
+    const ends = fakeEnds();
+    const deps = { ...engineDeps(box.env), replaySeal: { ...seal, warm: () => ((warmed = true), seal.warm()) } };
+    const served = serveStdio({ deps, ends });
+    ends.send(INITIALIZE);
+    await until(() => warmed, "the seal's warm-up");
+    ends.end();
+    await served;
+    expect(existsSync(sealKeyFile(box.env))).toBe(false);
   });
 });

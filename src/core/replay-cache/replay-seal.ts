@@ -30,6 +30,8 @@ export type ReplaySeal = {
   seal(sessionId: string, row: ReplayCacheRow): ReplayCacheRow;
   /** The row's seal judged by this key. Never creates the key. */
   verdict(sessionId: string, row: ReplayCachePageRow): SealVerdict;
+  /** Reads the key now, as the first verdict would (so that a load does not wait for it). Never creates the key. */
+  warm(): void;
 };
 
 type Key = { id: string; bytes: Uint8Array };
@@ -86,6 +88,9 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
       return k
         ? { ...row, checksum: sealedChecksum(row, { keyId: k.id, mac: replayRowMac(k.bytes, sessionId, row) }) }
         : row;
+    },
+    warm() {
+      current();
     },
     verdict(sessionId, row) {
       const seal = storedChecksum(row.checksum).seal;

@@ -1,0 +1,53 @@
+/**
+ * The engine's warm-up after `initialize` (src/acp/warm-up.ts): its steps run one per turn of the
+ * event loop, in order, until the connection closes; a step that fails does not stop the rest;
+ * and each of the SDK's first parses it runs is of a request the SDK accepts (so that it builds
+ * and compiles what the request's own parse then uses).
+ */
+import { describe, expect, test } from "bun:test";
+import { FIRST_PARSES, warmUp } from "../../src/acp/warm-up.ts";
+import { until } from "../support/acp-session.ts";
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("the warm-up after initialize", () => {
+  test("runs its steps in order, each on a turn of the event loop of its own", async () => {
+    const ran: string[] = [];
+    warmUp([() => ran.push("a"), () => ran.push("b"), () => ran.push("c")], () => false);
+    expect(ran).toEqual([]);
+    await turn();
+    expect(ran).toEqual(["a"]);
+    await turn();
+    expect(ran).toEqual(["a", "b"]);
+    await until(() => ran.length === 3, "the last step");
+    expect(ran).toEqual(["a", "b", "c"]);
+  });
+
+  test("stops once the connection is closed", async () => {
+    const ran: string[] = [];
+    let closed = false;
+    warmUp([() => ran.push("a"), () => ((closed = true), ran.push("b")), () => ran.push("c")], () => closed);
+    await Bun.sleep(20);
+    expect(ran).toEqual(["a", "b"]);
+  });
+
+  test("a step that throws is skipped, and the rest run", async () => {
+    const ran: string[] = [];
+    warmUp(
+      [
+        () => {
+          throw new Error("no journal");
+        },
+        () => ran.push("after"),
+      ],
+      () => false,
+    );
+    await until(() => ran.length === 1, "the step after the failure");
+    expect(ran).toEqual(["after"]);
+  });
+
+  test("each of the SDK's first parses is of a request the SDK accepts", () => {
+    expect(FIRST_PARSES.length).toBeGreaterThan(0);
+    for (const parse of FIRST_PARSES) expect(parse().success).toBe(true);
+  });
+});
