@@ -21,6 +21,7 @@ import {
   type ReplayStatePart,
 } from "./replay-cache.ts";
 import type { LeaseHolder } from "./store.ts";
+import { packLines, unpackLines, unpackLinesForLoad } from "./postgres-packed-lines.ts";
 
 type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
 
@@ -146,7 +147,12 @@ export async function putPgReplayCache(
 ): Promise<boolean> {
   await ensureTables(sql);
   const rows = JSON.stringify(
-    update.rows.map((r) => ({ from_seq: r.fromSeq, to_seq: r.toSeq, lines: r.lines, checksum: r.checksum })),
+    update.rows.map((r) => ({
+      from_seq: r.fromSeq,
+      to_seq: r.toSeq,
+      lines: packLines(r.lines),
+      checksum: r.checksum,
+    })),
   );
   const parts = JSON.stringify(update.parts);
   return sql.begin(async (tx) => {
@@ -189,24 +195,24 @@ export async function readPgRows(sql: SQL, sessionId: string, key?: ReplayCacheK
         SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM verbatim.replay_cache
         WHERE session_id = ${sessionId} ORDER BY version, capabilities, from_seq`
   ) as CacheDbRow[];
-  return rows.map(cacheRowFromDb);
+  return rows.map((r) => cacheRowFromDb(r, unpackLines(r.lines)));
 }
 
-/** Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`. */
+/** Up to `limit` rows with `key` from the one starting at `fromSeq` on, by `fromSeq`, their lines unpacked (as bytes, when packed). */
 export async function readPgRowPage(
   sql: SQL,
   sessionId: string,
   key: ReplayCacheKey,
   fromSeq: number,
   limit: number,
-): Promise<ReplayCacheRow[]> {
+): Promise<ReplayCachePageRow[]> {
   if (!(await hasTables(sql))) return [];
   const rows = (await sql`
     SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM verbatim.replay_cache
     WHERE session_id = ${sessionId} AND version = ${key.version} AND capabilities = ${key.capabilities}
       AND from_seq >= ${fromSeq}
     ORDER BY from_seq LIMIT ${limit}`) as CacheDbRow[];
-  return rows.map(cacheRowFromDb);
+  return rows.map((r) => cacheRowFromDb(r, unpackLinesForLoad(r.lines)));
 }
 
 /** The parts with `key` (only those `names` names, when given), by `ord` then name. */

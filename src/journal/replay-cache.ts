@@ -146,13 +146,15 @@ export type CacheDbRow<Lines extends string | Uint8Array = string> = {
   checksum: string;
 };
 
+/** The row a store read, with its lines as unpacked (journal/packed-lines.ts). */
 export const cacheRowFromDb = <Lines extends string | Uint8Array>(
-  r: CacheDbRow<Lines>,
+  r: CacheDbRow<string | Uint8Array>,
+  lines: Lines,
 ): Omit<ReplayCacheRow, "lines"> & { lines: Lines } => ({
   version: r.version,
   capabilities: r.capabilities,
   fromSeq: r.from_seq,
   toSeq: r.to_seq,
-  lines: r.lines,
+  lines,
   checksum: r.checksum,
 });

@@ -135,7 +135,7 @@ export function readRows(db: Database, sessionId: string, key?: ReplayCacheKey):
           "SELECT version, capabilities, from_seq, to_seq, lines, checksum FROM replay_cache WHERE session_id = ? ORDER BY version, capabilities, from_seq",
         )
         .all(sessionId);
-  return rows.map(cacheRowFromDb);
+  return rows.map((r) => cacheRowFromDb(r, r.lines));
 }
 
 /**
@@ -156,7 +156,7 @@ export function readRowPage(
       "SELECT version, capabilities, from_seq, to_seq, CAST(lines AS BLOB) AS lines, checksum FROM replay_cache WHERE session_id = ? AND version = ? AND capabilities = ? AND from_seq >= ? ORDER BY from_seq LIMIT ?",
     )
     .all(sessionId, key.version, key.capabilities, fromSeq, limit)
-    .map(cacheRowFromDb);
+    .map((r) => cacheRowFromDb(r, r.lines));
 }
 
 /** The rows with `key` from the one starting at `fromSeq` on, in pages of REPLAY_PAGE_ROWS by `fromSeq`. */
