@@ -181,7 +181,7 @@ export class PostgresReads {
       sessionId,
       () => this.sql`
       SELECT sha256, data FROM verbatim.blobs
-      WHERE session_id = ${sessionId} AND sha256 IN (SELECT json_array_elements_text(${JSON.stringify([...hashes])}::text::json))`,
+      WHERE session_id = ${sessionId} AND sha256 = ANY(ARRAY(SELECT json_array_elements_text(${JSON.stringify([...hashes])}::text::json)))`,
     )) as { sha256: string; data: string }[];
     return new Map(found.map((b) => [b.sha256, b.data]));
   }

@@ -215,7 +215,11 @@ export async function readPgRowPage(
   return rows.map((r) => cacheRowFromDb(r, unpackLinesForLoad(r.lines)));
 }
 
-/** The parts with `key` (only those `names` names, when given), by `ord` then name. */
+/**
+ * The parts with `key` (only those `names` names, when given), by `ord` then name. The names are
+ * matched with `= ANY(ARRAY(...))`, which the primary key's index serves; `IN (SELECT ...)` was a
+ * hash join over every part of the session (35-50 ms for a 10,000-turn session's head).
+ */
 export async function readPgParts(
   sql: SQL,
   sessionId: string,
@@ -228,7 +232,7 @@ export async function readPgParts(
       ? await sql`
         SELECT part, ord, body, checksum FROM verbatim.replay_state
         WHERE session_id = ${sessionId} AND version = ${key.version} AND capabilities = ${key.capabilities}
-          AND part IN (SELECT json_array_elements_text(${JSON.stringify(names)}::text::json))
+          AND part = ANY(ARRAY(SELECT json_array_elements_text(${JSON.stringify(names)}::text::json)))
         ORDER BY ord, part COLLATE "C"`
       : await sql`
         SELECT part, ord, body, checksum FROM verbatim.replay_state
