@@ -6,7 +6,9 @@
  * reopened in fresh processes with the cache and without it (VERBATIM_REPLAY_CACHE=off),
  * interleaved, against the read floor. Prints a table and the figures as JSON on stdout. With
  * `--postgres`, the sessions are in a PostgreSQL journal (an embedded server on a loopback port,
- * PostgreSQL's default durability) and there is no read floor.
+ * PostgreSQL's default durability) and there is no read floor; the same sessions are also
+ * written to a SQLite journal and loaded from the cache interleaved with the PostgreSQL loads, so
+ * that the two slopes compare in one run.
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -78,10 +80,17 @@ try {
   const seal = replaySeal(env);
   const writeCosts = new Map<number, number[]>();
   for (const turns of sizes) writeCosts.set(turns, await writeWithCache(journal, seal, `ses_${turns}`, cwd, turns));
+  // With PostgreSQL, the same sessions in SQLite too: the slopes are compared in this run.
+  if (url) {
+    const beside = new SqliteJournal(path);
+    for (const turns of sizes) await writeWithCache(beside, seal, `ses_${turns}`, cwd, turns);
+    await beside.close();
+  }
   const storage = new Map<number, { cacheBytes: number; factBytes: number }>();
   for (const turns of sizes) storage.set(turns, await journal.replayCacheSize(`ses_${turns}`));
   await journal.close();
-  if (!url) {
+  // The SQLite journal (the one measured, or the one beside PostgreSQL) as a clean close leaves it.
+  {
     const db = new Database(path);
     db.run("PRAGMA busy_timeout = 120000");
     db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
@@ -101,6 +110,7 @@ try {
     const loaded: number[] = [];
     const fromSpawn: number[] = [];
     const loadedFromSpawn: number[] = [];
+    const sqliteCached: number[] = [];
     // The load sent once the engine has loaded in the background (the client waited after initialize).
     const warm: number[] = [];
     let updates = 0;
@@ -114,6 +124,7 @@ try {
       loaded.push(l.ms);
       loadedFromSpawn.push(l.fromSpawnMs);
       warm.push((await loadOnce(build.verbatim, env, sessionId, cwd, ENGINE_LOADED_MS)).ms);
+      if (url) sqliteCached.push((await loadOnce(build.verbatim, user, sessionId, cwd)).ms);
       const f = await loadOnce(build.verbatim, { ...env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, cwd);
       facts.push(f.ms);
       factsFirst.push(f.firstUpdateMs);
@@ -127,6 +138,7 @@ try {
       loadCachedMs: median(cached),
       loadCachedAgentLoadedMs: median(loaded),
       loadCachedEngineLoadedMs: median(warm),
+      sqliteLoadCachedMs: url ? median(sqliteCached) : Number.NaN,
       loadCachedFromSpawnMs: median(fromSpawn),
       loadCachedAgentLoadedFromSpawnMs: median(loadedFromSpawn),
       loadFactsMs: median(facts),
@@ -155,8 +167,18 @@ try {
   process.stderr.write(
     `reopen with the cache: ${(fit.slope * 1000).toFixed(1)} ms per 1,000 turns, r² = ${fit.r2.toFixed(3)}\n`,
   );
+  const sqliteFit = url
+    ? linearFit(
+        rows.map((r) => r.turns),
+        rows.map((r) => r.sqliteLoadCachedMs),
+      )
+    : undefined;
+  if (sqliteFit)
+    process.stderr.write(
+      `the same sessions from SQLite, interleaved: ${(sqliteFit.slope * 1000).toFixed(1)} ms per 1,000 turns (${rows.map((r) => `${r.turns}: ${r.sqliteLoadCachedMs.toFixed(1)} ms`).join(", ")}); PostgreSQL / SQLite: ${(fit.slope / sqliteFit.slope).toFixed(2)}x\n`,
+    );
   process.stdout.write(
-    `${JSON.stringify({ runs, rows, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2 }, null, 2)}\n`,
+    `${JSON.stringify({ runs, rows, msPerThousandTurns: fit.slope * 1000, linearR2: fit.r2, ...(sqliteFit ? { sqliteMsPerThousandTurns: sqliteFit.slope * 1000, slopeOverSqlite: fit.slope / sqliteFit.slope } : {}) }, null, 2)}\n`,
   );
 } finally {
   await server?.stop();
