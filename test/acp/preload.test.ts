@@ -111,7 +111,11 @@ describe("preloading the engine after initialize", () => {
     const seal = replaySeal(box.env);
     let warmed = false;
     const ends = fakeEnds();
-    const deps = { ...engineDeps(box.env), replaySeal: { ...seal, warm: () => ((warmed = true), seal.warm()) } };
+    const warm = () => {
+      warmed = true;
+      seal.warm();
+    };
+    const deps = { ...engineDeps(box.env), replaySeal: { ...seal, warm } };
     const served = serveStdio({ deps, ends });
     ends.send(INITIALIZE);
     await until(() => warmed, "the seal's warm-up");

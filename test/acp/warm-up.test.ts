@@ -26,7 +26,11 @@ describe("the warm-up after initialize", () => {
   test("stops once the connection is closed", async () => {
     const ran: string[] = [];
     let closed = false;
-    warmUp([() => ran.push("a"), () => ((closed = true), ran.push("b")), () => ran.push("c")], () => closed);
+    const closing = () => {
+      closed = true;
+      ran.push("b");
+    };
+    warmUp([() => ran.push("a"), closing, () => ran.push("c")], () => closed);
     await Bun.sleep(20);
     expect(ran).toEqual(["a", "b"]);
   });
