@@ -217,8 +217,8 @@ export async function readPgRowPage(
 
 /**
  * The parts with `key` (only those `names` names, when given), by `ord` then name. The names are
- * matched with `= ANY(ARRAY(...))`, which the primary key's index serves; `IN (SELECT ...)` was a
- * hash join over every part of the session (35-50 ms for a 10,000-turn session's head).
+ * matched with `= ANY(ARRAY(...))`, which the primary key's index serves; `IN (SELECT ...)` was, without
+ * fresh statistics, a hash join over every part of the session (35-50 ms for a 10,000-turn session's head).
  */
 export async function readPgParts(
   sql: SQL,

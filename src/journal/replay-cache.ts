@@ -146,7 +146,7 @@ export type CacheDbRow<Lines extends string | Uint8Array = string> = {
   checksum: string;
 };
 
-/** The row a store read, with its lines as unpacked (journal/packed-lines.ts). */
+/** The row a store read, with its lines as the store hands them over (on PostgreSQL, unpacked: postgres-packed-lines.ts). */
 export const cacheRowFromDb = <Lines extends string | Uint8Array>(
   r: CacheDbRow<string | Uint8Array>,
   lines: Lines,
