@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { serveStdio } from "../../src/acp/stdio.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { replaySeal, sealKeyFile } from "../../src/core/replay-cache/replay-seal.ts";
+import { withChecksum } from "../../src/journal/replay-cache.ts";
+import { readFileSync } from "node:fs";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { connectInProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
@@ -122,5 +124,16 @@ describe("preloading the engine after initialize", () => {
     ends.end();
     await served;
     expect(existsSync(sealKeyFile(box.env))).toBe(false);
+  });
+
+  test("warming the seal leaves what it judges as it was", () => {
+    const box = sandbox("scripted/plain");
+    const seal = replaySeal(box.env);
+    const row = seal.seal("ses_1", withChecksum({ version: 1, capabilities: "", fromSeq: 1, toSeq: 2, lines: "{}\n" }));
+    const key = readFileSync(sealKeyFile(box.env), "utf8");
+    seal.warm();
+    expect(seal.verdict("ses_1", row)).toBe("sealed");
+    expect(seal.verdict("ses_1", { ...row, lines: "{} \n" })).toBe("broken");
+    expect(readFileSync(sealKeyFile(box.env), "utf8")).toBe(key);
   });
 });
