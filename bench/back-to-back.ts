@@ -9,7 +9,7 @@
  *
  * usage: bun bench/back-to-back.ts [--turns N] [--runs N]   (builds the agent first)
  */
-import { Database } from "bun:sqlite";
+import { foldLog } from "./lib/fold-log.ts";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,14 +109,6 @@ async function runTurns(entry: string, env: Record<string, string>, cwd: string,
   return { sessionId, maxWal, runMs, walAfterSigterm: fileSize(`${journal}-wal`), sigtermExit };
 }
 
-/** Folds the log into the database and truncates it, as a last writer's clean close would. */
-function checkpoint(journal: string): void {
-  const db = new Database(journal);
-  db.run("PRAGMA busy_timeout = 120000");
-  db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
-  db.close();
-}
-
 /** The whole measurement, in a fresh data home (removed after). */
 export async function backToBack(entry: string, turns = 500, runs = 5): Promise<BackToBack> {
   const home = mkdtempSync(join(tmpdir(), "verbatim-bench-turns-"));
@@ -133,7 +125,7 @@ export async function backToBack(entry: string, turns = 500, runs = 5): Promise<
       asLeft.push(await loadOnce(entry, env, run.sessionId, cwd));
       warm.push(await loadOnce(entry, env, run.sessionId, cwd, ENGINE_LOADED_MS));
     }
-    checkpoint(journal);
+    foldLog(journal);
     const checkpointed = [];
     for (let i = 0; i < runs; i++) checkpointed.push(await loadOnce(entry, env, run.sessionId, cwd));
     const bound = process.env.VERBATIM_WAL_BOUND_MB;

@@ -12,8 +12,8 @@
  * and fdatasync of 8 KB on the disk the server's data is on. A strict append cannot beat the
  * second, nor the second the third.
  */
+import { foldLog } from "./lib/fold-log.ts";
 import { SQL } from "bun";
-import { Database } from "bun:sqlite";
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -170,10 +170,7 @@ export async function postgresBench(
     }
     await written.close();
     await postgres.close();
-    const fold = new Database(join(dir, "journal.db"));
-    fold.run("PRAGMA busy_timeout = 120000");
-    fold.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
-    fold.close();
+    foldLog(join(dir, "journal.db"));
     const reopen: StoreReopen[] = [];
     const envs = { sqlite: { VERBATIM_HOME: dir }, postgres: { VERBATIM_HOME: dir, VERBATIM_JOURNAL: url } };
     for (const turns of options.sizes) {

@@ -5,7 +5,7 @@
  * verbatim process, whose peak memory (VmHWM) is read from /proc, and compared with its memory
  * after `initialize`.
  */
-import { Database } from "bun:sqlite";
+import { foldLog } from "./lib/fold-log.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,11 +70,7 @@ export function writeSessions(
   const facts = new Map<number, number>();
   for (const turns of sizes) facts.set(turns, generateSession(journal, `ses_${turns}`, cwd, turns, shape));
   journal.close();
-  // Folds what the checkpointer's thread has not folded yet, waiting for a checkpoint under way.
-  const db = new Database(path);
-  db.run("PRAGMA busy_timeout = 120000");
-  db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
-  db.close();
+  foldLog(path);
   return facts;
 }
 

@@ -10,7 +10,7 @@
  * written to a SQLite journal and loaded from the cache interleaved with the PostgreSQL loads, so
  * that the two slopes compare in one run.
  */
-import { Database } from "bun:sqlite";
+import { foldLog } from "./lib/fold-log.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,12 +90,7 @@ try {
   for (const turns of sizes) storage.set(turns, await journal.replayCacheSize(`ses_${turns}`));
   await journal.close();
   // The SQLite journal (the one measured, or the one beside PostgreSQL) as a clean close leaves it.
-  {
-    const db = new Database(path);
-    db.run("PRAGMA busy_timeout = 120000");
-    db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
-    db.close();
-  }
+  foldLog(path);
 
   const rows = [];
   for (const turns of sizes) {

@@ -127,7 +127,7 @@ export function targets(r: Results): Target[] {
         met: b.reopenAsLeftMs <= 36,
       },
       {
-        what: `the same reopen, sent once the engine has loaded`,
+        what: "the same reopen, sent once the engine has loaded",
         target: "≤ 36 ms",
         value: ms(b.reopenAsLeftEngineLoadedMs),
         met: b.reopenAsLeftEngineLoadedMs <= 36,
