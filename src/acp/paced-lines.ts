@@ -3,25 +3,26 @@ import { throwIfCancelled } from "./errors.ts";
 import type { UpdateSender } from "./update-sender.ts";
 import { yieldToEventLoop } from "../shared/event-loop.ts";
 
-/** Cached sends (of about 256 KB each) in flight before the load waits for the client to read. */
+/**
+ * Cached sends (of about 128 KB each) waiting for the client to read, past what stdout lets wait
+ * (stdout-writer.ts, BACKLOG_BYTES), before the load waits for the client.
+ */
 const SENDS_IN_FLIGHT = 4;
 
 /**
  * The replay sink's `lines` (client-replay-sink.ts) through `sender`: a few sends in flight at
- * most (the client reads at its pace, and memory stays bounded), a turn of the event loop now and
- * then (input is read: a `$/cancel_request`), and none once `signal` has cancelled the load (it
- * throws its error).
+ * most (the client reads at its pace, and memory stays bounded), a turn of the event loop after
+ * each send (the transport writes what it holds to the client while the next rows are read, and
+ * input is read: a `$/cancel_request`), and none once `signal` has cancelled the load (it throws
+ * its error).
  */
 export function pacedLines(
   sender: UpdateSender,
   signal: AbortSignal | undefined,
-): (lines: readonly (string | Uint8Array)[]) => Promise<void> | undefined {
-  let sends = 0;
+): (lines: readonly (string | Uint8Array)[]) => Promise<void> {
   return (lines) => {
     throwIfCancelled(signal);
     sender.sendLines(lines);
-    const pressure = sender.pressure(SENDS_IN_FLIGHT);
-    if (++sends % 16 !== 0) return pressure;
-    return (pressure ?? Promise.resolve()).then(yieldToEventLoop);
+    return sender.pressure(SENDS_IN_FLIGHT)?.then(yieldToEventLoop) ?? yieldToEventLoop();
   };
 }

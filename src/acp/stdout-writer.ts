@@ -14,8 +14,14 @@ export type Message = acp.Stream["writable"] extends WritableStream<infer T> ? T
  * agent yields to the event loop.
  */
 const FLUSH_WINDOW_MS = 0.2;
-/** Past this many buffered bytes a write waits for the pipe (the client is behind): backpressure. */
+/** Past this many bytes buffered here, they are handed to the pipe at once. */
 export const HIGH_WATER_BYTES = 256 * 1024;
+/**
+ * Past this many bytes handed to the pipe and not yet taken by the client, a write waits for the
+ * pipe to drain (the client is behind): backpressure. Below it a write returns at once, so a
+ * load goes on reading its next rows while the client reads the last ones.
+ */
+export const BACKLOG_BYTES = 1024 * 1024;
 
 /** What the buffer writes to: stdout's sink (Bun's FileSink), or a test's. */
 export type Sink = Pick<Bun.FileSink, "write" | "flush">;
@@ -91,12 +97,14 @@ export class BufferedStdout {
   #scheduled = false;
   /** The sink's flush still under way (a pipe the client had not drained), if any. */
   #draining: Promise<void> | undefined;
+  /** Bytes handed to the sink since it last had written everything: what the client has yet to take, at most. */
+  #backlog = 0;
 
   constructor(private readonly sink: Sink) {}
 
   /**
-   * Buffers `data` (a line, or pieces of whole lines in order); resolves at once unless the pipe
-   * is full, then once it has drained.
+   * Buffers `data` (a line, or pieces of whole lines in order); returns at once unless more than
+   * BACKLOG_BYTES wait for the pipe, then a promise that settles once it has drained.
    */
   write(data: string | Uint8Array | readonly (string | Uint8Array)[]): Promise<void> | undefined {
     if (typeof data === "string") {
@@ -123,7 +131,8 @@ export class BufferedStdout {
 
   /** Writes out everything buffered (before the process exits). */
   async flushAll(): Promise<void> {
-    await this.#flush(performance.now());
+    this.#flush(performance.now());
+    await this.#draining;
   }
 
   /**
@@ -132,7 +141,8 @@ export class BufferedStdout {
    */
   afterWrite(callback: () => void): void {
     setImmediate(() => {
-      const written = this.#parts.length > 0 ? this.#flush(performance.now()) : this.#draining;
+      if (this.#parts.length > 0) this.#flush(performance.now());
+      const written = this.#draining;
       if (written) void written.then(callback, callback);
       else callback();
     });
@@ -157,19 +167,27 @@ export class BufferedStdout {
     if (text.length > 0) void this.sink.write(text.length === 1 ? (text[0] as string) : text.join(""));
   }
 
+  /** Hands what is buffered to the sink; the drain to wait for when the backlog is past BACKLOG_BYTES. */
   #flush(now: number): Promise<void> | undefined {
     this.#lastFlush = now;
+    const handed = this.#buffered;
     if (this.#parts.length > 0) {
       this.#writeParts(this.#parts);
       this.#parts = [];
       this.#buffered = 0;
     }
     const flushed = this.sink.flush();
-    if (typeof flushed === "number") return undefined;
+    if (typeof flushed === "number") {
+      this.#backlog = 0;
+      return undefined;
+    }
+    this.#backlog += handed;
     const draining = flushed.then(() => {
-      if (this.#draining === draining) this.#draining = undefined;
+      if (this.#draining !== draining) return;
+      this.#draining = undefined;
+      this.#backlog = 0;
     });
     this.#draining = draining;
-    return draining;
+    return this.#backlog > BACKLOG_BYTES ? draining : undefined;
   }
 }

@@ -28,7 +28,10 @@ export type ReplayCachePageRow = Omit<ReplayCacheRow, "lines"> & { lines: string
 /** One part of the state after the last cached turn (see replay-state.ts for `part` and `body`). */
 export type ReplayStatePart = { part: string; ord: number; body: string; checksum: string };
 
-/** Rows a page of `readReplayPages` holds at most (about 1 MB of lines for streamed turns). */
+/**
+ * Rows a page of `readReplayPages` holds at most on PostgreSQL, where each page is a round trip
+ * (about 1 MB of lines for streamed turns). SQLite's pages are smaller (sqlite-replay-cache.ts).
+ */
 export const REPLAY_PAGE_ROWS = 256;
 
 /** What a turn's end stores: its row, and the parts of the state it changed (the head always among them). */

@@ -8,7 +8,6 @@ import type { Database } from "bun:sqlite";
 import { guard } from "./sqlite-errors.ts";
 import {
   cacheRowFromDb,
-  REPLAY_PAGE_ROWS,
   type CacheDbRow,
   type ReplayCacheKey,
   type ReplayCachePageRow,
@@ -159,7 +158,15 @@ export function readRowPage(
     .map((r) => cacheRowFromDb(r, r.lines));
 }
 
-/** The rows with `key` from the one starting at `fromSeq` on, in pages of REPLAY_PAGE_ROWS by `fromSeq`. */
+/**
+ * Rows a page of the SQLite cache holds at most (about 280 KB of lines for streamed turns). A read
+ * holds the thread (bun:sqlite is synchronous), and the transport writes to the client only
+ * between reads: a small page lets the first lines leave a few milliseconds after the request,
+ * and the client read what was sent while the next page is read.
+ */
+export const SQLITE_REPLAY_PAGE_ROWS = 64;
+
+/** The rows with `key` from the one starting at `fromSeq` on, in pages of SQLITE_REPLAY_PAGE_ROWS by `fromSeq`. */
 export function* rowPages(
   db: Database,
   sessionId: string,
@@ -167,9 +174,9 @@ export function* rowPages(
   fromSeq: number,
 ): Generator<ReplayCachePageRow[]> {
   for (let from = fromSeq; ; ) {
-    const page = guard(sessionId, () => readRowPage(db, sessionId, key, from, REPLAY_PAGE_ROWS));
+    const page = guard(sessionId, () => readRowPage(db, sessionId, key, from, SQLITE_REPLAY_PAGE_ROWS));
     if (page.length > 0) yield page;
-    if (page.length < REPLAY_PAGE_ROWS) return;
+    if (page.length < SQLITE_REPLAY_PAGE_ROWS) return;
     from = (page[page.length - 1] as ReplayCachePageRow).fromSeq + 1;
   }
 }

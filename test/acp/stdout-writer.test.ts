@@ -1,6 +1,6 @@
 /** The buffered stdout: what is written reaches the pipe in order, and `afterWrite` waits for it. */
 import { describe, expect, test } from "bun:test";
-import { BufferedStdout } from "../../src/acp/stdout-writer.ts";
+import { BACKLOG_BYTES, BufferedStdout, HIGH_WATER_BYTES } from "../../src/acp/stdout-writer.ts";
 import { until } from "../support/acp-session.ts";
 import { FakeSink } from "../support/fake-ends.ts";
 
@@ -45,5 +45,42 @@ describe("the buffered stdout", () => {
     expect(sink.text).toBe('before\ngathered {"cached":"é"}\nafter\nlast\n');
     // The bytes are handed over as they are: never decoded to text and encoded again.
     expect(sink.writes).toContain(cached);
+  });
+
+  test("a write returns at once while the pipe has not taken less than the backlog, and waits past it", async () => {
+    const sink = new FakeSink();
+    sink.holdNextFlush();
+    const out = new BufferedStdout(sink);
+    const chunk = `${"x".repeat(HIGH_WATER_BYTES - 1)}\n`;
+    const writes = Math.ceil(BACKLOG_BYTES / chunk.length);
+    // Each of these is handed to the pipe, which takes none of it: the client is behind.
+    for (let i = 0; i < writes; i++) expect(out.write(chunk)).toBeUndefined();
+    const waiting = out.write(chunk);
+    expect(waiting).toBeInstanceOf(Promise);
+    let drained = false;
+    void waiting?.then(() => {
+      drained = true;
+    });
+    await Bun.sleep(20);
+    expect(drained).toBe(false);
+    sink.release();
+    await until(() => drained, "the drain");
+    // Once drained, the backlog starts again from nothing.
+    expect(out.write(chunk)).toBeUndefined();
+  });
+
+  test("flushAll waits for the pipe to take everything, however little is waiting", async () => {
+    const sink = new FakeSink();
+    sink.holdNextFlush();
+    const out = new BufferedStdout(sink);
+    out.write("small\n");
+    let flushed = false;
+    void out.flushAll().then(() => {
+      flushed = true;
+    });
+    await Bun.sleep(20);
+    expect(flushed).toBe(false);
+    sink.release();
+    await until(() => flushed, "the flush");
   });
 });

@@ -110,6 +110,22 @@ for (const kind of storeKinds) {
       expect(read.every(checksumHolds)).toBe(true);
     });
 
+    test("rows that span many pages are read whole, in order, each page after the one before", async () => {
+      const { store } = await open();
+      const id = await create(store);
+      // More rows than a page holds on either store (64 on SQLite, 256 on PostgreSQL), and no multiple of either.
+      const rows = Array.from({ length: 601 }, (_, i) => row(2 * i + 1, 2 * i + 2, `line ${i}\n`));
+      await store.putReplayCache(id, KEY, { rows, parts: [] });
+      const starts: number[] = [];
+      let pages = 0;
+      for await (const page of store.readReplayPages(id, KEY)) {
+        pages++;
+        starts.push(...page.map((r) => r.fromSeq));
+      }
+      expect(starts).toEqual(rows.map((r) => r.fromSeq));
+      expect(pages).toBeGreaterThan(2);
+    });
+
     test("a row is replaced by one of the same start; a part's body is replaced, its first order kept", async () => {
       const { store } = await open();
       const id = await create(store);

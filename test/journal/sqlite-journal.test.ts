@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { AUTHORITY_INDEX } from "../../src/journal/facts/authority.ts";
 import type { FactKind } from "../../src/journal/facts/index.ts";
+import { openForReading, READER_CACHE_PAGES } from "../../src/journal/sqlite-open.ts";
 import { countOfSql, lastOfSql } from "../../src/journal/sqlite-reads.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { chunk, createSession, journalError, tempJournal } from "../support/journal.ts";
@@ -93,6 +94,15 @@ describe("the SQLite journal", () => {
     expect(reader.writing).toBe(false);
     expect(() => new Database(path, { readonly: true }).run("INSERT INTO meta VALUES ('x', 'y')")).toThrow(/readonly/);
     reader.close();
+  });
+
+  test("the read-only connection keeps a page cache of a few pages (a load reads each page once)", () => {
+    const { journal, path } = tempJournal();
+    createSession(journal);
+    journal.close();
+    const db = openForReading(path);
+    expect(db?.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size).toBe(READER_CACHE_PAGES);
+    db?.close();
   });
 
   test("reading a session that does not exist is a not_found error, and creates no file", async () => {

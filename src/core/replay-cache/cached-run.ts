@@ -15,8 +15,11 @@ import { log } from "../../shared/log.ts";
 import { linesAreUpdatesOf } from "../../replay/cached-lines.ts";
 import type { ReplaySeal } from "./replay-seal.ts";
 
-/** Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few hundred sends. */
-const LINES_PER_SEND = 256 * 1024;
+/**
+ * Lines handed to `send` at once: rows are gathered up to this size, so a long session is a few
+ * hundred sends, and the client has the first of a page's lines while the rest are checked.
+ */
+const LINES_PER_SEND = 128 * 1024;
 
 /**
  * Reads the valid run of rows from record 1, handing their lines to `send` in order as they are
