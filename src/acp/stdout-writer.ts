@@ -21,7 +21,7 @@ export const HIGH_WATER_BYTES = 256 * 1024;
  * pipe to drain (the client is behind): backpressure. Below it a write returns at once, so a
  * load goes on reading its next rows while the client reads the last ones.
  */
-export const BACKLOG_BYTES = 1024 * 1024;
+export const BACKLOG_BYTES = 512 * 1024;
 
 /** What the buffer writes to: stdout's sink (Bun's FileSink), or a test's. */
 export type Sink = Pick<Bun.FileSink, "write" | "flush">;
