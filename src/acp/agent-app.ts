@@ -22,7 +22,7 @@ import {
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { AfterResponse } from "./after-response.ts";
-import { warmUp } from "./warm-up.ts";
+import { collectUnlessAsked, warmUp } from "./warm-up.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
 import { EXTENSION_REQUESTS, type ExtensionRequest } from "./extension-requests.ts";
 import { initializeResponse } from "./capabilities.ts";
@@ -97,6 +97,8 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   let loading: Promise<LoadedHandlers> | undefined;
   let processCatalog: ProviderCatalog | undefined = deps?.catalog;
   let closed = false;
+  /** Whether the client has sent a method past `initialize` (the warm-up then leaves out its collection). */
+  let asked = false;
   const responses = new AfterResponse();
   const forkMessageIds = new ForkMessageIds();
   const load = (): Promise<LoadedHandlers> =>
@@ -143,6 +145,7 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
   for (const extension of EXTENSION_REQUESTS) forwardExtension(app, extension, load);
   const received = (message: unknown) => {
+    if (!asked && isRequestPastInitialize(message)) asked = true;
     forkMessageIds.received(message);
     const sessionId = cancelledSession(message);
     // The SDK's handler still runs later; cancelling twice is harmless.
@@ -159,7 +162,10 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
     preload: () => {
       if (closed) return;
       load().then(
-        ({ deps }) => warmUp([() => deps.store.warm(), () => deps.replaySeal?.warm()], () => closed),
+        ({ deps }) =>
+          warmUp([() => deps.store.warm(), () => deps.replaySeal?.warm()], () => closed, [
+            collectUnlessAsked(() => asked),
+          ]),
         () => undefined,
       );
     },
@@ -229,4 +235,9 @@ function forwardNotification<M extends AgentNotificationMethod>(
     await handler?.(context);
   };
   app.onNotification(method, forward as unknown as AgentNotificationHandlersByMethod[M]);
+}
+
+/** Whether `message` is a request or notification of a method other than `initialize`. */
+function isRequestPastInitialize(message: unknown): boolean {
+  return typeof message === "object" && message !== null && "method" in message && message.method !== m.initialize;
 }

@@ -3,7 +3,7 @@
  * the journal for reading (the first session method would wait for both). The answer is written
  * before any of it starts, nothing else is sent, and nothing is written to the journal.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { serveStdio } from "../../src/acp/stdio.ts";
@@ -135,5 +135,39 @@ describe("preloading the engine after initialize", () => {
     expect(seal.verdict("ses_1", row)).toBe("sealed");
     expect(seal.verdict("ses_1", { ...row, lines: "{} \n" })).toBe("broken");
     expect(readFileSync(sealKeyFile(box.env), "utf8")).toBe(key);
+  });
+
+  test("with nothing asked since initialize, the warm-up ends with a garbage collection", async () => {
+    const box = sandbox("scripted/plain");
+    const gc = spyOn(Bun, "gc");
+    try {
+      const { ends, store, served } = serve(box);
+      ends.send(INITIALIZE);
+      await until(() => store.sentWhenWarmed !== undefined, "the preload");
+      await until(() => gc.mock.calls.length > 0, "the collection");
+      expect(gc.mock.calls).toEqual([[true]]);
+      ends.end();
+      await served;
+    } finally {
+      gc.mockRestore();
+    }
+  });
+
+  test("a request sent right after initialize is not held up by the warm-up's collection", async () => {
+    const box = sandbox("scripted/plain");
+    const gc = spyOn(Bun, "gc");
+    try {
+      const { ends, served } = serve(box);
+      ends.send(INITIALIZE);
+      ends.send({ jsonrpc: "2.0", id: 1, method: "session/list", params: {} });
+      await until(() => ends.output.messages().some((m) => m.id === 1), "the list");
+      // Long enough for every warm-up step to have run.
+      await Bun.sleep(200);
+      expect(gc).not.toHaveBeenCalled();
+      ends.end();
+      await served;
+    } finally {
+      gc.mockRestore();
+    }
   });
 });

@@ -5,7 +5,7 @@
  * and compiles what the request's own parse then uses).
  */
 import { describe, expect, test } from "bun:test";
-import { FIRST_PARSES, warmUp } from "../../src/acp/warm-up.ts";
+import { collectUnlessAsked, FIRST_PARSES, warmUp } from "../../src/acp/warm-up.ts";
 import { until } from "../support/acp-session.ts";
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -31,7 +31,8 @@ describe("the warm-up after initialize", () => {
       ran.push("b");
     };
     warmUp([() => ran.push("a"), closing, () => ran.push("c")], () => closed);
-    await Bun.sleep(20);
+    await until(() => ran.includes("b"), "the step that closes");
+    for (let i = 0; i < 5; i++) await turn();
     expect(ran).toEqual(["a", "b"]);
   });
 
@@ -53,5 +54,33 @@ describe("the warm-up after initialize", () => {
   test("each of the SDK's first parses is of a request the SDK accepts", () => {
     expect(FIRST_PARSES.length).toBeGreaterThan(0);
     for (const parse of FIRST_PARSES) expect(parse().success).toBe(true);
+  });
+
+  test("its last steps run after the SDK's first parses", async () => {
+    const ran: string[] = [];
+    let turns = 0;
+    const counting = () => {
+      turns++;
+      if (!ran.includes("last")) setImmediate(counting);
+    };
+    setImmediate(counting);
+    warmUp([() => ran.push("first")], () => false, [() => ran.push("last")]);
+    await until(() => ran.length === 2, "the last step");
+    expect(ran).toEqual(["first", "last"]);
+    expect(turns).toBeGreaterThanOrEqual(FIRST_PARSES.length + 1);
+  });
+
+  test("the collection runs only while no request has come", () => {
+    let asked = false;
+    let collections = 0;
+    const collect = collectUnlessAsked(
+      () => asked,
+      () => collections++,
+    );
+    collect();
+    expect(collections).toBe(1);
+    asked = true;
+    collect();
+    expect(collections).toBe(1);
   });
 });
