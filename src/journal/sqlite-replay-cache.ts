@@ -162,7 +162,7 @@ export function readRowPage(
  * Rows a page of the SQLite cache holds at most (about 280 KB of lines for streamed turns). A read
  * holds the thread (bun:sqlite is synchronous), and the transport writes to the client only
  * between reads: a small page lets the first lines leave a few milliseconds after the request,
- * and the client read what was sent while the next page is read.
+ * and the client reads what was sent while the next page is read.
  */
 export const SQLITE_REPLAY_PAGE_ROWS = 64;
 
