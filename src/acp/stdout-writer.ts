@@ -54,7 +54,10 @@ export class MessageWritable extends WritableStream<Message> {
 
 const settled: Promise<undefined> = Promise.resolve(undefined);
 
-/** Writes each message as one line; resolves at once unless the client is far behind (BACKLOG_BYTES). Never closes stdout. */
+/**
+ * Writes each message as one line; resolves at once unless the client is far behind
+ * (BACKLOG_BYTES). Never closes stdout.
+ */
 class MessageWriter implements WritableStreamDefaultWriter<Message> {
   readonly closed = new Promise<undefined>(() => {});
   readonly desiredSize = 1;

@@ -1,4 +1,7 @@
-/** The buffered stdout: what is written reaches the pipe in order, and `afterWrite` waits for it. */
+/**
+ * The buffered stdout: what is written reaches the pipe in order, `afterWrite` and `flushAll` wait
+ * for it, and a write waits only once the client is far behind.
+ */
 import { describe, expect, test } from "bun:test";
 import { BACKLOG_BYTES, BufferedStdout, HIGH_WATER_BYTES } from "../../src/acp/stdout-writer.ts";
 import { until } from "../support/acp-session.ts";
@@ -47,7 +50,7 @@ describe("the buffered stdout", () => {
     expect(sink.writes).toContain(cached);
   });
 
-  test("a write returns at once while the pipe has not taken less than the backlog, and waits past it", async () => {
+  test("a write returns at once while less than the backlog waits for the pipe, and waits for the drain past it", async () => {
     const sink = new FakeSink();
     sink.holdNextFlush();
     const out = new BufferedStdout(sink);
