@@ -16,6 +16,12 @@ import {
   type ReplayStatePart,
 } from "./replay-cache.ts";
 
+/**
+ * A rowid table with `lines` last: a row's lines (4-5 KB for a streamed turn) are mostly on its
+ * leaf page and the one overflow page after it. In a WITHOUT ROWID table a row keeps about 1 KB
+ * on its leaf and the rest on a chain of overflow pages, each read on its own: reading a 10,000-
+ * turn session's rows took 2.6x as long in SQLite (docs/performance.md, tenth pass).
+ */
 export const replayCacheSql = `
 CREATE TABLE IF NOT EXISTS replay_cache (
   session_id TEXT NOT NULL,
@@ -23,10 +29,10 @@ CREATE TABLE IF NOT EXISTS replay_cache (
   capabilities TEXT NOT NULL,
   from_seq INTEGER NOT NULL,
   to_seq INTEGER NOT NULL,
-  lines TEXT NOT NULL,
   checksum TEXT NOT NULL,
+  lines TEXT NOT NULL,
   PRIMARY KEY (session_id, version, capabilities, from_seq)
-) WITHOUT ROWID;
+);
 CREATE TABLE IF NOT EXISTS replay_state (
   session_id TEXT NOT NULL,
   version INTEGER NOT NULL,
@@ -83,6 +89,7 @@ export function schemaVersion(db: Database): number {
  * dropped (writers store it again from the facts). Then the schema as it stands is the trusted one.
  */
 export function settleCacheTrust(db: Database, before: number): void {
+  upgradeCacheTable(db);
   db.run(replayCacheSql);
   const stamp = db.query<{ value: string }, []>(`SELECT value FROM meta WHERE key = '${TRUST_KEY}'`).get()?.value;
   if (stamp !== String(before)) {
@@ -91,6 +98,26 @@ export function settleCacheTrust(db: Database, before: number): void {
   }
   const now = String(schemaVersion(db));
   if (stamp !== now) db.run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [TRUST_KEY, now]);
+}
+
+/**
+ * Moves the rows of a cache table in the layout verbatim used before (WITHOUT ROWID, `lines`
+ * before `checksum`) into the one it uses now, row for row, in the caller's transaction. A
+ * journal whose table is already in the current layout (or has none) is left as it is.
+ */
+function upgradeCacheTable(db: Database): void {
+  const table = db
+    .query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'replay_cache'")
+    .get();
+  if (!table || !/WITHOUT\s+ROWID/i.test(table.sql)) return;
+  db.run("ALTER TABLE replay_cache RENAME TO replay_cache_before");
+  db.run(replayCacheSql);
+  db.run(
+    `INSERT INTO replay_cache (session_id, version, capabilities, from_seq, to_seq, checksum, lines)
+     SELECT session_id, version, capabilities, from_seq, to_seq, checksum, lines FROM replay_cache_before
+     ORDER BY session_id, version, capabilities, from_seq`,
+  );
+  db.run("DROP TABLE replay_cache_before");
 }
 
 /** Inserts or replaces rows and parts; the caller runs it in the transaction that checks the lease. */

@@ -4,12 +4,15 @@ import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { AUTHORITY_INDEX } from "../../src/journal/facts/authority.ts";
 import type { FactKind } from "../../src/journal/facts/index.ts";
+import { withChecksum, type ReplayCacheKey } from "../../src/journal/replay-cache.ts";
 import { openForReading, READER_CACHE_PAGES } from "../../src/journal/sqlite-open.ts";
 import { countOfSql, lastOfSql } from "../../src/journal/sqlite-reads.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
 import { chunk, createSession, journalError, tempJournal } from "../support/journal.ts";
 
 const now = () => new Date().toISOString();
+
+const CACHE_KEY: ReplayCacheKey = { version: 1, capabilities: "notices=0;compaction=0" };
 
 describe("the SQLite journal", () => {
   test("reads back every appended fact in order, validated", async () => {
@@ -103,6 +106,48 @@ describe("the SQLite journal", () => {
     const db = openForReading(path);
     expect(db?.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size).toBe(READER_CACHE_PAGES);
     db?.close();
+  });
+
+  test("a replay cache kept in the earlier WITHOUT ROWID layout is moved, row for row, into a rowid table with its lines last when a writer opens the journal, and stays trusted", async () => {
+    const { journal, path } = tempJournal();
+    const id = createSession(journal);
+    await journal.acquire(id);
+    const rows = [withChecksum({ ...CACHE_KEY, fromSeq: 1, toSeq: 1, lines: "a\n" })];
+    await journal.putReplayCache(id, CACHE_KEY, { rows, parts: [] });
+    await journal.close();
+    const db = new Database(path);
+    db.transaction(() => {
+      db.run("ALTER TABLE replay_cache RENAME TO current_layout");
+      db.run(`CREATE TABLE replay_cache (session_id TEXT NOT NULL, version INTEGER NOT NULL, capabilities TEXT NOT NULL,
+        from_seq INTEGER NOT NULL, to_seq INTEGER NOT NULL, lines TEXT NOT NULL, checksum TEXT NOT NULL,
+        PRIMARY KEY (session_id, version, capabilities, from_seq)) WITHOUT ROWID`);
+      db.run(
+        "INSERT INTO replay_cache SELECT session_id, version, capabilities, from_seq, to_seq, lines, checksum FROM current_layout",
+      );
+      db.run("DROP TABLE current_layout");
+      // As the verbatim that wrote this layout left it: the schema as it stands is the trusted one.
+      db.run(
+        "UPDATE meta SET value = (SELECT CAST(schema_version AS TEXT) FROM pragma_schema_version) WHERE key = 'replay_cache_schema'",
+      );
+    })();
+    db.close();
+    const writer = new SqliteJournal(path);
+    await writer.acquire(id);
+    const pages = [];
+    for await (const page of writer.readReplayPages(id, CACHE_KEY)) pages.push(...page);
+    expect(pages.map((r) => [r.fromSeq, r.toSeq, new TextDecoder().decode(r.lines as Uint8Array), r.checksum])).toEqual(
+      rows.map((r) => [r.fromSeq, r.toSeq, r.lines, r.checksum]),
+    );
+    await writer.close();
+    const after = new Database(path, { readonly: true });
+    const table = after.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'replay_cache'").get();
+    const columns = after
+      .query<{ name: string }, []>("PRAGMA table_info(replay_cache)")
+      .all()
+      .map((c) => c.name);
+    after.close();
+    expect(table?.sql).not.toMatch(/WITHOUT ROWID/i);
+    expect(columns.at(-1)).toBe("lines");
   });
 
   test("reading a session that does not exist is a not_found error, and creates no file", async () => {
