@@ -217,3 +217,10 @@ export function childSessions(db: Database | undefined, sessionId: string): Sess
   );
   return rows.map(toSessionRow);
 }
+
+/** The lease row of `sessionId` (whose process may have ended since: see process-identity.ts). */
+export function leaseOf(db: Database, sessionId: string): { pid: number; start_time: string } | null {
+  return db
+    .query<{ pid: number; start_time: string }, [string]>("SELECT pid, start_time FROM leases WHERE session_id = ?")
+    .get(sessionId);
+}

@@ -17,6 +17,7 @@ import {
   lastSeqOf,
   lastFactOf,
   authorityFacts,
+  leaseOf,
   listSessions,
   readFacts,
   sessionInfo,
@@ -31,6 +32,7 @@ import type {
   ReplayStatePart,
 } from "./replay-cache.ts";
 import { cacheKeys, deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
+import { warmLoadReads } from "./sqlite-warm-reads.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn } from "./sqlite-side-tables.ts";
@@ -249,18 +251,15 @@ export class SqliteJournal implements JournalStore {
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     const db = this.#reader();
     if (!db) return undefined;
-    const lease = guard(sessionId, () =>
-      db
-        .query<{ pid: number; start_time: string }, [string]>("SELECT pid, start_time FROM leases WHERE session_id = ?")
-        .get(sessionId),
-    );
+    const lease = guard(sessionId, () => leaseOf(db, sessionId));
     if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
     return { pid: lease.pid };
   }
 
   warm(): void {
     try {
-      this.#reader();
+      const db = this.#reader();
+      if (db) warmLoadReads(db);
     } catch {
       // Left for the first read, which opens the database again and reports what is wrong.
     }
