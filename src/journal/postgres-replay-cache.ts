@@ -22,6 +22,7 @@ import {
 } from "./replay-cache.ts";
 import type { LeaseHolder } from "./store.ts";
 import { packLines, unpackLines, unpackLinesForLoad } from "./postgres-packed-lines.ts";
+import { prefetchedPages } from "./prefetched-pages.ts";
 
 type Guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => Promise<T>;
 
@@ -51,15 +52,14 @@ export class PostgresReplayCache implements ReplayCacheStore {
     return this.guard(sessionId, () => readPgRows(this.sql, sessionId, key));
   }
 
+  /** Pages of REPLAY_PAGE_ROWS, the next asked for while the caller writes this one (prefetched-pages.ts). */
   async *readReplayPages(sessionId: string, key: ReplayCacheKey, fromSeq = 1): AsyncGenerator<ReplayCachePageRow[]> {
     if ((await this.layout.read()) === undefined) return;
-    for (let from = fromSeq; ; ) {
-      const start = from;
-      const page = await this.guard(sessionId, () => readPgRowPage(this.sql, sessionId, key, start, REPLAY_PAGE_ROWS));
-      if (page.length > 0) yield page;
-      if (page.length < REPLAY_PAGE_ROWS) return;
-      from = (page[page.length - 1] as ReplayCachePageRow).fromSeq + 1;
-    }
+    yield* prefetchedPages(
+      (from) => this.guard(sessionId, () => readPgRowPage(this.sql, sessionId, key, from, REPLAY_PAGE_ROWS)),
+      REPLAY_PAGE_ROWS,
+      fromSeq,
+    );
   }
 
   async readReplayState(sessionId: string, key: ReplayCacheKey, names?: readonly string[]): Promise<ReplayStatePart[]> {
