@@ -1,11 +1,12 @@
 /**
  * What the engine's preload does once the engine is loaded, while the client has yet to send its
  * next request (agent-app.ts): the first parse of each session request the SDK checks, the
- * journal's reader, the replay seal's key, and last a garbage collection. A first parse is dear
- * (zod builds the schema, which the build leaves to its first use, then compiles a parser for it:
- * 1-5 ms for a load's request, measured); the parses here build and compile exactly what the SDK's
- * own parse of the request then uses. Each step takes a turn of the event loop of its own, so a
- * request that arrives meanwhile waits for one step at most. Never writes, and sends nothing.
+ * journal's reader and the reads a load makes, the replay seal's key, and last a garbage
+ * collection. A first parse is dear (zod builds the schema, which the build leaves to its first
+ * use, then compiles a parser for it: 1-5 ms for a load's request, measured); the parses here
+ * build and compile exactly what the SDK's own parse of the request then uses. Each step takes a
+ * turn of the event loop of its own, so a request that arrives meanwhile waits for one step at
+ * most. Never writes, and sends nothing.
  */
 // The SDK's own schema module (the one its request specs parse with): the same module, so the
 // same schemas. Its exports map does not list it; the lazy-schema build step depends on it too.

@@ -135,8 +135,9 @@ export interface JournalStore extends ReplayCacheStore {
   /** The live process holding the session's lease, if any. */
   holder(sessionId: string): Promise<LeaseHolder | undefined>;
   /**
-   * Gets ready to read (opens the journal, if there is one, for reading) so that the first read
-   * does not wait for it. Never writes, never throws: a problem is reported by the read that meets it.
+   * Gets ready to read (opens the journal, if there is one, for reading, and may prepare the reads
+   * a load makes) so that the first read does not wait for it. Never writes, never throws: a
+   * problem is reported by the read that meets it.
    */
   warm(): void;
   close(): Promise<void>;
