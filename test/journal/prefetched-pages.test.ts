@@ -53,6 +53,23 @@ describe("prefetched pages", () => {
     await expect(pages.next()).rejects.toThrow("read from 5 failed");
   });
 
+  test("a page that fails while the caller still writes the one before is its error when it reads it, and never an unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const { read } = table(10, 4, (from) => from === 5);
+      const pages = prefetchedPages(read, 4, 1);
+      await pages.next();
+      // The caller writes the first page to its client meanwhile.
+      await Bun.sleep(10);
+      expect(unhandled).toEqual([]);
+      await expect(pages.next()).rejects.toThrow("read from 5 failed");
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   test("a caller that stops early is not told of the failure of the page it did not read", async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
