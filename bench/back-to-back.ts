@@ -34,12 +34,22 @@ export type BackToBack = {
   runMs: number;
   /** The database file's size after the run, in bytes. */
   databaseBytes: number;
-  /** Reopen in a fresh process with the journal as the run left it: load request → response (median of `runs`). */
-  reopenAsLeftMs: number;
-  /** The same, from the process's spawn to the load response. */
-  reopenAsLeftFromSpawnMs: number;
-  /** The same reopen sent once the engine has loaded in the background (ENGINE_LOADED_MS after initialize). */
+  /**
+   * Reopen in a fresh process with the journal as the run left it, sent once the engine has loaded
+   * in the background (ENGINE_LOADED_MS after initialize): load request → response (median of
+   * `runs`). The issue's target is on this one: it measured the request once the agent had loaded
+   * (then, the full agent answered `initialize`).
+   */
   reopenAsLeftEngineLoadedMs: number;
+  /**
+   * The same reopen sent the moment `initialize` is answered early: the request also waits for the
+   * engine, which now evaluates after that answer (src/start/early-initialize.ts).
+   */
+  reopenAsLeftMs: number;
+  /** That one from the process's spawn to the load response. */
+  reopenAsLeftFromSpawnMs: number;
+  /** The same from the spawn with the full agent answering `initialize` (VERBATIM_EARLY_INITIALIZE=off): what a restoring client waited before the early answer. */
+  reopenAsLeftFullAgentFromSpawnMs: number;
   /** The same reopen after `wal_checkpoint(TRUNCATE)` (median of `runs`). */
   reopenCheckpointedMs: number;
   reopenCheckpointedFromSpawnMs: number;
@@ -121,9 +131,11 @@ export async function backToBack(entry: string, turns = 500, runs = 5): Promise<
     // Every load reads the journal as it stands: loading never writes, so each finds it as the run left it.
     const asLeft = [];
     const warm = [];
+    const fullAgent = [];
     for (let i = 0; i < runs; i++) {
       asLeft.push(await loadOnce(entry, env, run.sessionId, cwd));
       warm.push(await loadOnce(entry, env, run.sessionId, cwd, ENGINE_LOADED_MS));
+      fullAgent.push(await loadOnce(entry, { ...env, VERBATIM_EARLY_INITIALIZE: "off" }, run.sessionId, cwd));
     }
     foldLog(journal);
     const checkpointed = [];
@@ -140,6 +152,7 @@ export async function backToBack(entry: string, turns = 500, runs = 5): Promise<
       reopenAsLeftMs: median(asLeft.map((l) => l.ms)),
       reopenAsLeftFromSpawnMs: median(asLeft.map((l) => l.fromSpawnMs)),
       reopenAsLeftEngineLoadedMs: median(warm.map((l) => l.ms)),
+      reopenAsLeftFullAgentFromSpawnMs: median(fullAgent.map((l) => l.fromSpawnMs)),
       reopenCheckpointedMs: median(checkpointed.map((l) => l.ms)),
       reopenCheckpointedFromSpawnMs: median(checkpointed.map((l) => l.fromSpawnMs)),
       runs,
@@ -157,9 +170,9 @@ export function describeBackToBack(r: BackToBack): string {
     `${r.turns} turns back to back in ${(r.runMs / 1000).toFixed(1)} s; database ${mb(r.databaseBytes)}`,
     `largest write-ahead log seen: ${mb(r.maxWalBytes)} (bound ${mb(r.boundBytes)}): ${r.maxWalBytes <= r.boundBytes ? "within" : "OVER"}`,
     `log left after SIGTERM: ${mb(r.walAfterSigtermBytes)} (exit ${r.sigtermExit})`,
-    `reopen of the ${r.turns} turns, load request → response, log as left: ${r.reopenAsLeftMs.toFixed(1)} ms (target ≤ 36 ms); after a checkpoint: ${r.reopenCheckpointedMs.toFixed(1)} ms (median of ${r.runs})`,
-    `  sent once the engine has loaded (${ENGINE_LOADED_MS} ms after initialize), log as left: ${r.reopenAsLeftEngineLoadedMs.toFixed(1)} ms`,
-    `  from the spawn, log as left: ${r.reopenAsLeftFromSpawnMs.toFixed(1)} ms; after a checkpoint: ${r.reopenCheckpointedFromSpawnMs.toFixed(1)} ms`,
+    `reopen of the ${r.turns} turns, load request → response, log as left, sent once the engine has loaded (${ENGINE_LOADED_MS} ms after initialize): ${r.reopenAsLeftEngineLoadedMs.toFixed(1)} ms (target ≤ 36 ms; median of ${r.runs})`,
+    `  sent the moment initialize is answered early (the engine's evaluation included), log as left: ${r.reopenAsLeftMs.toFixed(1)} ms; after a checkpoint: ${r.reopenCheckpointedMs.toFixed(1)} ms`,
+    `  from the spawn, log as left: ${r.reopenAsLeftFromSpawnMs.toFixed(1)} ms (the full agent answering initialize: ${r.reopenAsLeftFullAgentFromSpawnMs.toFixed(1)} ms); after a checkpoint: ${r.reopenCheckpointedFromSpawnMs.toFixed(1)} ms`,
   ].join("\n");
 }
 
