@@ -218,9 +218,10 @@ export function childSessions(db: Database | undefined, sessionId: string): Sess
   return rows.map(toSessionRow);
 }
 
+/** A session's lease row; the writer keeps its own statement of the same text (sqlite-writer.ts). */
+export const LEASE_OF_SQL = "SELECT pid, start_time FROM leases WHERE session_id = ?";
+
 /** The lease row of `sessionId` (whose process may have ended since: see process-identity.ts). */
 export function leaseOf(db: Database, sessionId: string): { pid: number; start_time: string } | null {
-  return db
-    .query<{ pid: number; start_time: string }, [string]>("SELECT pid, start_time FROM leases WHERE session_id = ?")
-    .get(sessionId);
+  return db.query<{ pid: number; start_time: string }, [string]>(LEASE_OF_SQL).get(sessionId);
 }

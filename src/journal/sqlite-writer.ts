@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import { LEASE_OF_SQL } from "./sqlite-reads.ts";
 import type { SessionRow } from "./store.ts";
 import type { WalCheckpointer } from "./wal-checkpointer.ts";
 
@@ -34,7 +35,7 @@ export class Writer {
     this.insertBlob = db.query("INSERT OR IGNORE INTO blobs (session_id, sha256, data) VALUES (?, ?, ?)");
     this.touch = db.query("UPDATE sessions SET updated_at = ? WHERE session_id = ?");
     this.touchTitle = db.query("UPDATE sessions SET updated_at = ?, title = ? WHERE session_id = ?");
-    this.selectLease = db.query("SELECT pid, start_time FROM leases WHERE session_id = ?");
+    this.selectLease = db.query(LEASE_OF_SQL);
     this.upsertLease = db.query(
       "INSERT INTO leases (session_id, pid, start_time) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET pid = excluded.pid, start_time = excluded.start_time",
     );
