@@ -149,7 +149,10 @@ export class Projector {
           const permission = card.meta.permission;
           const options = permission?.options ?? [];
           card.meta = { ...card.meta, permission: { options, outcome: fact.outcome } };
-          card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome, fact.answeredBy))];
+          card.notes = [
+            ...card.notes,
+            textContent(permissionLine(options, fact.outcome, fact.answeredBy, fact.failure)),
+          ];
           return [contentAndMetaUpdate(card)];
         });
       case "question_asked":

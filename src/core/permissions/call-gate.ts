@@ -10,7 +10,13 @@ import type { HookVerdict, RefusedBy } from "./decide.ts";
 
 export type GateDecision =
   /** `roots`: directories outside the session's own that this call may use (the user allowed it). */
-  { run: true; input: unknown; roots?: string[] } | { run: false; by: RefusedBy; reason: string; modelText: string };
+  | { run: true; input: unknown; roots?: string[] }
+  /**
+   * `endsTurn`: the refusal is the user's cancel of the turn (the client answered the question
+   * `cancelled`, which ACP gives a question the user's cancel left open): the turn ends as
+   * cancelled, its other calls do not run and the model takes no further step.
+   */
+  | { run: false; by: RefusedBy; reason: string; modelText: string; endsTurn?: true };
 
 /** `roots`: the directories file tools may use without asking (the session's, plus any granted). */
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };

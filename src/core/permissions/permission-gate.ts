@@ -2,7 +2,10 @@
  * The permission gate: decides each call by the policy and, when the policy says to ask, asks
  * the user through the client. The question is journaled before it is asked and the answer
  * before it is acted on; an "always" answer is journaled as a rule. An answer naming an option
- * that was not offered fails closed (recorded as given). A cancel while asking refuses the call.
+ * that was not offered fails closed (recorded as given). A cancel while asking refuses the call;
+ * so does a `cancelled` answer, which also ends the turn (ACP gives that outcome to a question the
+ * user's cancel left open, whether or not the client's `session/cancel` has arrived yet). A client
+ * that fails to answer (an error response, a dropped connection) refuses only the call, saying so.
  */
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../../journal/facts/index.ts";
@@ -155,17 +158,26 @@ async function askUser(
     requestId,
     toolCallId,
     outcome,
-    ...defined({ answeredBy }),
+    ...defined({ answeredBy, failure: answer.failure }),
   });
 
+  if (answer.failure !== undefined && !signal.aborted) {
+    return {
+      run: false,
+      by: "cancel",
+      reason: `the client did not answer the permission question (${answer.failure})`,
+      modelText:
+        "This call did not run: the permission question could not be put to the user (the editor failed to answer it).",
+    };
+  }
   if (signal.aborted || outcome.outcome === "cancelled") {
     return {
       run: false,
       by: "cancel",
-      reason: answer.failure
-        ? `the permission question could not be asked (${answer.failure})`
-        : "the permission question was cancelled",
+      reason: "the permission question was cancelled",
       modelText: "This call did not run: the permission question was cancelled before the user allowed it.",
+      // The client's own `cancelled`: the user cancelled the turn (a cancel already under way needs no second one).
+      ...(signal.aborted ? {} : { endsTurn: true as const }),
     };
   }
   if (!chosen) {

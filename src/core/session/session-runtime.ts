@@ -259,7 +259,11 @@ export class SessionRuntime {
       if (previous) await previous.done.catch(() => undefined);
       this.#writer.reconnect();
       try {
-        return await runSessionTurn(this.#turnSession, blocks, abort.signal, from);
+        const cancel = () => {
+          abort.abort();
+          this.io.cancelOuterTurn?.();
+        };
+        return await runSessionTurn(this.#turnSession, blocks, { signal: abort.signal, cancel }, from);
       } catch (error) {
         if (this.#writer.lost) await this.#journalLost(error, abort);
         throw error;
@@ -389,6 +393,8 @@ export class SessionRuntime {
             publish,
             host: this.io.host,
             gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
+            // The user cancelled at the child's question: the turn they see is the parent's.
+            cancelOuterTurn: () => this.cancel(),
           }),
           { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
           {

@@ -55,11 +55,14 @@ export type TurnSession = {
   subagents(): SubagentLauncher;
 };
 
-/** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `signal` cancels it). */
+/** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
+export type TurnCancel = { signal: AbortSignal; cancel(): void };
+
+/** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `turn.signal` cancels it). */
 export async function runSessionTurn(
   session: TurnSession,
   blocks: ContentBlock[],
-  signal: AbortSignal,
+  turn: TurnCancel,
   from?: PromptFrom,
 ): Promise<TurnOutcome> {
   await session.ensureLease();
@@ -70,7 +73,7 @@ export async function runSessionTurn(
   const promptId = mintId("msg");
   await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from }) });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
-  const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, signal, conversation);
+  const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, turn, conversation);
   session.hooks?.endTurn({
     ...(outcome.ok ? {} : { failed: outcome.error }),
     lastAssistantMessage: lastAnswer({ messages: () => conversation.messages }),
@@ -83,7 +86,7 @@ async function turnAfterPrompt(
   turnId: string,
   promptId: string,
   blocks: ContentBlock[],
-  signal: AbortSignal,
+  { signal, cancel }: TurnCancel,
   conversation: ConversationFold,
 ): Promise<TurnOutcome> {
   const invocation = await recordInvocation(turnId, blocks, session.state, (fact) => session.record(fact));
@@ -123,6 +126,7 @@ async function turnAfterPrompt(
     cwd: session.state.cwd,
     roots: session.roots(),
     signal,
+    cancel,
     record: (fact) => session.record(fact),
     pace: () => {
       session.pace();

@@ -41,6 +41,11 @@ export type SessionIo = {
    * about the parent's `Task` card. Without it a subagent runs read-only tools only.
    */
   childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
+  /**
+   * A subagent's session: cancels its parent's turn, when the user cancels the child's turn from
+   * inside it (a permission question answered `cancelled`: the turn the user sees is the parent's).
+   */
+  cancelOuterTurn?(): void;
 };
 
 export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };

@@ -17,6 +17,11 @@ export type TurnContext = {
   cwd: string;
   roots: string[];
   signal: AbortSignal;
+  /**
+   * Cancels the turn from inside, as a `session/cancel` does (`signal` aborts): a permission
+   * question the client answered `cancelled`. In a subagent's session, the parent's turn is cancelled too.
+   */
+  cancel(): void;
   /** Appends a fact to the journal, then shows it. */
   record(fact: Fact): Promise<void>;
   /**

@@ -80,7 +80,7 @@ export const scenarios: Record<string, Scenario> = {
         (ctx) => [
           ...say(
             `I see ${ctx.promptIndex + 1} prompt${ctx.promptIndex === 0 ? "" : "s"} in my context` +
-              `${ctx.prompt.includes("<conversation-summary>") ? ", this one opened by a summary of earlier turns" : ""}. `,
+              `${ctx.summarised ? ", this one opened by a summary of earlier turns" : ""}. `,
           ),
           ...say("Here is a long answer that fills the context window. ".repeat(38)),
           ...done(),
