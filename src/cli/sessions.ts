@@ -101,16 +101,18 @@ export function showSession(sessionId: string): Promise<number> {
   });
 }
 
-/** Forks a session at its end and prints the new session's id. */
-export function forkCommand(sessionId: string): Promise<number> {
+/** Forks a session at its end, or at the message `at` (inclusive), and prints the new session's id. */
+export function forkCommand(sessionId: string, at?: string): Promise<number> {
   return onSession(
     sessionId,
     async ({ store }) => {
       try {
-        out((await forkSession(store, sessionId, false)).sessionId);
+        out((await forkSession(store, sessionId, false, at)).sessionId);
         return 0;
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
+        // An unknown message says where the ids are; the others say what to do already.
+        if (error.code === "unknown_message") return reportError(error, { json: false });
         process.stderr.write(`verbatim: ${error.message}\n`);
         return 1;
       }

@@ -49,7 +49,9 @@ describe("verbatim models", () => {
     const box = sandbox("");
     const r = await runCli(["models"], box.env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("No model provider is configured. Set VERBATIM_MODEL=<provider>/<model>");
+    expect(r.stderr).toContain(
+      "No model provider is configured. Run `verbatim setup` to choose one and save its key, or set VERBATIM_MODEL=<provider>/<model>",
+    );
   });
 });
 

@@ -24,6 +24,16 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("verbatim export and import", () => {
+  test("export to a reader that stops early (`| head -1`) ends quietly with 141, as run does", async () => {
+    // A prompt larger than a pipe holds, so that the export is still writing when the reader goes.
+    const box = sandbox("scripted/plain");
+    const run = await runCli(["run", "--json", "--cwd", box.workspace, "-"], box.env, { stdin: "x".repeat(1 << 20) });
+    const { sessionId } = JSON.parse(run.stdout.trim().split("\n").pop()!) as { sessionId: string };
+    const r = await runCli(["export", sessionId], box.env, { closeStdoutWhen: (out) => out.includes("\n") });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(141);
+  });
+
   test("the export names its format and version first, then the records in order; the file is private", async () => {
     const { file, sessionId } = await recorded("scripted/tool");
     const [head, ...rest] = lines(file);
