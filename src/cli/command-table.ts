@@ -344,6 +344,23 @@ dropped, unless --keep-permissions keeps them.`,
   ),
   command(
     {
+      name: "prune",
+      summary:
+        "delete whole sessions (their records, payloads, replay cache and subagent sessions) last written more than AGE ago, except those a live process holds; on SQLite the file then shrinks",
+      usage: "--older-than AGE [--dry-run]",
+      options: {
+        "older-than": { type: "string", arg: "AGE", help: "how long since a session's last record: 30d, 12h, 2w" },
+        "dry-run": { type: "boolean", help: "list what would be deleted, and delete nothing" },
+      },
+    },
+    async (values, _, spec) => {
+      const olderThan = str(values, "older-than");
+      if (!olderThan) throw new UsageMistake(spec, "prune needs --older-than AGE (such as 30d)");
+      return (await subcommand("prune")).pruneCommand({ olderThan, dryRun: bool(values, "dry-run") });
+    },
+  ),
+  command(
+    {
       name: "verify",
       summary:
         "recompute the session's replay cache (turns and state) from its facts and report any that differs (exit 1)",
