@@ -165,7 +165,7 @@ describe("verbatim demo --keep", () => {
       expect(existsSync(journal)).toBe(true);
       const shown = await runCli(["show", sessionId], { VERBATIM_HOME: dirname(journal) });
       expect(shown.code).toBe(0);
-      expect(shown.stdout).toContain("> Give me an overview of this project.");
+      expect(shown.stdout).toContain("> Tidy up the README and tell me how big it is.");
     } finally {
       // The demo's temporary root holds both the workspace and the journal's folder.
       const root = dirname(workspace);
