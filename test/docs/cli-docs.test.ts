@@ -1,6 +1,7 @@
 /** The exit codes and commands the README and `--help` document are the ones the command line has. */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { USAGE_EXIT } from "../../src/cli/cli-error.ts";
 import { COMMANDS } from "../../src/cli/command-table.ts";
 import { exitCodes } from "../../src/cli/run.ts";
@@ -40,5 +41,18 @@ describe("the README's command line", () => {
       expect(entry).toStartWith(`verbatim ${spec.name}`);
       for (const option of Object.keys(spec.options)) expect(entry).toContain(`--${option}`);
     }
+  });
+});
+
+describe("the documented commands run without a global Bun", () => {
+  const docs = ["README.md", ...readdirSync(join(CHECKOUT, "docs")).map((f) => `docs/${f}`)].filter((f) =>
+    f.endsWith(".md"),
+  );
+
+  test.each(docs)("%s names Bun as node_modules/.bin/bun wherever it gives a command", (file) => {
+    const text = readFileSync(join(CHECKOUT, file), "utf8");
+    // A command in inline code, or a line of a shell block, that starts with a bare `bun`.
+    const bare = [...text.matchAll(/`(?:[A-Z_]+=\S+ )*bun [^`]*`|^(?:[A-Z_]+=\S+ )*bun .*$/gm)].map((m) => m[0]);
+    expect(bare).toEqual([]);
   });
 });
