@@ -79,7 +79,7 @@ function unknownCommand(command: string): number {
 
 /** `verbatim help [COMMAND]`. */
 function help(topic: string[]): number {
-  if (topic.length === 0) {
+  if (topic.length === 0 || (topic.length === 1 && topic[0] === "help")) {
     process.stdout.write(usage());
     return 0;
   }
