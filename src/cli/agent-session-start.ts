@@ -15,9 +15,16 @@ import { terminalPermissions } from "./terminal/answering.ts";
 import { ProgressLines } from "./terminal/progress-lines.ts";
 import { processScreenOptions, Screen } from "./terminal/screen.ts";
 
-/** The environment the agent runs with: `--model` chooses the default model as VERBATIM_MODEL does. */
-export function agentEnv(model: string | undefined): NodeJS.ProcessEnv {
-  return { ...process.env, ...(model ? { VERBATIM_MODEL: model } : {}) };
+/**
+ * The environment the agent runs with: `--model` chooses the default model as VERBATIM_MODEL does,
+ * and `--max-turns` caps a turn's model requests as VERBATIM_MAX_STEPS does.
+ */
+export function agentEnv(model: string | undefined, maxTurns?: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...(model ? { VERBATIM_MODEL: model } : {}),
+    ...(maxTurns ? { VERBATIM_MAX_STEPS: String(maxTurns) } : {}),
+  };
 }
 
 export type StartOptions = Pick<RunOptions, "approve" | "trust"> & {

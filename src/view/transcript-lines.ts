@@ -147,6 +147,12 @@ function subagentLine(card: ToolCardView): string | undefined {
   return `↳ subagent session ${visible(subagent.sessionId)}${type}`;
 }
 
+/**
+ * A card's label: its ACP kind, but for the plan's tool. ACP has no kind for a plan update, so
+ * TodoWrite's card is a `think` (as Claude Code's adapter sends it); what a person reads is "plan".
+ */
+const cardLabel = (card: ToolCardView): string => (card.name === "TodoWrite" ? "plan" : visible(card.kind));
+
 const cardStyle = (status: string): Style =>
   status === "completed" ? "card-completed" : status === "failed" ? "card-failed" : "card-open";
 
@@ -158,7 +164,7 @@ export function cardPieces(card: ToolCardView): Piece[] {
   const subagent = subagentLine(card);
   const question = permissionQuestion(card);
   return [
-    line(cardStyle(card.status), `[${visible(card.kind)}] ${visible(card.title)} — ${visible(card.status)}${where}`),
+    line(cardStyle(card.status), `[${cardLabel(card)}] ${visible(card.title)} — ${visible(card.status)}${where}`),
     ...(subagent ? [line("subagent", `    ${subagent}`)] : []),
     ...(question ? [line("question", `    ${question}`)] : []),
     ...(card.content ?? []).flatMap((item) => toolContentPieces(item, "    ")),

@@ -1,10 +1,12 @@
 /**
  * The scripted scenarios. Each defines what its k-th prompt does (cycling), and every turn ends
- * `end_turn` unless the scenario is about another stop reason. `demo` exercises every fact kind.
+ * `end_turn` unless the scenario is about another stop reason. `demo` exercises every fact kind;
+ * `tour` is what `verbatim demo` plays.
  */
 import { join } from "node:path";
 import { call, done, fail, say, think, type Scenario, type ScriptContext, type Step } from "./script.ts";
 import { toolScenarios } from "./tool-scenarios.ts";
+import { tourScenario } from "./tour-scenario.ts";
 
 const firstResult = (ctx: ScriptContext) => ctx.results[0];
 
@@ -189,6 +191,7 @@ export const scenarios: Record<string, Scenario> = {
       [missingStep, afterMissing],
     ],
   },
+  tour: tourScenario,
   ...toolScenarios,
 };
 
