@@ -46,6 +46,7 @@ export const foldSnapshot = z.strictObject({
   rules: z.array(permissionRuleAdded.omit({ kind: true })),
   grantedDirectories: z.array(z.string()),
   seenFiles: mapOf(z.string()),
+  seenHistory: mapOf(z.array(z.tuple([z.number().int(), z.string()]))),
   retracted: z.array(retractedRange).optional(),
   lastSeq: z.number().int(),
 });
@@ -84,6 +85,7 @@ export function snapshotFold(fold: SessionStateFold): string {
     rules: fold.rules,
     grantedDirectories: fold.grantedDirectories,
     seenFiles: { $verbatimMap: [...fold.seenFiles] },
+    seenHistory: { $verbatimMap: [...fold.seenHistory] },
     retracted: fold.retracted,
     lastSeq: fold.lastSeq,
   };
@@ -117,6 +119,7 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.rules.splice(0, fold.rules.length, ...s.rules);
   fold.grantedDirectories.splice(0, fold.grantedDirectories.length, ...s.grantedDirectories);
   refill(fold.seenFiles, s.seenFiles.$verbatimMap);
+  refill(fold.seenHistory, s.seenHistory.$verbatimMap);
   fold.retracted = s.retracted;
   fold.lastSeq = s.lastSeq;
 }

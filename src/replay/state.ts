@@ -42,6 +42,12 @@ export class SessionStateFold {
   /** Each file's content hash as the model last saw it (read or written). */
   readonly seenFiles = new Map<string, string>();
   /**
+   * Each file's sightings, oldest first, as [seq, content hash] (a sighting of the hash the one
+   * before saw is not kept: it changes nothing a rewind needs): a rewind goes back to what the
+   * kept records saw.
+   */
+  readonly seenHistory = new Map<string, [number, string][]>();
+  /**
    * The runs of records the session's rewinds took back, as its last rewind says
    * (replay/retraction.ts); undefined until a rewind, so that the cached state of a session never
    * rewound is what it was.
@@ -133,7 +139,7 @@ export class SessionStateFold {
         return;
       }
       case "file_seen":
-        this.seenFiles.set(fact.path, fact.sha256);
+        this.#seen(fact.path, fact.sha256, seq);
         return;
       case "session_rewound":
         this.#rewound(fact, seq);
@@ -171,14 +177,31 @@ export class SessionStateFold {
   }
 
   /**
-   * A rewind: what it took back leaves the model's context, and with it what the model knew of
-   * the files it read or wrote there, so no file counts as seen any more: the model reads a file
-   * again before it changes it (tools/files/text-files.ts). The rest of the state stays: the mode,
-   * config, rules and grants are facts of the session, not of the conversation.
+   * A rewind: what it took back leaves the model's context, and with it what the model learned of
+   * the files it read or wrote there: each file counts as seen as the kept records last saw it
+   * (the content check then refuses one that changed since: tools/files/text-files.ts), or not at
+   * all. Every sighting is before the rewind, so those it takes back are the ones after its point.
+   * The rest of the state stays: the mode, config, rules and grants are facts of the session, not
+   * of the conversation.
    */
   #rewound(fact: FactOf<"session_rewound">, seq: number): void {
     this.retracted = rangesOf(fact, seq);
-    this.seenFiles.clear();
+    for (const [path, sightings] of this.seenHistory) {
+      while ((sightings.at(-1)?.[0] ?? 0) > fact.toSeq) sightings.pop();
+      const last = sightings.at(-1);
+      if (last) this.seenFiles.set(path, last[1]);
+      else {
+        this.seenFiles.delete(path);
+        this.seenHistory.delete(path);
+      }
+    }
+  }
+
+  #seen(path: string, sha256: string, seq: number): void {
+    this.seenFiles.set(path, sha256);
+    const sightings = this.seenHistory.get(path);
+    if (!sightings) this.seenHistory.set(path, [[seq, sha256]]);
+    else if (sightings.at(-1)?.[1] !== sha256) sightings.push([seq, sha256]);
   }
 
   /** True when a process died mid-turn and the next turn must first record what happened. */
