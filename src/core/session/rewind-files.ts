@@ -3,14 +3,17 @@
  * changed after the point go back to what they held then, from the contents the journal recorded
  * (each completed call's diff holds the whole file before and after). Only a file whose content now
  * is exactly what verbatim's last change left there is restored (a file verbatim created is
- * removed); any other is listed and left alone. Commands (Bash) are never undone: how many ran is
+ * removed); any other is listed and left alone, and so is a file that is now a link. The file is
+ * read, compared and then written or removed as one entry of its opened folder, never through a
+ * link (confinement/folder-entry.ts). Commands (Bash) are never undone: how many ran is
  * said. Every read, write and removal goes through the confinement module, inside the session's
  * roots. Changes a subagent made are in its own session and are not restored.
  */
-import { lstatSync, unlinkSync } from "node:fs";
+import { closeSync, constants, ftruncateSync, readSync, writeSync } from "node:fs";
 import type { FilesRestored, StoredFact } from "../../journal/facts/index.ts";
-import { closeFile, openForRead, readBytes, writeWhole } from "../confinement/open-file.ts";
-import { insideAny, PathError, realRoots, resolveReal } from "../confinement/resolve.ts";
+import { closeEntry, type FolderEntry, openEntry, openEntryFile, removeEntry } from "../confinement/folder-entry.ts";
+
+const { O_RDONLY, O_RDWR } = constants;
 
 /** A file verbatim changed after the point: what it held before the first change, and what the last left. */
 type Change = { before: string | null; after: string };
@@ -49,19 +52,9 @@ export class FileChanges {
         continue;
       }
       try {
-        const now = currentText(path, roots);
-        if (now !== change.after) {
-          done.leftAlone.push({
-            path,
-            reason: now === null ? "deleted since" : "changed since verbatim last edited it",
-          });
-        } else if (change.before === null) {
-          removeFile(path, roots);
-          done.removed.push(path);
-        } else {
-          writeWhole(path, change.before, roots);
-          done.restored.push(path);
-        }
+        const outcome = restoreOne(path, change, roots);
+        if (outcome === "removed" || outcome === "restored") done[outcome].push(path);
+        else done.leftAlone.push({ path, reason: outcome });
       } catch (error) {
         done.leftAlone.push({ path, reason: error instanceof Error ? error.message : String(error) });
       }
@@ -70,28 +63,60 @@ export class FileChanges {
   }
 }
 
-/** The file's text now, or null when it does not exist. Read through the confinement module. */
-function currentText(path: string, roots: readonly string[]): string | null {
-  let file: ReturnType<typeof openForRead>;
+/**
+ * Puts one file back, acting only on the entry of its open folder that was read and compared
+ * (confinement/folder-entry.ts): never through a link, never on a file put in its place. Returns
+ * what was done, or why the file was left alone.
+ */
+function restoreOne(path: string, change: Change, roots: readonly string[]): "removed" | "restored" | string {
+  let entry: FolderEntry;
   try {
-    file = openForRead(path, roots);
+    entry = openEntry(path, roots);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "deleted since";
     throw error;
   }
   try {
-    return readBytes(file, 0, file.size).toString("utf8");
+    let file: ReturnType<typeof openEntryFile>;
+    try {
+      file = openEntryFile(entry, change.before === null ? O_RDONLY : O_RDWR);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "deleted since";
+      throw error;
+    }
+    try {
+      const now = readWhole(file.fd, file.size);
+      if (now !== change.after) return "changed since verbatim last edited it";
+      if (change.before === null) {
+        removeEntry(entry, file);
+        return "removed";
+      }
+      writeAll(file.fd, change.before);
+      return "restored";
+    } finally {
+      closeSync(file.fd);
+    }
   } finally {
-    closeFile(file);
+    closeEntry(entry);
   }
 }
 
-/** Removes a regular file inside the roots (a link is never followed, nor removed). */
-function removeFile(path: string, roots: readonly string[]): void {
-  const real = resolveReal(path);
-  if (!insideAny(real, realRoots(roots))) throw new PathError(`${path} leads outside the session's directories`);
-  if (!lstatSync(real).isFile()) throw new PathError(`${path} is no longer a regular file`);
-  unlinkSync(real);
+function readWhole(fd: number, size: number): string {
+  const buffer = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buffer, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buffer.subarray(0, got).toString("utf8");
+}
+
+function writeAll(fd: number, text: string): void {
+  ftruncateSync(fd, 0);
+  const bytes = Buffer.from(text, "utf8");
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, written);
 }
 
 /** The line a client is shown of a restore. */
