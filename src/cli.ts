@@ -25,8 +25,9 @@ usage:
                                 and each session's subagent sessions under it
   verbatim show ID              print a session as a client sees it after reopening
   verbatim show ID --ids        list its message ids (to rewind to, or fork at)
-  verbatim rewind ID --to MSG [--files]
-                                take a session back to a message (--files: restore verbatim's own edits after it)
+  verbatim rewind ID --to MSG [--files [--approve all|edits|none]]
+                                take a session back to a message (--files: restore verbatim's own edits after it,
+                                asked as an edit is; exit 3 if the restore is refused)
   verbatim watch ID             follow a session as it is written, from any process (Ctrl-C stops)
   verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none] [--json]
                [--session ID | --continue] [--file PATH]... [--trust] PROMPT|-
@@ -162,15 +163,18 @@ async function main(argv: string[]): Promise<number> {
       const { positionals, values } = (await parseArgs())({
         args: rest,
         allowPositionals: true,
-        options: { to: { type: "string" }, files: { type: "boolean" } },
+        options: { to: { type: "string" }, files: { type: "boolean" }, approve: { type: "string" } },
       });
-      if (positionals.length !== 1 || !positionals[0] || !values.to) {
-        process.stderr.write("usage: verbatim rewind ID --to MESSAGE [--files]\n");
+      const approve = values.approve;
+      const approveOk = approve === undefined || approve === "all" || approve === "edits" || approve === "none";
+      if (positionals.length !== 1 || !positionals[0] || !values.to || !approveOk) {
+        process.stderr.write("usage: verbatim rewind ID --to MESSAGE [--files [--approve all|edits|none]]\n");
         return 2;
       }
       return (await subcommand("rewind")).rewindCommand(positionals[0], {
         to: values.to,
         files: values.files ?? false,
+        ...(approve !== undefined ? { approve } : {}),
       });
     }
     case "watch": {

@@ -6,6 +6,7 @@ import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientproto
 import { textContent } from "../journal/facts/display-shapes.ts";
 import type { PermissionOutcome } from "../journal/facts/index.ts";
 import type { PermissionOption } from "@agentclientprotocol/sdk";
+import { interruptedRestoreLine } from "./restore-card.ts";
 
 /** verbatim's own data on a card, sent under `_meta.verbatim`. */
 export type CardMeta = {
@@ -58,14 +59,12 @@ export function contentAndMetaUpdate(card: Card, extra: Partial<{ status: Card["
  */
 export function interruptCard(card: Card, mayHaveRun: boolean): SessionUpdate {
   card.status = "failed";
+  const line = card.meta.restore
+    ? interruptedRestoreLine(card, mayHaveRun)
+    : mayHaveRun
+      ? "Interrupted: verbatim stopped while this call was running; its outcome is unknown."
+      : "Interrupted: verbatim stopped before this call ran; it never ran.";
   card.meta = { ...card.meta, interrupted: { mayHaveRun } };
-  card.notes = [
-    ...card.notes,
-    textContent(
-      mayHaveRun
-        ? "Interrupted: verbatim stopped while this call was running; its outcome is unknown."
-        : "Interrupted: verbatim stopped before this call ran; it never ran.",
-    ),
-  ];
+  card.notes = [...card.notes, textContent(line)];
   return contentAndMetaUpdate(card, { status: "failed" });
 }

@@ -3,9 +3,33 @@
  * calls left open, the system prompt and tools it started with). Pure.
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
-import type { Command, Fact, FactOf, Money, PermissionRule, RetractedRange, ToolSpec } from "../journal/facts/index.ts";
+import type {
+  Command,
+  Fact,
+  FactOf,
+  FileToRestore,
+  Money,
+  PermissionRule,
+  RetractedRange,
+  ToolSpec,
+} from "../journal/facts/index.ts";
 import { rangesOf } from "./retraction.ts";
 import { addCost } from "./session-cost.ts";
+
+/** A lease holder as a restore compares it: from record `seq` on, the session was written on `host` in `cwd` ("" for an import). */
+export type Holder = { seq: number; host: string; cwd: string };
+
+/** A file restore (its card, `restoreId`): what it would put back, whether it was allowed to start, and whether it ended. */
+export type RestoreState = {
+  restoreId: string;
+  toMessageId: string | undefined;
+  files: FileToRestore[];
+  commandsRun: number;
+  /** The prompts the session had when it was planned (a prompt since: the session went on). */
+  prompts: number;
+  started: boolean;
+  ended: boolean;
+};
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
@@ -53,12 +77,22 @@ export class SessionStateFold {
    * rewound is what it was.
    */
   retracted: RetractedRange[] | undefined;
+  /**
+   * Who wrote the session, in order: each lease holder's machine and workspace from the record
+   * that named it (its start's `holder`, a `session_held`), and an import as a holder of no
+   * machine (what came before it is the file's). A rewind's restore undoes only the edits a
+   * holder naming this machine and workspace made.
+   */
+  readonly holders: Holder[] = [];
+  /** The last file restore planned (its card), and how far it went. */
+  restore: RestoreState | undefined;
   lastSeq = 0;
 
   apply(fact: Fact, seq: number): void {
     this.lastSeq = seq;
     switch (fact.kind) {
       case "session_started":
+        if (fact.holder) this.holders.push({ seq, host: fact.holder.host, cwd: fact.cwd });
         this.cwd = fact.cwd;
         this.additionalDirectories = fact.additionalDirectories;
         this.parentSessionId = fact.parentSessionId;
@@ -94,7 +128,28 @@ export class SessionStateFold {
       case "session_moved":
         this.cwd = fact.cwd;
         return;
+      case "session_held":
+        this.holders.push({ seq, host: fact.host, cwd: fact.cwd });
+        return;
+      case "files_restore_planned":
+        this.restore = {
+          restoreId: fact.restoreId,
+          toMessageId: fact.toMessageId,
+          files: fact.files,
+          commandsRun: fact.commandsRun,
+          prompts: this.prompts,
+          started: false,
+          ended: false,
+        };
+        return;
+      case "files_restore_started":
+        if (this.restore?.restoreId === fact.restoreId) this.restore.started = true;
+        return;
+      case "files_restore_ended":
+        if (this.restore?.restoreId === fact.restoreId) this.restore.ended = true;
+        return;
       case "session_imported":
+        this.holders.push({ seq, host: "", cwd: "" });
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;
         this.rules.splice(0, this.rules.length, ...fact.rules);

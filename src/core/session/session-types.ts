@@ -9,6 +9,7 @@ import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
+import type { CardQuestion } from "../permissions/permission-gate.ts";
 import type { ReplaySeal } from "../replay-cache/replay-seal.ts";
 
 export type EngineDeps = {
@@ -41,6 +42,8 @@ export type SessionIo = {
    * about the parent's `Task` card. Without it a subagent runs read-only tools only.
    */
   childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
+  /** Asks the user about a card that is no model's call (a rewind's file restore). Without it nobody can be asked. */
+  askCard?: CardQuestion;
 };
 
 export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
