@@ -47,7 +47,11 @@ export class FileChanges {
   /** Records taken back by an earlier rewind are pushed with `retracted`: they still say who wrote what follows. */
   push({ seq, fact }: StoredFact, retracted = false): void {
     if (fact.kind === "session_held") this.holder = { seq, host: fact.host, cwd: fact.cwd };
-    if (fact.kind === "session_imported") this.holder = { seq, host: "", cwd: "" };
+    if (fact.kind === "session_imported") {
+      // What came before is the file's history, whatever its records say of who wrote them.
+      this.holder = { seq, host: "", cwd: "" };
+      for (const change of this.#changes.values()) change.foreign ??= "recorded before an import, left alone";
+    }
     if (retracted) return;
     if (fact.kind === "tool_call_announced") this.#names.set(fact.toolCallId, fact.name);
     if (fact.kind === "tool_call_started" && this.#names.get(fact.toolCallId) === "Bash") this.commandsRun++;
