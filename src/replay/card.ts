@@ -6,7 +6,6 @@ import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientproto
 import { textContent } from "../journal/facts/display-shapes.ts";
 import type { PermissionOutcome } from "../journal/facts/index.ts";
 import type { PermissionOption } from "@agentclientprotocol/sdk";
-import { interruptedRestoreLine } from "./restore-card.ts";
 
 /** verbatim's own data on a card, sent under `_meta.verbatim`. */
 export type CardMeta = {
@@ -67,4 +66,12 @@ export function interruptCard(card: Card, mayHaveRun: boolean): SessionUpdate {
   card.meta = { ...card.meta, interrupted: { mayHaveRun } };
   card.notes = [...card.notes, textContent(line)];
   return contentAndMetaUpdate(card, { status: "failed" });
+}
+
+/** The line of a file restore (replay/restore-card.ts) a dead process left unfinished. */
+function interruptedRestoreLine(card: Card, started: boolean): string {
+  if (!started) return "Interrupted: verbatim stopped before this restore began; no file was changed.";
+  const restore = card.meta.restore as { files?: { path: string }[] } | undefined;
+  const paths = (restore?.files ?? []).map((f) => f.path).join(", ");
+  return `Interrupted: verbatim stopped while restoring these files, which may be half restored: ${paths}. Rewinding with files to the same message again finishes it.`;
 }

@@ -83,12 +83,4 @@ function commandsLine(commandsRun: number): string {
     : `${count(commandsRun, "command")} ran after that point: what ${commandsRun === 1 ? "it" : "they"} changed is not undone.`;
 }
 
-/** The line of a restore a dead process left unfinished (computed at load, never written). */
-export function interruptedRestoreLine(card: Card, started: boolean): string {
-  if (!started) return "Interrupted: verbatim stopped before this restore began; no file was changed.";
-  const restore = card.meta.restore as RestoreMeta | undefined;
-  const paths = (restore?.files ?? []).map((f) => f.path).join(", ");
-  return `Interrupted: verbatim stopped while restoring these files, which may be half restored: ${paths}. Rewinding with files to the same message again finishes it.`;
-}
-
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
