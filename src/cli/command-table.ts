@@ -234,13 +234,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(
     {
       name: "rewind",
-      summary: "take a session back to a message (--files: restore verbatim's own edits after it)",
-      usage: "ID --to MESSAGE [--files]",
+      summary:
+        "take a session back to a message (--files: restore verbatim's own edits after it, asked as an edit is; exit 3 if the restore is refused)",
+      usage: "ID --to MESSAGE [--files [--approve all|edits|none]]",
       options: {
         to: { type: "string", arg: "MESSAGE", help: "the message to go back to (verbatim show ID --ids lists them)" },
         files: {
           type: "boolean",
-          help: "also undo the file changes verbatim's Write and Edit made since, where unchanged",
+          help: "also undo the file changes verbatim's Write and Edit made since in this workspace, where unchanged",
+        },
+        approve: {
+          type: "string",
+          arg: "all|edits|none",
+          help: "who answers the restore's question: all or edits allow it, none refuses. Without it, asked at a terminal",
         },
       },
       positionals: { min: 1, max: 1 },
@@ -248,7 +254,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     async (values, [id = ""], spec) => {
       const to = str(values, "to");
       if (!to) throw new UsageMistake(spec, "rewind needs --to MESSAGE");
-      return (await subcommand("rewind")).rewindCommand(id, { to, files: bool(values, "files") });
+      const approve = str(values, "approve");
+      if (approve !== undefined && approve !== "all" && approve !== "edits" && approve !== "none")
+        throw new UsageMistake(spec, "--approve takes all, edits or none");
+      return (await subcommand("rewind")).rewindCommand(id, {
+        to,
+        files: bool(values, "files"),
+        ...(approve !== undefined ? { approve } : {}),
+      });
     },
   ),
   command(

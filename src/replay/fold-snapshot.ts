@@ -10,6 +10,7 @@ import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
 import { permissionRuleAdded } from "../journal/facts/permissions.ts";
+import { fileToRestore } from "../journal/facts/restore.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
 import { toolSpec } from "../journal/facts/session.ts";
 import type { SessionStateFold } from "./state.ts";
@@ -46,7 +47,20 @@ export const foldSnapshot = z.strictObject({
   rules: z.array(permissionRuleAdded.omit({ kind: true })),
   grantedDirectories: z.array(z.string()),
   seenFiles: mapOf(z.string()),
+  seenHistory: mapOf(z.array(z.tuple([z.number().int(), z.string()]))),
   retracted: z.array(retractedRange).optional(),
+  holders: z.array(z.strictObject({ seq: z.number().int(), host: z.string(), cwd: z.string() })),
+  restore: z
+    .strictObject({
+      restoreId: z.string(),
+      toMessageId: z.string().optional(),
+      files: z.array(fileToRestore.strict()),
+      commandsRun: z.number().int(),
+      prompts: z.number().int(),
+      started: z.boolean(),
+      ended: z.boolean(),
+    })
+    .optional(),
   lastSeq: z.number().int(),
 });
 export type FoldSnapshot = z.infer<typeof foldSnapshot>;
@@ -84,7 +98,10 @@ export function snapshotFold(fold: SessionStateFold): string {
     rules: fold.rules,
     grantedDirectories: fold.grantedDirectories,
     seenFiles: { $verbatimMap: [...fold.seenFiles] },
+    seenHistory: { $verbatimMap: [...fold.seenHistory] },
     retracted: fold.retracted,
+    holders: fold.holders,
+    restore: fold.restore,
     lastSeq: fold.lastSeq,
   };
   return JSON.stringify(snapshot);
@@ -117,7 +134,10 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.rules.splice(0, fold.rules.length, ...s.rules);
   fold.grantedDirectories.splice(0, fold.grantedDirectories.length, ...s.grantedDirectories);
   refill(fold.seenFiles, s.seenFiles.$verbatimMap);
+  refill(fold.seenHistory, s.seenHistory.$verbatimMap);
   fold.retracted = s.retracted;
+  fold.holders.splice(0, fold.holders.length, ...s.holders);
+  fold.restore = s.restore ? { ...s.restore, toMessageId: s.restore.toMessageId } : undefined;
   fold.lastSeq = s.lastSeq;
 }
 

@@ -11,6 +11,7 @@ import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
+import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -57,7 +58,28 @@ export class Projector {
       case "session_moved":
       case "session_imported":
       case "session_rewound":
+      case "session_held":
         return [];
+      case "files_restore_planned":
+        return [this.#announceRestore(fact)];
+      case "files_restore_started":
+        return this.#withCard(fact.restoreId, (card) => {
+          card.status = "in_progress";
+          card.started = true;
+          return [{ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" }];
+        });
+      case "files_restore_ended":
+        return this.#withCard(fact.restoreId, (card) => {
+          const status = fact.outcome === "completed" ? "completed" : "failed";
+          card.status = status;
+          card.meta = {
+            ...card.meta,
+            restore: { ...(card.meta.restore as RestoreMeta), done: fact.files },
+            ...(fact.outcome === "refused" ? { outcome: { by: "user", reason: fact.reason ?? "refused" } } : {}),
+          };
+          card.notes = [...card.notes, textContent(endedLine(fact))];
+          return [contentAndMetaUpdate(card, { status })];
+        });
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
       case "compaction_started":
@@ -256,6 +278,23 @@ export class Projector {
       rawInput: card.rawInput,
       locations: card.locations,
       content: card.body,
+    };
+  }
+
+  #announceRestore(fact: FactOf<"files_restore_planned">): SessionUpdate {
+    const card = plannedCard(fact);
+    this.#cards.set(card.toolCallId, card);
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: card.toolCallId,
+      name: RESTORE_CARD_NAME,
+      title: card.title,
+      kind: card.kind,
+      status: "pending",
+      rawInput: card.rawInput,
+      locations: card.locations,
+      content: card.body,
+      _meta: cardMeta(card),
     };
   }
 

@@ -133,39 +133,20 @@ function outsideQuestion(directories: string[]): Question {
 }
 
 async function askUser(
-  { ask, claims }: PermissionGateOptions,
+  gate: PermissionGateOptions,
   request: GateRequest,
   session: GateSession,
   question: Question,
 ): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;
-  const options = question.options;
-  const requestId = mintId("perm");
-  await session.record({ kind: "permission_requested", requestId, toolCallId, options });
-  const asked = { requestId, toolCallId, options };
-  const { answer, answeredBy }: Raced<AskedOutcome> = claims
-    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal, permissionClaims)
-    : { answer: await answerOf(ask, asked, signal) };
-  const given = answer.outcome;
-  const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
-  // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
-  const outcome: PermissionOutcome =
-    given.outcome === "selected"
-      ? { outcome: "selected", optionId: given.optionId, ...defined({ kind: chosen?.kind }) }
-      : { outcome: "cancelled" };
-  await session.record({
-    kind: "permission_answered",
-    requestId,
-    toolCallId,
-    outcome,
-    ...defined({ answeredBy, failure: answer.failure }),
-  });
+  const { outcome, chosen, failure } = await askRecorded(gate, toolCallId, question.options, session, signal);
+  const requestId = outcome.requestId;
 
-  if (answer.failure !== undefined && !signal.aborted) {
+  if (failure !== undefined && !signal.aborted) {
     return {
       run: false,
       by: "cancel",
-      reason: `the client did not answer the permission question (${answer.failure})`,
+      reason: `the client did not answer the permission question (${failure})`,
       modelText:
         "This call did not run: the permission question could not be put to the user (the editor failed to answer it).",
     };
@@ -196,6 +177,74 @@ async function askUser(
     by: "user",
     reason: "",
     modelText: `The user refused permission for this ${tool.name} call; it did not run. Do not retry it unchanged: ask the user what they want instead.`,
+  };
+}
+
+/**
+ * Asks `options` about the card `toolCallId`, recording the question before it is asked and the
+ * answer as given: the option chosen, if it was one offered, and why the question could not be
+ * asked, when it could not.
+ */
+async function askRecorded(
+  { ask, claims }: PermissionGateOptions,
+  toolCallId: string,
+  options: PermissionOption[],
+  session: GateSession,
+  signal: AbortSignal,
+): Promise<{ outcome: PermissionOutcome & { requestId: string }; chosen?: PermissionOption; failure?: string }> {
+  const requestId = mintId("perm");
+  await session.record({ kind: "permission_requested", requestId, toolCallId, options });
+  const asked = { requestId, toolCallId, options };
+  const { answer, answeredBy }: Raced<AskedOutcome> = claims
+    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal, permissionClaims)
+    : { answer: await answerOf(ask, asked, signal) };
+  const given = answer.outcome;
+  const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
+  // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
+  const outcome: PermissionOutcome =
+    given.outcome === "selected"
+      ? { outcome: "selected", optionId: given.optionId, ...defined({ kind: chosen?.kind }) }
+      : { outcome: "cancelled" };
+  await session.record({
+    kind: "permission_answered",
+    requestId,
+    toolCallId,
+    outcome,
+    ...defined({ answeredBy, failure: answer.failure }),
+  });
+  return { outcome: { ...outcome, requestId }, ...defined({ chosen, failure: answer.failure }) };
+}
+
+/** Whether the user let a card that is no tool call (a file restore) go ahead, and if not, why. */
+export type CardQuestion = (
+  toolCallId: string,
+  session: GateSession,
+  signal: AbortSignal,
+) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
+
+/**
+ * Asks about a card that is no model's call (a rewind's file restore): allow or refuse, once (an
+ * "always" would be a rule for a tool, and this is none), recorded as a tool's question is.
+ */
+export function cardQuestion(gate: PermissionGateOptions): CardQuestion {
+  const options: PermissionOption[] = [
+    { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+    { optionId: "reject_once", name: "Refuse", kind: "reject_once" },
+  ];
+  return async (toolCallId, session, signal) => {
+    const { outcome, chosen, failure } = await askRecorded(gate, toolCallId, options, session, signal);
+    if (chosen?.kind === "allow_once") return { allowed: true };
+    if (outcome.outcome === "cancelled")
+      return {
+        allowed: false,
+        reason: failure
+          ? `the permission question could not be asked (${failure})`
+          : "the permission question was cancelled",
+      };
+    return {
+      allowed: false,
+      reason: chosen ? "the user refused it" : `the answer "${outcome.optionId}" was not one of the options offered`,
+    };
   };
 }
 

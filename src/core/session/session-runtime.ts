@@ -16,6 +16,7 @@ import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
+import { thisProcess } from "../../journal/process-identity.ts";
 import { readOnlyGate } from "../permissions/call-gate.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
@@ -70,6 +71,7 @@ export class SessionRuntime {
       absorb: (record) => this.#absorb(record),
       reset: () => this.#forget(),
       publish: (record) => this.io.publish(record),
+      held: () => ({ kind: "session_held", ...thisProcess(), cwd: this.state.cwd }),
     });
     this.#mcpSecrets = [...inheritedSecrets, ...mcpServers.flatMap(secretsOf)];
     this.#tooling = new SessionTooling(

@@ -9,6 +9,7 @@ import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
+import type { CardQuestion } from "../permissions/permission-gate.ts";
 import type { ReplaySeal } from "../replay-cache/replay-seal.ts";
 
 export type EngineDeps = {
@@ -46,6 +47,8 @@ export type SessionIo = {
    * inside it (a permission question answered `cancelled`: the turn the user sees is the parent's).
    */
   cancelOuterTurn?(): void;
+  /** Asks the user about a card that is no model's call (a rewind's file restore). Without it nobody can be asked. */
+  askCard?: CardQuestion;
 };
 
 export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };
