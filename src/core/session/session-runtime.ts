@@ -30,6 +30,7 @@ import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
+import { TurnLine } from "./turn-line.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -48,6 +49,8 @@ export class SessionRuntime {
   /** Ends the serving of the session's inbox (inbox-server.ts), started by `begin`. */
   #inbox: AbortController | undefined;
   #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  /** The one turn that runs, and the prompts that wait for it. */
+  readonly #line: TurnLine;
   readonly #tooling: SessionTooling;
   readonly #hooks: SessionHooks | undefined;
   readonly #writer: JournalWriter;
@@ -71,6 +74,7 @@ export class SessionRuntime {
       reset: () => this.#forget(),
       publish: (record) => this.io.publish(record),
     });
+    this.#line = new TurnLine(sessionId);
     this.#mcpSecrets = [...inheritedSecrets, ...mcpServers.flatMap(secretsOf)];
     this.#tooling = new SessionTooling(
       { state: this.state, record: (fact) => this.record(fact), recordSoon: (fact) => this.#recordSoon(fact) },
@@ -224,8 +228,14 @@ export class SessionRuntime {
     return this.#writer.leased;
   }
 
+  /** Whether the line of prompts has room for one more (inbox-server.ts takes a controller's prompt then). */
+  get acceptsPrompt(): boolean {
+    return this.#line.hasRoom;
+  }
+
+  /** Whether a turn runs now (or has been handed the line and is about to). */
   get running(): boolean {
-    return this.#turn !== undefined;
+    return this.#line.busy;
   }
 
   /**
@@ -239,24 +249,27 @@ export class SessionRuntime {
 
   /**
    * Runs one prompt (`from`: a controller's, taken from the session's inbox). A prompt while
-   * another turn runs is refused, unless that turn was cancelled: then it waits for the cancelled
-   * turn to settle and runs.
+   * another turn runs waits for it in the session's line (turn-line.ts), and runs once every turn
+   * ahead of it has ended; a cancel meanwhile empties the line, and the prompt ends `cancelled`
+   * with nothing recorded. Throws EngineError `queue_full` when the line is full.
    */
   async prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
     if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
     checkCwdHere(this.sessionId, this.state.cwd);
     this.begin();
-    const previous = this.#turn;
-    if (previous && !previous.abort.signal.aborted) {
-      throw new EngineError(
-        "turn_running",
-        `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`,
-        { sessionId: this.sessionId },
-      );
+    const abort = await this.#line.take();
+    if (!abort) return { ok: true, stopReason: "cancelled" };
+    try {
+      // Handed the line but cancelled (or closed) before it began: it never started.
+      if (abort.signal.aborted || this.#closed) return { ok: true, stopReason: "cancelled" };
+      return await this.#runTurn(blocks, abort, from);
+    } finally {
+      this.#line.release();
     }
-    const abort = new AbortController();
+  }
+
+  async #runTurn(blocks: ContentBlock[], abort: AbortController, from?: PromptFrom): Promise<TurnOutcome> {
     const done = (async () => {
-      if (previous) await previous.done.catch(() => undefined);
       this.#writer.reconnect();
       try {
         return await runSessionTurn(this.#turnSession, blocks, abort.signal, from);
@@ -291,9 +304,12 @@ export class SessionRuntime {
     });
   }
 
-  /** Cancels the running turn, if any. The turn then ends with `cancelled`. */
+  /**
+   * Cancels the running turn, if any (it then ends with `cancelled`), and every prompt waiting
+   * behind it (each ends `cancelled`, never having run).
+   */
   cancel(): void {
-    this.#turn?.abort.abort();
+    this.#line.cancel();
   }
 
   /** Waits for the running turn, if any, to settle. */
