@@ -51,5 +51,7 @@ export function initializeResponse(version: string, authMethods: AuthMethod[] = 
     agentCapabilities,
     agentInfo: { name: "verbatim", title: "verbatim", version },
     authMethods,
+    // `_session/steering` (steering-handler.ts), advertised where the Claude and Codex adapters do: the result's own `_meta`.
+    _meta: { steering: { supported: true } },
   };
 }

@@ -26,11 +26,11 @@ import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
 import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
-import { runSessionTurn, type TurnSession } from "./session-turn.ts";
+import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
-import { TurnLine } from "./turn-line.ts";
+import { SessionTurns, type SteerOutcome } from "./session-turns.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -48,9 +48,8 @@ export class SessionRuntime {
   #closed = false;
   /** Ends the serving of the session's inbox (inbox-server.ts), started by `begin`. */
   #inbox: AbortController | undefined;
-  #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
-  /** The one turn that runs, and the prompts that wait for it. */
-  readonly #line: TurnLine;
+  /** The turn that runs, the prompts waiting for it, the steering on its way into it. */
+  readonly #turns: SessionTurns;
   readonly #tooling: SessionTooling;
   readonly #hooks: SessionHooks | undefined;
   readonly #writer: JournalWriter;
@@ -74,7 +73,16 @@ export class SessionRuntime {
       reset: () => this.#forget(),
       publish: (record) => this.io.publish(record),
     });
-    this.#line = new TurnLine(sessionId);
+    this.#turns = new SessionTurns({
+      sessionId,
+      check: () => {
+        if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
+        checkCwdHere(this.sessionId, this.state.cwd);
+      },
+      closed: () => this.#closed,
+      begin: () => this.begin(),
+      run: (blocks, abort, origin) => this.#runTurn(blocks, abort, origin),
+    });
     this.#mcpSecrets = [...inheritedSecrets, ...mcpServers.flatMap(secretsOf)];
     this.#tooling = new SessionTooling(
       { state: this.state, record: (fact) => this.record(fact), recordSoon: (fact) => this.#recordSoon(fact) },
@@ -111,6 +119,7 @@ export class SessionRuntime {
       configValues: () => this.configValues(),
       roots: () => this.#roots(),
       subagents: () => this.#subagents(),
+      steering: this.#turns.steering,
     };
   }
 
@@ -230,12 +239,12 @@ export class SessionRuntime {
 
   /** Whether the line of prompts has room for one more (inbox-server.ts takes a controller's prompt then). */
   get acceptsPrompt(): boolean {
-    return this.#line.hasRoom;
+    return this.#turns.acceptsPrompt;
   }
 
   /** Whether a turn runs now (or has been handed the line and is about to). */
   get running(): boolean {
-    return this.#line.busy;
+    return this.#turns.running;
   }
 
   /**
@@ -253,37 +262,27 @@ export class SessionRuntime {
    * ahead of it has ended; a cancel meanwhile empties the line, and the prompt ends `cancelled`
    * with nothing recorded. Throws EngineError `queue_full` when the line is full.
    */
-  async prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
-    if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
-    checkCwdHere(this.sessionId, this.state.cwd);
-    this.begin();
-    const abort = await this.#line.take();
-    if (!abort) return { ok: true, stopReason: "cancelled" };
-    try {
-      // Handed the line but cancelled (or closed) before it began: it never started.
-      if (abort.signal.aborted || this.#closed) return { ok: true, stopReason: "cancelled" };
-      return await this.#runTurn(blocks, abort, from);
-    } finally {
-      this.#line.release();
-    }
+  prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
+    return this.#turns.prompt(blocks, defined({ from }));
   }
 
-  async #runTurn(blocks: ContentBlock[], abort: AbortController, from?: PromptFrom): Promise<TurnOutcome> {
-    const done = (async () => {
-      this.#writer.reconnect();
-      try {
-        return await runSessionTurn(this.#turnSession, blocks, abort.signal, from);
-      } catch (error) {
-        if (this.#writer.lost) await this.#journalLost(error, abort);
-        throw error;
-      }
-    })();
-    const turn = { done, abort };
-    this.#turn = turn;
+  /**
+   * A steering text (`_session/steering`): into the running turn, given to the model before its
+   * next step (`injected`); with no turn to take it, a turn of its own (`startedNewTurn`) unless
+   * `idle` is `promptRequired` (session-turns.ts).
+   */
+  steer(blocks: ContentBlock[], idle: "startTurn" | "promptRequired"): SteerOutcome {
+    return this.#turns.steer(blocks, idle);
+  }
+
+  /** One turn, from its prompt to its end: what the session's line of turns runs (session-turns.ts). */
+  async #runTurn(blocks: ContentBlock[], abort: AbortController, origin: PromptOrigin): Promise<TurnOutcome> {
+    this.#writer.reconnect();
     try {
-      return await done;
-    } finally {
-      if (this.#turn === turn) this.#turn = undefined;
+      return await runSessionTurn(this.#turnSession, blocks, abort.signal, origin);
+    } catch (error) {
+      if (this.#writer.lost) await this.#journalLost(error, abort);
+      throw error;
     }
   }
 
@@ -309,12 +308,12 @@ export class SessionRuntime {
    * behind it (each ends `cancelled`, never having run).
    */
   cancel(): void {
-    this.#line.cancel();
+    this.#turns.cancel();
   }
 
   /** Waits for the running turn, if any, to settle. */
   async settled(): Promise<void> {
-    await this.#turn?.done.catch(() => undefined);
+    await this.#turns.settled();
   }
 
   /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */

@@ -39,9 +39,9 @@ export class TurnLine {
 
   /**
    * Takes the line: at once when it is free, else once every turn ahead has ended (`front`: ahead
-   * of the prompts already waiting). Resolves with the turn's cancel switch, created when the
+   * of the prompts already waiting, and never refused: for a turn from a text already accepted). Resolves with the turn's cancel switch, created when the
    * line is handed over (so a cancel at any moment after reaches it), or undefined when a cancel
-   * emptied the line first. Throws EngineError `queue_full` when MAX_QUEUED_PROMPTS already wait.
+   * emptied the line first. Throws EngineError `queue_full` when `bound` prompts already wait.
    * The holder must `release` once its turn has ended.
    */
   take(options: { front?: boolean } = {}): Promise<AbortController | undefined> {
@@ -49,7 +49,7 @@ export class TurnLine {
       this.#holder = new AbortController();
       return Promise.resolve(this.#holder);
     }
-    if (this.#waiting.length >= this.bound)
+    if (!options.front && this.#waiting.length >= this.bound)
       throw new EngineError(
         "queue_full",
         `session ${this.sessionId} already has ${this.bound} prompts waiting behind its running turn; wait for some to run, or cancel`,

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { call, done, fail, say, think, type Scenario, type ScriptContext, type Step } from "./script.ts";
 import { toolScenarios } from "./tool-scenarios.ts";
+import { midTurnScenarios } from "./mid-turn-scenarios.ts";
 
 const firstResult = (ctx: ScriptContext) => ctx.results[0];
 
@@ -190,6 +191,7 @@ export const scenarios: Record<string, Scenario> = {
     ],
   },
   ...toolScenarios,
+  ...midTurnScenarios,
 };
 
 /** The step a request is at, or a closing answer if the scenario has no more steps. */
