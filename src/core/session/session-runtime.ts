@@ -120,6 +120,9 @@ export class SessionRuntime {
       roots: () => this.#roots(),
       subagents: () => this.#subagents(),
       steering: this.#turns.steering,
+      setMode: async (modeId) => {
+        await this.setConfig("mode", modeId);
+      },
     };
   }
 
@@ -458,5 +461,5 @@ export class SessionRuntime {
   }
 }
 
-/** The tools only a top-level session offers: a subagent starts no subagent and asks the user nothing. */
-const PARENT_ONLY = ["Task", "AskUserQuestion"];
+/** The tools only a top-level session offers: a subagent starts no subagent, asks the user nothing, presents no plan. */
+const PARENT_ONLY = ["Task", "AskUserQuestion", "ExitPlanMode"];

@@ -54,6 +54,8 @@ export type TurnSession = {
   roots(): string[];
   /** Starts subagents for `Task` calls (a top-level session's turns are given it). */
   subagents(): SubagentLauncher;
+  /** Switches the session's mode (recorded, shown). */
+  setMode(modeId: string): Promise<void>;
   /** Steering texts sent while a turn runs (a top-level session's turns are given it). */
   readonly steering?: TurnSteering;
 };
@@ -148,6 +150,7 @@ async function turnAfterPrompt(
     maxSteps: session.deps.maxSteps,
     ...defined({ hooks: session.hooks }),
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
+    setMode: (modeId) => session.setMode(modeId),
     ...defined({ steering: session.steering }),
   });
 }

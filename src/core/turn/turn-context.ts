@@ -54,6 +54,8 @@ export type TurnContext = {
   hooks?: TurnHooks;
   /** Runs subagents for `Task` calls; absent inside a subagent. */
   subagents?: SubagentLauncher;
+  /** Switches the session's mode (recorded, shown): a plan the user approves (permissions/plan-approval.ts). */
+  setMode?(modeId: string): Promise<void>;
   /** Steering texts sent while the turn runs, landed before each step; absent inside a subagent. */
   steering?: TurnSteering;
 };
