@@ -119,3 +119,31 @@ test("ExitPlanMode outside plan mode asks nothing and changes nothing", async ()
   expect(JSON.stringify(server.requests[1]?.body)).toContain("not in plan mode");
   expect(r.differences).toEqual([]);
 });
+
+test("scripted/plan-approval: approved with default, the edit that follows is asked about; a reload shows the same", async () => {
+  const box = sandbox("scripted/plan-approval");
+  const asked: RequestPermissionRequest[] = [];
+  const r = await parity(
+    "scripted/plan-approval",
+    async ({ ctx, sessionId }) => {
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+      expect((await prompt(ctx, sessionId, "Plan the notes")).stopReason).toBe("end_turn");
+    },
+    {
+      box,
+      policy: (request) => {
+        asked.push(request);
+        return answering(asked.length === 1 ? "default" : "allow_once", [])(request);
+      },
+    },
+  );
+  expect(asked.map((q) => q.toolCall.title)).toEqual(["Ready to code?", `Write ${box.workspace}/NOTES.md`]);
+  expect(r.live.modeId).toBe("default");
+  expect(cards(r.live).map((c) => `${c.name}:${c.status}`)).toEqual([
+    "Read:completed",
+    "ExitPlanMode:completed",
+    "Write:completed",
+  ]);
+  expect(texts(r.live, "agent").at(-1)).toBe("Done: NOTES.md holds the summary.");
+  expect(r.differences).toEqual([]);
+});
