@@ -57,6 +57,10 @@ export class ConversationFold {
         this.messages.push(message);
         return;
       }
+      case "steering_received":
+        // Given to the model where it landed: after the results of the step before it.
+        this.messages.push({ role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) });
+        return;
       case "hook_outcome":
         this.#hookOutcome(fact);
         return;

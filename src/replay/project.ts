@@ -100,6 +100,7 @@ export class Projector {
           return [contentAndMetaUpdate(card)];
         });
       case "prompt_received":
+      case "steering_received":
         return fact.blocks.map((content) => ({
           sessionUpdate: "user_message_chunk",
           content,

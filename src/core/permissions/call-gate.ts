@@ -33,8 +33,16 @@ export interface GateHooks {
   permissionPrompt(request: GateRequest): Promise<void>;
 }
 
-/** What a gate may use of the session: its state (mode, rules), the journal, and its hooks. */
-export type GateSession = { state: SessionStateFold; record(fact: Fact): Promise<void>; hooks?: GateHooks };
+/**
+ * What a gate may use of the session: its state (mode, rules), the journal, and its hooks;
+ * `setMode` switches the session's mode (recorded, shown), for a plan the user approves.
+ */
+export type GateSession = {
+  state: SessionStateFold;
+  record(fact: Fact): Promise<void>;
+  hooks?: GateHooks;
+  setMode?(modeId: string): Promise<void>;
+};
 
 export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
 

@@ -21,6 +21,7 @@ import { racedAnswer, type AnswerClaims, type ClaimCodec, type Raced } from "./a
 import { decide, hookRefusalText } from "./decide.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
+import { KEEP_PLANNING, NOT_PLANNING, PLAN_APPROVAL_TOOL, planApprovalOptions } from "./plan-approval.ts";
 import { defined } from "../../shared/defined.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
@@ -47,6 +48,8 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
+    if (effective.tool.name === PLAN_APPROVAL_TOOL && pre?.verdict?.decision !== "deny")
+      return approvePlan(options, effective, session);
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
@@ -84,6 +87,29 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       await prompting;
     }
   };
+}
+
+/**
+ * A plan presented with ExitPlanMode (plan-approval.ts): the user chooses the mode to continue in,
+ * which is recorded (a mode change) before the call runs; "keep planning" refuses the call.
+ */
+async function approvePlan(
+  options: PermissionGateOptions,
+  request: GateRequest,
+  session: GateSession,
+): Promise<GateDecision> {
+  if (session.state.modeId !== "plan" || !session.setMode) return NOT_PLANNING;
+  const setMode = session.setMode;
+  const question: Question = {
+    options: planApprovalOptions(session.state.availableModes.map((m) => m.id)),
+    async remember(chosen) {
+      if (chosen.kind === "allow_once" || chosen.kind === "allow_always") await setMode(chosen.optionId);
+    },
+  };
+  const decision = await askUser(options, request, session, question);
+  return !decision.run && decision.by === "user" && decision.reason === ""
+    ? { ...decision, modelText: KEEP_PLANNING }
+    : decision;
 }
 
 /** The directories of the call's paths that lie outside the request's roots. */

@@ -24,6 +24,7 @@ import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
+import type { TurnSteering } from "../turn/turn-context.ts";
 import { defined } from "../../shared/defined.ts";
 
 /** What a turn takes from its session (the runtime gives it; see session-runtime.ts). */
@@ -53,17 +54,24 @@ export type TurnSession = {
   roots(): string[];
   /** Starts subagents for `Task` calls (a top-level session's turns are given it). */
   subagents(): SubagentLauncher;
+  /** Switches the session's mode (recorded, shown). */
+  setMode(modeId: string): Promise<void>;
+  /** Steering texts sent while a turn runs (a top-level session's turns are given it). */
+  readonly steering?: TurnSteering;
 };
 
 /** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
 export type TurnCancel = { signal: AbortSignal; cancel(): void };
+
+/** Where a turn's prompt came from: a controller's inbox (`from`), or a steering text sent while the session was idle. */
+export type PromptOrigin = { from?: PromptFrom; steered?: true };
 
 /** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `turn.signal` cancels it). */
 export async function runSessionTurn(
   session: TurnSession,
   blocks: ContentBlock[],
   turn: TurnCancel,
-  from?: PromptFrom,
+  { from, steered }: PromptOrigin = {},
 ): Promise<TurnOutcome> {
   await session.ensureLease();
   const conversation = await session.conversation();
@@ -71,7 +79,7 @@ export async function runSessionTurn(
   await session.tooling.settle();
   const turnId = mintId("turn");
   const promptId = mintId("msg");
-  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from }) });
+  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from, steered }) });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
   const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, turn, conversation);
   session.hooks?.endTurn({
@@ -146,6 +154,8 @@ async function turnAfterPrompt(
     maxSteps: session.deps.maxSteps,
     ...defined({ hooks: session.hooks }),
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
+    setMode: (modeId) => session.setMode(modeId),
+    ...defined({ steering: session.steering }),
   });
 }
 

@@ -1,4 +1,5 @@
 /** What a running turn needs from its session. */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, ModelRef, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
@@ -10,6 +11,17 @@ import type { Provider } from "../providers/types.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
+
+/** Steering texts sent while the turn runs (the session's steering box: session/steering-box.ts). */
+export type TurnSteering = {
+  /** The texts waiting, oldest first; the box is left empty. */
+  take(): ContentBlock[][];
+  /**
+   * At the turn's end: true when texts wait (the box stays open, the turn steps again for them);
+   * otherwise closes the box at once, so no later offer is taken by a turn that has ended.
+   */
+  holdsPending(): boolean;
+};
 
 export type TurnContext = {
   sessionId: string;
@@ -47,4 +59,8 @@ export type TurnContext = {
   hooks?: TurnHooks;
   /** Runs subagents for `Task` calls; absent inside a subagent. */
   subagents?: SubagentLauncher;
+  /** Switches the session's mode (recorded, shown): a plan the user approves (permissions/plan-approval.ts). */
+  setMode?(modeId: string): Promise<void>;
+  /** Steering texts sent while the turn runs, landed before each step; absent inside a subagent. */
+  steering?: TurnSteering;
 };
