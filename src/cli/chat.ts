@@ -77,7 +77,8 @@ export async function chat(options: ChatOptions): Promise<number> {
               })
             ).stopReason;
         screen.transcript.flush();
-        if (stopReason !== undefined && stopReason !== "end_turn") stderr(`(${stopReason})\n`);
+        // Every other way a turn ends is drawn in the transcript (a refused turn leaves it when reopened).
+        if (stopReason === "refusal") stderr("(refusal)\n");
       } catch (error) {
         screen.transcript.flush();
         stderr(`verbatim: ${describeError(error, { journal }).body.message}\n`);

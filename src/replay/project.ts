@@ -11,6 +11,7 @@ import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
+import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -47,7 +48,6 @@ export class Projector {
     switch (fact.kind) {
       case "session_started":
       case "step_ended":
-      case "turn_ended":
       case "file_seen":
       case "permission_rule_added":
       case "access_granted":
@@ -58,6 +58,10 @@ export class Projector {
       case "session_imported":
       case "session_rewound":
         return [];
+      case "turn_ended": {
+        const ended = turnEndedOf(fact);
+        return ended ? [turnEndUpdate(ended)] : [];
+      }
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
       case "compaction_started":
@@ -170,9 +174,12 @@ export class Projector {
           return [contentAndMetaUpdate(card)];
         });
       case "session_recovered":
-        return fact.calls.flatMap((call) =>
-          this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
-        );
+        return [
+          ...fact.calls.flatMap((call) =>
+            this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
+          ),
+          ...(fact.interruptedTurnId ? [turnEndUpdate({ turnId: fact.interruptedTurnId, ending: "interrupted" })] : []),
+        ];
       case "hook_outcome":
         return this.#hooks.apply(fact, this.#cards, this.context.sessionId);
       case "tool_input_rewritten":
