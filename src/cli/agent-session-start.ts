@@ -12,6 +12,7 @@ import type { RunOptions } from "./run-args.ts";
 import { openSession, type SessionChoice } from "./session-open.ts";
 import type { StdoutSink } from "./stdout-sink.ts";
 import { terminalPermissions } from "./terminal/answering.ts";
+import type { LineSource } from "./terminal/line-reader.ts";
 import { ProgressLines } from "./terminal/progress-lines.ts";
 import { processScreenOptions, Screen } from "./terminal/screen.ts";
 
@@ -25,6 +26,8 @@ export type StartOptions = Pick<RunOptions, "approve" | "trust"> & {
   transcript: boolean;
   /** Whether Ctrl-C (or the command's own `cancel`) may cancel a turn now. */
   mayCancel?: () => boolean;
+  /** Where questions at the terminal read their answers (the command's line editor); a reader of their own otherwise. */
+  read?: LineSource;
 };
 
 export class AgentSessionStart {
@@ -53,6 +56,7 @@ export class AgentSessionStart {
       screen: this.screen,
       progress: this.progress,
       cancelTurn: this.cancel,
+      ...(options.read ? { read: options.read } : {}),
     });
     this.#ticker = setInterval(() => this.progress.tick(), 1000);
     process.on("SIGINT", this.cancel);
