@@ -46,7 +46,15 @@ function shownFrom(view: ViewModel, messageId: string): { messages: number; tool
  * nothing (Enter, Ctrl-C or Ctrl-D at either question).
  */
 export async function chatRewind(
-  run: { agent: ClientContext; sessionId: string; view: ViewModel; read: LineSource; say: (text: string) => void },
+  run: {
+    agent: ClientContext;
+    sessionId: string;
+    view: ViewModel;
+    read: LineSource;
+    say: (text: string) => void;
+    /** Runs the new prompt's turn (the chat's wait for the model). */
+    turn: <T>(request: () => Promise<T>) => Promise<T>;
+  },
   line: string,
 ): Promise<StopReason | undefined> {
   const prompts = promptsOf(run.view);
@@ -67,12 +75,14 @@ export async function chatRewind(
     `(rewound: ${taken.messages} message(s) and ${taken.toolCalls} tool call(s) taken back; the journal keeps them; ${files ? "files are restored as the notice below says" : "files are left as they are"}, and commands are never undone)\n`,
   );
   const send = run.agent.request.bind(run.agent) as unknown as (m: string, p: unknown) => Promise<EditAnswer>;
-  const answer = await send(EDIT_PROMPT_METHOD, {
-    sessionId: run.sessionId,
-    messageId: chosen.messageId,
-    newContent: [{ type: "text", text: text.text }],
-    files,
-  });
+  const answer = await run.turn(() =>
+    send(EDIT_PROMPT_METHOD, {
+      sessionId: run.sessionId,
+      messageId: chosen.messageId,
+      newContent: [{ type: "text", text: text.text }],
+      files,
+    }),
+  );
   dropRetracted(run.view, answer._meta.verbatim.retracted);
   return answer.stopReason;
 }

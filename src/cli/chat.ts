@@ -89,14 +89,23 @@ export async function chat(options: ChatOptions): Promise<number> {
         const stopReason =
           entry.kind === "rewind"
             ? await chatRewind(
-                { agent, sessionId, view: client.view(sessionId), read: (p) => editor.read(p), say: stderr },
+                {
+                  agent,
+                  sessionId,
+                  view: client.view(sessionId),
+                  read: (p) => editor.read(p),
+                  say: stderr,
+                  turn: (request) => start.turn(request),
+                },
                 typed.text,
               )
             : (
-                await agent.request(acp.methods.agent.session.prompt, {
-                  sessionId,
-                  prompt: [{ type: "text", text: typed.text }],
-                })
+                await start.turn(() =>
+                  agent.request(acp.methods.agent.session.prompt, {
+                    sessionId,
+                    prompt: [{ type: "text", text: typed.text }],
+                  }),
+                )
               ).stopReason;
         screen.transcript.flush();
         // Every other way a turn ends is drawn in the transcript (a refused turn leaves it when reopened).
