@@ -53,7 +53,7 @@ describe("a command's output", () => {
     expect(t.screen()).not.toContain("step3");
     await t.waitFor("  │ step2", first);
     const card = await t.waitFor("[execute]");
-    expect(t.screen().slice(card)).toContain("step1\n    step2\n    step3");
+    await t.waitFor("step1\n    step2\n    step3", card);
     expect(await t.exited).toBe(0);
   });
 
