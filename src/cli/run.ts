@@ -64,10 +64,9 @@ export async function run(options: RunOptions): Promise<number> {
       },
     });
     const sessionId = start.sessionId;
-    const { stopReason } = await agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: options.prompt,
-    });
+    const { stopReason } = await start.turn(() =>
+      agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: options.prompt }),
+    );
     screen.transcript.close();
     if (sink.closed) return closedEnd(sessionId);
     if (options.json) stdout(`${JSON.stringify({ sessionId, stopReason, ...ids.ids() })}\n`);

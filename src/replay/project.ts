@@ -12,6 +12,7 @@ import { compactedUsage, compactionUpdates, type CompactionShown } from "./compa
 import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
+import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -48,7 +49,6 @@ export class Projector {
     switch (fact.kind) {
       case "session_started":
       case "step_ended":
-      case "turn_ended":
       case "file_seen":
       case "permission_rule_added":
       case "access_granted":
@@ -80,6 +80,10 @@ export class Projector {
           card.notes = [...card.notes, textContent(endedLine(fact))];
           return [contentAndMetaUpdate(card, { status })];
         });
+      case "turn_ended": {
+        const ended = turnEndedOf(fact);
+        return ended ? [turnEndUpdate(ended)] : [];
+      }
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
       case "compaction_started":
@@ -196,9 +200,12 @@ export class Projector {
           return [contentAndMetaUpdate(card)];
         });
       case "session_recovered":
-        return fact.calls.flatMap((call) =>
-          this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
-        );
+        return [
+          ...fact.calls.flatMap((call) =>
+            this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
+          ),
+          ...(fact.interruptedTurnId ? [turnEndUpdate({ turnId: fact.interruptedTurnId, ending: "interrupted" })] : []),
+        ];
       case "hook_outcome":
         return this.#hooks.apply(fact, this.#cards, this.context.sessionId);
       case "tool_input_rewritten":

@@ -13,6 +13,7 @@ import type {
   SessionConfigOption,
   ToolCallContent,
 } from "@agentclientprotocol/sdk";
+import { turnEndText, type TurnEndMark } from "./turn-end-mark.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 import type { CompactionView, MessageView, ToolCardView, ViewModel } from "./view-model.ts";
 import { visible } from "./visible-text.ts";
@@ -44,6 +45,7 @@ export type Mark = { at: number } & (
   | { kind: "plan"; entries: PlanEntry[] }
   | { kind: "mode"; modeId: string }
   | { kind: "model"; model: string }
+  | ({ kind: "turn-end" } & TurnEndMark)
 );
 
 export const modelOf = (options: SessionConfigOption[] | null | undefined): string | undefined => {
@@ -199,6 +201,8 @@ export function markPieces(mark: Mark): Piece[] {
       return [line("mark", `(mode: ${visible(mark.modeId)})`), line("mark", "")];
     case "model":
       return [line("mark", `(model: ${visible(mark.model)})`), line("mark", "")];
+    case "turn-end":
+      return [line(mark.ending === "cancelled" ? "mark" : "notice", turnEndText(mark)), line("mark", "")];
   }
 }
 

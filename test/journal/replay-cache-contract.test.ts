@@ -4,10 +4,10 @@
  * order), left out of nothing they should not be, and removed with the session. And the agent
  * keeps and uses the cache on each store: a load from it writes the bytes of a load from the facts.
  */
-import { PROJECTION_VERSION } from "../../src/replay/cache-key.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { checksumHolds, partWithChecksum, withChecksum, type ReplayCacheKey } from "../../src/journal/replay-cache.ts";
 import type { JournalStore } from "../../src/journal/store.ts";
+import { PROJECTION_VERSION } from "../../src/replay/cache-key.ts";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { journalError, startFact } from "../support/journal.ts";
 import { loadBytes } from "../support/load-bytes.ts";
@@ -15,9 +15,9 @@ import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stor
 import { sandbox } from "../support/workspace.ts";
 
 const KEY: ReplayCacheKey = { version: 1, capabilities: "notices=0;compaction=0" };
-/** The key the agent stores a session's cache under (this projection's). */
-const AGENT_KEY: ReplayCacheKey = { ...KEY, version: PROJECTION_VERSION };
 const OTHER: ReplayCacheKey = { version: 1, capabilities: "notices=1;compaction=0" };
+/** The key the agent stores a client's cache under: this projection's, no session capabilities. */
+const AGENT_KEY: ReplayCacheKey = { ...KEY, version: PROJECTION_VERSION };
 const row = (fromSeq: number, toSeq: number, lines: string) => withChecksum({ ...KEY, fromSeq, toSeq, lines });
 const part = (name: string, ord: number, body: string) => partWithChecksum(KEY, { part: name, ord, body });
 

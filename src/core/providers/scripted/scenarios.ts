@@ -142,6 +142,13 @@ export const scenarios: Record<string, Scenario> = {
       [() => [...think("Let me think about this carefully before answering. ", 5), ...say(longAnswer, 15), ...done()]],
     ],
   },
+  hesitant: {
+    description:
+      "Says nothing for three seconds, then answers (for what a terminal shows while the model is waited for).",
+    prompts: [
+      [() => [{ type: "pause", ms: 3000 }, ...say("Sorry to keep you waiting: here is the answer."), ...done()]],
+    ],
+  },
   error: {
     description: "Fails part of the way through an answer.",
     prompts: [
