@@ -126,13 +126,14 @@ async function recordLive(
         });
         live.promptEnded(sessionId, stopReason);
         stream.flush();
+        // The transcript has already said how a turn that did not end well ended; the demo says why.
         const how =
           stopReason === "end_turn"
-            ? "ended"
+            ? `turn ${i + 1} ended`
             : stopReason === "cancelled"
-              ? "cancelled by the demo part of the way through, as Ctrl-C does"
-              : stopReasonWords(stopReason);
-        write(painter.paint({ style: "mark", text: `(turn ${i + 1} ${how})\n\n` }));
+              ? "the demo cancelled it part of the way through, as Ctrl-C does"
+              : `turn ${i + 1} ${stopReasonWords(stopReason)}`;
+        write(painter.paint({ style: "mark", text: `(${how})\n\n` }));
       }
       return sessionId;
     });
