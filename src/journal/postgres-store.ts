@@ -19,7 +19,6 @@
  * This file writes and holds leases; reading is postgres-reads.ts, the layout postgres-layout.ts.
  */
 import type { SQL } from "bun";
-import { hostname } from "node:os";
 import { encodeFact, type EncodedFact } from "./codec.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, MAX_POOL_SIZE, pgGuard } from "./postgres-errors.ts";
@@ -29,7 +28,7 @@ import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { insertCreated, insertFork, insertImported } from "./postgres-new-sessions.ts";
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
-import { currentProcess } from "./process-identity.ts";
+import { thisProcess } from "./process-identity.ts";
 import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
 import type {
   ReplayCacheKey,
@@ -55,7 +54,7 @@ export class PostgresJournal implements JournalStore {
   readonly #layout: PostgresLayout;
   readonly #reads: PostgresReads;
   readonly #cache: PostgresReplayCache;
-  readonly #owner = { host: hostname(), ...currentProcess() };
+  readonly #owner = thisProcess();
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
 
@@ -325,7 +324,7 @@ export class PostgresJournal implements JournalStore {
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
-    if (this.#held.has(sessionId)) return { pid: this.#owner.pid, host: this.#owner.host };
+    if (this.#held.has(sessionId)) return this.#owner;
     if ((await this.#layout.read()) === undefined) return undefined;
     return this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId));
   }
@@ -342,14 +341,14 @@ export class PostgresJournal implements JournalStore {
   /** The named holder of a session's lease, if its advisory lock is held right now (by a live connection). */
   async #liveHolder(sql: SQL, sessionId: string): Promise<LeaseHolder | undefined> {
     const [row] = (await sql`
-      SELECT l.host, l.pid FROM verbatim.leases l
+      SELECT l.host, l.pid, l.start_time FROM verbatim.leases l
       WHERE l.session_id = ${sessionId} AND l.pid <> 0 AND EXISTS (
         SELECT 1 FROM pg_locks k
         WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
           AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtextextended(${lockName(sessionId)}, 0)
-      )`) as { host: string; pid: number }[];
-    return row ? { pid: row.pid, host: row.host } : undefined;
+      )`) as { host: string; pid: number; start_time: string }[];
+    return row ? { pid: row.pid, host: row.host, startTime: row.start_time } : undefined;
   }
 
   /** Takes the session's advisory lock, or throws `busy` naming who holds it (see AdvisoryLocks.take). */

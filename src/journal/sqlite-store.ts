@@ -8,7 +8,7 @@ import { encodeFact, type EncodedFact } from "./codec.ts";
 import { busy } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
-import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
+import { currentProcess, isAlive, thisProcess, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard } from "./sqlite-errors.ts";
 import {
@@ -253,7 +253,8 @@ export class SqliteJournal implements JournalStore {
     if (!db) return undefined;
     const lease = guard(sessionId, () => leaseOf(db, sessionId));
     if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
-    return { pid: lease.pid };
+    // A SQLite journal is this machine's: its lease holder runs here.
+    return { host: thisProcess().host, pid: lease.pid, startTime: lease.start_time };
   }
 
   warm(): void {

@@ -7,6 +7,7 @@ import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import type { ReplayCacheStore } from "./replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
+import type { HostProcess } from "./process-identity.ts";
 
 /** Records `fromSeq` to `toSeq` of a session, both included. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -52,8 +53,11 @@ export type RepositoryKey = { remote: string; innerPath: string };
  */
 export type Durability = "normal" | "strict";
 
-/** The process holding a session's lease: its pid, and the machine it runs on where the store spans machines. */
-export type LeaseHolder = { pid: number; host?: string };
+/**
+ * The process holding a session's lease: its machine, pid and start time (process-identity.ts),
+ * so that "is this holder me?" is one check (`isThisProcess`) on every store.
+ */
+export type LeaseHolder = HostProcess;
 
 /** The replay cache (replay-cache.ts) is derived data kept beside the facts: never a fact, never exported. */
 export interface JournalStore extends ReplayCacheStore {

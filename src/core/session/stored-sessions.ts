@@ -1,4 +1,5 @@
 /** Operations on a stored session that do not open it: the same for the wire layer and the CLI. */
+import { isThisProcess } from "../../journal/process-identity.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { removeEnvFile } from "../hooks/env-file.ts";
 import type { EngineDeps } from "./session-types.ts";
@@ -9,7 +10,7 @@ import type { EngineDeps } from "./session-types.ts";
  */
 export async function openCallsInterrupted(store: JournalStore, sessionId: string): Promise<boolean> {
   const holder = await store.holder(sessionId);
-  return !holder || holder.pid === process.pid;
+  return !holder || isThisProcess(holder);
 }
 
 /**
