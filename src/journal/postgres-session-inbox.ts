@@ -1,7 +1,7 @@
 /** The session inbox's table in the PostgreSQL journal (session-inbox.ts), created by the first request put. */
 import type { SQL } from "bun";
 import { sideTable } from "./postgres-side-table.ts";
-import { postgresInboxSql, requestFromBody, type InboxKind, type InboxRequest } from "./session-inbox.ts";
+import { postgresInboxSql, takenRequest, type InboxKind, type InboxRequest } from "./session-inbox.ts";
 
 const table = sideTable("verbatim.session_inbox", postgresInboxSql);
 
@@ -27,7 +27,7 @@ export async function takePgFromInbox(
       WHERE session_id = ${sessionId} AND NOT taken AND kind = ANY(${sql.array([...kinds], "text")})
       ORDER BY ord LIMIT 1 FOR UPDATE SKIP LOCKED)
     RETURNING body`) as { body: string }[];
-  return row ? requestFromBody(row.body) : undefined;
+  return row ? takenRequest(sessionId, row.body) : undefined;
 }
 
 export async function deletePgInbox(tx: SQL, sessionId: string): Promise<void> {

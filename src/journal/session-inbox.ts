@@ -7,6 +7,7 @@
  * Requests are kept with the session and deleted with it.
  */
 import { z } from "zod";
+import { log } from "../shared/log.ts";
 import { storedBody } from "./stored-body.ts";
 import { contentBlock } from "./facts/display-shapes.ts";
 import { answeredBy } from "./facts/permissions.ts";
@@ -24,8 +25,15 @@ export const inboxRequest = z.discriminatedUnion("kind", [
 export type InboxRequest = z.infer<typeof inboxRequest>;
 export type InboxKind = InboxRequest["kind"];
 
-/** The request stored as `body`, if it is one (a row of another shape is no request). */
-export const requestFromBody = (body: string): InboxRequest | undefined => storedBody(inboxRequest, body);
+/**
+ * The request stored as `body` of a row just taken, if it is one: a row of another shape is no
+ * request (it stays taken, and is logged).
+ */
+export function takenRequest(sessionId: string, body: string): InboxRequest | undefined {
+  const request = storedBody(inboxRequest, body);
+  if (!request) log.warn(`session ${sessionId}: a row of its inbox is no request; it was taken and not run`);
+  return request;
+}
 
 export const sqliteInboxSql = `
 CREATE TABLE IF NOT EXISTS session_inbox (

@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { claimFromBody, type AnswerClaim } from "./answer-claims.ts";
-import { requestFromBody, type InboxKind, type InboxRequest } from "./session-inbox.ts";
+import { takenRequest, type InboxKind, type InboxRequest } from "./session-inbox.ts";
 
 /** The claim that holds for a question, if any. */
 export function claimOf(db: Database, sessionId: string, requestId: string): AnswerClaim | undefined {
@@ -56,7 +56,7 @@ export function takeFromInboxIn(
   const row = db
     .query<{ body: string }, string[]>(`UPDATE session_inbox SET taken = 1 WHERE rowid = (${waiting}) RETURNING body`)
     .get(sessionId, ...kinds);
-  return row ? requestFromBody(row.body) : undefined;
+  return row ? takenRequest(sessionId, row.body) : undefined;
 }
 
 /** Deletes a session's claims and requests (with the session). */

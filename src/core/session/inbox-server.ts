@@ -4,13 +4,16 @@
  * INBOX_POLL_MS (one indexed read): a prompt is run when no turn runs (it waits in the inbox
  * while one does), a cancel cancels the running turn. Each request is taken once, so no prompt
  * runs twice, on this machine or any other; a process that takes the session over serves what
- * was left waiting.
+ * was left waiting. A row is written by whoever has the journal's writer role, so a prompt is
+ * checked as a client's prompt is (prompt/prompt-blocks.ts) before anything of it is recorded: one
+ * that fails stays taken, is logged, and never runs.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { PromptFrom } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { log } from "../../shared/log.ts";
 import { EngineError } from "../errors.ts";
+import { checkPromptBlocks } from "../prompt/prompt-blocks.ts";
 import { sleep } from "../../shared/sleep.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 
@@ -44,10 +47,25 @@ export async function serveInbox(
       const request = await store.takeFromInbox(session.sessionId, session.running ? ["cancel"] : ["prompt", "cancel"]);
       if (!request || signal.aborted) continue;
       if (request.kind === "cancel") session.cancel();
-      else run(session, request.blocks, { requestId: request.requestId, by: request.by });
+      else {
+        const blocks = checked(session.sessionId, request.requestId, request.blocks);
+        if (blocks) run(session, blocks, { requestId: request.requestId, by: request.by });
+      }
     } catch (error) {
       log.debug(`session ${session.sessionId}: the inbox could not be read`, error);
     }
+  }
+}
+
+/** The request's blocks if a client's prompt of them would be accepted; logged and undefined otherwise. */
+function checked(sessionId: string, requestId: string, blocks: unknown): ContentBlock[] | undefined {
+  try {
+    return checkPromptBlocks(blocks);
+  } catch (error) {
+    log.warn(
+      `session ${sessionId}: the inbox's prompt ${JSON.stringify(requestId)} was refused, not run: ${(error as Error).message}`,
+    );
+    return undefined;
   }
 }
 
