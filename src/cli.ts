@@ -49,8 +49,10 @@ usage:
   verbatim export ID [--file F] the session as a file (JSON lines: the format and its version,
                                 then its records and the payloads they refer to)
   verbatim import F [--cwd DIR] [--new-id] [--keep-permissions]
-                                bring an exported session into this journal; --cwd DIR: it
-                                continues in DIR; --new-id: as a new session; prints its id.
+                                bring an exported session into this journal; it continues in
+                                the current directory, or DIR with --cwd DIR (the directory it
+                                ran in is kept as its origin, and show names it); --new-id: as
+                                a new session; prints its id.
                                 What the file allowed where it ran (its "always" rules,
                                 directory grants, additional directories, a mode that runs
                                 calls unasked) does not hold here: each is named on stderr and
