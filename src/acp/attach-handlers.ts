@@ -18,6 +18,8 @@ import { askClient } from "./permission-asker.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
+import { defined } from "../shared/defined.ts";
+import { attached, keepAttached } from "./kept-attachment.ts";
 import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
 import { REWOUND_NOTIFICATION } from "../shared/rewound-notification.ts";
 import { typed, unknownSession } from "./errors.ts";
@@ -61,10 +63,25 @@ export function attachHandlers(
         const ask = role === "controller" ? answerAndClaim(store, sessions, client, sessionId, projector) : undefined;
         const following = await sendHistory(store, sessionId, projector, history, sink, ask);
         await sender.flush();
+        // A controller is there for the writer (its queued prompts run) while its attachment row lives.
+        const attachment = role === "controller" ? await attached(store, sessionId, sessions.answerer()) : undefined;
         // Live updates follow the answer (which says where the history ends).
         sessions.afterResponse.then(requestId, () =>
-          followers.start(sessionId, { role, following }, (signal) =>
-            followLive(store, sessionId, following, sink, signal),
+          followers.start(
+            sessionId,
+            { role, following, ...defined({ attachmentId: attachment?.attachmentId }) },
+            async (signal) => {
+              // The row lives as long as the following, however the following ends.
+              const ended = new AbortController();
+              const keeping =
+                attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
+              try {
+                await followLive(store, sessionId, following, sink, signal);
+              } finally {
+                ended.abort();
+                await keeping;
+              }
+            },
           ),
         );
         const position = following.cursor.last;

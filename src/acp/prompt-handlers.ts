@@ -37,6 +37,7 @@ export function promptHandlers(
           followed.following,
           params.prompt,
           sessions.answerer(),
+          followed.attachmentId,
         );
         await sessions.flush();
         return { stopReason };

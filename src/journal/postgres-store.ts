@@ -42,6 +42,13 @@ import { claimPgAnswer, deletePgAnswerClaims, pgAnswerClaimOf } from "./postgres
 import type { AnswerClaim } from "./answer-claims.ts";
 import { deletePgInbox, sendPgToWriter, takePgFromInbox } from "./postgres-session-inbox.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
+import type { Attachment } from "./session-attachments.ts";
+import {
+  deletePgAttachments,
+  dropPgAttachment,
+  keepPgAttachment,
+  livePgAttachment,
+} from "./postgres-session-attachments.ts";
 
 export class PostgresJournal implements JournalStore {
   readonly keepsReplayCache = true;
@@ -259,6 +266,7 @@ export class PostgresJournal implements JournalStore {
           await deletePgReplayCache(tx, id);
           await deletePgAnswerClaims(tx, id);
           await deletePgInbox(tx, id);
+          await deletePgAttachments(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
@@ -321,6 +329,21 @@ export class PostgresJournal implements JournalStore {
   async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
     if ((await this.#layout.read()) === undefined) return undefined;
     return this.#guard(sessionId, () => takePgFromInbox(this.#sql, sessionId, kinds));
+  }
+
+  async keepAttachment(sessionId: string, attachment: Attachment): Promise<void> {
+    await this.#layout.ensure();
+    await this.#guard(sessionId, () => keepPgAttachment(this.#sql, sessionId, attachment));
+  }
+
+  async dropAttachment(sessionId: string, attachmentId: string): Promise<void> {
+    if ((await this.#layout.read()) === undefined) return;
+    await this.#guard(sessionId, () => dropPgAttachment(this.#sql, sessionId, attachmentId));
+  }
+
+  async liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined> {
+    if ((await this.#layout.read()) === undefined) return undefined;
+    return this.#guard(sessionId, () => livePgAttachment(this.#sql, sessionId, attachmentId));
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

@@ -35,7 +35,17 @@ import { cacheKeys, deleteRows, putUpdate, readParts, readRows, rowPages, sizes 
 import { warmLoadReads } from "./sqlite-warm-reads.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
-import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn } from "./sqlite-side-tables.ts";
+import {
+  claimAnswerIn,
+  claimOf,
+  deleteSideRows,
+  dropAttachmentIn,
+  keepAttachmentIn,
+  liveAttachmentIn,
+  sendToWriterIn,
+  takeFromInboxIn,
+} from "./sqlite-side-tables.ts";
+import type { Attachment } from "./session-attachments.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
@@ -246,6 +256,21 @@ export class SqliteJournal implements JournalStore {
   async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
     const w = this.#writer();
     return guard(sessionId, () => takeFromInboxIn(w.db, sessionId, kinds));
+  }
+
+  async keepAttachment(sessionId: string, attachment: Attachment): Promise<void> {
+    const w = this.#writer();
+    guard(sessionId, () => keepAttachmentIn(w.db, sessionId, attachment));
+  }
+
+  async dropAttachment(sessionId: string, attachmentId: string): Promise<void> {
+    const w = this.#writer();
+    guard(sessionId, () => dropAttachmentIn(w.db, sessionId, attachmentId));
+  }
+
+  async liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => liveAttachmentIn(db, sessionId, attachmentId)) : undefined;
   }
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {

@@ -8,6 +8,7 @@ import type { ReplayCacheStore } from "./replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import type { HostProcess } from "./process-identity.ts";
+import type { Attachment } from "./session-attachments.ts";
 
 /** Records `fromSeq` to `toSeq` of a session, both included. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -129,8 +130,17 @@ export interface JournalStore extends ReplayCacheStore {
   claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim>;
   /** The claim that holds for the question, if any. Never writes. */
   answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined>;
-  /** Puts a controller's request in the session's inbox, for its writer (session-inbox.ts). Needs no lease. */
+  /**
+   * Puts a controller's request in the session's inbox, for its writer (session-inbox.ts). Needs no
+   * lease. Rejects with `inbox_full` when INBOX_LIMIT requests wait already.
+   */
   sendToWriter(sessionId: string, request: InboxRequest): Promise<void>;
+  /** Writes a controller's attachment row, or refreshes it (session-attachments.ts). Needs no lease. */
+  keepAttachment(sessionId: string, attachment: Attachment): Promise<void>;
+  /** Deletes a controller's attachment row (it detached). */
+  dropAttachment(sessionId: string, attachmentId: string): Promise<void>;
+  /** The attachment, if its row is there and was refreshed within ATTACHMENT_TTL_MS. Never writes. */
+  liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined>;
   /**
    * Takes the oldest request of `kinds` in the session's inbox not taken yet, if any: each is
    * taken once, by one process. The writer's call.

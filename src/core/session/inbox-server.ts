@@ -6,11 +6,15 @@
  * runs twice, on this machine or any other; a process that takes the session over serves what
  * was left waiting. A row is written by whoever has the journal's writer role, so a prompt is
  * checked as a client's prompt is (prompt/prompt-blocks.ts) before anything of it is recorded: one
- * that fails stays taken, is logged, and never runs.
+ * that fails stays taken, is logged, and never runs. A prompt runs only while the controller that
+ * sent it is there (its process, its attachment: journal/session-attachments.ts); one whose
+ * controller is gone is withdrawn the same way.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { PromptFrom } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
+import type { InboxRequest } from "../../journal/session-inbox.ts";
+import { isAlive, thisProcess } from "../../journal/process-identity.ts";
 import { log } from "../../shared/log.ts";
 import { EngineError } from "../errors.ts";
 import { checkPromptBlocks } from "../prompt/prompt-blocks.ts";
@@ -19,6 +23,8 @@ import type { TurnOutcome } from "../turn/run-turn.ts";
 
 /** How often the writer looks at its session's inbox. */
 export const INBOX_POLL_MS = 100;
+
+type InboxStore = Pick<JournalStore, "takeFromInbox" | "liveAttachment">;
 
 /** What the inbox needs of the session it serves. */
 export type InboxSession = {
@@ -34,11 +40,7 @@ export type InboxSession = {
 };
 
 /** Serves the inbox until `signal` aborts. Never throws: a failed look is tried again at the next. */
-export async function serveInbox(
-  store: Pick<JournalStore, "takeFromInbox">,
-  session: InboxSession,
-  signal: AbortSignal,
-): Promise<void> {
+export async function serveInbox(store: InboxStore, session: InboxSession, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     // A background poll: an open session must not keep the process from ending.
     await sleep(INBOX_POLL_MS, signal, { keepsAlive: false });
@@ -49,7 +51,7 @@ export async function serveInbox(
       if (request.kind === "cancel") session.cancel();
       else {
         const blocks = checked(session.sessionId, request.requestId, request.blocks);
-        if (blocks) run(session, blocks, { requestId: request.requestId, by: request.by });
+        if (blocks) run(session, blocks, request, () => controllerGone(store, session.sessionId, request));
       }
     } catch (error) {
       log.debug(`session ${session.sessionId}: the inbox could not be read`, error);
@@ -70,12 +72,40 @@ function checked(sessionId: string, requestId: string, blocks: unknown): Content
 }
 
 /**
- * Runs a controller's prompt; its outcome reaches the controller through the journal (its turn's
- * end). A prompt the writer's own client started a turn before is run once that turn has settled.
+ * Why a controller's prompt is withdrawn, or undefined while its controller is there: a process of
+ * this machine that has ended, or an attachment row deleted (a detach) or expired (a process gone
+ * on another machine: journal/session-attachments.ts). A row that cannot be read leaves the
+ * prompt to run, as before attachments were kept.
  */
-function run(session: InboxSession, blocks: ContentBlock[], from: PromptFrom): void {
-  const attempt = async (): Promise<TurnOutcome> => {
+async function controllerGone(
+  store: InboxStore,
+  sessionId: string,
+  request: Extract<InboxRequest, { kind: "prompt" }>,
+): Promise<string | undefined> {
+  const { by, attachmentId } = request;
+  if (by.host === thisProcess().host && !isAlive({ pid: by.pid, startTime: by.startTime ?? "" }))
+    return "its controller's process has ended";
+  if (attachmentId === undefined) return undefined;
+  const live = await store.liveAttachment(sessionId, attachmentId).catch(() => true);
+  return live ? undefined : "its controller detached, or is gone (its attachment expired)";
+}
+
+/**
+ * Runs a controller's prompt while its controller is there (`gone`, asked before each attempt);
+ * its outcome reaches the controller through the journal (its turn's end). A prompt the writer's
+ * own client started a turn before is run once that turn has settled.
+ */
+function run(
+  session: InboxSession,
+  blocks: ContentBlock[],
+  request: Extract<InboxRequest, { kind: "prompt" }>,
+  gone: () => Promise<string | undefined>,
+): void {
+  const from: PromptFrom = { requestId: request.requestId, by: request.by };
+  const attempt = async (): Promise<TurnOutcome | string> => {
     for (;;) {
+      const withdrawn = await gone();
+      if (withdrawn) return withdrawn;
       try {
         return await session.prompt(blocks, from);
       } catch (error) {
@@ -84,9 +114,12 @@ function run(session: InboxSession, blocks: ContentBlock[], from: PromptFrom): v
       }
     }
   };
+  const id = JSON.stringify(request.requestId);
   attempt().then(
     (outcome) => {
-      if (!outcome.ok) log.warn(`session ${session.sessionId}: a controller's prompt failed: ${outcome.error}`);
+      if (typeof outcome === "string")
+        log.warn(`session ${session.sessionId}: the inbox's prompt ${id} was withdrawn, not run: ${outcome}`);
+      else if (!outcome.ok) log.warn(`session ${session.sessionId}: a controller's prompt failed: ${outcome.error}`);
     },
     (error: unknown) => log.warn(`session ${session.sessionId}: a controller's prompt could not run`, error),
   );
