@@ -137,6 +137,9 @@ describe("a controller's queued prompts", () => {
       await store.sendToWriter(sessionId, request("req_fresh", "att_fresh", "from a controller there"));
       await untilPrompts(store, sessionId, (run) => run.length > 0);
       for (let i = 0; i < 600 && !(await inboxTaken(box)); i++) await Bun.sleep(50);
+      // The prompt run has ended before the writer's own client prompts.
+      const ended = async () => (await readAll(store, sessionId)).some((r) => r.fact.kind === "turn_ended");
+      for (let i = 0; i < 600 && !(await ended()); i++) await Bun.sleep(50);
       await prompt(writer.ctx, sessionId, "after");
       expect(await promptsRun(store, sessionId)).toEqual(["from a controller there", "after"]);
     } finally {
