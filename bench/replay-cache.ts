@@ -3,8 +3,9 @@
  * For sessions of streamed turns written through the store API, each turn's cache row is stored
  * as the live writer stores it (ReplayCacheWriter, right after the turn's end: read the turn's
  * records back, project, serialize, seal, one transaction), timed per turn; then the session is
- * reopened in fresh processes with the cache and without it (VERBATIM_REPLAY_CACHE=off),
- * interleaved, against the read floor. Prints a table and the figures as JSON on stdout. With
+ * reopened in fresh processes with the cache, without it (VERBATIM_REPLAY_CACHE=off), and as
+ * another machine's user would (another config folder, so another seal key: the rows are not this
+ * user's, and the load replays the facts), interleaved, against the read floor. Prints a table and the figures as JSON on stdout. With
  * `--postgres`, the sessions are in a PostgreSQL journal (an embedded server on a loopback port,
  * PostgreSQL's default durability) and there is no read floor; the same sessions are also
  * written to a SQLite journal and loaded from the cache interleaved with the PostgreSQL loads, so
@@ -100,6 +101,8 @@ try {
     const cachedFirst: number[] = [];
     const facts: number[] = [];
     const factsFirst: number[] = [];
+    // The rows sealed by another machine's key: what a load of a session another machine wrote costs.
+    const otherKey: number[] = [];
     const floors: number[] = [];
     // The full agent answering initialize too: a load's request then finds the agent loaded.
     const loaded: number[] = [];
@@ -120,6 +123,9 @@ try {
       loadedFromSpawn.push(l.fromSpawnMs);
       warm.push((await loadOnce(build.verbatim, env, sessionId, cwd, ENGINE_LOADED_MS)).ms);
       if (url) sqliteCached.push((await loadOnce(build.verbatim, user, sessionId, cwd)).ms);
+      otherKey.push(
+        (await loadOnce(build.verbatim, { ...env, XDG_CONFIG_HOME: join(home, "config-other") }, sessionId, cwd)).ms,
+      );
       const f = await loadOnce(build.verbatim, { ...env, VERBATIM_REPLAY_CACHE: "off" }, sessionId, cwd);
       facts.push(f.ms);
       factsFirst.push(f.firstUpdateMs);
@@ -137,6 +143,7 @@ try {
       loadCachedFromSpawnMs: median(fromSpawn),
       loadCachedAgentLoadedFromSpawnMs: median(loadedFromSpawn),
       loadFactsMs: median(facts),
+      loadOtherKeyMs: median(otherKey),
       firstUpdateCachedMs: median(cachedFirst),
       firstUpdateFactsMs: median(factsFirst),
       floorMs: median(floors),
@@ -152,11 +159,11 @@ try {
     rows.map((r) => r.loadCachedMs),
   );
   process.stderr.write(
-    "| turns | updates | load, cache (agent loaded at initialize) | load, cache, engine loaded | from spawn (agent loaded at initialize) | load, facts | first update, cache / facts | read floor | cache write at turn end p50 / p99 | cache / facts bytes |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    "| turns | updates | load, cache (agent loaded at initialize) | load, cache, engine loaded | from spawn (agent loaded at initialize) | load, facts | load, another key's rows | first update, cache / facts | read floor | cache write at turn end p50 / p99 | cache / facts bytes |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
   );
   for (const r of rows) {
     process.stderr.write(
-      `| ${r.turns} | ${r.updates} | ${r.loadCachedMs.toFixed(1)} (${r.loadCachedAgentLoadedMs.toFixed(1)}) ms | ${r.loadCachedEngineLoadedMs.toFixed(1)} ms | ${r.loadCachedFromSpawnMs.toFixed(1)} (${r.loadCachedAgentLoadedFromSpawnMs.toFixed(1)}) ms | ${r.loadFactsMs.toFixed(1)} ms | ${r.firstUpdateCachedMs.toFixed(1)} / ${r.firstUpdateFactsMs.toFixed(1)} ms | ${r.floorMs.toFixed(1)} ms | ${r.writeP50Ms.toFixed(2)} / ${r.writeP99Ms.toFixed(2)} ms | ${(r.cacheBytes / 1e6).toFixed(1)} / ${(r.factBytes / 1e6).toFixed(1)} MB (${(100 * r.cacheOverFacts).toFixed(0)}%) |\n`,
+      `| ${r.turns} | ${r.updates} | ${r.loadCachedMs.toFixed(1)} (${r.loadCachedAgentLoadedMs.toFixed(1)}) ms | ${r.loadCachedEngineLoadedMs.toFixed(1)} ms | ${r.loadCachedFromSpawnMs.toFixed(1)} (${r.loadCachedAgentLoadedFromSpawnMs.toFixed(1)}) ms | ${r.loadFactsMs.toFixed(1)} ms | ${r.loadOtherKeyMs.toFixed(1)} ms | ${r.firstUpdateCachedMs.toFixed(1)} / ${r.firstUpdateFactsMs.toFixed(1)} ms | ${r.floorMs.toFixed(1)} ms | ${r.writeP50Ms.toFixed(2)} / ${r.writeP99Ms.toFixed(2)} ms | ${(r.cacheBytes / 1e6).toFixed(1)} / ${(r.factBytes / 1e6).toFixed(1)} MB (${(100 * r.cacheOverFacts).toFixed(0)}%) |\n`,
     );
   }
   process.stderr.write(

@@ -1,8 +1,9 @@
 /**
  * `_verbatim/session/attach` and `_verbatim/session/detach` (attach-params.ts): an observer
  * follows a session that any process runs, on this machine or another sharing the journal. The
- * attach answers once the history it asked for is sent (`{sessionId, role, position, writer}`:
- * the last record the history shows, and the live process holding the session, if any); then each
+ * attach answers once the history it asked for is sent (`{sessionId, role, position, writer, modes,
+ * configOptions}`: the last record the history shows, the live process holding the session, if
+ * any, and the session's mode and config options then, as session/load answers them); then each
  * record's updates follow as its writer commits it, with `_meta.verbatim.position`. A controller
  * is also asked the session's permission questions, its answers claimed for the writer (its only
  * write: journal/answer-claims.ts). A follower otherwise reads the journal only (session-follower.ts). docs/acp-language.md says this.
@@ -16,6 +17,9 @@ import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
 import type { JournalStore } from "../journal/store.ts";
+import { shownModesAt } from "../core/session/stored-sessions.ts";
+import { defined } from "../shared/defined.ts";
+import { attached, keepAttached } from "./kept-attachment.ts";
 import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
 import { REWOUND_NOTIFICATION } from "../shared/rewound-notification.ts";
 import { typed, unknownSession } from "./errors.ts";
@@ -59,14 +63,31 @@ export function attachHandlers(
         const ask = role === "controller" ? answerAndClaim(store, sessions, client, sessionId, projector) : undefined;
         const following = await sendHistory(store, sessionId, projector, history, sink, ask);
         await sender.flush();
+        // A controller is there for the writer (its queued prompts run) while its attachment row lives.
+        const attachment = role === "controller" ? await attached(store, sessionId, sessions.answerer()) : undefined;
         // Live updates follow the answer (which says where the history ends).
         sessions.afterResponse.then(requestId, () =>
-          followers.start(sessionId, { role, following }, (signal) =>
-            followLive(store, sessionId, following, sink, signal),
+          followers.start(
+            sessionId,
+            { role, following, ...defined({ attachmentId: attachment?.attachmentId }) },
+            async (signal) => {
+              // The row lives as long as the following, however the following ends.
+              const ended = new AbortController();
+              const keeping =
+                attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
+              try {
+                await followLive(store, sessionId, following, sink, signal);
+              } finally {
+                ended.abort();
+                await keeping;
+              }
+            },
           ),
         );
-        const writer = await store.holder(sessionId);
-        return { sessionId, role, position: following.cursor.last, writer: writer ?? null };
+        const position = following.cursor.last;
+        const [writer, shown] = await Promise.all([store.holder(sessionId), shownModesAt(store, sessionId, position)]);
+        // As session/load's answer: the mode and config options as of the history sent (updates follow).
+        return { sessionId, role, position, writer: writer ?? null, ...shown };
       }),
   );
 

@@ -8,6 +8,7 @@ import type {
   InitializeResponse,
   SessionForkCapabilities,
 } from "@agentclientprotocol/sdk/unstable";
+import { promptCapabilities } from "../core/prompt/prompt-capabilities.ts";
 
 /**
  * The protocol version verbatim speaks, whatever the client asked for: the SDK's `PROTOCOL_VERSION`
@@ -17,7 +18,7 @@ export const PROTOCOL_VERSION = 1;
 
 export const agentCapabilities: AgentCapabilities = {
   loadSession: true,
-  promptCapabilities: { image: true, audio: false, embeddedContext: true },
+  promptCapabilities,
   mcpCapabilities: { http: true, sse: true },
   // `fork` is unstable (SDK 2.4.0's `SessionForkCapabilities`, from its unstable entry point): `{}` offers `session/fork`;
   // `atMessageId` (the fork-at-message RFD, not yet in the SDK's type) says it takes a `messageId`.

@@ -15,6 +15,7 @@ export function toRequestError(error: unknown): unknown {
         return new RequestError(-32002, error.message, data);
       case "busy":
       case "stale_write":
+      case "inbox_full":
         return RequestError.invalidRequest(data, error.message);
       default:
         return RequestError.internalError(data, error.message);

@@ -7,8 +7,11 @@ import type { Following } from "./session-follower.ts";
 
 export type FollowRole = "observer" | "controller";
 
-/** A session followed here: as what, and where the following is. */
-export type Followed = { role: FollowRole; following: Following };
+/**
+ * A session followed here: as what, and where the following is; a controller's attachment row
+ * (kept-attachment.ts), which its prompts name.
+ */
+export type Followed = { role: FollowRole; following: Following; attachmentId?: string };
 
 type Follower = Followed & { stop: AbortController; done: Promise<void> };
 

@@ -4,7 +4,7 @@ import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-import { checkPromptBlocks } from "./prompt-blocks.ts";
+import { checkPromptBlocks } from "../core/prompt/prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
 import type { Followers } from "./followers.ts";
 import type { JournalStore } from "../journal/store.ts";
@@ -37,6 +37,7 @@ export function promptHandlers(
           followed.following,
           params.prompt,
           sessions.answerer(),
+          followed.attachmentId,
         );
         await sessions.flush();
         return { stopReason };

@@ -18,7 +18,7 @@ import { rewindSession, type Rewound, type RewindTarget } from "../core/session/
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-import { checkPromptBlocks } from "./prompt-blocks.ts";
+import { checkPromptBlocks } from "../core/prompt/prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
 import { EDIT_PROMPT_METHOD, editPromptParams, REWIND_METHOD, rewindParams } from "./rewind-params.ts";
 import { defined } from "../shared/defined.ts";

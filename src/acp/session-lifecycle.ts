@@ -1,10 +1,10 @@
 /** The session lifecycle methods: session/new, load, resume, close and delete (session/list is in list-handler.ts, session/fork in fork-handler.ts). */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
-import { hostname } from "node:os";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
 import { deleteStoredSession } from "../core/session/stored-sessions.ts";
 import { busy } from "../journal/errors.ts";
+import { isThisProcess } from "../journal/process-identity.ts";
 import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
@@ -123,8 +123,7 @@ export function lifecycleHandlers(
         if (open) {
           // A delete another live process refuses must leave the session open here: ask before closing it.
           const holder = await deps.store.holder(params.sessionId);
-          if (holder && (holder.pid !== process.pid || (holder.host !== undefined && holder.host !== hostname())))
-            throw busy(params.sessionId, holder);
+          if (holder && !isThisProcess(holder)) throw busy(params.sessionId, holder);
           sessions.delete(params.sessionId);
           await open.runtime.close();
         }

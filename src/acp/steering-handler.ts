@@ -6,13 +6,12 @@
  * the client asked for `idleBehavior: "promptRequired"`, takes nothing and answers
  * `{outcome: "promptRequired", reason: "noRunningTurn"}`. docs/acp-language.md says this.
  */
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { typed, unknownSession } from "./errors.ts";
 import type { Followers } from "./followers.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
-import { checkPromptBlocks } from "./prompt-blocks.ts";
+import { checkPromptBlocks } from "../core/prompt/prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
 import { STEERING_METHOD, steeringParams } from "./steering-params.ts";
 
@@ -36,8 +35,7 @@ export function steeringHandlers(app: HandlerRegistry, sessions: OpenSessions, f
             "is not open on this connection; call session/load or session/resume first",
           );
         }
-        const blocks = params.prompt as ContentBlock[];
-        checkPromptBlocks(blocks);
+        const blocks = checkPromptBlocks(params.prompt);
         const idle = params._meta?.steering?.idleBehavior === "promptRequired" ? "promptRequired" : "startTurn";
         const outcome = open.runtime.steer(blocks, idle);
         return outcome === "promptRequired" ? { outcome, reason: "noRunningTurn" } : { outcome };

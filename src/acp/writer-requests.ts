@@ -9,6 +9,7 @@ import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { mintId } from "../core/ids.ts";
 import type { AnsweredBy, StoredFact } from "../journal/facts/index.ts";
 import type { JournalStore } from "../journal/store.ts";
+import { defined } from "../shared/defined.ts";
 import { sleep } from "../shared/sleep.ts";
 import type { Following } from "./session-follower.ts";
 
@@ -23,8 +24,10 @@ const noWriter = (sessionId: string, what: string) =>
 
 /**
  * Sends `blocks` to the session's writer and resolves with its turn's stop reason once the turn
- * ends. Refused when no live process holds the session; rejects when the writer dies before its
- * turn for the prompt ends, or the following ends first.
+ * ends. The request names the controller's attachment (`attachmentId`): the writer runs it only
+ * while that lives. Refused when no live process holds the session, or when its inbox is full
+ * (`inbox_full`); rejects when the writer dies before its turn for the prompt ends, or the
+ * following ends first.
  */
 export async function promptTheWriter(
   store: JournalStore,
@@ -32,6 +35,7 @@ export async function promptTheWriter(
   following: Following,
   blocks: ContentBlock[],
   by: AnsweredBy,
+  attachmentId?: string,
 ): Promise<StopReason> {
   if (!(await store.holder(sessionId))) throw noWriter(sessionId, "now");
   const requestId = mintId("req");
@@ -73,7 +77,14 @@ export async function promptTheWriter(
     })();
   });
   try {
-    await store.sendToWriter(sessionId, { kind: "prompt", requestId, blocks, by, at: new Date().toISOString() });
+    await store.sendToWriter(sessionId, {
+      kind: "prompt",
+      requestId,
+      blocks,
+      by,
+      ...defined({ attachmentId }),
+      at: new Date().toISOString(),
+    });
   } catch (error) {
     ended.abort();
     throw error;

@@ -116,6 +116,7 @@ const JOURNAL_CODES = [
   "read_only",
   "write_failed",
   "exists",
+  "inbox_full",
 ] as const satisfies readonly JournalError["code"][];
 const isJournalCode = (code: string): code is JournalError["code"] =>
   (JOURNAL_CODES as readonly string[]).includes(code);
@@ -146,6 +147,7 @@ function journalBody(
       return body("session_exists", message, sessionId ? { sessionId } : undefined);
     case "busy":
     case "stale_write":
+    case "inbox_full":
       return body(
         "session_busy",
         `${message}. Wait for the other process to finish with it, or end that process.`,

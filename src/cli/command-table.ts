@@ -316,7 +316,11 @@ export const COMMANDS: readonly CommandSpec[] = [
 directories, a mode that runs calls unasked) does not hold here: each is named on stderr and
 dropped, unless --keep-permissions keeps them.`,
       options: {
-        cwd: { type: "string", arg: "DIR", help: "the session continues in DIR" },
+        cwd: {
+          type: "string",
+          arg: "DIR",
+          help: "the session continues in DIR (default: the current directory; the one it ran in is kept as its origin, and show names it)",
+        },
         "new-id": { type: "boolean", help: "import it as a new session (else an id already here is refused)" },
         "keep-permissions": { type: "boolean", help: "keep what the file allowed where it ran" },
       },

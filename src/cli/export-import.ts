@@ -2,7 +2,8 @@
  * `verbatim export ID [--file F]` and `verbatim import F [--cwd DIR] [--new-id] [--keep-permissions]`:
  * a session moved between machines (or journals) as one file (see src/journal/export-format.ts).
  * An import brings the session's history, never what it was allowed where it ran (see
- * import-authority.ts); its directory is `--cwd` or the recorded one, checked (import-roots.ts).
+ * import-authority.ts); its directory is `--cwd` or the current one, checked (import-roots.ts),
+ * and the one it recorded is kept as its origin.
  */
 import { writeSync } from "node:fs";
 import { mintId, isValidSessionId } from "../core/ids.ts";
@@ -18,7 +19,7 @@ import { defined } from "../shared/defined.ts";
 import { fileLines } from "./file-lines.ts";
 import { importedAuthority } from "./import-authority.ts";
 import { standingOf } from "./session-standing.ts";
-import { givenDirectory, recordedDirectoryProblem } from "./import-roots.ts";
+import { currentDirectory, givenDirectory, recordedDirectoryProblem } from "./import-roots.ts";
 import { checkExportTarget, ExportFileError, writePrivateFile } from "./private-export-file.ts";
 import { STDOUT_CLOSED_EXIT } from "./stdout-sink.ts";
 
@@ -86,9 +87,9 @@ export type ImportOptions = { cwd?: string; newId?: boolean; keepPermissions?: b
  * the file allowed (else it is dropped, and each dropped permission is named on stderr).
  */
 export async function importCommand(file: string, options: ImportOptions): Promise<number> {
-  let cwd: string | undefined;
+  let cwd: string;
   try {
-    if (options.cwd !== undefined) cwd = givenDirectory(options.cwd);
+    cwd = options.cwd !== undefined ? givenDirectory(options.cwd) : currentDirectory();
   } catch (error) {
     return fail((error as Error).message, 2);
   }
@@ -107,12 +108,12 @@ export async function importCommand(file: string, options: ImportOptions): Promi
   const state = new SessionStateFold();
   records.forEach(({ fact }, i) => state.apply(fact, i + 1));
   const keep = options.keepPermissions === true;
-  const refused = refusedDirectory(state, cwd, keep);
+  const refused = refusedDirectory(state, keep);
   if (refused) return fail(`${file}: ${refused}; nothing was imported`);
   const sessionId = options.newId ? mintId("ses") : row.sessionId;
   const at = new Date().toISOString();
   const appended: Fact[] = [
-    ...(cwd !== undefined
+    ...(cwd !== state.cwd
       ? [{ kind: "session_moved" as const, fromCwd: state.cwd, cwd, origin: readOrigin(cwd) }]
       : []),
     ...importedAuthority(state, keep),
@@ -122,7 +123,7 @@ export async function importCommand(file: string, options: ImportOptions): Promi
     const forkOf = row.forkOf && (await store.info(row.forkOf.sessionId)) ? row.forkOf : undefined;
     const imported: SessionRow = {
       sessionId,
-      cwd: cwd ?? state.cwd,
+      cwd,
       additionalDirectories: keep ? state.additionalDirectories : [],
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -141,6 +142,10 @@ export async function importCommand(file: string, options: ImportOptions): Promi
         `verbatim: the file says this session is a fork of ${quoted(row.forkOf.sessionId.slice(0, 200))}, which is not in this journal: it is imported as a session of its own\n`,
       );
     process.stderr.write(report);
+    if (cwd !== state.cwd && options.cwd === undefined)
+      process.stderr.write(
+        `verbatim: the session works in the current directory ${quoted(cwd)} (it ran in ${quoted(state.cwd.slice(0, 200))}); import with --cwd DIR for another\n`,
+      );
     process.stdout.write(`${sessionId}\n`);
     return 0;
   });
@@ -152,11 +157,8 @@ async function readExport(file: string): Promise<ImportedSession> {
   return reader.finish();
 }
 
-/** Why the session cannot have the directories it would have here, or undefined when it can. */
-function refusedDirectory(state: SessionStateFold, cwd: string | undefined, keep: boolean): string | undefined {
-  const problem = cwd === undefined ? recordedDirectoryProblem(state.cwd) : undefined;
-  if (problem)
-    return `the session's recorded directory ${quoted(state.cwd.slice(0, 200))} cannot be a session's directory (${problem}): import it with --cwd DIR, the directory it is to work in here`;
+/** Why the session cannot keep the file's extra directories (`--keep-permissions`), or undefined when it can. */
+function refusedDirectory(state: SessionStateFold, keep: boolean): string | undefined {
   if (!keep) return undefined;
   for (const dir of [...state.additionalDirectories, ...state.grantedDirectories]) {
     const problem = recordedDirectoryProblem(dir);

@@ -5,7 +5,7 @@
  * unasked) is not this user's say here. The import ends the session's records with facts that
  * say what holds from now on: the mode set back to Default (a recorded, visible mode change), and
  * `session_imported` with the rules, grants and additional directories kept, none unless the
- * user kept them (`--keep-permissions`).
+ * user kept them (`--keep-permissions`), and the directory the file says it worked in (its origin).
  */
 import type { Fact } from "../journal/facts/index.ts";
 import type { SessionStateFold } from "../replay/state.ts";
@@ -32,6 +32,7 @@ export function importedAuthority(state: SessionStateFold, keep: boolean): Fact[
     additionalDirectories: keep ? [...state.additionalDirectories] : [],
     rules: keep ? state.rules.map((r) => ({ ...r })) : [],
     grantedDirectories: keep ? [...state.grantedDirectories] : [],
+    fromCwd: state.cwd,
   });
   return facts;
 }

@@ -10,7 +10,7 @@ import { Projector } from "../replay/project.ts";
 import { retractionOf } from "../replay/retraction.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { SessionStateFold } from "../replay/state.ts";
-import { standingSection } from "../view/standing-permissions.ts";
+import { quoted, standingSection } from "../view/standing-permissions.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
 import type { Piece } from "../view/transcript-lines.ts";
 import { colourOn } from "./terminal/ansi.ts";
@@ -101,6 +101,10 @@ export function showSession(sessionId: string): Promise<number> {
   return onSession(sessionId, async ({ store }) => {
     const forkOf = (await store.info(sessionId))?.forkOf;
     if (forkOf) out(`fork of ${forkOf.sessionId} (its first ${forkOf.seq} records)\n`);
+    const imported = (await store.lastOf(sessionId, ["session_imported"]))?.fact;
+    // The directory an imported session worked in where it ran: its origin, never a root here.
+    if (imported?.kind === "session_imported" && imported.fromCwd !== undefined)
+      out(`imported: it ran in ${quoted(imported.fromCwd)}\n`);
     const painter = new Painter(colourOn(process.stdout));
     const state = new SessionStateFold();
     let text = "";

@@ -11,6 +11,7 @@ export class JournalError extends Error {
       | "missing_record"
       | "busy"
       | "stale_write"
+      | "inbox_full"
       | "exists"
       | "corrupt_database"
       | "newer_database"

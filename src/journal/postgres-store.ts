@@ -19,7 +19,6 @@
  * This file writes and holds leases; reading is postgres-reads.ts, the layout postgres-layout.ts.
  */
 import type { SQL } from "bun";
-import { hostname } from "node:os";
 import { encodeFact, type EncodedFact } from "./codec.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, MAX_POOL_SIZE, pgGuard } from "./postgres-errors.ts";
@@ -29,7 +28,7 @@ import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
 import { insertCreated, insertFork, insertImported } from "./postgres-new-sessions.ts";
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
-import { currentProcess } from "./process-identity.ts";
+import { thisProcess } from "./process-identity.ts";
 import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
 import type {
   ReplayCacheKey,
@@ -44,6 +43,13 @@ import type { AnswerClaim } from "./answer-claims.ts";
 import { deletePgInbox, sendPgToWriter, takePgFromInbox } from "./postgres-session-inbox.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import { pgIdleSessions, pgJournalBytes, pgSessionBytes } from "./postgres-housekeeping.ts";
+import type { Attachment } from "./session-attachments.ts";
+import {
+  deletePgAttachments,
+  dropPgAttachment,
+  keepPgAttachment,
+  livePgAttachment,
+} from "./postgres-session-attachments.ts";
 
 export class PostgresJournal implements JournalStore {
   readonly keepsReplayCache = true;
@@ -56,7 +62,7 @@ export class PostgresJournal implements JournalStore {
   readonly #layout: PostgresLayout;
   readonly #reads: PostgresReads;
   readonly #cache: PostgresReplayCache;
-  readonly #owner = { host: hostname(), ...currentProcess() };
+  readonly #owner = thisProcess();
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
 
@@ -261,6 +267,7 @@ export class PostgresJournal implements JournalStore {
           await deletePgReplayCache(tx, id);
           await deletePgAnswerClaims(tx, id);
           await deletePgInbox(tx, id);
+          await deletePgAttachments(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
@@ -340,8 +347,23 @@ export class PostgresJournal implements JournalStore {
     return this.#guard(sessionId, () => takePgFromInbox(this.#sql, sessionId, kinds));
   }
 
+  async keepAttachment(sessionId: string, attachment: Attachment): Promise<void> {
+    await this.#layout.ensure();
+    await this.#guard(sessionId, () => keepPgAttachment(this.#sql, sessionId, attachment));
+  }
+
+  async dropAttachment(sessionId: string, attachmentId: string): Promise<void> {
+    if ((await this.#layout.read()) === undefined) return;
+    await this.#guard(sessionId, () => dropPgAttachment(this.#sql, sessionId, attachmentId));
+  }
+
+  async liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined> {
+    if ((await this.#layout.read()) === undefined) return undefined;
+    return this.#guard(sessionId, () => livePgAttachment(this.#sql, sessionId, attachmentId));
+  }
+
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
-    if (this.#held.has(sessionId)) return { pid: this.#owner.pid, host: this.#owner.host };
+    if (this.#held.has(sessionId)) return this.#owner;
     if ((await this.#layout.read()) === undefined) return undefined;
     return this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId));
   }
@@ -358,14 +380,14 @@ export class PostgresJournal implements JournalStore {
   /** The named holder of a session's lease, if its advisory lock is held right now (by a live connection). */
   async #liveHolder(sql: SQL, sessionId: string): Promise<LeaseHolder | undefined> {
     const [row] = (await sql`
-      SELECT l.host, l.pid FROM verbatim.leases l
+      SELECT l.host, l.pid, l.start_time FROM verbatim.leases l
       WHERE l.session_id = ${sessionId} AND l.pid <> 0 AND EXISTS (
         SELECT 1 FROM pg_locks k
         WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
           AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtextextended(${lockName(sessionId)}, 0)
-      )`) as { host: string; pid: number }[];
-    return row ? { pid: row.pid, host: row.host } : undefined;
+      )`) as { host: string; pid: number; start_time: string }[];
+    return row ? { pid: row.pid, host: row.host, startTime: row.start_time } : undefined;
   }
 
   /** Takes the session's advisory lock, or throws `busy` naming who holds it (see AdvisoryLocks.take). */

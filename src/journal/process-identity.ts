@@ -35,18 +35,25 @@ export function thisProcess(): HostProcess {
 }
 
 /**
- * The one "is this holder me?" check: true only when host, pid and start time all match this
- * process. A missing host or start time (a row written by an older version) never matches
- * another machine's pid: it counts as this process only on a pid match where the rest agrees,
- * so a container's small reused pid on another host is never taken for this process.
+ * Whether two names of a process name the same one: host and pid equal, and start times equal
+ * where both are known. A missing host (a row of an older version) never matches a named one, so
+ * a container's small pid on another machine is never taken for this process; a missing or empty
+ * start time (an older row, a system without /proc) leaves the decision to host and pid.
+ */
+export function sameProcess(
+  a: { pid: number; host?: string; startTime?: string },
+  b: { pid: number; host?: string; startTime?: string },
+): boolean {
+  if (a.pid !== b.pid || (a.host ?? "") !== (b.host ?? "")) return false;
+  return !a.startTime || !b.startTime || a.startTime === b.startTime;
+}
+
+/**
+ * The one "is this holder me?" check, used wherever a lease holder, a claim or a request names a
+ * process: true only when host, pid and start time all match this process (see `sameProcess`).
  */
 export function isThisProcess(p: { pid: number; host?: string; startTime?: string }): boolean {
-  const me = thisProcess();
-  if (p.pid !== me.pid) return false;
-  if (p.host !== undefined && p.host !== me.host) return false;
-  if (p.startTime !== undefined && p.startTime !== "" && me.startTime !== "" && p.startTime !== me.startTime)
-    return false;
-  return true;
+  return sameProcess(p, thisProcess());
 }
 
 /** True if the process that took a lease is still the one running under that pid. */

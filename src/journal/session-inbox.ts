@@ -4,12 +4,19 @@
  * can act on, each exactly once (taking marks it, in one statement, across processes and
  * machines). A request is never authority of its own: a prompt is run as any prompt is (the
  * permission gate decides what its calls may do), and the prompt's fact names where it came from.
- * Requests are kept with the session and deleted with it.
+ * A prompt is run only while the controller that sent it is attached (session-attachments.ts). An
+ * inbox holds at most INBOX_LIMIT waiting requests. Requests are kept with the session and
+ * deleted with it.
  */
 import { z } from "zod";
+import { log } from "../shared/log.ts";
+import { JournalError } from "./errors.ts";
 import { storedBody } from "./stored-body.ts";
 import { contentBlock } from "./facts/display-shapes.ts";
 import { answeredBy } from "./facts/permissions.ts";
+
+/** How many requests a session's inbox holds waiting: a request past it is refused (`inbox_full`). */
+export const INBOX_LIMIT = 32;
 
 export const inboxRequest = z.discriminatedUnion("kind", [
   z.object({
@@ -17,6 +24,8 @@ export const inboxRequest = z.discriminatedUnion("kind", [
     requestId: z.string(),
     blocks: z.array(contentBlock),
     by: answeredBy,
+    /** The controller's attachment (session-attachments.ts): the prompt is withdrawn once it is gone. */
+    attachmentId: z.string().optional(),
     at: z.string(),
   }),
   z.object({ kind: z.literal("cancel"), requestId: z.string(), by: answeredBy, at: z.string() }),
@@ -24,8 +33,22 @@ export const inboxRequest = z.discriminatedUnion("kind", [
 export type InboxRequest = z.infer<typeof inboxRequest>;
 export type InboxKind = InboxRequest["kind"];
 
-/** The request stored as `body`, if it is one (a row of another shape is no request). */
-export const requestFromBody = (body: string): InboxRequest | undefined => storedBody(inboxRequest, body);
+/**
+ * The request stored as `body` of a row just taken, if it is one: a row of another shape is no
+ * request (it stays taken, and is logged).
+ */
+export function takenRequest(sessionId: string, body: string): InboxRequest | undefined {
+  const request = storedBody(inboxRequest, body);
+  if (!request) log.warn(`session ${sessionId}: a row of its inbox is no request; it was taken and not run`);
+  return request;
+}
+
+export const inboxFull = (sessionId: string) =>
+  new JournalError(
+    "inbox_full",
+    `session ${sessionId} has ${INBOX_LIMIT} requests waiting for its writer already; wait for its turns to end, then send again`,
+    { sessionId, limit: INBOX_LIMIT },
+  );
 
 export const sqliteInboxSql = `
 CREATE TABLE IF NOT EXISTS session_inbox (

@@ -13,6 +13,7 @@ import { dirname } from "node:path";
 import { JournalError } from "./errors.ts";
 import { sqliteAnswerClaimsSql } from "./answer-claims.ts";
 import { sqliteInboxSql } from "./session-inbox.ts";
+import { sqliteAttachmentsSql } from "./session-attachments.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { blobLayoutSql, forkColumnSql, LAYOUT_VERSION, layoutSql, sparseIndexesSql } from "./sqlite-schema.ts";
 import { guard } from "./sqlite-errors.ts";
@@ -98,6 +99,7 @@ export function openForWriting(path: string, synchronous: "FULL" | "NORMAL"): { 
         for (const statement of sparseIndexesSql) db.run(statement);
         db.run(sqliteAnswerClaimsSql);
         db.run(sqliteInboxSql);
+        db.run(sqliteAttachmentsSql);
         settleCacheTrust(db, before);
       }).immediate();
       return { db, created };

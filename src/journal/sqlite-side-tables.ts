@@ -1,12 +1,13 @@
 /**
- * The answer claims and the session inbox in the SQLite journal (answer-claims.ts,
- * session-inbox.ts): created by a writer when it opens the journal (sqlite-open.ts); a journal no
+ * The answer claims, the session inbox and the controllers' attachments in the SQLite journal
+ * (answer-claims.ts, session-inbox.ts, session-attachments.ts): created by a writer when it opens the journal (sqlite-open.ts); a journal no
  * writer of this version opened has neither, and reads of it find nothing. The store calls these
  * inside its error guard.
  */
 import type { Database } from "bun:sqlite";
 import { claimFromBody, type AnswerClaim } from "./answer-claims.ts";
-import { requestFromBody, type InboxKind, type InboxRequest } from "./session-inbox.ts";
+import { INBOX_LIMIT, inboxFull, takenRequest, type InboxKind, type InboxRequest } from "./session-inbox.ts";
+import { ATTACHMENT_TTL_MS, attachmentFromBody, type Attachment } from "./session-attachments.ts";
 
 /** The claim that holds for a question, if any. */
 export function claimOf(db: Database, sessionId: string, requestId: string): AnswerClaim | undefined {
@@ -34,14 +35,46 @@ export function claimAnswerIn(db: Database, sessionId: string, claim: AnswerClai
     .immediate();
 }
 
+/** Puts the request unless the session has INBOX_LIMIT waiting already (then throws `inbox_full`). */
 export function sendToWriterIn(db: Database, sessionId: string, request: InboxRequest): void {
-  db.run("INSERT INTO session_inbox (session_id, request_id, kind, body) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [
-    sessionId,
-    request.requestId,
-    request.kind,
-    JSON.stringify(request),
-  ]);
+  db.transaction(() => {
+    const waiting = db
+      .query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM session_inbox WHERE session_id = ? AND taken = 0")
+      .get(sessionId);
+    if ((waiting?.n ?? 0) >= INBOX_LIMIT) throw inboxFull(sessionId);
+    db.run(
+      "INSERT INTO session_inbox (session_id, request_id, kind, body) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      [sessionId, request.requestId, request.kind, JSON.stringify(request)],
+    );
+  }).immediate();
 }
+
+/** Writes the attachment's row, or refreshes it (this machine's clock: the journal is this machine's). */
+export function keepAttachmentIn(db: Database, sessionId: string, row: Attachment): void {
+  db.run(
+    "INSERT INTO session_attachments (session_id, attachment_id, body, refreshed_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, attachment_id) DO UPDATE SET body = excluded.body, refreshed_at = excluded.refreshed_at",
+    [sessionId, row.attachmentId, JSON.stringify(row), Date.now()],
+  );
+}
+
+export function dropAttachmentIn(db: Database, sessionId: string, attachmentId: string): void {
+  if (!hasTable(db, "session_attachments")) return;
+  db.run("DELETE FROM session_attachments WHERE session_id = ? AND attachment_id = ?", [sessionId, attachmentId]);
+}
+
+/** The attachment, if its row was refreshed within ATTACHMENT_TTL_MS. */
+export function liveAttachmentIn(db: Database, sessionId: string, attachmentId: string): Attachment | undefined {
+  if (!hasTable(db, "session_attachments")) return undefined;
+  const row = db
+    .query<{ body: string }, [string, string, number]>(
+      "SELECT body FROM session_attachments WHERE session_id = ? AND attachment_id = ? AND refreshed_at > ?",
+    )
+    .get(sessionId, attachmentId, Date.now() - ATTACHMENT_TTL_MS);
+  return row ? attachmentFromBody(row.body) : undefined;
+}
+
+const hasTable = (db: Database, name: string): boolean =>
+  (db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = ?").get(name)?.n ?? 0) > 0;
 
 /** Takes the oldest waiting request of `kinds`, marking it taken in the same statement. */
 export function takeFromInboxIn(
@@ -56,11 +89,12 @@ export function takeFromInboxIn(
   const row = db
     .query<{ body: string }, string[]>(`UPDATE session_inbox SET taken = 1 WHERE rowid = (${waiting}) RETURNING body`)
     .get(sessionId, ...kinds);
-  return row ? requestFromBody(row.body) : undefined;
+  return row ? takenRequest(sessionId, row.body) : undefined;
 }
 
 /** Deletes a session's claims and requests (with the session). */
 export function deleteSideRows(db: Database, sessionId: string): void {
   db.run("DELETE FROM answer_claims WHERE session_id = ?", [sessionId]);
   db.run("DELETE FROM session_inbox WHERE session_id = ?", [sessionId]);
+  if (hasTable(db, "session_attachments")) db.run("DELETE FROM session_attachments WHERE session_id = ?", [sessionId]);
 }

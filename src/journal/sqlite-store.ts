@@ -8,7 +8,7 @@ import { encodeFact, type EncodedFact } from "./codec.ts";
 import { busy } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
-import { currentProcess, isAlive, type ProcessIdentity } from "./process-identity.ts";
+import { currentProcess, isAlive, thisProcess, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard } from "./sqlite-errors.ts";
 import {
@@ -35,7 +35,17 @@ import { cacheKeys, deleteRows, putUpdate, readParts, readRows, rowPages, sizes 
 import { warmLoadReads } from "./sqlite-warm-reads.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
-import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn } from "./sqlite-side-tables.ts";
+import {
+  claimAnswerIn,
+  claimOf,
+  deleteSideRows,
+  dropAttachmentIn,
+  keepAttachmentIn,
+  liveAttachmentIn,
+  sendToWriterIn,
+  takeFromInboxIn,
+} from "./sqlite-side-tables.ts";
+import type { Attachment } from "./session-attachments.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
@@ -265,12 +275,28 @@ export class SqliteJournal implements JournalStore {
     return guard(sessionId, () => takeFromInboxIn(w.db, sessionId, kinds));
   }
 
+  async keepAttachment(sessionId: string, attachment: Attachment): Promise<void> {
+    const w = this.#writer();
+    guard(sessionId, () => keepAttachmentIn(w.db, sessionId, attachment));
+  }
+
+  async dropAttachment(sessionId: string, attachmentId: string): Promise<void> {
+    const w = this.#writer();
+    guard(sessionId, () => dropAttachmentIn(w.db, sessionId, attachmentId));
+  }
+
+  async liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => liveAttachmentIn(db, sessionId, attachmentId)) : undefined;
+  }
+
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     const db = this.#reader();
     if (!db) return undefined;
     const lease = guard(sessionId, () => leaseOf(db, sessionId));
     if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
-    return { pid: lease.pid };
+    // A SQLite journal is this machine's: its lease holder runs here.
+    return { host: thisProcess().host, pid: lease.pid, startTime: lease.start_time };
   }
 
   warm(): void {

@@ -7,6 +7,8 @@ import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import type { ReplayCacheStore } from "./replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
+import type { HostProcess } from "./process-identity.ts";
+import type { Attachment } from "./session-attachments.ts";
 
 /** Records `fromSeq` to `toSeq` of a session, both included. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -52,8 +54,11 @@ export type RepositoryKey = { remote: string; innerPath: string };
  */
 export type Durability = "normal" | "strict";
 
-/** The process holding a session's lease: its pid, and the machine it runs on where the store spans machines. */
-export type LeaseHolder = { pid: number; host?: string };
+/**
+ * The process holding a session's lease: its machine, pid and start time (process-identity.ts),
+ * so that "is this holder me?" is one check (`isThisProcess`) on every store.
+ */
+export type LeaseHolder = HostProcess;
 
 /** The replay cache (replay-cache.ts) is derived data kept beside the facts: never a fact, never exported. */
 export interface JournalStore extends ReplayCacheStore {
@@ -139,8 +144,17 @@ export interface JournalStore extends ReplayCacheStore {
   claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim>;
   /** The claim that holds for the question, if any. Never writes. */
   answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined>;
-  /** Puts a controller's request in the session's inbox, for its writer (session-inbox.ts). Needs no lease. */
+  /**
+   * Puts a controller's request in the session's inbox, for its writer (session-inbox.ts). Needs no
+   * lease. Rejects with `inbox_full` when INBOX_LIMIT requests wait already.
+   */
   sendToWriter(sessionId: string, request: InboxRequest): Promise<void>;
+  /** Writes a controller's attachment row, or refreshes it (session-attachments.ts). Needs no lease. */
+  keepAttachment(sessionId: string, attachment: Attachment): Promise<void>;
+  /** Deletes a controller's attachment row (it detached). */
+  dropAttachment(sessionId: string, attachmentId: string): Promise<void>;
+  /** The attachment, if its row is there and was refreshed within ATTACHMENT_TTL_MS. Never writes. */
+  liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined>;
   /**
    * Takes the oldest request of `kinds` in the session's inbox not taken yet, if any: each is
    * taken once, by one process. The writer's call.

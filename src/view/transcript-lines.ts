@@ -63,20 +63,29 @@ const indent = (text: string, prefix: string) =>
 
 export const blockText = (block: ContentBlock): string => visible(rawBlockText(block));
 
+/**
+ * A block's text as drawn. A journal may hold blocks of any shape (an older version recorded
+ * prompts it did not check), so every field is read as what it is: one that is not a string is
+ * drawn as "?", a block of a type ACP does not know as its type, never a failure.
+ */
 export function rawBlockText(block: ContentBlock): string {
   switch (block.type) {
     case "text":
-      return block.text;
+      return typeof block.text === "string" ? block.text : "[text ?]";
     case "resource_link":
-      return `[${block.name}](${block.uri})`;
+      return `[${str(block.name)}](${str(block.uri)})`;
     case "resource":
-      return `[resource ${block.resource.uri}]`;
+      return `[resource ${str((block.resource as { uri?: unknown } | undefined)?.uri)}]`;
     case "image":
-      return `[image ${block.mimeType}]`;
+      return `[image ${str(block.mimeType)}]`;
     case "audio":
-      return `[audio ${block.mimeType}]`;
+      return `[audio ${str(block.mimeType)}]`;
+    default:
+      return `[${str((block as { type?: unknown }).type)}]`;
   }
 }
+
+const str = (value: unknown): string => (typeof value === "string" ? value : "?");
 
 /** A message's style: who speaks, and whether verbatim itself says it (a notice, a hook's message). */
 export const messageStyle = (m: MessageView): Style =>

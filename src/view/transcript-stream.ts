@@ -173,7 +173,7 @@ export class TranscriptStream {
     while (cursor.block < blocks.length) {
       const block = blocks[cursor.block] as (typeof blocks)[number];
       const last = cursor.block === blocks.length - 1;
-      if (block.type === "text") {
+      if (block.type === "text" && typeof block.text === "string") {
         const end = last && !settled && block.text.endsWith("\r") ? block.text.length - 1 : block.text.length;
         if (end > cursor.offset) text += drawnText(block.text.slice(cursor.offset, end), prefix);
         cursor.offset = Math.max(cursor.offset, end);

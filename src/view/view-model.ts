@@ -214,12 +214,16 @@ function compaction(view: ViewModel, compactionId: string): CompactionView {
 
 function appendBlock(content: ContentBlock[], block: ContentBlock): void {
   const last = content[content.length - 1];
-  if (last && last.type === "text" && block.type === "text" && block.annotations == null && last.annotations == null) {
+  if (last?.type === "text" && block.type === "text" && mergeable(last) && mergeable(block)) {
     content[content.length - 1] = { ...last, text: last.text + block.text };
   } else {
     content.push(block);
   }
 }
+
+/** A text block the next text chunk may join: plain text (a recorded block of another shape stays whole). */
+const mergeable = (block: Extract<ContentBlock, { type: "text" }>) =>
+  typeof block.text === "string" && block.annotations == null;
 
 function withDefined<T extends Record<string, unknown>>(value: T): T {
   for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];

@@ -1,12 +1,13 @@
 /**
- * What `verbatim import` checks of a file from elsewhere before it writes anything: the session's
- * recorded directory as `session/new` checks a client's (and no control character in it), a
+ * What `verbatim import` checks of a file from elsewhere before it writes anything, and what it
+ * takes from it: the session's recorded directory is only its origin (the session works in the
+ * current directory, or `--cwd DIR`), drawn escaped by `show`; a
  * `forkOf` that names a session this journal has, a nesting limit reported as a damaged line
  * with its number, and the file read as a stream (a damaged line is reported as soon as it is
  * read, the rest of the file not awaited).
  */
 import { describe, expect, test } from "bun:test";
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { lastJsonLine, runCli } from "../support/cli-process.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
@@ -65,28 +66,27 @@ async function openedForWriting(fifo: string): Promise<number> {
   }
 }
 
-describe("verbatim import checks the recorded directory as session/new does", () => {
+describe("the recorded directory is the session's origin, never its directory here", () => {
   for (const [name, cwd] of [
     ["a relative directory", "work/app"],
     ["an empty directory", ""],
     ["a directory with a tab in it", "/tmp/a\tb"],
+    ["the root", "/"],
   ] as const) {
-    test(`${name} is refused with nothing written; --cwd DIR imports it`, async () => {
+    test(`${name}: the session works in the current directory, and show names the recorded one`, async () => {
       const { lines } = await exportLines();
       const other = sandbox("scripted/plain");
       const file = write(other, withCwd(lines, cwd));
-      const before = journalOf(other);
-      const refused = await runCli(["import", file], other.env);
-      expect(refused.code).toBe(1);
-      expect(refused.stdout).toBe("");
-      expect(refused.stderr).toContain("recorded directory");
-      expect(refused.stderr).toContain("--cwd DIR");
-      expect(refused.stderr).toContain("nothing was imported");
-      expect(refused.stderr).not.toContain("\t");
-      expect(journalOf(other)).toEqual(before);
-      const mine = join(other.root, "mine");
-      mkdirSync(mine);
-      expect((await runCli(["import", file, "--cwd", mine], other.env)).code).toBe(0);
+      const imported = await runCli(["import", file], other.env, { cwd: other.workspace });
+      expect(imported.code).toBe(0);
+      expect(imported.stderr).toContain(`the session works in the current directory "${other.workspace}"`);
+      expect(imported.stderr).not.toContain("\t");
+      const sessionId = imported.stdout.trim();
+      const listed = await runCli(["sessions", "--json", "--cwd", other.workspace], other.env);
+      expect(listed.stdout).toContain(sessionId);
+      const shown = await runCli(["show", sessionId], other.env);
+      expect(shown.stdout).toStartWith(`imported: it ran in ${JSON.stringify(cwd)}\n`);
+      expect(shown.stdout).not.toContain("\t");
     });
   }
 });
@@ -96,7 +96,7 @@ describe("a fork's source", () => {
     const { lines } = await exportLines();
     const other = sandbox("scripted/plain");
     (lines[0]!.session as Record<string, unknown>).forkOf = { sessionId: "ses_nowhere", seq: 3 };
-    const imported = await runCli(["import", write(other, lines)], other.env);
+    const imported = await runCli(["import", write(other, lines)], other.env, { cwd: other.workspace });
     expect(imported.code).toBe(0);
     expect(imported.stderr).toContain('a fork of "ses_nowhere", which is not in this journal');
     const shown = await runCli(["show", imported.stdout.trim()], other.env);
@@ -117,7 +117,7 @@ describe("damaged lines", () => {
     );
     const file = write(other, [...lines.slice(0, title), deep, ...lines.slice(title + 1)]);
     const before = journalOf(other);
-    const refused = await runCli(["import", file], other.env);
+    const refused = await runCli(["import", file], other.env, { cwd: other.workspace });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`line ${title + 1} nests arrays or objects more than 1000 deep`);
     expect(refused.stderr).toContain("nothing was imported");
@@ -130,7 +130,7 @@ describe("damaged lines", () => {
     const other = sandbox("scripted/plain");
     const fifo = join(other.root, "export.fifo");
     expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
-    const importing = runCli(["import", fifo], other.env);
+    const importing = runCli(["import", fifo], other.env, { cwd: other.workspace });
     const writer = await openedForWriting(fifo);
     try {
       writeSync(writer, `${JSON.stringify(lines[0])}\n{not json\n`);

@@ -4,6 +4,7 @@
  * child on its Task card, as its `subagent_started` record names it.
  */
 import { describe, expect, test } from "bun:test";
+import { hostname } from "node:os";
 import { relativeTime } from "../../src/cli/relative-time.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { lastJsonLine, runCli } from "../support/cli-process.ts";
@@ -80,9 +81,9 @@ describe("verbatim sessions", () => {
       const id = (created.result as { sessionId: string }).sessionId;
       await writer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "hello" }] });
       const line = (await runCli(["sessions"], box.env)).stdout.split("\n").find((l) => l.startsWith(id));
-      expect(line).toEndWith(`  (running: pid ${writer.pid})`);
+      expect(line).toEndWith(`  (running: pid ${writer.pid} on ${hostname()})`);
       const listed = JSON.parse((await runCli(["sessions", "--json"], box.env)).stdout.trim()) as { running?: unknown };
-      expect(listed.running).toEqual({ pid: writer.pid });
+      expect(listed.running).toEqual({ pid: writer.pid, host: hostname(), startTime: expect.any(String) });
     } finally {
       writer.endInput();
       await writer.exited;

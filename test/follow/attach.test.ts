@@ -4,6 +4,7 @@
  * writer's client is shown, live; a reload then shows the same. The follower reads the journal
  * only, so this holds on one machine (SQLite) and across machines (PostgreSQL).
  */
+import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,26 @@ describe("a client attached to a session another process runs", () => {
         await expectReloadShows(box, follower, sessionId);
       });
     }, 60_000);
+
+  test("is answered the session's mode and config options, as a reload is", async () => {
+    const box = sandbox("scripted/plain");
+    await withClients(box, async (writer, follower) => {
+      const { sessionId } = await newSession(writer.ctx, box.workspace);
+      await writer.ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+      const answer = await attach(follower.ctx, { sessionId });
+      expect(answer.modes.currentModeId).toBe("plan");
+      const reopened = await connectProcess(box.env);
+      try {
+        const loaded = await load(reopened.ctx, sessionId, box.workspace);
+        expect({ modes: answer.modes, configOptions: answer.configOptions }).toEqual({
+          modes: loaded.modes!,
+          configOptions: loaded.configOptions!,
+        });
+      } finally {
+        await reopened.close();
+      }
+    });
+  }, 60_000);
 
   test("joining in the middle of a turn is shown the turn so far, then the rest of it live", async () => {
     const box = sandbox("scripted/slow");

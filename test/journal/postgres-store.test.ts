@@ -7,6 +7,7 @@ import { SQL } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
 import { PostgresJournal } from "../../src/journal/postgres-store.ts";
+import { thisProcess } from "../../src/journal/process-identity.ts";
 import { readAll, type Durability } from "../../src/journal/store.ts";
 import { chunk, journalError, startFact } from "../support/journal.ts";
 import { freshDatabase, postgresServer } from "../support/postgres-server.ts";
@@ -51,7 +52,7 @@ describe("one writer per session across processes", () => {
     const error = await journalError(() => second.acquire("ses_pg"));
     expect(error.code).toBe("busy");
     expect(error.message).toContain(`pid ${process.pid} on ${hostname()}`);
-    expect(await second.holder("ses_pg")).toEqual({ pid: process.pid, host: hostname() });
+    expect(await second.holder("ses_pg")).toEqual(thisProcess());
     expect((await journalError(() => second.append("ses_pg", 2, chunk("mine"), now()))).code).toBe("busy");
   });
 

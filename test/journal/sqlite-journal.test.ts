@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { AUTHORITY_INDEX } from "../../src/journal/facts/authority.ts";
 import type { FactKind } from "../../src/journal/facts/index.ts";
@@ -217,7 +218,7 @@ describe("one writer per session", () => {
       expect(error.code).toBe("busy");
       expect(error.message).toContain(String(child.pid));
       expect((await journalError(() => journal.acquire(id))).code).toBe("busy");
-      expect(await journal.holder(id)).toEqual({ pid: child.pid });
+      expect(await journal.holder(id)).toEqual({ pid: child.pid, host: hostname(), startTime: "" });
     } finally {
       child.kill(9);
       await child.exited;

@@ -5,6 +5,7 @@ import type { Fact } from "../../src/journal/facts/index.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { withChecksum } from "../../src/journal/replay-cache.ts";
 import { readAll, type JournalStore } from "../../src/journal/store.ts";
+import { INBOX_LIMIT } from "../../src/journal/session-inbox.ts";
 import { chunk, journalError, startFact } from "../support/journal.ts";
 import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stores.ts";
 
@@ -459,6 +460,40 @@ for (const kind of storeKinds) {
         await under.store.delete(id);
         await create(under.store, id);
         expect(await under.store.takeFromInbox(id, ["prompt"])).toBeUndefined();
+      } finally {
+        await other.close();
+      }
+    });
+
+    test(`the inbox holds ${INBOX_LIMIT} waiting requests: one more is refused with inbox_full until one is taken`, async () => {
+      const under = await open();
+      const id = await create(under.store);
+      const cancel = (requestId: string) => ({ kind: "cancel" as const, requestId, by: { pid: 7 }, at: now() });
+      for (let i = 0; i < INBOX_LIMIT; i++) await under.store.sendToWriter(id, cancel(`req_${i}`));
+      const refused = await journalError(() => under.store.sendToWriter(id, cancel("req_more")));
+      expect(refused.code).toBe("inbox_full");
+      expect(refused.details).toMatchObject({ sessionId: id, limit: INBOX_LIMIT });
+      await under.store.takeFromInbox(id, ["cancel"]);
+      await under.store.sendToWriter(id, cancel("req_more"));
+    });
+
+    test("an attachment lives once kept (from any store), until it is dropped; deleted with its session", async () => {
+      const under = await open();
+      const id = await create(under.store);
+      const other = openJournal(under.env);
+      try {
+        const attachment = { attachmentId: "att_1", by: { pid: 7, host: "h", startTime: "1" } };
+        expect(await under.store.liveAttachment(id, "att_1")).toBeUndefined();
+        await other.keepAttachment(id, attachment);
+        await other.keepAttachment(id, attachment);
+        expect(await under.store.liveAttachment(id, "att_1")).toEqual(attachment);
+        expect(await under.store.liveAttachment(id, "att_2")).toBeUndefined();
+        await other.dropAttachment(id, "att_1");
+        expect(await under.store.liveAttachment(id, "att_1")).toBeUndefined();
+        await other.keepAttachment(id, attachment);
+        await under.store.delete(id);
+        await create(under.store, id);
+        expect(await under.store.liveAttachment(id, "att_1")).toBeUndefined();
       } finally {
         await other.close();
       }

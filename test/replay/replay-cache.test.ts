@@ -10,11 +10,15 @@ import { join } from "node:path";
 import {
   checksumHolds,
   replayCacheChecksum,
+  replayRowMac,
+  sealedChecksum,
+  storedChecksum,
   type ReplayCacheRow,
   type ReplayStatePart,
 } from "../../src/journal/replay-cache.ts";
 import { putPart, putRows, readParts, readRows } from "../../src/journal/sqlite-replay-cache.ts";
 import { cacheKey } from "../../src/replay/cache-key.ts";
+import { sealKeyFile } from "../../src/core/replay-cache/replay-seal.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { runCli } from "../support/cli-process.ts";
 import { loadBytes } from "../support/load-bytes.ts";
@@ -118,7 +122,7 @@ describe("the replay cache", () => {
     expect(cached.every(checksumHolds)).toBe(true);
   });
 
-  test("a load writes a valid row's lines as they are", async () => {
+  test("a load writes the lines of a row this user's key sealed as they are", async () => {
     const [first, ...rest] = rows();
     const forged = {
       ...first!,
@@ -128,7 +132,9 @@ describe("the replay cache", () => {
       ),
     };
     expect(forged.lines).not.toBe(first!.lines);
-    put([{ ...forged, checksum: replayCacheChecksum(forged) }, ...rest]);
+    const key = Buffer.from(readFileSync(sealKeyFile(box.env), "utf8").trim(), "hex");
+    const seal = { keyId: storedChecksum(first!.checksum).seal!.keyId, mac: replayRowMac(key, sessionId, forged) };
+    put([{ ...forged, checksum: sealedChecksum({ ...forged, checksum: replayCacheChecksum(forged) }, seal) }, ...rest]);
     expect(await loadBytes(box.env, sessionId, box.workspace)).toContain('"forged":true');
   });
 

@@ -2,8 +2,8 @@
  * The replay cache is derived data: whoever can write it (a machine with the writer role on a
  * shared PostgreSQL journal, anything that edits the SQLite file) may have rewritten a row or the
  * stored state and recomputed its checksum. A load may be faster for it, never able to do more:
- * permission rules, grants, mode and roots come from the facts, and what a load sends the client
- * is only that session's `session/update` notifications.
+ * permission rules, grants, mode and roots come from the facts, and a load sends cached lines only
+ * from rows this user's key sealed: any other row is replayed from the facts.
  */
 import { Database } from "bun:sqlite";
 import { beforeEach, describe, expect, test } from "bun:test";
@@ -13,6 +13,7 @@ import { choose } from "../../src/client/view-client.ts";
 import {
   partWithChecksum,
   replayCacheChecksum,
+  withChecksum,
   replayRowMac,
   sealedChecksum,
   storedChecksum,
@@ -206,15 +207,11 @@ describe("a forged replay-cache row", () => {
     expect(bytes).toBe(await factsOnly());
   });
 
-  test("text inside a legitimate update that looks like envelope keys is kept: the row is used", async () => {
-    // An update may well hold such text (a tool's input with an `id` key): parsed, it is still the session's notification.
-    forgeFirstRow((lines) =>
-      lines.replace(
-        '"sessionUpdate":"user_message_chunk"',
-        '"sessionUpdate":"user_message_chunk","x":{"id":1,"method":"m"}',
-      ),
-    );
-    expect(await loadBytes(box.env, sessionId, box.workspace)).toContain('"x":{"id":1,"method":"m"}');
+  test("its text edited and its seal stripped, its lines still the session's notifications, it is not used: the load replays the facts", async () => {
+    forgeFirstRow((lines) => lines.replace(/"text":"[^"]*"/, '"text":"FORGED-TEXT"'));
+    const bytes = await loadBytes(box.env, sessionId, box.workspace);
+    expect(bytes).not.toContain("FORGED-TEXT");
+    expect(bytes).toBe(await factsOnly());
   });
 });
 
@@ -241,14 +238,21 @@ describe("the seal of this user's rows", () => {
     expect(bytes).toBe(await factsOnly());
   });
 
-  test("a row sealed by another key is checked line by line: a request line in it never reaches the client", async () => {
-    forgeFirstRow((lines) => request(sessionId) + lines, "another key");
+  test("a row sealed by another key (another machine's) is not used, whatever its lines: the load replays the facts", async () => {
+    forgeFirstRow(reworded, "another key");
     const bytes = await loadBytes(box.env, sessionId, box.workspace);
-    expect(bytes).not.toContain("fs/write_text_file");
+    expect(bytes).not.toContain('"said":"never"');
     expect(bytes).toBe(await factsOnly());
   });
 
-  test("a key file others can read seals nothing: a row sealed with it by whoever read it is checked line by line", async () => {
+  test("a session whose rows another machine's key sealed is loaded from the facts", async () => {
+    const elsewhere = { ...box.env, XDG_CONFIG_HOME: join(box.root, "another-machine-config") };
+    const bytes = await loadBytes(elsewhere, sessionId, box.workspace);
+    expect(bytes).toBe(await factsOnly());
+    expect(existsSync(join(userConfigFolder(elsewhere), "replay-seal.key"))).toBe(false);
+  });
+
+  test("a key file others can read seals nothing: a row sealed with it by whoever read it is not used", async () => {
     const key = join(userConfigFolder(box.env), "replay-seal.key");
     chmodSync(key, 0o644);
     const [first, ...rest] = rows();
@@ -263,7 +267,7 @@ describe("the seal of this user's rows", () => {
   });
 });
 
-test("with a config folder others can write, no key is made there and rows are stored unsealed", async () => {
+test("with a config folder others can write, no key is made there, no row is stored, and a load sends no cached line", async () => {
   const open = sandbox("scripted/call");
   const folder = userConfigFolder(open.env);
   mkdirSync(folder, { recursive: true });
@@ -273,11 +277,20 @@ test("with a config folder others can write, no key is made there and rows are s
   try {
     id = (await newSession(live.ctx, open.workspace)).sessionId;
     await prompt(live.ctx, id, 'Glob {"pattern":"*.md"}');
-    await until(() => cachedRows(open, id).length === 1, "a cached row for the first turn");
+    await prompt(live.ctx, id, 'Glob {"pattern":"*.txt"}');
   } finally {
     await live.close();
   }
-  const [row] = cachedRows(open, id);
-  expect(storedChecksum(row!.checksum).seal).toBeUndefined();
   expect(existsSync(join(folder, "replay-seal.key"))).toBe(false);
+  expect(cachedRows(open, id)).toEqual([]);
+  // A row put there by another (unsealed: no key here could seal it) is not sent either.
+  box = open;
+  sessionId = id;
+  const fromFacts = await factsOnly();
+  const update = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "FORGED-TEXT" } };
+  const lines = `${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: id, update } })}\n`;
+  withDb((db) => putRows(db, id, [withChecksum({ ...KEY, fromSeq: 1, toSeq: 1, lines })]));
+  const bytes = await loadBytes(open.env, id, open.workspace);
+  expect(bytes).not.toContain("FORGED-TEXT");
+  expect(bytes).toBe(fromFacts);
 });

@@ -23,7 +23,7 @@ const call = (tool: string, args: unknown) => `${tool} ${JSON.stringify(args)}`;
 type Line = Record<string, unknown> & { kind?: string; seq?: number; body?: Record<string, unknown> };
 
 /** What a crafted export claims the session was allowed. */
-type Forged = { bashRule?: boolean; grant?: string; additional?: string[]; mode?: string };
+type Forged = { bashRule?: boolean; grant?: string; additional?: string[]; mode?: string; cwd?: string };
 
 /** A real session's export, rewritten to claim `forged`: a rule or grant appended as records, directories and mode in its start. */
 function forge(file: string, forged: Forged): void {
@@ -31,8 +31,9 @@ function forge(file: string, forged: Forged): void {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Line);
-  const header = lines[0] as { session: { additionalDirectories: string[] } };
+  const header = lines[0] as { session: { additionalDirectories: string[]; cwd: string } };
   const start = lines.find((l) => l.kind === "session_started")?.body as {
+    cwd: string;
     additionalDirectories: string[];
     modes: { currentModeId: string };
     configOptions: { id: string; currentValue: string }[];
@@ -40,6 +41,10 @@ function forge(file: string, forged: Forged): void {
   if (forged.additional) {
     header.session.additionalDirectories = forged.additional;
     start.additionalDirectories = forged.additional;
+  }
+  if (forged.cwd !== undefined) {
+    header.session.cwd = forged.cwd;
+    start.cwd = forged.cwd;
   }
   if (forged.mode) {
     start.modes.currentModeId = forged.mode;
@@ -86,16 +91,16 @@ async function crafted(
 }
 
 /**
- * Imports the file as a new session. With `--cwd`, the next prompt tells the model where it now
- * works, so one prompt is sent first for that (the scripted model then reads the next prompt as
- * the call to make).
+ * Imports the file as a new session, from `box`'s workspace. It works in `--cwd` (or that
+ * workspace), elsewhere than it ran: the next prompt tells the model where it now works, so one
+ * prompt is sent first for that (the scripted model then reads the next prompt as the call to make).
  */
 async function imported(box: Sandbox, file: string, ...args: string[]) {
-  const result = await runCli(["import", file, "--new-id", ...args], box.env);
+  const result = await runCli(["import", file, "--new-id", ...args], box.env, { cwd: box.workspace });
   expect(result.code).toBe(0);
   const sessionId = result.stdout.trim();
-  const cwd = args[args.indexOf("--cwd") + 1];
-  if (args.includes("--cwd") && cwd) expect((await continueUnasked(box, sessionId, cwd, "Where am I?")).code).toBe(0);
+  const cwd = args.includes("--cwd") ? args[args.indexOf("--cwd") + 1]! : box.workspace;
+  expect((await continueUnasked(box, sessionId, cwd, "Where am I?")).code).toBe(0);
   return { sessionId, stderr: result.stderr };
 }
 
@@ -137,6 +142,17 @@ describe("an imported session brings its history, not its standing permissions",
     expect(JSON.stringify(await exportedFacts(box.env, sessionId))).not.toContain(SECRET);
   });
 
+  test("a file recorded at / imported without --cwd works in the current directory: a Read outside it is not answered, and show names / as where it ran", async () => {
+    const { box, file, secret } = await crafted({ cwd: "/" });
+    const { sessionId, stderr } = await imported(box, file);
+    expect(stderr).toContain(`the session works in the current directory "${box.workspace}" (it ran in "/")`);
+    const read = await continueUnasked(box, sessionId, box.workspace, call("Read", { file_path: secret }));
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain(REFUSED);
+    expect(read.stdout).not.toContain(SECRET);
+    expect((await runCli(["show", sessionId], box.env)).stdout).toStartWith('imported: it ran in "/"\n');
+  });
+
   test('a forged "Bypass permissions" mode is named and set back to Default: Bash does not run unasked', async () => {
     const { box, file, mine } = await crafted({ mode: "bypassPermissions" });
     const { sessionId, stderr } = await imported(box, file, "--cwd", mine);
@@ -166,11 +182,23 @@ describe("an imported session brings its history, not its standing permissions",
   });
 
   test("the file's records are imported as it says them, then the import's own record of what holds", async () => {
-    const { box, file } = await crafted({ bashRule: true, grant: "/" });
+    const { box, file, recordedCwd } = await crafted({ bashRule: true, grant: "/" });
     const { sessionId } = await imported(box, file);
     const facts = await exportedFacts(box.env, sessionId);
-    expect(facts.map((f) => f.kind).slice(-3)).toEqual(["permission_rule_added", "access_granted", "session_imported"]);
-    expect(facts.pop()).toMatchObject({ rules: [], grantedDirectories: [], additionalDirectories: [] });
+    const end = facts.findIndex((f) => f.kind === "session_imported");
+    expect(facts.map((f) => f.kind).slice(end - 3, end + 1)).toEqual([
+      "permission_rule_added",
+      "access_granted",
+      "session_moved",
+      "session_imported",
+    ]);
+    expect(facts[end - 1]).toMatchObject({ fromCwd: recordedCwd, cwd: box.workspace });
+    expect(facts[end]).toMatchObject({
+      rules: [],
+      grantedDirectories: [],
+      additionalDirectories: [],
+      fromCwd: recordedCwd,
+    });
   });
 
   test("show lists a session's standing permissions after its transcript, and none once an import dropped them", async () => {

@@ -1,5 +1,10 @@
 /** The attach extension methods as a client calls them, and the journal positions a follower is sent. */
-import type { ClientContext, SessionNotification } from "@agentclientprotocol/sdk";
+import type {
+  ClientContext,
+  SessionConfigOption,
+  SessionModeState,
+  SessionNotification,
+} from "@agentclientprotocol/sdk";
 import { expect } from "bun:test";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
@@ -12,7 +17,9 @@ export type AttachAnswer = {
   sessionId: string;
   role: "observer";
   position: number;
-  writer: { pid: number; host?: string } | null;
+  writer: { pid: number; host: string; startTime: string } | null;
+  modes: SessionModeState;
+  configOptions: SessionConfigOption[];
 };
 
 const send = (ctx: ClientContext) =>

@@ -47,28 +47,30 @@ describe("verbatim export and import", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  test("a session imported into another journal reopens with the same view", async () => {
+  test("a session imported into another journal reopens with the same view, naming where it ran", async () => {
     const { box, sessionId, file } = await recorded("scripted/tool");
     const other = sandbox("scripted/tool");
-    const imported = await runCli(["import", file], other.env);
+    const imported = await runCli(["import", file], other.env, { cwd: other.workspace });
     expect(imported).toMatchObject({ code: 0, stdout: `${sessionId}\n` });
     const here = await runCli(["show", sessionId], box.env);
     const there = await runCli(["show", sessionId], other.env);
     expect(there.code).toBe(0);
-    expect(there.stdout).toBe(here.stdout);
+    expect(there.stdout).toBe(`imported: it ran in "${box.workspace}"\n\n${here.stdout}`);
     expect(there.stdout).toContain("Line three.");
   });
 
   test("an id already in the journal is refused unless --new-id, which imports it as a new session", async () => {
     const { box, sessionId, file } = await recorded("scripted/plain");
-    const refused = await runCli(["import", file], box.env);
+    const refused = await runCli(["import", file], box.env, { cwd: box.workspace });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("--new-id");
-    const again = await runCli(["import", file, "--new-id"], box.env);
+    const again = await runCli(["import", file, "--new-id"], box.env, { cwd: box.workspace });
     expect(again.code).toBe(0);
     const newId = again.stdout.trim();
     expect(newId).not.toBe(sessionId);
-    expect((await runCli(["show", newId], box.env)).stdout).toBe((await runCli(["show", sessionId], box.env)).stdout);
+    expect((await runCli(["show", newId], box.env)).stdout).toBe(
+      `imported: it ran in "${box.workspace}"\n\n${(await runCli(["show", sessionId], box.env)).stdout}`,
+    );
   });
 
   test("a prompt where the recorded directory is gone is refused with how to take it over; import --cwd continues it there", async () => {
@@ -127,7 +129,7 @@ describe("verbatim export and import", () => {
       const before = existsSync(join(other.home, "journal.db"))
         ? dumpDatabase(join(other.home, "journal.db"))
         : undefined;
-      const refused = await runCli(["import", file], other.env);
+      const refused = await runCli(["import", file], other.env, { cwd: other.workspace });
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe("");
       expect(refused.stderr).toContain("nothing was imported");

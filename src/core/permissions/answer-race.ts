@@ -7,6 +7,7 @@
 import type { AnswerClaim, ClaimedAnswer } from "../../journal/answer-claims.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import type { AnsweredBy } from "../../journal/facts/index.ts";
+import { sameProcess } from "../../journal/process-identity.ts";
 import { sleep } from "../../shared/sleep.ts";
 
 /** How often the writer looks for another client's claim while its question is open. */
@@ -27,7 +28,7 @@ export type ClaimCodec<A> = { toClaim(answer: A): ClaimedAnswer; fromClaim(claim
 
 export type Raced<A> = { answer: A; answeredBy?: AnsweredBy };
 
-const isSelf = (by: AnsweredBy, self: AnsweredBy) => by.pid === self.pid && (by.host ?? "") === (self.host ?? "");
+const isSelf = (by: AnsweredBy, self: AnsweredBy) => sameProcess(by, self);
 
 /**
  * The answer that holds for `requestId`: `askOwn` (the writer's client, asked with a signal that

@@ -1,18 +1,13 @@
 /**
  * The run of a session's replay cache a load writes first: the longest run of valid rows from
- * record 1 (this projection's version, this client's capabilities, checksum holding, each row
- * starting where the one before ended, and either sealed by this user's key or every line one of
- * the session's `session/update` notifications: replay-seal.ts, replay/cached-lines.ts), each
- * row's lines written as the store gave them, at the client's pace. Never writes to the journal.
+ * record 1 (this projection's version, this client's capabilities, each row starting where the one
+ * before ended, and sealed by this user's key: replay-seal.ts), each row's lines written as the
+ * store gave them, at the client's pace. A row of another key (another machine's, on a shared
+ * journal), from before the seal, or unsealed is never written: whoever can write the cache could
+ * have written it, so the load replays its records from the facts. Never writes to the journal.
  */
-import {
-  checksumHolds,
-  type ReplayCacheKey,
-  type ReplayCachePageRow,
-  type ReplayCacheStore,
-} from "../../journal/replay-cache.ts";
+import type { ReplayCacheKey, ReplayCachePageRow, ReplayCacheStore } from "../../journal/replay-cache.ts";
 import { log } from "../../shared/log.ts";
-import { linesAreUpdatesOf } from "../../replay/cached-lines.ts";
 import type { ReplaySeal } from "./replay-seal.ts";
 
 /**
@@ -25,7 +20,7 @@ const LINES_PER_SEND = 128 * 1024;
  * Reads the valid run of rows from record 1, handing their lines to `send` in order as they are
  * read (gathered into sends of about LINES_PER_SEND, each row's lines as the store gave them:
  * text or bytes; `send` may return a promise to slow the read to the client's pace). Returns the
- * last record the run covers (0: no valid row). Without `seal`, every row's lines are checked.
+ * last record the run covers (0: no valid row). Without `seal` (no usable key), no row is valid.
  */
 export async function sendCachedRun(
   store: Pick<ReplayCacheStore, "readReplayPages">,
@@ -61,12 +56,9 @@ export async function sendCachedRun(
   return next - 1;
 }
 
-/** Why a row may not be written to the client, or undefined when it may. */
+/** Why a row may not be written to the client, or undefined when it may: only this user's sealed rows may. */
 function rowProblem(row: ReplayCachePageRow, sessionId: string, seal: ReplaySeal | undefined): string | undefined {
   const verdict = seal?.verdict(sessionId, row) ?? "unsealed";
   if (verdict === "sealed") return undefined;
-  if (verdict === "broken") return "fails its seal";
-  if (!checksumHolds(row)) return "fails its checksum";
-  if (!linesAreUpdatesOf(row.lines, sessionId)) return "holds lines that are not its session/update notifications";
-  return undefined;
+  return verdict === "broken" ? "fails its seal" : "is not sealed by this user's key";
 }

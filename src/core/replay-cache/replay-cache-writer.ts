@@ -44,7 +44,10 @@ export class ReplayCacheWriter {
     private readonly store: JournalStore,
     readonly sessionId: string,
     private readonly capabilities: ReplayCapabilities,
-    /** This user's seal for the rows stored (replay-seal.ts); without it rows are stored unsealed. */
+    /**
+     * This user's seal for the rows stored (replay-seal.ts): without it, or without a usable key,
+     * nothing is stored, since a load uses only rows this user's key sealed.
+     */
     private readonly seal?: ReplaySeal,
   ) {}
 
@@ -81,6 +84,7 @@ export class ReplayCacheWriter {
    * of the facts sends, byte for byte.
    */
   async #store(upTo: number): Promise<void> {
+    if (!this.seal?.usable()) return;
     // The turn's last updates and its response go out first: this work waits for a turn of the
     // event loop, and takes one between pages, so it never holds up what the session sends.
     await yieldToEventLoop();
@@ -96,7 +100,7 @@ export class ReplayCacheWriter {
         const turn = segments.push(record);
         if (!turn) continue;
         const row = withChecksum(turn.row);
-        rows.push(this.seal ? this.seal.seal(this.sessionId, row) : row);
+        rows.push(this.seal.seal(this.sessionId, row));
         for (const part of turn.parts) parts.set(part.part, part);
       }
       if (segments.nextSeq > upTo) break;

@@ -2,11 +2,11 @@
  * The replay cache's seal: a key only this user's verbatim holds (`replay-seal.key` in the user's
  * config folder, 0600, never journaled or logged), under which the writer MACs every row it stores
  * (journal/replay-cache.ts: `replayRowMac`). A load writes the lines of a row its own key sealed
- * as they are, since nobody without the key can forge one; it checks every line of any other row
- * (replay/cached-lines.ts): a row another machine wrote to a shared journal, one from before the
- * seal, one whose seal names another key. A row whose seal names this key and does not hold is
- * damaged. Without a usable key (a config folder others can write, a key file others can read or
- * that is not a key), rows are stored and loaded unsealed, as before the seal.
+ * as they are, since nobody without the key can forge one, and no other row's: a row another
+ * machine wrote to a shared journal, one from before the seal, one whose seal names another key
+ * is replayed from the facts (core/replay-cache/cached-run.ts). A row whose seal names this key
+ * and does not hold is damaged. Without a usable key (a config folder others can write, a key file
+ * others can read or that is not a key), no row is stored and every load replays the facts.
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +32,8 @@ export type ReplaySeal = {
   verdict(sessionId: string, row: ReplayCachePageRow): SealVerdict;
   /** Reads the key now, as the first verdict would (so that a load does not wait for it). Never creates the key. */
   warm(): void;
+  /** Whether rows can be sealed: a usable key, created when there is none. Without one no load would use a row. */
+  usable(): boolean;
 };
 
 type Key = { id: string; bytes: Uint8Array };
@@ -49,7 +51,7 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
   /** undefined: not looked for yet; "none": no key file yet; null: none usable (told once). */
   let key: Key | null | "none" | undefined;
   const unusable = (why: string): null => {
-    log.warn(`the replay cache is not sealed: ${why}; a load checks every cached line instead`);
+    log.warn(`the replay cache is not kept: ${why}; a load replays the facts instead`);
     return null;
   };
   /** The key file's key; undefined when there is no file. */
@@ -91,6 +93,10 @@ export function replaySeal(env: Record<string, string | undefined>): ReplaySeal 
     },
     warm() {
       current();
+    },
+    usable() {
+      const found = current();
+      return (found === "none" ? created() : found) !== null;
     },
     verdict(sessionId, row) {
       const seal = storedChecksum(row.checksum).seal;

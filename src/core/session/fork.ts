@@ -5,6 +5,7 @@
  */
 import type { JournalStore } from "../../journal/store.ts";
 import { sessionNotFound } from "../../journal/errors.ts";
+import { isThisProcess } from "../../journal/process-identity.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
@@ -53,7 +54,7 @@ export async function forkSession(
       points.push(record);
     }
   const holder = await store.holder(sourceId);
-  const elsewhere = state.lastTurn?.ended === false && holder !== undefined && holder.pid !== process.pid;
+  const elsewhere = state.lastTurn?.ended === false && holder !== undefined && !isThisProcess(holder);
   if (runningHere || elsewhere) {
     throw new EngineError(
       "turn_running",

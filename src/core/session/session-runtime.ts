@@ -267,8 +267,8 @@ export class SessionRuntime {
    * ahead of it has ended; a cancel meanwhile empties the line, and the prompt ends `cancelled`
    * with nothing recorded. Throws EngineError `queue_full` when the line is full.
    */
-  prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
-    return this.#turns.prompt(blocks, defined({ from }));
+  prompt(blocks: ContentBlock[], from?: PromptFrom, gone?: () => Promise<string | undefined>): Promise<TurnOutcome> {
+    return this.#turns.prompt(blocks, defined({ from, gone }));
   }
 
   /**

@@ -63,8 +63,12 @@ export type TurnSession = {
 /** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
 export type TurnCancel = { signal: AbortSignal; cancel(): void };
 
-/** Where a turn's prompt came from: a controller's inbox (`from`), or a steering text sent while the session was idle. */
-export type PromptOrigin = { from?: PromptFrom; steered?: true };
+/**
+ * Where a turn's prompt came from: a controller's inbox (`from`, with `gone`: why its controller no
+ * longer wants it run, asked when its turn is about to start), or a steering text sent while the
+ * session was idle.
+ */
+export type PromptOrigin = { from?: PromptFrom; steered?: true; gone?: () => Promise<string | undefined> };
 
 /** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `turn.signal` cancels it). */
 export async function runSessionTurn(

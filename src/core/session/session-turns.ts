@@ -88,6 +88,11 @@ export class SessionTurns {
     try {
       // Handed the line but cancelled (or closed) before it began: it never started.
       if (abort.signal.aborted || this.session.closed()) return CANCELLED;
+      const withdrawn = await origin.gone?.();
+      if (withdrawn) {
+        log.warn(`session ${this.session.sessionId}: a controller's prompt was withdrawn, not run: ${withdrawn}`);
+        return CANCELLED;
+      }
       this.steering.open(pending);
       const done = this.session.run(blocks, abort, origin);
       this.#done = done;

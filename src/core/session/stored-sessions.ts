@@ -1,5 +1,8 @@
 /** Operations on a stored session that do not open it: the same for the wire layer and the CLI. */
+import { isThisProcess } from "../../journal/process-identity.ts";
+import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { JournalStore } from "../../journal/store.ts";
+import { SessionStateFold } from "../../replay/state.ts";
 import { removeEnvFile } from "../hooks/env-file.ts";
 import type { EngineDeps } from "./session-types.ts";
 
@@ -9,7 +12,21 @@ import type { EngineDeps } from "./session-types.ts";
  */
 export async function openCallsInterrupted(store: JournalStore, sessionId: string): Promise<boolean> {
   const holder = await store.holder(sessionId);
-  return !holder || holder.pid === process.pid;
+  return !holder || isThisProcess(holder);
+}
+
+/** A session's mode and config options as of record `upToSeq`, as they were last shown (its authority records say them). */
+export async function shownModesAt(
+  store: Pick<JournalStore, "authority">,
+  sessionId: string,
+  upToSeq: number,
+): Promise<{ modes: SessionModeState; configOptions: SessionConfigOption[] }> {
+  const state = new SessionStateFold();
+  for (const record of await store.authority(sessionId, upToSeq)) state.apply(record.fact, record.seq);
+  return {
+    modes: { currentModeId: state.modeId, availableModes: state.availableModes },
+    configOptions: state.configOptions,
+  };
 }
 
 /**

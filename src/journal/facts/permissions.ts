@@ -19,10 +19,14 @@ export const permissionOutcome = z.discriminatedUnion("outcome", [
 ]);
 export type PermissionOutcome = z.infer<typeof permissionOutcome>;
 
-/** Who answered a question from another client than the writer's: its process (and machine) and its client's name. */
+/**
+ * Who answered a question from another client than the writer's: its process (machine, pid and
+ * the process's start time, process-identity.ts) and its client's name.
+ */
 export const answeredBy = z.object({
   pid: z.number().int(),
   host: z.string().optional(),
+  startTime: z.string().optional(),
   client: z.string().optional(),
 });
 export type AnsweredBy = z.infer<typeof answeredBy>;

@@ -94,9 +94,9 @@ export const sessionForked = z.object({
 });
 
 /**
- * The session was imported to live in another directory (`verbatim import --cwd`): tools run in
- * `cwd` from now on, and the model is told so with its next prompt. Shows nothing: the
- * transcript stays exactly as it was shown where the session ran.
+ * The session was imported to live in another directory (`verbatim import`, in the current one or
+ * `--cwd`): tools run in `cwd` from now on, and the model is told so with its next prompt. Shows
+ * nothing: the transcript stays exactly as it was shown where the session ran.
  */
 export const sessionMoved = z.object({
   kind: z.literal("session_moved"),

@@ -1,0 +1,43 @@
+/** The controllers' attachments in the PostgreSQL journal (session-attachments.ts), created by the first attach. */
+import type { SQL } from "bun";
+import { sideTable } from "./postgres-side-table.ts";
+import {
+  ATTACHMENT_TTL_MS,
+  attachmentFromBody,
+  postgresAttachmentsSql,
+  type Attachment,
+} from "./session-attachments.ts";
+
+const table = sideTable("verbatim.session_attachments", postgresAttachmentsSql);
+
+/** Writes the attachment's row, or refreshes it (the server's clock). */
+export async function keepPgAttachment(sql: SQL, sessionId: string, row: Attachment): Promise<void> {
+  await table.ensure(sql);
+  await sql`
+    INSERT INTO verbatim.session_attachments (session_id, attachment_id, body)
+    VALUES (${sessionId}, ${row.attachmentId}, ${JSON.stringify(row)})
+    ON CONFLICT (session_id, attachment_id) DO UPDATE SET body = excluded.body, refreshed_at = now()`;
+}
+
+export async function dropPgAttachment(sql: SQL, sessionId: string, attachmentId: string): Promise<void> {
+  if (!(await table.has(sql))) return;
+  await sql`DELETE FROM verbatim.session_attachments WHERE session_id = ${sessionId} AND attachment_id = ${attachmentId}`;
+}
+
+/** The attachment, if its row was refreshed within ATTACHMENT_TTL_MS by the server's clock. */
+export async function livePgAttachment(
+  sql: SQL,
+  sessionId: string,
+  attachmentId: string,
+): Promise<Attachment | undefined> {
+  if (!(await table.has(sql))) return undefined;
+  const [row] = (await sql`
+    SELECT body FROM verbatim.session_attachments
+    WHERE session_id = ${sessionId} AND attachment_id = ${attachmentId}
+      AND refreshed_at > now() - make_interval(secs => ${ATTACHMENT_TTL_MS / 1000})`) as { body: string }[];
+  return row ? attachmentFromBody(row.body) : undefined;
+}
+
+export async function deletePgAttachments(tx: SQL, sessionId: string): Promise<void> {
+  if (await table.has(tx)) await tx`DELETE FROM verbatim.session_attachments WHERE session_id = ${sessionId}`;
+}
