@@ -1,7 +1,8 @@
 /**
  * `npm run build`: the shipped artifact, `dist/verbatim.js`, a minified bytecode bundle, and next
  * to it `dist/agent.js` (the ACP agent past `initialize`, and the subcommands) and `dist/vendor/`:
- * the provider SDKs and the MCP SDK, each its own bytecode bundle.
+ * the provider SDKs, the MCP SDK and the image library, each its own bytecode bundle (the image
+ * library's WebP decoder, a `.wasm` file, beside its bundle).
  *
  * A bytecode bundle costs at start for every byte it holds, run or not: with the SDKs inside,
  * starting verbatim took tens of milliseconds longer. They are needed only when a session first
@@ -21,7 +22,7 @@ const outdir = resolve(ROOT, process.argv[2] ?? "dist");
  * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
  * that verbatim uses; the code imports an SDK only through them), each replaced by its bundle.
  */
-const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
+const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
   name: `${name}.js`,

@@ -4,7 +4,7 @@
  * would have sent live. Pure.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, FactOf, RetractedRange, StoredFact } from "../journal/facts/index.ts";
+import type { Fact, FactOf, ModelAttachment, RetractedRange, StoredFact } from "../journal/facts/index.ts";
 import { isRetracted, rangesOf } from "./retraction.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
@@ -77,7 +77,7 @@ export class ConversationFold {
       }
       case "tool_call_finished":
       case "tool_call_refused":
-        this.#result(fact.toolCallId, fact.result.text, fact.result.isError);
+        this.#result(fact.toolCallId, fact.result.text, fact.result.isError, fact.result.attachments);
         return;
       case "turn_ended":
         if (fact.retracted) this.#forget(fact.turnId);
@@ -186,14 +186,20 @@ export class ConversationFold {
     return [{ type: "text", text: `${SUMMARY_PREFIX}${summary}\n</conversation-summary>` }, ...parts];
   }
 
-  #result(toolCallId: string, resultText: string, isError: boolean): void {
+  #result(toolCallId: string, resultText: string, isError: boolean, attachments?: ModelAttachment[]): void {
     const pair = this.#pairing.get(toolCallId);
     if (!pair) return;
     this.#pairing.delete(toolCallId);
     const context = this.#callContext.get(toolCallId);
     this.#callContext.delete(toolCallId);
     const text = context ? [resultText, ...context].join("\n\n") : resultText;
-    const result: ModelToolResult = { providerCallId: pair.providerCallId, name: pair.name, text, isError };
+    const result: ModelToolResult = {
+      providerCallId: pair.providerCallId,
+      name: pair.name,
+      text,
+      isError,
+      ...(attachments?.length ? { attachments } : {}),
+    };
     const last = this.messages[this.messages.length - 1];
     if (last?.role === "tool_results") last.results.push(result);
     else this.messages.push({ role: "tool_results", results: [result] });

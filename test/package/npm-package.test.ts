@@ -126,6 +126,7 @@ describe("the npm package", () => {
     expect(files).toContain("dist/verbatim.js");
     expect(files.filter((f) => f.startsWith("dist/vendor/") && f.endsWith(".js")).sort()).toEqual([
       "dist/vendor/anthropic-sdk.js",
+      "dist/vendor/image-codecs.js",
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
     ]);

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { closeFile, openForRead, readBytes, type OpenedFile } from "../confinement/open-file.ts";
 import { FileProblem, sha256, WHOLE_FILE_MAX_BYTES } from "./files/text-files.ts";
 import { readLineWindow } from "./files/text-lines.ts";
+import { fileKindOf, imageFormatByName } from "./files/file-kinds.ts";
+import { corruptImage, readImage } from "./files/read-image.ts";
 import { confine, PathError } from "./paths.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
@@ -18,7 +20,7 @@ const READ_MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 /** The most text one read returns to the model; past it the read stops with a note. */
 const READ_MAX_CHARS = 100_000;
-/** How much of a file's start is looked at to tell a binary file (a NUL byte there), as Grep does. */
+/** How much of a file's start is looked at to tell its kind (a signature) or a binary file (a NUL byte there), as Grep does. */
 const BINARY_SNIFF_BYTES = 8000;
 
 const cutLine = (line: string, cut = line.length > MAX_LINE_CHARS) =>
@@ -34,7 +36,8 @@ export const readTool: Tool<Input> = {
   name: "Read",
   description:
     "Reads a file from the local filesystem. file_path must be absolute. By default reads up to 2000 lines from the start; " +
-    "use offset and limit for long files. Lines are returned numbered from 1, each cut at 2000 characters.",
+    "use offset and limit for long files. Lines are returned numbered from 1, each cut at 2000 characters. " +
+    "Images (PNG, JPEG, GIF, WebP) are given to you as images, scaled down when they are large.",
   input,
   kind: "read",
   access: "read",
@@ -52,9 +55,8 @@ export const readTool: Tool<Input> = {
       throw error;
     }
     try {
-      if (readBytes(file, 0, BINARY_SNIFF_BYTES).includes(0)) {
-        return failed(`${path} is a binary file (${file.size} bytes); Read shows text files only.`);
-      }
+      const special = await readByKind(path, file, readBytes(file, 0, BINARY_SNIFF_BYTES));
+      if (special) return special;
       return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, ctx) : await whole(path, file, i, ctx);
     } catch (error) {
       if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);
@@ -64,6 +66,22 @@ export const readTool: Tool<Input> = {
     }
   },
 };
+
+/**
+ * A file that is not read as text: an image (given to the model as an image), or another binary
+ * file, refused naming what it is. Undefined for a text file.
+ */
+async function readByKind(path: string, file: OpenedFile, head: Buffer): Promise<ToolOutcome | undefined> {
+  const kind = fileKindOf(head);
+  if (kind?.kind === "image") return readImage(path, file, kind.format);
+  if (kind?.kind === "pdf") return failed(`${path} is a PDF document (${file.size} bytes); Read cannot show PDFs yet.`);
+  const named = imageFormatByName(path);
+  if (named && (head.includes(0) || file.size === 0))
+    return corruptImage(path, named, "its content is not that image format");
+  if (!head.includes(0)) return undefined;
+  const what = kind?.kind === "other-binary" ? kind.what : "a binary file";
+  return failed(`${path} is ${what} (${file.size} bytes); Read shows text files, images, PDFs and notebooks.`);
+}
 
 function opened(path: string, roots: readonly string[]): OpenedFile {
   try {
