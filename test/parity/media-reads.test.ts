@@ -4,22 +4,26 @@
  * request after a reopen equals the one a never-reloaded session sends.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectProcess, load, newSession, prompt } from "../support/acp-session.ts";
+import { permissionOf } from "../support/cards.ts";
 import { fixtureServer, type FixtureResponse, type FixtureServer } from "../support/fixture-server.ts";
-import { imageBytes } from "../support/media.ts";
+import { imageBytes, notebookText } from "../support/media.ts";
 import { kits, modelRef, type Kit } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { cards, parity } from "./harness.ts";
 
-type Media = { image: string; imageData: string };
+type Media = { image: string; imageData: string; notebook: string; plotData: string };
 
 async function mediaIn(box: Sandbox): Promise<Media> {
   const png = await imageBytes(32, 24);
   const image = join(box.workspace, "screenshot.png");
   writeFileSync(image, png);
-  return { image, imageData: png.toString("base64") };
+  const plot = await imageBytes(12, 8);
+  const notebook = join(box.workspace, "sales.ipynb");
+  writeFileSync(notebook, notebookText(plot));
+  return { image, imageData: png.toString("base64"), notebook, plotData: plot.toString("base64") };
 }
 
 function boxFor(kit: Kit): { server: FixtureServer; box: Sandbox } {
@@ -29,35 +33,52 @@ function boxFor(kit: Kit): { server: FixtureServer; box: Sandbox } {
   return { server, box };
 }
 
-/** The step that reads every kind, and the answer after it. */
+/** The step that reads every kind, a notebook edit, and the answer after them. */
 const readsThenAnswer = (kit: Kit, media: Media): FixtureResponse[] => [
-  { sse: kit.calls([{ id: "call_image", name: "Read", input: { file_path: media.image } }], "Looking. ") },
+  {
+    sse: kit.calls(
+      [
+        { id: "call_image", name: "Read", input: { file_path: media.image } },
+        { id: "call_notebook", name: "Read", input: { file_path: media.notebook } },
+      ],
+      "Looking. ",
+    ),
+  },
+  {
+    sse: kit.calls([
+      {
+        id: "call_cell",
+        name: "NotebookEdit",
+        input: { notebook_path: media.notebook, cell_id: "intro", new_source: "# Sales by month" },
+      },
+    ]),
+  },
   { sse: kit.text("A gradient.") },
 ];
 
 type Json = Record<string, unknown>;
 const records = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+const unData = (url: unknown) => String(url).replace(/^data:image\/png;base64,/, "");
 
-/** Where each wire puts an image a call read: in the result where it can, else beside it. */
-function imageSent(kit: Kit, body: Json): string | undefined {
+/** Where each wire puts the images calls read: in the result where it can, else beside the results. */
+function imagesSent(kit: Kit, body: Json): string[] {
   if (kit.kind === "anthropic") {
     const results = records(body.messages)
       .flatMap((m) => records(m.content))
       .filter((b) => b.type === "tool_result");
-    const image = results.flatMap((r) => records(r.content)).find((b) => b.type === "image");
-    return (image?.source as Json | undefined)?.data as string | undefined;
+    const images = results.flatMap((r) => records(r.content)).filter((b) => b.type === "image");
+    return images.map((image) => (image.source as Json).data as string);
   }
   if (kit.kind === "openai") {
     const outputs = records(body.input).filter((i) => i.type === "function_call_output");
-    const image = outputs.flatMap((o) => records(o.output)).find((b) => b.type === "input_image");
-    return (image?.image_url as string | undefined)?.replace(/^data:image\/png;base64,/, "");
+    const images = outputs.flatMap((o) => records(o.output)).filter((b) => b.type === "input_image");
+    return images.map((b) => unData(b.image_url));
   }
   const messages = records(body.messages);
-  const afterResults = messages.findIndex((m) => m.role === "tool") + 1;
-  const beside = messages[afterResults];
+  const beside = messages[messages.findIndex((m) => m.role === "tool" && m.tool_call_id === "call_notebook") + 1];
   expect(beside?.role).toBe("user");
-  const part = records(beside?.content).find((p) => p.type === "image_url");
-  return ((part?.image_url as Json | undefined)?.url as string | undefined)?.replace(/^data:image\/png;base64,/, "");
+  const parts = records(beside?.content).filter((p) => p.type === "image_url");
+  return parts.map((p) => unData((p.image_url as Json).url));
 }
 
 describe.each(kits)("$kind: reading images, PDFs and notebooks", (kit) => {
@@ -73,10 +94,17 @@ describe.each(kits)("$kind: reading images, PDFs and notebooks", (kit) => {
       { box },
     );
     expect(r.differences).toEqual([]);
-    const [imageCard] = cards(r.live);
+    const [imageCard, notebookCard, editCard] = cards(r.live);
     expect(imageCard).toMatchObject({ name: "Read", status: "completed" });
     expect(JSON.stringify(imageCard?.content)).toContain(media.imageData);
-    expect(imageSent(kit, server.requests[1]?.body as Json)).toBe(media.imageData);
+    expect(JSON.stringify(notebookCard?.content)).toContain(media.plotData);
+    expect(editCard).toMatchObject({ name: "NotebookEdit", kind: "edit", status: "completed" });
+    // Edit's gate: in the default mode the edit was asked about (and allowed once).
+    expect(permissionOf(editCard)?.outcome).toMatchObject({ outcome: "selected", kind: "allow_once" });
+    expect(editCard?.content?.[0]).toMatchObject({ type: "diff", path: media.notebook });
+    expect(readFileSync(media.notebook, "utf8")).toContain('"# Sales by month"');
+    expect(imagesSent(kit, server.requests[1]?.body as Json)).toEqual([media.imageData, media.plotData]);
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('<cell id=\\"plot\\" type=\\"code\\"');
   });
 
   test("the next request after a reopen equals the one a never-reloaded session sends", async () => {
@@ -93,6 +121,7 @@ describe.each(kits)("$kind: reading images, PDFs and notebooks", (kit) => {
       await prompt(live.ctx, kept, "Thanks");
       neverReloaded = server.requests.at(-1)?.body;
       reopened = (await newSession(live.ctx, box.workspace)).sessionId;
+      await mediaIn(box); // the files as the first session found them (it edited the notebook)
       server.enqueue(...readsThenAnswer(kit, media));
       await prompt(live.ctx, reopened, "What do these files show?");
     } finally {
@@ -107,6 +136,6 @@ describe.each(kits)("$kind: reading images, PDFs and notebooks", (kit) => {
       await fresh.close();
     }
     expect(server.requests.at(-1)?.body).toEqual(neverReloaded);
-    expect(imageSent(kit, neverReloaded as Json)).toBe(media.imageData);
+    expect(imagesSent(kit, neverReloaded as Json)).toEqual([media.imageData, media.plotData]);
   });
 });

@@ -37,3 +37,31 @@ export async function shippedMedia(dir: string): Promise<{ path: string; expect:
     { path: large, expect: "scaled to PNG, 1568×87" },
   ];
 }
+
+/** A notebook (nbformat 4.5) of a markdown cell and a code cell with a stream output and a PNG output. */
+export function notebookText(png: Buffer): string {
+  const nb = {
+    cells: [
+      { cell_type: "markdown", id: "intro", metadata: {}, source: ["# Sales\n", "By month."] },
+      {
+        cell_type: "code",
+        execution_count: 3,
+        id: "plot",
+        metadata: {},
+        outputs: [
+          { name: "stdout", output_type: "stream", text: ["total 42\n"] },
+          {
+            data: { "image/png": png.toString("base64"), "text/plain": ["<Figure>"] },
+            metadata: {},
+            output_type: "display_data",
+          },
+        ],
+        source: ["print('total', 42)\n", "plot()"],
+      },
+    ],
+    metadata: { language_info: { name: "python" } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  return `${JSON.stringify(nb, null, 1)}\n`;
+}

@@ -9,6 +9,7 @@ const fields: Record<string, string[]> = {
   Read: ["file_path", "offset", "limit"],
   Write: ["file_path", "content"],
   Edit: ["file_path", "old_string", "new_string", "replace_all"],
+  NotebookEdit: ["notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"],
   Glob: ["pattern", "path"],
   Grep: [
     "pattern",

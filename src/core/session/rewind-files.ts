@@ -1,5 +1,5 @@
 /**
- * A rewind's optional file restore: the workspace files verbatim's own Write and Edit calls
+ * A rewind's optional file restore: the workspace files verbatim's own Write, Edit and NotebookEdit calls
  * changed after the point go back to what they held then, from the contents the journal recorded
  * (each completed call's diff holds the whole file before and after). Only a file whose content now
  * is exactly what verbatim's last change left there is restored (a file verbatim created is
@@ -29,7 +29,7 @@ export class FileChanges {
       for (const path of [...fact.files.restored, ...fact.files.removed]) this.#earlierRestores.add(path);
     if (fact.kind !== "tool_call_finished" || fact.status !== "completed") return;
     const name = this.#names.get(fact.toolCallId);
-    if (name !== "Write" && name !== "Edit") return;
+    if (name !== "Write" && name !== "Edit" && name !== "NotebookEdit") return;
     for (const content of fact.content) {
       if (content.type !== "diff") continue;
       const earlier = this.#changes.get(content.path);

@@ -4,6 +4,7 @@ import { FileProblem, sha256, WHOLE_FILE_MAX_BYTES } from "./files/text-files.ts
 import { readLineWindow } from "./files/text-lines.ts";
 import { fileKindOf, imageFormatByName } from "./files/file-kinds.ts";
 import { corruptImage, readImage } from "./files/read-image.ts";
+import { readNotebook } from "./files/read-notebook.ts";
 import { confine, PathError } from "./paths.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
@@ -37,7 +38,8 @@ export const readTool: Tool<Input> = {
   description:
     "Reads a file from the local filesystem. file_path must be absolute. By default reads up to 2000 lines from the start; " +
     "use offset and limit for long files. Lines are returned numbered from 1, each cut at 2000 characters. " +
-    "Images (PNG, JPEG, GIF, WebP) are given to you as images, scaled down when they are large.",
+    "Images (PNG, JPEG, GIF, WebP) are given to you as images, scaled down when they are large. " +
+    "A Jupyter notebook (.ipynb) is shown as its cells, with their outputs (images as images).",
   input,
   kind: "read",
   access: "read",
@@ -55,6 +57,7 @@ export const readTool: Tool<Input> = {
       throw error;
     }
     try {
+      if (path.toLowerCase().endsWith(".ipynb")) return await readNotebook(path, file, ctx.host);
       const special = await readByKind(path, file, readBytes(file, 0, BINARY_SNIFF_BYTES));
       if (special) return special;
       return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, ctx) : await whole(path, file, i, ctx);
