@@ -26,6 +26,8 @@ export class ConversationFold {
   readonly #pairing = new Map<string, { providerCallId: string; name: string }>();
   /** Each turn's prompt, as the model is given it (hooks may add to it, or take it back). */
   readonly #prompts = new Map<string, Extract<ModelMessage, { role: "user" }>>();
+  /** Each turn's prompt blocks as the model was given them, block by block (a linked file replaces its link). */
+  readonly #promptBlocks = new Map<string, UserPart[][]>();
   /** Hook context for a call, given to the model with the call's result. */
   readonly #callContext = new Map<string, string[]>();
   /** A compaction summary not yet given to the model: it opens the next user message. */
@@ -38,7 +40,9 @@ export class ConversationFold {
       case "prompt_received": {
         const moved = this.#moved;
         this.#moved = undefined;
-        const parts = fact.blocks.flatMap(userParts);
+        const byBlock = fact.blocks.map(userParts);
+        this.#promptBlocks.set(fact.turnId, byBlock);
+        const parts = byBlock.flat();
         const message: Extract<ModelMessage, { role: "user" }> = {
           role: "user",
           content: this.#opening(moved === undefined ? parts : [{ type: "text", text: moved }, ...parts]),
@@ -47,6 +51,9 @@ export class ConversationFold {
         this.messages.push(message);
         return;
       }
+      case "prompt_link_read":
+        this.#linkRead(fact);
+        return;
       case "hook_outcome":
         this.#hookOutcome(fact);
         return;
@@ -98,6 +105,15 @@ export class ConversationFold {
       default:
         return;
     }
+  }
+
+  /** A file a prompt linked to, read: the model is given its content in the link's place, as an embedded resource's. */
+  #linkRead(fact: FactOf<"prompt_link_read">): void {
+    const prompt = this.#prompts.get(fact.turnId);
+    const linked = this.#promptBlocks.get(fact.turnId)?.[fact.block];
+    if (!prompt || !linked || !fact.content) return;
+    const at = prompt.content.indexOf(linked[0] as UserPart);
+    if (at !== -1) prompt.content.splice(at, linked.length, ...userParts(fact.content));
   }
 
   /** Steps with no recorded end: each is given to the model as the text the user saw, with no provider data. */
