@@ -20,12 +20,18 @@ const outdir = resolve(ROOT, process.argv[2] ?? "dist");
 
 /**
  * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
- * that verbatim uses; the code imports an SDK only through them), each replaced by its bundle.
+ * or library that verbatim uses; the code imports one only through them), each replaced by its bundle.
+ * The PDF library (pdf.js) uses `import.meta` and top-level `await`, so its bundle is an ES module,
+ * without bytecode (which Bun makes for CommonJS bundles); it is loaded only by a PDF read.
  */
-const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({
+const VENDORED = [
+  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, esm: false })),
+  { name: "pdf-reader", esm: true },
+].map(({ name, esm }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
-  name: `${name}.js`,
+  name: `${name}.${esm ? "mjs" : "js"}`,
+  esm,
 }));
 
 /**
@@ -87,7 +93,14 @@ for (const b of SPLIT) {
   });
 }
 for (const v of VENDORED) {
-  await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
+  const format = v.esm ? ({ format: "esm", bytecode: false } as const) : {};
+  await build({
+    ...common,
+    ...format,
+    entrypoints: [join(ROOT, v.entry)],
+    outdir: join(outdir, "vendor"),
+    naming: v.name,
+  });
 }
 
 // Say what was built, so a build that seemed to do nothing is not mistaken for one that failed.

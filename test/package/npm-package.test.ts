@@ -124,11 +124,12 @@ describe("the npm package", () => {
       "package.json",
     ]);
     expect(files).toContain("dist/verbatim.js");
-    expect(files.filter((f) => f.startsWith("dist/vendor/") && f.endsWith(".js")).sort()).toEqual([
+    expect(files.filter((f) => f.startsWith("dist/vendor/") && /\.m?js$/.test(f)).sort()).toEqual([
       "dist/vendor/anthropic-sdk.js",
       "dist/vendor/image-codecs.js",
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
+      "dist/vendor/pdf-reader.mjs",
     ]);
   });
 

@@ -10,11 +10,12 @@ import { connectProcess, load, newSession, prompt } from "../support/acp-session
 import { permissionOf } from "../support/cards.ts";
 import { fixtureServer, type FixtureResponse, type FixtureServer } from "../support/fixture-server.ts";
 import { imageBytes, notebookText } from "../support/media.ts";
+import { simplePdf } from "../support/pdf-fixture.ts";
 import { kits, modelRef, type Kit } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { cards, parity } from "./harness.ts";
 
-type Media = { image: string; imageData: string; notebook: string; plotData: string };
+type Media = { image: string; imageData: string; notebook: string; plotData: string; pdf: string; pdfData: string };
 
 async function mediaIn(box: Sandbox): Promise<Media> {
   const png = await imageBytes(32, 24);
@@ -23,7 +24,17 @@ async function mediaIn(box: Sandbox): Promise<Media> {
   const plot = await imageBytes(12, 8);
   const notebook = join(box.workspace, "sales.ipynb");
   writeFileSync(notebook, notebookText(plot));
-  return { image, imageData: png.toString("base64"), notebook, plotData: plot.toString("base64") };
+  const pdf = join(box.workspace, "spec.pdf");
+  const pdfBytes = simplePdf(["The spec says ship on Friday", "Appendix"]);
+  writeFileSync(pdf, pdfBytes);
+  return {
+    image,
+    imageData: png.toString("base64"),
+    notebook,
+    plotData: plot.toString("base64"),
+    pdf,
+    pdfData: Buffer.from(pdfBytes).toString("base64"),
+  };
 }
 
 function boxFor(kit: Kit): { server: FixtureServer; box: Sandbox } {
@@ -40,6 +51,7 @@ const readsThenAnswer = (kit: Kit, media: Media): FixtureResponse[] => [
       [
         { id: "call_image", name: "Read", input: { file_path: media.image } },
         { id: "call_notebook", name: "Read", input: { file_path: media.notebook } },
+        { id: "call_pdf", name: "Read", input: { file_path: media.pdf } },
       ],
       "Looking. ",
     ),
@@ -60,6 +72,24 @@ type Json = Record<string, unknown>;
 const records = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 const unData = (url: unknown) => String(url).replace(/^data:image\/png;base64,/, "");
 
+/** Where each wire puts a PDF a call read: its own document block, a file item, or the text taken out of it. */
+function pdfSent(kit: Kit, body: Json): string | undefined {
+  if (kit.kind === "anthropic") {
+    const results = records(body.messages)
+      .flatMap((m) => records(m.content))
+      .filter((b) => b.type === "tool_result");
+    const doc = results.flatMap((r) => records(r.content)).find((b) => b.type === "document");
+    return (doc?.source as Json | undefined)?.data as string | undefined;
+  }
+  if (kit.kind === "openai") {
+    const outputs = records(body.input).filter((i) => i.type === "function_call_output");
+    const file = outputs.flatMap((o) => records(o.output)).find((b) => b.type === "input_file");
+    return String(file?.file_data).replace(/^data:application\/pdf;base64,/, "");
+  }
+  const result = records(body.messages).find((m) => m.role === "tool" && m.tool_call_id === "call_pdf");
+  return result?.content as string | undefined;
+}
+
 /** Where each wire puts the images calls read: in the result where it can, else beside the results. */
 function imagesSent(kit: Kit, body: Json): string[] {
   if (kit.kind === "anthropic") {
@@ -75,7 +105,14 @@ function imagesSent(kit: Kit, body: Json): string[] {
     return images.map((b) => unData(b.image_url));
   }
   const messages = records(body.messages);
-  const beside = messages[messages.findIndex((m) => m.role === "tool" && m.tool_call_id === "call_notebook") + 1];
+  // The step's results (image, notebook, PDF), then one user message with the images.
+  const firstResult = messages.findIndex((m) => m.role === "tool");
+  expect(messages.slice(firstResult, firstResult + 3).map((m) => m.tool_call_id)).toEqual([
+    "call_image",
+    "call_notebook",
+    "call_pdf",
+  ]);
+  const beside = messages[firstResult + 3];
   expect(beside?.role).toBe("user");
   const parts = records(beside?.content).filter((p) => p.type === "image_url");
   return parts.map((p) => unData((p.image_url as Json).url));
@@ -94,7 +131,11 @@ describe.each(kits)("$kind: reading images, PDFs and notebooks", (kit) => {
       { box },
     );
     expect(r.differences).toEqual([]);
-    const [imageCard, notebookCard, editCard] = cards(r.live);
+    const [imageCard, notebookCard, pdfCard, editCard] = cards(r.live);
+    expect(pdfCard).toMatchObject({ name: "Read", status: "completed" });
+    const pdf = pdfSent(kit, server.requests[1]?.body as Json);
+    if (kit.kind === "openai-chat") expect(pdf).toContain('<page number="1">\nThe spec says ship on Friday\n</page>');
+    else expect(pdf).toBe(media.pdfData);
     expect(imageCard).toMatchObject({ name: "Read", status: "completed" });
     expect(JSON.stringify(imageCard?.content)).toContain(media.imageData);
     expect(JSON.stringify(notebookCard?.content)).toContain(media.plotData);

@@ -144,7 +144,11 @@ export function describeInstalled(name: string, command: () => string[], version
       server.enqueue(
         {
           sse: anthropicKit.calls(
-            files.map((f, i) => ({ id: `call_${i}`, name: "Read", input: { file_path: f.path } })),
+            files.map((f, i) => ({
+              id: `call_${i}`,
+              name: "Read",
+              input: { file_path: f.path, ...(f.pages ? { pages: f.pages } : {}) },
+            })),
           ),
         },
         { sse: anthropicKit.text("Seen.") },

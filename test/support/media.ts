@@ -2,6 +2,7 @@
 import { Jimp } from "../../src/lazy-sdks/image-codecs.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { simplePdf } from "./pdf-fixture.ts";
 
 type Format = "image/png" | "image/jpeg" | "image/gif";
 
@@ -25,16 +26,23 @@ export const TRUNCATED_PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x
 
 /**
  * Files that take each library the agent ships to read (a WebP through the WebAssembly decoder, a
- * large PNG scaled and encoded again), and a string the model request holds when it was read.
+ * large PNG scaled and encoded again, a PDF, and pages of one copied into a PDF of their own), and
+ * a string the model request holds when it was read.
  */
-export async function shippedMedia(dir: string): Promise<{ path: string; expect: string }[]> {
+export async function shippedMedia(dir: string): Promise<{ path: string; pages?: string; expect: string }[]> {
   const webp = join(dir, "tiny.webp");
   writeFileSync(webp, WEBP_6X4);
   const large = join(dir, "large.png");
   writeFileSync(large, await imageBytes(1800, 100));
+  const pdf = join(dir, "two-pages.pdf");
+  writeFileSync(pdf, simplePdf(["First page", "Second page"], {}));
+  const pages = join(dir, "three-pages.pdf");
+  writeFileSync(pages, simplePdf(["One", "Two", "Three"], {}));
   return [
     { path: webp, expect: WEBP_6X4.toString("base64") },
     { path: large, expect: "scaled to PNG, 1568×87" },
+    { path: pdf, expect: Buffer.from(simplePdf(["First page", "Second page"])).toString("base64") },
+    { path: pages, pages: "2", expect: "pages 2 of 3" },
   ];
 }
 

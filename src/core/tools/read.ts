@@ -5,6 +5,7 @@ import { readLineWindow } from "./files/text-lines.ts";
 import { fileKindOf, imageFormatByName } from "./files/file-kinds.ts";
 import { corruptImage, readImage } from "./files/read-image.ts";
 import { readNotebook } from "./files/read-notebook.ts";
+import { readPdfFile } from "./files/read-pdf.ts";
 import { confine, PathError } from "./paths.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
@@ -13,6 +14,12 @@ const input = z.lazy(() =>
     file_path: z.string().describe("The absolute path of the file to read"),
     offset: z.number().int().positive().optional().describe("The line number to start reading from (1-based)"),
     limit: z.number().int().positive().optional().describe("The number of lines to read"),
+    pages: z
+      .string()
+      .optional()
+      .describe(
+        'For a PDF: the pages to read, such as "3", "1-5" or "1-3,8" (at most 20 a call; needed past 10 pages)',
+      ),
   }),
 );
 type Input = z.infer<typeof input>;
@@ -39,12 +46,13 @@ export const readTool: Tool<Input> = {
     "Reads a file from the local filesystem. file_path must be absolute. By default reads up to 2000 lines from the start; " +
     "use offset and limit for long files. Lines are returned numbered from 1, each cut at 2000 characters. " +
     "Images (PNG, JPEG, GIF, WebP) are given to you as images, scaled down when they are large. " +
-    "A Jupyter notebook (.ipynb) is shown as its cells, with their outputs (images as images).",
+    "A Jupyter notebook (.ipynb) is shown as its cells, with their outputs (images as images). " +
+    "A PDF is given to you as a document; one of more than 10 pages needs pages (at most 20 a call).",
   input,
   kind: "read",
   access: "read",
   title: (i) =>
-    `Read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : "end"})` : ""}`,
+    `Read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : "end"})` : ""}${i.pages ? ` (pages ${i.pages})` : ""}`,
   locations: (i) => [{ path: i.file_path, line: i.offset ?? 1 }],
   async run(i, ctx) {
     let path: string;
@@ -58,7 +66,7 @@ export const readTool: Tool<Input> = {
     }
     try {
       if (path.toLowerCase().endsWith(".ipynb")) return await readNotebook(path, file, ctx.host);
-      const special = await readByKind(path, file, readBytes(file, 0, BINARY_SNIFF_BYTES));
+      const special = await readByKind(path, file, readBytes(file, 0, BINARY_SNIFF_BYTES), i.pages);
       if (special) return special;
       return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, ctx) : await whole(path, file, i, ctx);
     } catch (error) {
@@ -74,10 +82,15 @@ export const readTool: Tool<Input> = {
  * A file that is not read as text: an image (given to the model as an image), or another binary
  * file, refused naming what it is. Undefined for a text file.
  */
-async function readByKind(path: string, file: OpenedFile, head: Buffer): Promise<ToolOutcome | undefined> {
+async function readByKind(
+  path: string,
+  file: OpenedFile,
+  head: Buffer,
+  pages: string | undefined,
+): Promise<ToolOutcome | undefined> {
   const kind = fileKindOf(head);
   if (kind?.kind === "image") return readImage(path, file, kind.format);
-  if (kind?.kind === "pdf") return failed(`${path} is a PDF document (${file.size} bytes); Read cannot show PDFs yet.`);
+  if (kind?.kind === "pdf") return readPdfFile(path, file, pages);
   const named = imageFormatByName(path);
   if (named && (head.includes(0) || file.size === 0))
     return corruptImage(path, named, "its content is not that image format");

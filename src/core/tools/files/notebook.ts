@@ -5,36 +5,38 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
-const source = z.union([z.string(), z.array(z.string())]);
+/** The schema a notebook is checked against, built on first use: loading the engine reads no notebook. */
+function schemas() {
+  const source = z.union([z.string(), z.array(z.string())]);
+  const output = z.looseObject({
+    output_type: z.string(),
+    text: source.optional(),
+    name: z.string().optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    ename: z.string().optional(),
+    evalue: z.string().optional(),
+    traceback: z.array(z.string()).optional(),
+  });
+  const cell = z.looseObject({
+    cell_type: z.string(),
+    id: z.string().optional(),
+    source,
+    outputs: z.array(output).optional(),
+    execution_count: z.number().nullable().optional(),
+  });
+  return z.looseObject({
+    cells: z.array(cell),
+    metadata: z.looseObject({}).optional(),
+    nbformat: z.number(),
+    nbformat_minor: z.number().optional(),
+  });
+}
 
-const output = z.looseObject({
-  output_type: z.string(),
-  text: source.optional(),
-  name: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-  ename: z.string().optional(),
-  evalue: z.string().optional(),
-  traceback: z.array(z.string()).optional(),
-});
+let notebookSchema: ReturnType<typeof schemas> | undefined;
 
-const cell = z.looseObject({
-  cell_type: z.string(),
-  id: z.string().optional(),
-  source,
-  outputs: z.array(output).optional(),
-  execution_count: z.number().nullable().optional(),
-});
-
-const notebookSchema = z.looseObject({
-  cells: z.array(cell),
-  metadata: z.looseObject({}).optional(),
-  nbformat: z.number(),
-  nbformat_minor: z.number().optional(),
-});
-
-export type Notebook = z.infer<typeof notebookSchema>;
-type Cell = z.infer<typeof cell>;
-type Output = z.infer<typeof output>;
+export type Notebook = z.infer<ReturnType<typeof schemas>>;
+type Cell = Notebook["cells"][number];
+type Output = NonNullable<Cell["outputs"]>[number];
 
 export class NotebookProblem extends Error {}
 
@@ -48,6 +50,7 @@ export function parseNotebook(path: string, text: string): Notebook {
       `${path} is not a valid notebook: its JSON does not parse (${(error as Error).message}).`,
     );
   }
+  notebookSchema ??= schemas();
   const parsed = notebookSchema.safeParse(json);
   if (!parsed.success) throw new NotebookProblem(`${path} is not a valid notebook: it has no list of cells.`);
   if (parsed.data.nbformat < 4)
