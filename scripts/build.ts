@@ -22,15 +22,16 @@ const outdir = resolve(ROOT, process.argv[2] ?? "dist");
  * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
  * or library that verbatim uses; the code imports one only through them), each replaced by its bundle.
  * The PDF library (pdf.js) uses `import.meta` and top-level `await`, so its bundle is an ES module,
- * without bytecode (which Bun makes for CommonJS bundles); it is loaded only by a PDF read.
+ * which Bun makes no bytecode for (its first load is slower: docs/performance.md).
  */
 const VENDORED = [
-  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, esm: false })),
-  { name: "pdf-reader", esm: true },
-].map(({ name, esm }) => ({
+  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, bytecode: true, esm: false })),
+  { name: "pdf-reader", bytecode: false, esm: true },
+].map(({ name, bytecode, esm }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
   name: `${name}.${esm ? "mjs" : "js"}`,
+  bytecode,
   esm,
 }));
 
@@ -93,7 +94,7 @@ for (const b of SPLIT) {
   });
 }
 for (const v of VENDORED) {
-  const format = v.esm ? ({ format: "esm", bytecode: false } as const) : {};
+  const format = { bytecode: v.bytecode, ...(v.esm ? { format: "esm" as const } : {}) };
   await build({
     ...common,
     ...format,

@@ -103,6 +103,24 @@ describe("NotebookEdit", () => {
     expect(cells[2]?.id).toMatch(/^[0-9a-f]{8}$/);
   });
 
+  test("replacing with another cell_type changes the cell's type, keeping its id", async () => {
+    const { ws, path, seenFiles } = await notebookIn();
+    await runTool(readTool, { file_path: path }, { cwd: ws, seenFiles });
+    const outcome = await runTool(
+      notebookEditTool,
+      { notebook_path: path, cell_id: "intro", new_source: "x = 1", cell_type: "code" },
+      { cwd: ws, seenFiles },
+    );
+    expect(outcome.result.text).toBe(`Replaced the source of cell intro (now a code cell) of ${path}.`);
+    expect(cellsOf(path)[0]).toMatchObject({
+      id: "intro",
+      cell_type: "code",
+      source: ["x = 1"],
+      outputs: [],
+      execution_count: null,
+    });
+  });
+
   test("deletes a cell", async () => {
     const { ws, path, seenFiles } = await notebookIn();
     await runTool(readTool, { file_path: path }, { cwd: ws, seenFiles });

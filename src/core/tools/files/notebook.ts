@@ -188,13 +188,13 @@ export function editNotebook(path: string, text: string, edit: CellEdit): Edited
       summary = `Deleted cell ${cell}`;
     } else {
       const old = nb.cells[at] as Cell;
-      const type = edit.cell_type ?? (old.cell_type === "markdown" ? "markdown" : "code");
-      const replaced = type === old.cell_type || old.cell_type === "raw" ? { ...old } : newCell(nb, type, "");
+      const retyped = edit.cell_type !== undefined && edit.cell_type !== old.cell_type;
+      const replaced = retyped ? newCell(nb, edit.cell_type as "code" | "markdown", "") : { ...old };
       if (old.id !== undefined) replaced.id = old.id;
       replaced.source = sourceLines(edit.new_source);
       if (replaced.cell_type === "code") Object.assign(replaced, { outputs: [], execution_count: null });
       nb.cells[at] = replaced;
-      summary = `Replaced the source of cell ${cell}${type !== old.cell_type ? ` (now a ${type} cell)` : ""}`;
+      summary = `Replaced the source of cell ${cell}${retyped ? ` (now a ${edit.cell_type} cell)` : ""}`;
     }
   }
   const indent = indentOf(text);
