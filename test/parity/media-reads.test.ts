@@ -9,13 +9,22 @@ import { join } from "node:path";
 import { connectProcess, load, newSession, prompt } from "../support/acp-session.ts";
 import { permissionOf } from "../support/cards.ts";
 import { fixtureServer, type FixtureResponse, type FixtureServer } from "../support/fixture-server.ts";
-import { imageBytes, notebookText } from "../support/media.ts";
+import { imageBytes, notebookText, TRUNCATED_PNG } from "../support/media.ts";
 import { simplePdf } from "../support/pdf-fixture.ts";
 import { kits, modelRef, type Kit } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { cards, parity } from "./harness.ts";
 
-type Media = { image: string; imageData: string; notebook: string; plotData: string; pdf: string; pdfData: string };
+type Media = {
+  broken: string;
+  locked: string;
+  image: string;
+  imageData: string;
+  notebook: string;
+  plotData: string;
+  pdf: string;
+  pdfData: string;
+};
 
 async function mediaIn(box: Sandbox): Promise<Media> {
   const png = await imageBytes(32, 24);
@@ -24,10 +33,16 @@ async function mediaIn(box: Sandbox): Promise<Media> {
   const plot = await imageBytes(12, 8);
   const notebook = join(box.workspace, "sales.ipynb");
   writeFileSync(notebook, notebookText(plot));
+  const broken = join(box.workspace, "broken.png");
+  writeFileSync(broken, TRUNCATED_PNG);
+  const locked = join(box.workspace, "locked.pdf");
+  writeFileSync(locked, simplePdf(["secret"], { encrypted: true }));
   const pdf = join(box.workspace, "spec.pdf");
   const pdfBytes = simplePdf(["The spec says ship on Friday", "Appendix"]);
   writeFileSync(pdf, pdfBytes);
   return {
+    broken,
+    locked,
     image,
     imageData: png.toString("base64"),
     notebook,
@@ -52,6 +67,8 @@ const readsThenAnswer = (kit: Kit, media: Media): FixtureResponse[] => [
         { id: "call_image", name: "Read", input: { file_path: media.image } },
         { id: "call_notebook", name: "Read", input: { file_path: media.notebook } },
         { id: "call_pdf", name: "Read", input: { file_path: media.pdf } },
+        { id: "call_broken", name: "Read", input: { file_path: media.broken } },
+        { id: "call_locked", name: "Read", input: { file_path: media.locked } },
       ],
       "Looking. ",
     ),
@@ -105,14 +122,11 @@ function imagesSent(kit: Kit, body: Json): string[] {
     return images.map((b) => unData(b.image_url));
   }
   const messages = records(body.messages);
-  // The step's results (image, notebook, PDF), then one user message with the images.
+  // The step's results, then one user message with the images.
   const firstResult = messages.findIndex((m) => m.role === "tool");
-  expect(messages.slice(firstResult, firstResult + 3).map((m) => m.tool_call_id)).toEqual([
-    "call_image",
-    "call_notebook",
-    "call_pdf",
-  ]);
-  const beside = messages[firstResult + 3];
+  const results = ["call_image", "call_notebook", "call_pdf", "call_broken", "call_locked"];
+  expect(messages.slice(firstResult, firstResult + results.length).map((m) => m.tool_call_id)).toEqual(results);
+  const beside = messages[firstResult + results.length];
   expect(beside?.role).toBe("user");
   const parts = records(beside?.content).filter((p) => p.type === "image_url");
   return parts.map((p) => unData((p.image_url as Json).url));
@@ -131,7 +145,11 @@ describe.each(kits)("$kind: reading images, PDFs and notebooks", (kit) => {
       { box },
     );
     expect(r.differences).toEqual([]);
-    const [imageCard, notebookCard, pdfCard, editCard] = cards(r.live);
+    const [imageCard, notebookCard, pdfCard, brokenCard, lockedCard, editCard] = cards(r.live);
+    expect([brokenCard?.status, lockedCard?.status]).toEqual(["failed", "failed"]);
+    const sent = JSON.stringify(server.requests[1]?.body);
+    expect(sent).toContain(`${media.broken} is a corrupt PNG image`);
+    expect(sent).toContain(`${media.locked} cannot be read: it is encrypted (password-protected)`);
     expect(pdfCard).toMatchObject({ name: "Read", status: "completed" });
     const pdf = pdfSent(kit, server.requests[1]?.body as Json);
     if (kit.kind === "openai-chat") expect(pdf).toContain('<page number="1">\nThe spec says ship on Friday\n</page>');
