@@ -14,6 +14,7 @@
 import { rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { lazySdkSchemas } from "./lazy-sdk-schemas.ts";
+import { pdfjsWithoutImportMeta } from "./pdfjs-without-import-meta.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const outdir = resolve(ROOT, process.argv[2] ?? "dist");
@@ -21,18 +22,17 @@ const outdir = resolve(ROOT, process.argv[2] ?? "dist");
 /**
  * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
  * or library that verbatim uses; the code imports one only through them), each replaced by its bundle.
- * The PDF library (pdf.js) uses `import.meta` and top-level `await`, so its bundle is an ES module,
- * which Bun makes no bytecode for (its first load is slower: docs/performance.md).
+ * The PDF library is bundled without bytecode: its bytecode would add 4.5 MB to the package to
+ * save about 130 ms on a session's first PDF read (docs/performance.md).
  */
 const VENDORED = [
-  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, bytecode: true, esm: false })),
-  { name: "pdf-reader", bytecode: false, esm: true },
-].map(({ name, bytecode, esm }) => ({
+  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, bytecode: true })),
+  { name: "pdf-reader", bytecode: false },
+].map(({ name, bytecode }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
-  name: `${name}.${esm ? "mjs" : "js"}`,
+  name: `${name}.js`,
   bytecode,
-  esm,
 }));
 
 /**
@@ -94,10 +94,10 @@ for (const b of SPLIT) {
   });
 }
 for (const v of VENDORED) {
-  const format = { bytecode: v.bytecode, ...(v.esm ? { format: "esm" as const } : {}) };
   await build({
     ...common,
-    ...format,
+    bytecode: v.bytecode,
+    plugins: [pdfjsWithoutImportMeta],
     entrypoints: [join(ROOT, v.entry)],
     outdir: join(outdir, "vendor"),
     naming: v.name,

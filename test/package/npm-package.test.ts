@@ -125,12 +125,12 @@ describe("the npm package", () => {
       "package.json",
     ]);
     expect(files).toContain("dist/verbatim.js");
-    expect(files.filter((f) => f.startsWith("dist/vendor/") && /\.m?js$/.test(f)).sort()).toEqual([
+    expect(files.filter((f) => f.startsWith("dist/vendor/") && f.endsWith(".js")).sort()).toEqual([
       "dist/vendor/anthropic-sdk.js",
       "dist/vendor/image-codecs.js",
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
-      "dist/vendor/pdf-reader.mjs",
+      "dist/vendor/pdf-reader.js",
     ]);
   });
 
