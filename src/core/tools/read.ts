@@ -38,7 +38,9 @@ const cutLine = (line: string, cut = line.length > MAX_LINE_CHARS) =>
  * Reads a text file, through the client's editor buffers when it offers `fs/read_text_file`.
  * A file up to WHOLE_FILE_MAX_BYTES is read whole (so its hash records what the model saw); a
  * larger one is streamed from disk and only the lines shown are kept (nothing is recorded as
- * seen, so it cannot be edited here). A binary file is answered from its first bytes.
+ * seen, so it cannot be edited here). What a file is comes from its first bytes: an image, a PDF
+ * or a notebook (by its name) is given to the model as such (files/read-image.ts, read-pdf.ts,
+ * read-notebook.ts); another binary file is refused, naming what it is.
  */
 export const readTool: Tool<Input> = {
   name: "Read",
