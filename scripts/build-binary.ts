@@ -12,6 +12,7 @@
 import { resolve, join } from "node:path";
 import { parseArgs } from "node:util";
 import { lazySdkSchemas } from "./lazy-sdk-schemas.ts";
+import { pdfjsWithoutImportMeta } from "./pdfjs-without-import-meta.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -40,8 +41,8 @@ export const binaryName = (platform: Platform) => `verbatim-${platform}${platfor
 
 /**
  * Builds one platform's binary into `outdir`; resolves to its path. As the bundles are built
- * (build.ts): minified, bytecode, and the ACP SDK's schemas built when first used
- * (lazy-sdk-schemas.ts).
+ * (build.ts): minified, bytecode, the ACP SDK's schemas built when first used
+ * (lazy-sdk-schemas.ts), and pdf.js without `import.meta` (pdfjs-without-import-meta.ts).
  */
 export async function buildBinary(platform: Platform, outdir: string): Promise<string> {
   const outfile = join(outdir, binaryName(platform));
@@ -52,7 +53,7 @@ export async function buildBinary(platform: Platform, outdir: string): Promise<s
     compile: { outfile, ...target },
     minify: true,
     bytecode: true,
-    plugins: [lazySdkSchemas],
+    plugins: [lazySdkSchemas, pdfjsWithoutImportMeta],
   });
   if (!result.success) throw new Error(`building the ${platform} binary failed: ${result.logs.map(String).join("\n")}`);
   return outfile;

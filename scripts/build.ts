@@ -1,7 +1,8 @@
 /**
  * `npm run build`: the shipped artifact, `dist/verbatim.js`, a minified bytecode bundle, and next
  * to it `dist/agent.js` (the ACP agent past `initialize`, and the subcommands) and `dist/vendor/`:
- * the provider SDKs and the MCP SDK, each its own bytecode bundle.
+ * the provider SDKs, the MCP SDK and the image library, each its own bytecode bundle (the image
+ * library's WebP decoder, a `.wasm` file, beside its bundle).
  *
  * A bytecode bundle costs at start for every byte it holds, run or not: with the SDKs inside,
  * starting verbatim took tens of milliseconds longer. They are needed only when a session first
@@ -13,18 +14,25 @@
 import { rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { lazySdkSchemas } from "./lazy-sdk-schemas.ts";
+import { pdfjsWithoutImportMeta } from "./pdfjs-without-import-meta.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const outdir = resolve(ROOT, process.argv[2] ?? "dist");
 
 /**
  * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
- * that verbatim uses; the code imports an SDK only through them), each replaced by its bundle.
+ * or library that verbatim uses; the code imports one only through them), each replaced by its bundle.
+ * The PDF library is bundled without bytecode: its bytecode would add 4.5 MB to the package to
+ * save about 130 ms on a session's first PDF read (docs/performance.md).
  */
-const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
+const VENDORED = [
+  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, bytecode: true })),
+  { name: "pdf-reader", bytecode: false },
+].map(({ name, bytecode }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
   name: `${name}.js`,
+  bytecode,
 }));
 
 /**
@@ -87,7 +95,14 @@ for (const b of SPLIT) {
   });
 }
 for (const v of VENDORED) {
-  await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
+  await build({
+    ...common,
+    bytecode: v.bytecode,
+    plugins: [pdfjsWithoutImportMeta],
+    entrypoints: [join(ROOT, v.entry)],
+    outdir: join(outdir, "vendor"),
+    naming: v.name,
+  });
 }
 
 // Say what was built, so a build that seemed to do nothing is not mistaken for one that failed.

@@ -1,5 +1,5 @@
 /**
- * Large payloads (image and audio data, embedded resource blobs, long embedded resource text)
+ * Large payloads (image, audio and document data, embedded resource blobs, long embedded resource text)
  * are stored once per session by content hash, not inline in every record. A stored record
  * holds an empty string where the payload was and a reference (`$blobs`: where, which hash);
  * reading puts the payload back before the record is validated, so every reader above the store
@@ -23,7 +23,8 @@ export const sha256 = sha256Hex;
 function payloadField(
   node: Record<string, unknown>,
 ): { holder: Record<string, unknown>; key: string; path: string[] } | undefined {
-  if ((node.type === "image" || node.type === "audio") && typeof node.data === "string" && node.data.length > 0) {
+  const inline = node.type === "image" || node.type === "audio" || node.type === "document";
+  if (inline && typeof node.data === "string" && node.data.length > 0) {
     return { holder: node, key: "data", path: ["data"] };
   }
   if (node.type === "resource" && isRecord(node.resource)) {

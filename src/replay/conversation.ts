@@ -4,7 +4,7 @@
  * would have sent live. Pure.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, FactOf, RetractedRange, StoredFact } from "../journal/facts/index.ts";
+import type { Fact, FactOf, ModelAttachment, RetractedRange, StoredFact } from "../journal/facts/index.ts";
 import { isRetracted, rangesOf } from "./retraction.ts";
 import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.ts";
 
@@ -36,6 +36,8 @@ export class ConversationFold {
   readonly #pairing = new Map<string, { providerCallId: string; name: string }>();
   /** Each turn's prompt, as the model is given it (hooks may add to it, or take it back). */
   readonly #prompts = new Map<string, Extract<ModelMessage, { role: "user" }>>();
+  /** Each turn's prompt blocks as the model was given them, block by block (a linked file replaces its link). */
+  readonly #promptBlocks = new Map<string, UserPart[][]>();
   /** Hook context for a call, given to the model with the call's result. */
   readonly #callContext = new Map<string, string[]>();
   /** A compaction summary not yet given to the model: it opens the next user message. */
@@ -48,7 +50,9 @@ export class ConversationFold {
       case "prompt_received": {
         const moved = this.#moved;
         this.#moved = undefined;
-        const parts = fact.blocks.flatMap(userParts);
+        const byBlock = fact.blocks.map(userParts);
+        this.#promptBlocks.set(fact.turnId, byBlock);
+        const parts = byBlock.flat();
         const message: Extract<ModelMessage, { role: "user" }> = {
           role: "user",
           content: this.#opening(moved === undefined ? parts : [{ type: "text", text: moved }, ...parts]),
@@ -60,6 +64,9 @@ export class ConversationFold {
       case "steering_received":
         // Given to the model where it landed: after the results of the step before it.
         this.messages.push({ role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) });
+        return;
+      case "prompt_link_read":
+        this.#linkRead(fact);
         return;
       case "hook_outcome":
         this.#hookOutcome(fact);
@@ -91,7 +98,7 @@ export class ConversationFold {
       }
       case "tool_call_finished":
       case "tool_call_refused":
-        this.#result(fact.toolCallId, fact.result.text, fact.result.isError);
+        this.#result(fact.toolCallId, fact.result.text, fact.result.isError, fact.result.attachments);
         return;
       case "turn_ended":
         if (fact.retracted) this.#forget(fact.turnId);
@@ -112,6 +119,15 @@ export class ConversationFold {
       default:
         return;
     }
+  }
+
+  /** A file a prompt linked to, read: the model is given its content in the link's place, as an embedded resource's. */
+  #linkRead(fact: FactOf<"prompt_link_read">): void {
+    const prompt = this.#prompts.get(fact.turnId);
+    const linked = this.#promptBlocks.get(fact.turnId)?.[fact.block];
+    if (!prompt || !linked || !fact.content) return;
+    const at = prompt.content.indexOf(linked[0] as UserPart);
+    if (at !== -1) prompt.content.splice(at, linked.length, ...userParts(fact.content));
   }
 
   /** Steps with no recorded end: each is given to the model as the text the user saw, with no provider data. */
@@ -200,14 +216,20 @@ export class ConversationFold {
     return [{ type: "text", text: `${SUMMARY_PREFIX}${summary}\n</conversation-summary>` }, ...parts];
   }
 
-  #result(toolCallId: string, resultText: string, isError: boolean): void {
+  #result(toolCallId: string, resultText: string, isError: boolean, attachments?: ModelAttachment[]): void {
     const pair = this.#pairing.get(toolCallId);
     if (!pair) return;
     this.#pairing.delete(toolCallId);
     const context = this.#callContext.get(toolCallId);
     this.#callContext.delete(toolCallId);
     const text = context ? [resultText, ...context].join("\n\n") : resultText;
-    const result: ModelToolResult = { providerCallId: pair.providerCallId, name: pair.name, text, isError };
+    const result: ModelToolResult = {
+      providerCallId: pair.providerCallId,
+      name: pair.name,
+      text,
+      isError,
+      ...(attachments?.length ? { attachments } : {}),
+    };
     const last = this.messages[this.messages.length - 1];
     if (last?.role === "tool_results") last.results.push(result);
     else this.messages.push({ role: "tool_results", results: [result] });

@@ -110,6 +110,25 @@ export class Projector {
           content,
           messageId: fact.messageId,
         }));
+      case "prompt_link_read":
+        return [
+          {
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: fact.text },
+            messageId: fact.messageId,
+            _meta: {
+              verbatim: {
+                linkRead: {
+                  uri: fact.uri,
+                  read: fact.content !== undefined,
+                  ...(fact.path !== undefined ? { path: fact.path } : {}),
+                  ...(fact.bytes !== undefined ? { bytes: fact.bytes } : {}),
+                  ...(fact.reason !== undefined ? { reason: fact.reason } : {}),
+                },
+              },
+            },
+          },
+        ];
       case "message_chunk":
         return [
           {

@@ -103,6 +103,38 @@ describe("blobs", () => {
     expect((error as JournalError).message).toContain("record 2 (prompt_received)");
     reader.close();
   });
+
+  test("an image a tool read, on its card and in its result, is stored once; a PDF's data is stored apart", () => {
+    const { journal, path } = tempJournal();
+    const id = createSession(journal);
+    const PDF = Buffer.from("%PDF-1.4 standing in for a document ".repeat(40)).toString("base64");
+    const finished: Fact = {
+      kind: "tool_call_finished",
+      toolCallId: "tc_1",
+      status: "completed",
+      content: [
+        { type: "content", content: { type: "text", text: "Read image /tmp/a.png" } },
+        { type: "content", content: { type: "image", data: PNG, mimeType: "image/png" } },
+      ],
+      result: {
+        text: "Image /tmp/a.png",
+        isError: false,
+        attachments: [
+          { type: "image", data: PNG, mimeType: "image/png" },
+          { type: "document", data: PDF, mimeType: "application/pdf", name: "spec.pdf", text: "Page 1" },
+        ],
+      },
+    };
+    journal.append(id, 2, finished, now());
+    const body = rows(path, `SELECT body FROM facts WHERE session_id = '${id}' AND seq = 2`)[0]?.body as string;
+    expect(body).not.toContain(PNG);
+    expect(body).not.toContain(PDF);
+    const stored = rows(path, `SELECT sha256 FROM blobs WHERE session_id = '${id}' ORDER BY sha256`).map(
+      (r) => r.sha256,
+    );
+    expect(stored).toEqual([sha256(PNG), sha256(PDF)].sort());
+    expect([...journal.read(id)][1]?.fact).toEqual(finished);
+  });
 });
 
 describe("layout 1 databases", () => {

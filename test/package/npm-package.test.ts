@@ -18,7 +18,8 @@ const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as 
   bin: Record<string, string>;
 };
 /** What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). */
-const BUDGET = { packed: 4_000_000, unpacked: 9_000_000 };
+// Raised from 4 and 9 MB when the image and PDF libraries came (issue 56; docs/performance.md).
+const BUDGET = { packed: 5_500_000, unpacked: 12_000_000 };
 
 let stage = "";
 let tarball = "";
@@ -126,8 +127,10 @@ describe("the npm package", () => {
     expect(files).toContain("dist/verbatim.js");
     expect(files.filter((f) => f.startsWith("dist/vendor/") && f.endsWith(".js")).sort()).toEqual([
       "dist/vendor/anthropic-sdk.js",
+      "dist/vendor/image-codecs.js",
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
+      "dist/vendor/pdf-reader.js",
     ]);
   });
 

@@ -14,6 +14,8 @@ import { spawnAgent } from "../../src/client/spawn-agent.ts";
 import { ViewClient } from "../../src/client/view-client.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import { fixtureServer } from "./fixture-server.ts";
+import { shippedMedia } from "./media.ts";
+import { anthropicKit, modelRef } from "./provider-kits.ts";
 import { inPty } from "./pty.ts";
 import { sandbox, type Sandbox } from "./workspace.ts";
 
@@ -133,6 +135,34 @@ export function describeInstalled(name: string, command: () => string[], version
       expect(listed.code).toBe(0);
       expect(listed.stdout).toContain(live.sessionId);
     });
+
+    test("reads images and PDFs with the libraries it ships (loaded when first needed)", async () => {
+      const server = fixtureServer();
+      const box = sandbox(modelRef(anthropicKit));
+      Object.assign(box.env, anthropicKit.env(server));
+      const files = await shippedMedia(box.workspace);
+      server.enqueue(
+        {
+          sse: anthropicKit.calls(
+            files.map((f, i) => ({
+              id: `call_${i}`,
+              name: "Read",
+              input: { file_path: f.path, ...(f.pages ? { pages: f.pages } : {}) },
+            })),
+          ),
+        },
+        { sse: anthropicKit.text("Seen.") },
+      );
+      await withAgent(command(), box, {}, async ({ agent }) => {
+        const { sessionId } = await agent.request(acp.methods.agent.session.new, {
+          cwd: box.workspace,
+          mcpServers: [],
+        });
+        await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Look" }] });
+      });
+      const sent = JSON.stringify(server.requests[1]?.body);
+      for (const file of files) expect(sent).toContain(file.expect);
+    }, 60_000);
 
     test("--version prints package.json's version", async () => {
       const run = await runInstalled(command(), ["--version"], unconfigured());

@@ -9,8 +9,15 @@ import * as acp from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent-app.ts";
 import { choose, ViewClient } from "../../src/client/view-client.ts";
 
-/** The packages that only a provider stream or an MCP server needs. */
-export const HEAVY_PACKAGES = ["@anthropic-ai/sdk", "openai", "@modelcontextprotocol/sdk"] as const;
+/** The packages that only a provider stream, an MCP server, or a Read of an image or a PDF needs. */
+export const HEAVY_PACKAGES = [
+  "@anthropic-ai/sdk",
+  "openai",
+  "@modelcontextprotocol/sdk",
+  "@jimp/core",
+  "@jsquash/webp",
+  "unpdf",
+] as const;
 
 const loaded = (): string[] => {
   const paths = Object.keys(require.cache);

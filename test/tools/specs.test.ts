@@ -6,9 +6,10 @@ import { describe, expect, test } from "bun:test";
 import { defaultTools, ToolRegistry } from "../../src/core/tools/registry.ts";
 
 const fields: Record<string, string[]> = {
-  Read: ["file_path", "offset", "limit"],
+  Read: ["file_path", "offset", "limit", "pages"],
   Write: ["file_path", "content"],
   Edit: ["file_path", "old_string", "new_string", "replace_all"],
+  NotebookEdit: ["notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"],
   Glob: ["pattern", "path"],
   Grep: [
     "pattern",

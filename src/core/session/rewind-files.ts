@@ -1,6 +1,6 @@
 /**
- * What a rewind's file restore may undo, and undoing it. The workspace files verbatim's own Write
- * and Edit calls changed after the point go back to what they held then, from the contents the
+ * What a rewind's file restore may undo, and undoing it. The workspace files verbatim's own Write,
+ * Edit and NotebookEdit calls changed after the point go back to what they held then, from the contents the
  * journal recorded (each completed call's diff holds the whole file before and after).
  *
  * Only edits this user's verbatim made in this workspace are undone: those made while the last
@@ -61,7 +61,7 @@ export class FileChanges {
       for (const path of [...fact.files.restored, ...fact.files.removed]) this.#earlierRestores.add(path);
     if (fact.kind !== "tool_call_finished" || fact.status !== "completed") return;
     const name = this.#names.get(fact.toolCallId);
-    if (name !== "Write" && name !== "Edit") return;
+    if (name !== "Write" && name !== "Edit" && name !== "NotebookEdit") return;
     const foreign = this.#foreign();
     for (const content of fact.content) {
       if (content.type !== "diff") continue;

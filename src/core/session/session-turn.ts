@@ -1,7 +1,7 @@
 /**
  * One turn on a session, from its prompt to its end: a turn a crash left open is recovered, the
- * MCP tools and slash commands are settled, the prompt (and a first title) recorded, the
- * UserPromptSubmit hooks asked, then a slash command, a compaction where one is due, and the
+ * MCP tools and slash commands are settled, the prompt (and a first title, and the files it
+ * links to, read) recorded, the UserPromptSubmit hooks asked, then a slash command, a compaction where one is due, and the
  * model's steps (turn/run-turn.ts) with what the session gives them. The session runtime keeps
  * the one turn slot and the journal writer; this is what happens inside the slot.
  */
@@ -20,6 +20,7 @@ import { commandEnvironment } from "../tools/shell/command-env.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
+import { readPromptLinks } from "./prompt-links.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
@@ -85,6 +86,9 @@ export async function runSessionTurn(
   const promptId = mintId("msg");
   await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from, steered }) });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
+  // The deny rules' seam: readPromptLinks takes a LinkReadCheck (prompt-links.ts) as its fourth argument.
+  for (const link of await readPromptLinks(blocks, session.roots(), session.io.host))
+    await session.record({ kind: "prompt_link_read", turnId, messageId: mintId("msg"), ...link });
   const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, turn, conversation);
   session.hooks?.endTurn({
     ...(outcome.ok ? {} : { failed: outcome.error }),

@@ -2,6 +2,10 @@ import { z } from "zod";
 import { closeFile, openForRead, readBytes, type OpenedFile } from "../confinement/open-file.ts";
 import { FileProblem, sha256, WHOLE_FILE_MAX_BYTES } from "./files/text-files.ts";
 import { readLineWindow } from "./files/text-lines.ts";
+import { fileKindOf, imageFormatByName } from "./files/file-kinds.ts";
+import { corruptImage, readImage } from "./files/read-image.ts";
+import { readNotebook } from "./files/read-notebook.ts";
+import { readPdfFile } from "./files/read-pdf.ts";
 import { confine, PathError } from "./paths.ts";
 import { failed, fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
@@ -10,6 +14,12 @@ const input = z.lazy(() =>
     file_path: z.string().describe("The absolute path of the file to read"),
     offset: z.number().int().positive().optional().describe("The line number to start reading from (1-based)"),
     limit: z.number().int().positive().optional().describe("The number of lines to read"),
+    pages: z
+      .string()
+      .optional()
+      .describe(
+        'For a PDF: the pages to read, such as "3", "1-5" or "1-3,8" (at most 20 a call; needed past 10 pages)',
+      ),
   }),
 );
 type Input = z.infer<typeof input>;
@@ -18,7 +28,7 @@ const READ_MAX_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 /** The most text one read returns to the model; past it the read stops with a note. */
 const READ_MAX_CHARS = 100_000;
-/** How much of a file's start is looked at to tell a binary file (a NUL byte there), as Grep does. */
+/** How much of a file's start is looked at to tell its kind (a signature) or a binary file (a NUL byte there), as Grep does. */
 const BINARY_SNIFF_BYTES = 8000;
 
 const cutLine = (line: string, cut = line.length > MAX_LINE_CHARS) =>
@@ -28,18 +38,23 @@ const cutLine = (line: string, cut = line.length > MAX_LINE_CHARS) =>
  * Reads a text file, through the client's editor buffers when it offers `fs/read_text_file`.
  * A file up to WHOLE_FILE_MAX_BYTES is read whole (so its hash records what the model saw); a
  * larger one is streamed from disk and only the lines shown are kept (nothing is recorded as
- * seen, so it cannot be edited here). A binary file is answered from its first bytes.
+ * seen, so it cannot be edited here). What a file is comes from its first bytes: an image, a PDF
+ * or a notebook (by its name) is given to the model as such (files/read-image.ts, read-pdf.ts,
+ * read-notebook.ts); another binary file is refused, naming what it is.
  */
 export const readTool: Tool<Input> = {
   name: "Read",
   description:
     "Reads a file from the local filesystem. file_path must be absolute. By default reads up to 2000 lines from the start; " +
-    "use offset and limit for long files. Lines are returned numbered from 1, each cut at 2000 characters.",
+    "use offset and limit for long files. Lines are returned numbered from 1, each cut at 2000 characters. " +
+    "Images (PNG, JPEG, GIF, WebP) are given to you as images, scaled down when they are large. " +
+    "A Jupyter notebook (.ipynb) is shown as its cells, with their outputs (images as images). " +
+    "A PDF is given to you as a document; one of more than 10 pages needs pages (at most 20 a call).",
   input,
   kind: "read",
   access: "read",
   title: (i) =>
-    `Read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : "end"})` : ""}`,
+    `Read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : "end"})` : ""}${i.pages ? ` (pages ${i.pages})` : ""}`,
   locations: (i) => [{ path: i.file_path, line: i.offset ?? 1 }],
   async run(i, ctx) {
     let path: string;
@@ -52,9 +67,9 @@ export const readTool: Tool<Input> = {
       throw error;
     }
     try {
-      if (readBytes(file, 0, BINARY_SNIFF_BYTES).includes(0)) {
-        return failed(`${path} is a binary file (${file.size} bytes); Read shows text files only.`);
-      }
+      if (path.toLowerCase().endsWith(".ipynb")) return await readNotebook(path, file, ctx.host);
+      const special = await readByKind(path, file, readBytes(file, 0, BINARY_SNIFF_BYTES), i.pages);
+      if (special) return special;
       return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, ctx) : await whole(path, file, i, ctx);
     } catch (error) {
       if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);
@@ -64,6 +79,27 @@ export const readTool: Tool<Input> = {
     }
   },
 };
+
+/**
+ * A file that is not read as text: an image (given to the model as an image), or another binary
+ * file, refused naming what it is. Undefined for a text file.
+ */
+async function readByKind(
+  path: string,
+  file: OpenedFile,
+  head: Buffer,
+  pages: string | undefined,
+): Promise<ToolOutcome | undefined> {
+  const kind = fileKindOf(head);
+  if (kind?.kind === "image") return readImage(path, file, kind.format);
+  if (kind?.kind === "pdf") return readPdfFile(path, file, pages);
+  const named = imageFormatByName(path);
+  if (named && (head.includes(0) || file.size === 0))
+    return corruptImage(path, named, "its content is not that image format");
+  if (!head.includes(0)) return undefined;
+  const what = kind?.kind === "other-binary" ? kind.what : "a binary file";
+  return failed(`${path} is ${what} (${file.size} bytes); Read shows text files, images, PDFs and notebooks.`);
+}
 
 function opened(path: string, roots: readonly string[]): OpenedFile {
   try {

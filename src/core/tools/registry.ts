@@ -7,6 +7,7 @@ import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
+import { notebookEditTool } from "./notebook-edit.ts";
 import { readTool } from "./read.ts";
 import { taskTool } from "./task.ts";
 import { todoWriteTool } from "./todo-write.ts";
@@ -58,6 +59,7 @@ export function defaultTools(): Tool[] {
     readTool,
     writeTool,
     editTool,
+    notebookEditTool,
     globTool,
     grepTool,
     bashTool,

@@ -31,8 +31,34 @@ export const toolCallProgressed = z.object({
   title: z.string().optional(),
 });
 
-/** What the model is told about a call, kept apart from what the client is shown. */
-export const modelResult = z.object({ text: z.string(), isError: z.boolean() });
+/**
+ * What a call gives the model besides its text: an image (as sent: already scaled to the models'
+ * limits), or a PDF with the text taken out of it, for a wire that takes no documents. Their data
+ * is stored once, by hash, in the journal's blob store (src/journal/blob-refs.ts).
+ */
+export const modelAttachment = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() }),
+  z.object({
+    type: z.literal("document"),
+    data: z.string(),
+    mimeType: z.literal("application/pdf"),
+    /** The file's name, which a wire that takes documents is given with it. */
+    name: z.string(),
+    /** The document's text, page by page: what a wire without documents is given instead. */
+    text: z.string(),
+  }),
+]);
+export type ModelAttachment = z.infer<typeof modelAttachment>;
+
+/**
+ * What the model is told about a call, kept apart from what the client is shown. `attachments`
+ * (absent in records written before calls could give more than text) go with the text.
+ */
+export const modelResult = z.object({
+  text: z.string(),
+  isError: z.boolean(),
+  attachments: z.array(modelAttachment).optional(),
+});
 export type ModelResult = z.infer<typeof modelResult>;
 
 /** A call ran and settled. `content` and `rawOutput` are the display; `result` is the model's. */

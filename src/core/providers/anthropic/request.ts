@@ -7,13 +7,15 @@
  */
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   TextBlockParam,
   Tool,
+  ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import { z } from "zod";
-import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "../../../replay/model-messages.ts";
 import { arrange, type AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
@@ -64,7 +66,7 @@ export function lowerMessages(messages: ModelMessage[], providerId: string): Mes
         m.results.map((r) => ({
           type: "tool_result",
           tool_use_id: r.providerCallId,
-          ...(r.text ? { content: r.text } : {}),
+          ...resultContent(r),
           ...(r.isError ? { is_error: true } : {}),
         })),
       );
@@ -73,15 +75,37 @@ export function lowerMessages(messages: ModelMessage[], providerId: string): Mes
   return out;
 }
 
-function userBlock(part: UserPart): ContentBlockParam {
-  if (part.type === "text") return { type: "text", text: part.text };
-  const mediaType = IMAGE_TYPES.find((t) => t === part.mimeType);
+/** A result's content: its text, and its images and PDFs as blocks of their own inside the result. */
+function resultContent(result: ModelToolResult): Pick<ToolResultBlockParam, "content"> {
+  if (!result.attachments?.length) return result.text ? { content: result.text } : {};
+  const blocks: Exclude<ToolResultBlockParam["content"], string | undefined> = result.text
+    ? [{ type: "text", text: result.text }]
+    : [];
+  for (const a of result.attachments) {
+    if (a.type === "image") blocks.push(imageBlock(a.data, a.mimeType));
+    else
+      blocks.push({
+        type: "document",
+        title: a.name,
+        source: { type: "base64", media_type: a.mimeType, data: a.data },
+      });
+  }
+  return { content: blocks };
+}
+
+function imageBlock(data: string, mimeType: string): ImageBlockParam | TextBlockParam {
+  const mediaType = IMAGE_TYPES.find((t) => t === mimeType);
   if (!mediaType)
     return {
       type: "text",
-      text: `[An image of type ${part.mimeType} was attached; this model takes JPEG, PNG, GIF or WebP]`,
+      text: `[An image of type ${mimeType} was attached; this model takes JPEG, PNG, GIF or WebP]`,
     };
-  return { type: "image", source: { type: "base64", media_type: mediaType, data: part.data } };
+  return { type: "image", source: { type: "base64", media_type: mediaType, data } };
+}
+
+function userBlock(part: UserPart): ContentBlockParam {
+  if (part.type === "text") return { type: "text", text: part.text };
+  return imageBlock(part.data, part.mimeType);
 }
 
 function assistantBlocks(message: AssistantMessage, providerId: string): ContentBlockParam[] {

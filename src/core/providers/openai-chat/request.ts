@@ -11,7 +11,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionUserMessageParam,
 } from "openai/resources/chat/completions/completions";
-import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "../../../replay/model-messages.ts";
 import type { AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
@@ -58,8 +58,32 @@ export function lowerMessages(messages: ModelMessage[], providerId: string): Cha
     // Reasoning is given back only within the current turn (the servers that take it drop it
     // from earlier turns anyway).
     else if (m.role === "assistant") out.push(assistantMessage(m, providerId, i > lastUser));
-    else for (const r of m.results) out.push({ role: "tool", tool_call_id: r.providerCallId, content: r.text });
+    else out.push(...resultMessages(m.results));
   });
+  return out;
+}
+
+/**
+ * Results as `tool` messages, which hold text only: a PDF's text goes into its result; images
+ * follow the results in one user message, each named by the call it came from.
+ */
+function resultMessages(results: ModelToolResult[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  const beside: ChatCompletionContentPart[] = [];
+  for (const r of results) {
+    const documents = (r.attachments ?? []).flatMap((a) =>
+      a.type === "document" ? [`<document name="${a.name}">\n${a.text}\n</document>`] : [],
+    );
+    out.push({ role: "tool", tool_call_id: r.providerCallId, content: [r.text, ...documents].join("\n\n") });
+    const images = (r.attachments ?? []).flatMap((a) => (a.type === "image" ? [a] : []));
+    if (images.length === 0) continue;
+    beside.push({
+      type: "text",
+      text: `The ${images.length === 1 ? "image" : "images"} read by call ${r.providerCallId}:`,
+    });
+    for (const image of images) beside.push(contentPart({ type: "image", data: image.data, mimeType: image.mimeType }));
+  }
+  if (beside.length) out.push({ role: "user", content: beside });
   return out;
 }
 

@@ -7,11 +7,12 @@
  */
 import type {
   ResponseCreateParamsStreaming,
+  ResponseFunctionCallOutputItemList,
   ResponseInputContent,
   ResponseInputItem,
   ResponseReasoningItem,
 } from "openai/resources/responses/responses";
-import type { ModelMessage, UserPart } from "../../../replay/model-messages.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "../../../replay/model-messages.ts";
 import { arrange, type AssistantMessage } from "../assistant-layout.ts";
 import type { ModelInfo } from "../known-models.ts";
 import type { ProviderRequest } from "../types.ts";
@@ -69,9 +70,21 @@ function lowerInput(messages: ModelMessage[], providerId: string): (ResponseInpu
     else if (m.role === "assistant") input.push(...assistantItems(m, providerId));
     else
       for (const r of m.results)
-        input.push({ type: "function_call_output", call_id: r.providerCallId, output: r.text });
+        input.push({ type: "function_call_output", call_id: r.providerCallId, output: resultOutput(r) });
   }
   return input;
+}
+
+/** A result's output: its text, or with images and PDFs, a list of text, image and file items. */
+function resultOutput(result: ModelToolResult): string | ResponseFunctionCallOutputItemList {
+  if (!result.attachments?.length) return result.text;
+  const items: ResponseFunctionCallOutputItemList = result.text ? [{ type: "input_text", text: result.text }] : [];
+  for (const a of result.attachments) {
+    const url = `data:${a.mimeType};base64,${a.data}`;
+    if (a.type === "image") items.push({ type: "input_image", detail: "auto", image_url: url });
+    else items.push({ type: "input_file", filename: a.name, file_data: url });
+  }
+  return items;
 }
 
 function userContent(part: UserPart): ResponseInputContent {
