@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../support/cli-process.ts";
 import { initializedRawAgent, type RawAgent } from "../support/raw-client.ts";
@@ -105,7 +106,7 @@ describe("verbatim prune", () => {
     expect(lines).toContainEqual(
       expect.stringMatching(new RegExp(`^would delete ${old}  2020-01-01 +\\d+\\.\\d (KiB|MiB)  Inspect it`)),
     );
-    expect(lines).toContainEqual(`kept    ${held}: pid ${writer.pid} holds it`);
+    expect(lines).toContainEqual(`kept    ${held}: pid ${writer.pid} on ${hostname()} holds it`);
     expect(r.stdout).not.toContain(young);
     expect(lines.at(-1)).toMatch(
       /^1 session last written before .* would be deleted \(.* of records\); nothing was deleted$/,

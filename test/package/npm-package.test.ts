@@ -18,8 +18,9 @@ const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as 
   bin: Record<string, string>;
 };
 /** What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). */
-// Raised from 4 and 9 MB when the image and PDF libraries came (issue 56; docs/performance.md).
-const BUDGET = { packed: 5_500_000, unpacked: 12_000_000 };
+// Raised from 4 and 9 MB when the image and PDF libraries came (issue 56), and again as the other
+// capabilities merged beside them (docs/performance.md).
+const BUDGET = { packed: 6_000_000, unpacked: 13_000_000 };
 
 let stage = "";
 let tarball = "";
