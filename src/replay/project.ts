@@ -9,7 +9,7 @@ import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
-import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
+import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 
 export type ProjectionContext = {
@@ -57,6 +57,7 @@ export class Projector {
       case "session_moved":
       case "session_imported":
       case "session_rewound":
+      case "permission_settings_read":
         return [];
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
@@ -150,6 +151,15 @@ export class Projector {
           const options = permission?.options ?? [];
           card.meta = { ...card.meta, permission: { options, outcome: fact.outcome } };
           card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome, fact.answeredBy))];
+          return [contentAndMetaUpdate(card)];
+        });
+      case "permission_ruled":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.meta = {
+            ...card.meta,
+            rule: { decision: fact.decision, rules: fact.rules, ...(fact.why === undefined ? {} : { why: fact.why }) },
+          };
+          card.notes = [...card.notes, textContent(ruleLine(fact))];
           return [contentAndMetaUpdate(card)];
         });
       case "question_asked":

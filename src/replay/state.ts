@@ -3,7 +3,16 @@
  * calls left open, the system prompt and tools it started with). Pure.
  */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
-import type { Command, Fact, FactOf, Money, PermissionRule, RetractedRange, ToolSpec } from "../journal/facts/index.ts";
+import type {
+  Command,
+  Fact,
+  FactOf,
+  Money,
+  PermissionRule,
+  PermissionSettingsRead,
+  RetractedRange,
+  ToolSpec,
+} from "../journal/facts/index.ts";
 import { rangesOf } from "./retraction.ts";
 import { addCost } from "./session-cost.ts";
 
@@ -37,6 +46,14 @@ export class SessionStateFold {
   readonly openCalls = new Map<string, OpenCall>();
   /** Rules from "always" permission answers, oldest first. */
   readonly rules: PermissionRule[] = [];
+  /**
+   * The settings files' permission rules last recorded, and where (seq). Never restored from the
+   * replay cache (fold-snapshot.ts leaves it out): a session restored that way records its rules
+   * again before it decides anything.
+   */
+  permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
+  /** Where the session was last imported: rules recorded before it never decide. */
+  importedAtSeq: number | undefined;
   /** Directories outside the session's own that the user let file tools into for the session. */
   readonly grantedDirectories: string[] = [];
   /** Each file's content hash as the model last saw it (read or written). */
@@ -88,7 +105,11 @@ export class SessionStateFold {
       case "session_moved":
         this.cwd = fact.cwd;
         return;
+      case "permission_settings_read":
+        this.permissionSettings = { fact, seq };
+        return;
       case "session_imported":
+        this.importedAtSeq = seq;
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;
         this.rules.splice(0, this.rules.length, ...fact.rules);

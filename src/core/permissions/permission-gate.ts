@@ -16,6 +16,8 @@ import {
 } from "./call-gate.ts";
 import { racedAnswer, type AnswerClaims, type ClaimCodec, type Raced } from "./answer-race.ts";
 import { decide, hookRefusalText } from "./decide.ts";
+import { decidingRule, rulesVerdict } from "./rules-in-force.ts";
+import type { RuleVerdict } from "./rules/rule-set.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions } from "./options.ts";
 import { defined } from "../../shared/defined.ts";
@@ -44,21 +46,40 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
+    const ruled = rulesVerdict(session.state, effective);
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
       mode: session.state.modeId,
-      rules: session.state.rules,
+      ruled,
       ...defined({ hook: pre?.verdict }),
     });
-    if (verdict.action === "deny")
+    const ruling = (decision: "allow" | "ask" | "deny", why?: string) =>
+      session.record({
+        kind: "permission_ruled",
+        toolCallId: request.toolCallId,
+        decision,
+        rules: decision === ruled?.decision ? ruled.rules.map(decidingRule) : [],
+        ...defined({ why }),
+      });
+    if (verdict.action === "deny") {
+      if (verdict.by === "rule") await ruling("deny");
       return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
+    }
     // Paths outside the session's directories: only the user (or a mode or hook that allows
     // everything) lets a call reach them, even a read.
     const outside = outsideDirectories(effective);
     const allowsAll = session.state.modeId === "bypassPermissions" || pre?.verdict?.decision === "allow";
     const allowed = { run: true as const, input: effective.input, ...(outside.length ? { roots: outside } : {}) };
-    if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) return allowed;
+    if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) {
+      if (
+        ruled?.decision === "allow" &&
+        pre?.verdict?.decision !== "allow" &&
+        session.state.modeId !== "bypassPermissions"
+      )
+        await ruling("allow");
+      return allowed;
+    }
     const hooked = hooks ? await hooks.permissionRequest(effective) : undefined;
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     if (hooked?.decision === "allow") return allowed;
@@ -74,6 +95,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // The user is asked now: Notification hooks and the host hear of it while the question is open.
     const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
     try {
+      await ruling("ask", askedWhy(ruled, outside));
       const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective);
       const decision = await askUser(options, effective, session, question);
       return decision.run ? allowed : decision;
@@ -81,6 +103,16 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       await prompting;
     }
   };
+}
+
+/** Why a call is asked about when no ask rule says so (undefined: no rule matched it). */
+function askedWhy(ruled: RuleVerdict | undefined, outside: string[]): string | undefined {
+  if (ruled?.decision === "ask" && "askAll" in ruled && ruled.askAll) return ruled.askAll;
+  if (ruled?.decision === "ask" && "bad" in ruled && ruled.bad)
+    return `the deny rule "${ruled.bad.text}" in ${ruled.bad.source.path} does not parse (${ruled.bad.reason})`;
+  if (outside.length)
+    return `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the session's directories`;
+  return undefined;
 }
 
 /** The directories of the call's paths that lie outside the request's roots. */

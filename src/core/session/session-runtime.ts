@@ -30,6 +30,9 @@ import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
+import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
+import { settingsDirectories, settingsInForce } from "../permissions/settings-rules.ts";
+import { hostname } from "node:os";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -130,7 +133,9 @@ export class SessionRuntime {
     if (!model) throw new EngineError("no_provider", catalog.setupHint);
     const sessionId = mintId("ses");
     const now = new Date().toISOString();
-    const values = child?.values ?? startValues(catalog, model);
+    // The settings files are read before the first fact: their defaultMode is the mode a session starts in.
+    const settings = deps.hooks ? currentSettings(deps.hooks, params.cwd) : undefined;
+    const values = child?.values ?? startValues(catalog, model, settings);
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(
       sessionId,
@@ -161,6 +166,7 @@ export class SessionRuntime {
       },
       started.fact,
     );
+    if (settings) await recordSettings(runtime, settings);
     if (!child) for (const notice of startNotices(catalog.warnings(), started.skipped)) await runtime.record(notice);
     return runtime;
   }
@@ -360,8 +366,10 @@ export class SessionRuntime {
     this.#writer.recordSoon(fact);
   }
 
+  /** The session's directories: its cwd, its additional directories, and those its permission settings add. */
   #roots(): string[] {
-    return [this.state.cwd, ...this.additionalDirectories];
+    const settings = settingsInForce(this.state, hostname());
+    return [this.state.cwd, ...this.additionalDirectories, ...(settings ? settingsDirectories(settings) : [])];
   }
 
   /** The extra roots file tools may use: those recorded at the start, unless a load or resume gave others. */

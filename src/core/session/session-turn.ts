@@ -21,6 +21,7 @@ import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { recoveryFact } from "./recovery.ts";
+import { syncSettings } from "./permission-settings-sync.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
@@ -65,6 +66,7 @@ export async function runSessionTurn(
   await session.ensureLease();
   const conversation = await session.conversation();
   if (session.state.needsRecovery()) await session.record(recoveryFact(session.state));
+  await syncSettings(session, session.deps.hooks);
   await session.tooling.settle();
   const turnId = mintId("turn");
   const promptId = mintId("msg");

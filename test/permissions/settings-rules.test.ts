@@ -1,0 +1,197 @@
+/**
+ * Permission rules read from the settings files users already keep (Claude Code's and verbatim's
+ * own), driven through the real agent process: a deny refuses without a question, an allow runs
+ * unasked, an ask asks, a compound command with one denied part is refused, each card names the
+ * rule that decided (live and after a reload), and bad rules are named and never widen anything.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { choose } from "../../src/client/view-client.ts";
+import { cards, parity } from "../parity/harness.ts";
+import { connectProcess, newSession, prompt, type Connected } from "../support/acp-session.ts";
+import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+const SECRET = "API_TOKEN=sk-live-7f3e9c";
+const call = (tool: string, args: unknown) => `${tool} ${JSON.stringify(args)}`;
+const journalText = (box: Sandbox) => readFileSync(join(box.home, "journal.db")).toString("latin1");
+const shown = (c: Connected, sessionId: string) => JSON.stringify(c.client.view(sessionId));
+const lastCard = (c: Connected, sessionId: string) => cards(c.client.view(sessionId)).pop();
+const cardText = (card: unknown) => JSON.stringify((card as { content?: unknown } | undefined)?.content ?? null);
+
+type Permissions = { allow?: string[]; ask?: string[]; deny?: string[]; defaultMode?: string };
+
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2));
+}
+const projectSettings = (box: Sandbox, permissions: Permissions) =>
+  writeJson(join(box.workspace, ".claude", "settings.json"), { permissions });
+const userSettings = (box: Sandbox, permissions: Permissions) =>
+  writeJson(join(box.userHome, ".claude", "settings.json"), { permissions });
+
+async function session(box: Sandbox, policy: Parameters<typeof choose>[0] = "reject_once") {
+  const c = await connectProcess(box.env, { policy: choose(policy) });
+  const { sessionId } = await newSession(c.ctx, box.workspace);
+  return { c, sessionId };
+}
+
+describe("a deny on .env", () => {
+  test("Read of .env is refused without a question, the card names the rule, and the secret is nowhere", async () => {
+    const box = sandbox("scripted/call");
+    writeFileSync(join(box.workspace, ".env"), `${SECRET}\n`);
+    projectSettings(box, { deny: ["Read(./.env)"] });
+    const { c, sessionId } = await session(box, "allow_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Read", { file_path: join(box.workspace, ".env") }));
+      expect(c.client.permissionRequests.length).toBe(0);
+      const card = lastCard(c, sessionId);
+      expect(card?.status).toBe("failed");
+      expect(cardText(card)).toContain(`Refused by rule Read(./.env) (project: ${join(box.workspace, ".claude", "settings.json")})`);
+      expect(shown(c, sessionId)).not.toContain(SECRET);
+      expect(journalText(box)).not.toContain(SECRET);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("allow and ask rules", () => {
+  test("a command an allowed prefix covers runs unasked, and its card names the rule", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*)"] });
+    const { c, sessionId } = await session(box);
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo allowed-by-prefix" }));
+      expect(c.client.permissionRequests.length).toBe(0);
+      const card = lastCard(c, sessionId);
+      expect(card?.status).toBe("completed");
+      expect(cardText(card)).toContain("Allowed by rule Bash(echo:*) (user:");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("git push under an ask rule asks, even when an allow covers it and permissions are bypassed", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(git:*)"], ask: ["Bash(git push:*)"], defaultMode: "bypassPermissions" });
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "git push origin main" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      expect(cardText(lastCard(c, sessionId))).toContain("Asked by rule Bash(git push:*)");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a compound command with one denied part is refused, though an allow covers the rest", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*)"], deny: ["Bash(rm:*)"] });
+    writeFileSync(join(box.workspace, "keep.txt"), "kept\n");
+    const { c, sessionId } = await session(box, "allow_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo hi && rm keep.txt" }));
+      expect(c.client.permissionRequests.length).toBe(0);
+      expect(readFileSync(join(box.workspace, "keep.txt"), "utf8")).toBe("kept\n");
+      expect(cardText(lastCard(c, sessionId))).toContain("Refused by rule Bash(rm:*)");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a project's allow rules wait for trust; its deny rules hold at once", async () => {
+    const box = sandbox("scripted/call");
+    projectSettings(box, { allow: ["Bash(echo:*)"] });
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo from-an-untrusted-project" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      expect(shown(c, sessionId)).toContain("Project allow rules not applied: this workspace is not trusted");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("rules are facts", () => {
+  test("a reload shows every card's deciding rule, exactly as live", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*)"], deny: ["Read(./.env)"] });
+    writeFileSync(join(box.workspace, ".env"), `${SECRET}\n`);
+    const result = await parity(
+      "scripted/call",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, call("Bash", { command: "echo one" }));
+        await prompt(ctx, sessionId, call("Read", { file_path: join(box.workspace, ".env") }));
+        await prompt(ctx, sessionId, call("Bash", { command: "printf two" }));
+      },
+      { box, policy: choose("allow_once") },
+    );
+    expect(result.differences).toEqual([]);
+    const lines = cards(result.reloaded).map((card) => cardText(card));
+    expect(lines[0]).toContain("Allowed by rule Bash(echo:*)");
+    expect(lines[1]).toContain("Refused by rule Read(./.env)");
+    expect(lines[2]).toContain("Asked: no rule.");
+  });
+
+  test("a rule changed between turns is recorded again and decides the next turn", async () => {
+    const box = sandbox("scripted/call");
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo first" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      userSettings(box, { allow: ["Bash(echo:*)"] });
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo second" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      expect(lastCard(c, sessionId)?.status).toBe("completed");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("bad rules", () => {
+  test("a rule that does not parse is named in a notice with its file, and ignored", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*", "Write(./docs/**)"] });
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      const text = shown(c, sessionId);
+      expect(text).toContain("2 permission rules ignored");
+      expect(text).toContain('allow \\"Bash(echo:*\\"');
+      expect(text).toContain("path rules on Write are never consulted");
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo x" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a malformed deny makes its tool ask rather than run, even when an allow covers the call", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*)"], deny: ["Bash(rm -rf"] });
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo x" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      expect(cardText(lastCard(c, sessionId))).toContain('the deny rule \\"Bash(rm -rf\\"');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a defaultMode verbatim has no mode for is named in a notice and read as default", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { defaultMode: "dontAsk" });
+    const c = await connectProcess(box.env);
+    try {
+      const created = await c.ctx.request(acp.methods.agent.session.new, { cwd: box.workspace, mcpServers: [] });
+      expect(created.modes?.currentModeId).toBe("default");
+      expect(shown(c, created.sessionId)).toContain('defaultMode \\"dontAsk\\" is not a verbatim mode');
+    } finally {
+      await c.close();
+    }
+  });
+});
