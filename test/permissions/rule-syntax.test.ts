@@ -7,7 +7,13 @@ import { describe, expect, test } from "bun:test";
 import { callSubject } from "../../src/core/permissions/call-subject.ts";
 import { readCommandLine } from "../../src/core/permissions/rules/command-reading.ts";
 import { suggestedCommandRule } from "../../src/core/permissions/rules/command-match.ts";
-import { isBad, judge, ruleEntry, type RuleEntry, type BadRuleEntry } from "../../src/core/permissions/rules/rule-set.ts";
+import {
+  isBad,
+  judge,
+  ruleEntry,
+  type RuleEntry,
+  type BadRuleEntry,
+} from "../../src/core/permissions/rules/rule-set.ts";
 import { parseRule, type RuleDecision } from "../../src/core/permissions/rules/rule-text.ts";
 import { defaultTools } from "../../src/core/tools/registry.ts";
 import type { Tool } from "../../src/core/tools/tool.ts";
@@ -25,11 +31,16 @@ function entries(rules: Rules, file: SourceFile = { scope: "project", anchor: CW
   for (const decision of ["allow", "ask", "deny"] as const)
     for (const text of rules[decision] ?? [])
       all.push(
-        ruleEntry(text, decision, { scope: file.scope, path: `${file.anchor}/settings.json` }, {
-          cwd: CWD,
-          home: HOME,
-          source: file.anchor,
-        }),
+        ruleEntry(
+          text,
+          decision,
+          { scope: file.scope, path: `${file.anchor}/settings.json` },
+          {
+            cwd: CWD,
+            home: HOME,
+            source: file.anchor,
+          },
+        ),
       );
   return { rules: all.filter((e): e is RuleEntry => !isBad(e)), bad: all.filter(isBad) };
 }
@@ -53,14 +64,22 @@ describe("Tool and Tool(*)", () => {
     expect(verdict({ allow: ["Edit"] }, "Write", { file_path: `${CWD}/a`, content: "" })).toBe("allow");
   });
   test("Task and Agent name the same tool", () => {
-    expect(verdict({ deny: ["Agent"] }, "Task", { description: "d", prompt: "p", subagent_type: "Explore" })).toBe("deny");
+    expect(verdict({ deny: ["Agent"] }, "Task", { description: "d", prompt: "p", subagent_type: "Explore" })).toBe(
+      "deny",
+    );
   });
 });
 
 describe("Tool(param:value)", () => {
   test("matches a top-level field, with * wildcards, in deny and ask", () => {
     expect(verdict({ deny: ["Bash(timeout:6*)"] }, "Bash", { command: "ls", timeout: 60000 })).toBe("deny");
-    expect(verdict({ ask: ["Agent(subagent_type:Expl*)"] }, "Task", { description: "d", prompt: "p", subagent_type: "Explore" })).toBe("ask");
+    expect(
+      verdict({ ask: ["Agent(subagent_type:Expl*)"] }, "Task", {
+        description: "d",
+        prompt: "p",
+        subagent_type: "Explore",
+      }),
+    ).toBe("ask");
     expect(verdict({ deny: ["Bash(timeout:6*)"] }, "Bash", { command: "ls" })).toBe("none");
   });
   test("is refused in an allow, and on command, file_path, path, notebook_path or url", () => {
@@ -108,12 +127,19 @@ describe("Bash patterns", () => {
 });
 
 describe("wrappers and assignments", () => {
-  test.each(["timeout 30 npm test", "time npm test", "nice -n 10 npm test", "nohup npm test", "stdbuf -oL npm test", "command npm test", "builtin npm test", "noglob npm test", "xargs npm test"])(
-    "%s is judged as npm test",
-    (command) => {
-      expect(verdict({ allow: ["Bash(npm test)"] }, "Bash", bash(command))).toBe("allow");
-    },
-  );
+  test.each([
+    "timeout 30 npm test",
+    "time npm test",
+    "nice -n 10 npm test",
+    "nohup npm test",
+    "stdbuf -oL npm test",
+    "command npm test",
+    "builtin npm test",
+    "noglob npm test",
+    "xargs npm test",
+  ])("%s is judged as npm test", (command) => {
+    expect(verdict({ allow: ["Bash(npm test)"] }, "Bash", bash(command))).toBe("allow");
+  });
   test("npx, docker exec, devbox run and mise exec are not taken off", () => {
     expect(verdict({ allow: ["Bash(jest *)"] }, "Bash", bash("npx jest"))).toBe("none");
     expect(verdict({ allow: ["Bash(ls *)"] }, "Bash", bash("docker exec box ls"))).toBe("none");
@@ -142,8 +168,12 @@ describe("compound commands", () => {
     expect(verdict({ allow: ["Bash(echo *)"] }, "Bash", bash("echo $(rm -rf x)"))).toBe("none");
   });
   test("redirect targets are checked as Edit writes; /dev/null is exempt", () => {
-    expect(verdict({ allow: ["Bash(echo *)"], deny: ["Edit(./protected/**)"] }, "Bash", bash("echo x > protected/a"))).toBe("deny");
-    expect(verdict({ allow: ["Bash(echo *)"], deny: ["Edit(//dev/**)"] }, "Bash", bash("echo x 2>/dev/null"))).toBe("allow");
+    expect(
+      verdict({ allow: ["Bash(echo *)"], deny: ["Edit(./protected/**)"] }, "Bash", bash("echo x > protected/a")),
+    ).toBe("deny");
+    expect(verdict({ allow: ["Bash(echo *)"], deny: ["Edit(//dev/**)"] }, "Bash", bash("echo x 2>/dev/null"))).toBe(
+      "allow",
+    );
     expect(verdict({ allow: ["Bash(echo *)"] }, "Bash", bash("echo x >> /etc/outside"))).toBe("none");
   });
   test("a Read deny holds for the files a reading command names", () => {
@@ -171,14 +201,20 @@ describe("path anchors", () => {
     expect(verdict({ deny: ["Read(*.key)"] }, "Read", read(`${CWD}/a/b.key`))).toBe("deny");
   });
   test("dir/** allows <cwd>/dir only, and denies any dir below the working directory", () => {
-    expect(verdict({ allow: ["Edit(src/**)"] }, "Edit", { ...read(`${CWD}/src/a.ts`), old_string: "a", new_string: "b" })).toBe("allow");
-    expect(verdict({ allow: ["Edit(src/**)"] }, "Edit", { ...read(`${CWD}/x/src/a.ts`), old_string: "a", new_string: "b" })).toBe("none");
+    expect(
+      verdict({ allow: ["Edit(src/**)"] }, "Edit", { ...read(`${CWD}/src/a.ts`), old_string: "a", new_string: "b" }),
+    ).toBe("allow");
+    expect(
+      verdict({ allow: ["Edit(src/**)"] }, "Edit", { ...read(`${CWD}/x/src/a.ts`), old_string: "a", new_string: "b" }),
+    ).toBe("none");
     expect(verdict({ deny: ["Read(build/**)"] }, "Read", read(`${CWD}/pkg/build/out.js`))).toBe("deny");
   });
   test("Read covers Read, Grep and Glob; Edit covers Edit and Write", () => {
     expect(verdict({ deny: ["Read(./private/**)"] }, "Grep", { pattern: "x", path: `${CWD}/private` })).toBe("deny");
     expect(verdict({ deny: ["Read(./private/**)"] }, "Glob", { pattern: "*", path: `${CWD}/private/a` })).toBe("deny");
-    expect(verdict({ allow: ["Edit(./docs/**)"] }, "Write", { file_path: `${CWD}/docs/a.md`, content: "" })).toBe("allow");
+    expect(verdict({ allow: ["Edit(./docs/**)"] }, "Write", { file_path: `${CWD}/docs/a.md`, content: "" })).toBe(
+      "allow",
+    );
   });
   test("a Read deny also keeps Edit and Write off the path", () => {
     expect(verdict({ deny: ["Read(.env)"] }, "Write", { file_path: `${CWD}/.env`, content: "" })).toBe("deny");
@@ -192,7 +228,9 @@ describe("path anchors", () => {
 describe("WebFetch(domain:...)", () => {
   const fetch = (url: string) => ({ url, prompt: "" });
   test("a host, compared without case", () => {
-    expect(verdict({ allow: ["WebFetch(domain:Example.com)"] }, "WebFetch", fetch("https://EXAMPLE.com/x"))).toBe("allow");
+    expect(verdict({ allow: ["WebFetch(domain:Example.com)"] }, "WebFetch", fetch("https://EXAMPLE.com/x"))).toBe(
+      "allow",
+    );
   });
   test("*.example.com covers subdomains at any depth, not the apex", () => {
     const rules = { allow: ["WebFetch(domain:*.example.com)"] };
@@ -224,8 +262,12 @@ describe("Agent(...) and Skill(...)", () => {
 
 describe("precedence", () => {
   test("deny wins over ask over allow, whatever the order or specificity", () => {
-    expect(verdict({ allow: ["Bash(git push origin main)"], deny: ["Bash(git *)"] }, "Bash", bash("git push origin main"))).toBe("deny");
-    expect(verdict({ allow: ["Bash(git push *)"], ask: ["Bash(git push *)"] }, "Bash", bash("git push origin"))).toBe("ask");
+    expect(
+      verdict({ allow: ["Bash(git push origin main)"], deny: ["Bash(git *)"] }, "Bash", bash("git push origin main")),
+    ).toBe("deny");
+    expect(verdict({ allow: ["Bash(git push *)"], ask: ["Bash(git push *)"] }, "Bash", bash("git push origin"))).toBe(
+      "ask",
+    );
   });
   test("a bad deny makes its tool ask, and only its tool", () => {
     const set = entries({ deny: ["Bash(npm run"] });

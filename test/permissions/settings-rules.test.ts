@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import { cards, parity } from "../parity/harness.ts";
 import { connectProcess, newSession, prompt, type Connected } from "../support/acp-session.ts";
+import { runCli } from "../support/cli-process.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
 const SECRET = "API_TOKEN=sk-live-7f3e9c";
@@ -48,7 +49,9 @@ describe("a deny on .env", () => {
       expect(c.client.permissionRequests.length).toBe(0);
       const card = lastCard(c, sessionId);
       expect(card?.status).toBe("failed");
-      expect(cardText(card)).toContain(`Refused by rule Read(./.env) (project: ${join(box.workspace, ".claude", "settings.json")})`);
+      expect(cardText(card)).toContain(
+        `Refused by rule Read(./.env) (project: ${join(box.workspace, ".claude", "settings.json")})`,
+      );
       expect(shown(c, sessionId)).not.toContain(SECRET);
       expect(journalText(box)).not.toContain(SECRET);
     } finally {
@@ -146,6 +149,79 @@ describe("rules are facts", () => {
       await prompt(c.ctx, sessionId, call("Bash", { command: "echo second" }));
       expect(c.client.permissionRequests.length).toBe(1);
       expect(lastCard(c, sessionId)?.status).toBe("completed");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("where the rules are listed", () => {
+  test("show lists the settings rules the session recorded, each with its file", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*)"], deny: ["Read(./.env)"] });
+    const { c, sessionId } = await session(box);
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo listed" }));
+    } finally {
+      await c.close();
+    }
+    const shownText = (await runCli(["show", sessionId], box.env)).stdout;
+    const file = join(box.userHome, ".claude", "settings.json");
+    expect(shownText).toContain("permission rules from the settings files (as last recorded):");
+    expect(shownText).toContain(`deny "Read(./.env)" from "${file}"`);
+    expect(shownText).toContain(`allow "Bash(echo:*)" from "${file}"`);
+  });
+
+  test("doctor lists the rules in force and where each comes from, and names a bad one", async () => {
+    const box = sandbox("scripted/call");
+    userSettings(box, { allow: ["Bash(echo:*)"], deny: ["Read(./.env)", "Bash("] });
+    const r = await runCli(["doctor"], box.env, { cwd: box.workspace });
+    const file = join(box.userHome, ".claude", "settings.json");
+    expect(r.stdout).toContain(`permission rules: ${file} (user): deny Read(./.env), deny Bash(, allow Bash(echo:*)`);
+    expect(r.stdout).toContain("1 permission rule ignored");
+  });
+});
+
+describe("always, as the user means it", () => {
+  test("the two always options name the rule a user would write, and a project rule holds in the next session", async () => {
+    const box = sandbox("scripted/call");
+    writeJson(join(box.configHome, "verbatim", "config.json"), { trustedFolders: [box.workspace] });
+    const project = (): acp.RequestPermissionResponse => ({
+      outcome: { outcome: "selected", optionId: "allow_always_project" },
+    });
+    const first = await connectProcess(box.env, { policy: project });
+    try {
+      const { sessionId } = await newSession(first.ctx, box.workspace);
+      await prompt(first.ctx, sessionId, call("Bash", { command: "npm run test -- --watch || true" }));
+      const names = first.client.permissionRequests[0]!.options.map((o) => o.name);
+      expect(names).toContain("Always allow Bash(npm run test:*), Bash(true) for this session");
+      expect(names).toContain(
+        "Always allow Bash(npm run test:*), Bash(true) in this project (.claude/settings.local.json)",
+      );
+    } finally {
+      await first.close();
+    }
+    const local = JSON.parse(readFileSync(join(box.workspace, ".claude", "settings.local.json"), "utf8"));
+    expect(local.permissions.allow).toEqual(["Bash(npm run test:*)", "Bash(true)"]);
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "npm run test -- --coverage || true" }));
+      expect(c.client.permissionRequests.length).toBe(0);
+      expect(cardText(lastCard(c, sessionId))).toContain("Allowed by rule Bash(npm run test:*)");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("for this session: the rule holds for later calls of the session, and not in the next one", async () => {
+    const box = sandbox("scripted/call");
+    const { c, sessionId } = await session(box, "allow_always");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "git status --short" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      await prompt(c.ctx, sessionId, call("Bash", { command: "git status" }));
+      expect(c.client.permissionRequests.length).toBe(1);
+      expect(cardText(lastCard(c, sessionId))).toContain("Allowed by rule Bash(git status:*) (this session)");
     } finally {
       await c.close();
     }

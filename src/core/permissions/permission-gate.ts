@@ -16,10 +16,11 @@ import {
 } from "./call-gate.ts";
 import { racedAnswer, type AnswerClaims, type ClaimCodec, type Raced } from "./answer-race.ts";
 import { decide, hookRefusalText } from "./decide.ts";
-import { decidingRule, rulesVerdict } from "./rules-in-force.ts";
+import { decidingRule, judgeCall, type JudgedCall } from "./rules-in-force.ts";
 import type { RuleVerdict } from "./rules/rule-set.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
-import { outsideOptions, permissionOptions } from "./options.ts";
+import { outsideOptions, permissionOptions, PROJECT_OPTION_ID, suggestedRules } from "./options.ts";
+import { saveProjectRules } from "./project-rules.ts";
 import { defined } from "../../shared/defined.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
@@ -46,7 +47,8 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
-    const ruled = rulesVerdict(session.state, effective);
+    const judged = judgeCall(session.state, effective);
+    const ruled = judged.verdict;
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
@@ -96,7 +98,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
     try {
       await ruling("ask", askedWhy(ruled, outside));
-      const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective);
+      const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective, judged);
       const decision = await askUser(options, effective, session, question);
       return decision.run ? allowed : decision;
     } finally {
@@ -134,21 +136,53 @@ type Question = {
   ): Promise<void>;
 };
 
-function toolQuestion({ tool, input }: GateRequest): Question {
+function toolQuestion({ tool, input }: GateRequest, judged: JudgedCall): Question {
   const scope = tool.ruleScope?.(input);
+  const rules = suggestedRules(tool, judged.subject);
   return {
-    options: permissionOptions(tool, scope),
+    options: permissionOptions(tool, scope, rules, judged.trusted),
     async remember(chosen, ids, session) {
-      if (chosen.kind !== "allow_always" && chosen.kind !== "reject_always") return;
-      await session.record({
-        kind: "permission_rule_added",
-        ...ids,
-        toolName: tool.name,
-        ...defined({ scope }),
-        decision: chosen.kind === "allow_always" ? "allow" : "deny",
-      });
+      if (chosen.kind === "reject_always" || (chosen.kind === "allow_always" && rules.length === 0)) {
+        // This exact call, for the session (a command line that could not be read is only ever allowed as itself).
+        await session.record({
+          kind: "permission_rule_added",
+          ...ids,
+          toolName: tool.name,
+          ...defined({ scope }),
+          decision: chosen.kind === "allow_always" ? "allow" : "deny",
+        });
+        return;
+      }
+      if (chosen.kind !== "allow_always") return;
+      const savedTo = chosen.optionId === PROJECT_OPTION_ID ? await saved(rules, session) : undefined;
+      for (const rule of rules)
+        await session.record({
+          kind: "permission_rule_added",
+          ...ids,
+          toolName: tool.name,
+          ...defined({ scope }),
+          decision: "allow",
+          rule,
+          ...defined({ savedTo }),
+        });
     },
   };
+}
+
+/** The project's local settings file the rules were written to, or undefined (with a notice saying why) when they could not be. */
+async function saved(rules: readonly string[], session: GateSession): Promise<string | undefined> {
+  try {
+    return saveProjectRules(session.state.cwd, rules);
+  } catch (error) {
+    await session.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "warning",
+      title: "The rule was kept for this session only",
+      description: `It could not be saved for the project: ${error instanceof Error ? error.message : String(error)}`,
+    });
+    return undefined;
+  }
 }
 
 function outsideQuestion(directories: string[]): Question {

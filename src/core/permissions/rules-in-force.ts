@@ -9,17 +9,21 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import { homeDir } from "../../shared/home-dir.ts";
 import type { Tool } from "../tools/tool.ts";
 import { callSubject } from "./call-subject.ts";
-import { judge, type RuleEntry, type RuleVerdict } from "./rules/rule-set.ts";
+import { judge, type CallSubject, type RuleEntry, type RuleVerdict } from "./rules/rule-set.ts";
 import { ruleSetOf, settingsInForce } from "./settings-rules.ts";
 
-export function rulesVerdict(
+/** The rules' verdict on a call, the call as they saw it, and whether the workspace was trusted when they were read. */
+export type JudgedCall = { verdict: RuleVerdict | undefined; subject: CallSubject; trusted: boolean };
+
+export function judgeCall(
   state: SessionStateFold,
   call: { tool: Tool; input: unknown; roots: readonly string[] },
-): RuleVerdict | undefined {
+): JudgedCall {
   const settings = settingsInForce(state, hostname());
   const home = settings?.home ?? homeDir(process.env);
   const set = ruleSetOf(settings, state.rules, { cwd: state.cwd, home });
-  return judge(set, callSubject(call.tool, call.input, { cwd: state.cwd, home, roots: call.roots }));
+  const subject = callSubject(call.tool, call.input, { cwd: state.cwd, home, roots: call.roots });
+  return { verdict: judge(set, subject), subject, trusted: settings?.trusted ?? false };
 }
 
 /** A rule as a card names it. */
