@@ -38,7 +38,11 @@ export class ConversationFold {
       case "prompt_received": {
         const moved = this.#moved;
         this.#moved = undefined;
-        const parts = fact.blocks.flatMap(userParts);
+        const withheld = new Map((fact.withheld ?? []).map((w) => [w.index, w.rule]));
+        const parts = fact.blocks.flatMap((block, i) => {
+          const rule = withheld.get(i);
+          return rule === undefined ? userParts(block) : [{ type: "text" as const, text: withheldText(block, rule) }];
+        });
         const message: Extract<ModelMessage, { role: "user" }> = {
           role: "user",
           content: this.#opening(moved === undefined ? parts : [{ type: "text", text: moved }, ...parts]),
@@ -222,6 +226,12 @@ export function conversationOf(records: Iterable<StoredFact>, rewound: readonly 
   const fold = new ConversationFold();
   for (const record of records) if (!isRetracted(rewound, record.seq)) fold.apply(record.fact);
   return fold.messages;
+}
+
+/** What the model is told of an embedded file a deny rule kept from it. */
+function withheldText(block: ContentBlock, rule: string): string {
+  const uri = block.type === "resource" ? block.resource.uri : "";
+  return `[Attached file withheld: ${uri} is covered by the user's permission rule ${rule}]`;
 }
 
 /** How a prompt block reads to the model. Images pass through; resources become text. */

@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
-import { cards, parity } from "../parity/harness.ts";
+import { cards, parity, texts } from "../parity/harness.ts";
 import { connectProcess, newSession, prompt, type Connected } from "../support/acp-session.ts";
 import { runCli } from "../support/cli-process.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
@@ -54,6 +54,74 @@ describe("a deny on .env", () => {
       );
       expect(shown(c, sessionId)).not.toContain(SECRET);
       expect(journalText(box)).not.toContain(SECRET);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("a deny on .env holds everywhere", () => {
+  test("Grep of the workspace shows no .env line, and Glob lists no .env", async () => {
+    const box = sandbox("scripted/call");
+    writeFileSync(join(box.workspace, ".env"), `${SECRET}\n`);
+    writeFileSync(join(box.workspace, "notes.txt"), "API_TOKEN is documented here\n");
+    projectSettings(box, { deny: ["Read(./.env)"] });
+    const { c, sessionId } = await session(box);
+    try {
+      await prompt(c.ctx, sessionId, call("Grep", { pattern: "API_TOKEN", output_mode: "content" }));
+      const grep = cardText(lastCard(c, sessionId));
+      expect(grep).toContain("notes.txt");
+      expect(grep).not.toContain(".env");
+      expect(grep).not.toContain("sk-live");
+      await prompt(c.ctx, sessionId, call("Glob", { pattern: "**/.*" }));
+      expect(cardText(lastCard(c, sessionId))).not.toContain(".env");
+      expect(journalText(box)).not.toContain("sk-live");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a prompt's embedded .env is withheld from the model, and the client sees its prompt as sent", async () => {
+    const box = sandbox("scripted/echo");
+    const path = join(box.workspace, ".env");
+    writeFileSync(path, `${SECRET}\n`);
+    userSettings(box, { deny: ["Read(.env)"] });
+    const { c, sessionId } = await session(box);
+    try {
+      await c.ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [
+          { type: "text", text: "look at this " },
+          { type: "resource", resource: { uri: `file://${path}`, text: `${SECRET}\n`, mimeType: "text/plain" } },
+        ],
+      });
+      const answer = texts(c.client.view(sessionId), "agent").join("\n");
+      expect(answer).toContain("withheld");
+      expect(answer).toContain("Read(.env)");
+      expect(answer).not.toContain("sk-live");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a subagent's reads are held to the same deny", async () => {
+    const box = sandbox("scripted/call");
+    writeFileSync(join(box.workspace, ".env"), `${SECRET}\n`);
+    userSettings(box, { deny: ["Read(./.env)"] });
+    const { c, sessionId } = await session(box, "allow_once");
+    try {
+      await prompt(
+        c.ctx,
+        sessionId,
+        call("Task", {
+          description: "peek",
+          prompt: `Read ${JSON.stringify({ file_path: join(box.workspace, ".env") })}`,
+          subagent_type: "general-purpose",
+        }),
+      );
+      expect(shown(c, sessionId)).not.toContain("sk-live");
+      expect(journalText(box)).not.toContain("sk-live");
+      expect(cardText(lastCard(c, sessionId))).toContain("refused by a saved permission rule");
     } finally {
       await c.close();
     }

@@ -9,8 +9,12 @@ import type { Tool } from "../tools/tool.ts";
 import type { HookVerdict, RefusedBy } from "./decide.ts";
 
 export type GateDecision =
-  /** `roots`: directories outside the session's own that this call may use (the user allowed it). */
-  { run: true; input: unknown; roots?: string[] } | { run: false; by: RefusedBy; reason: string; modelText: string };
+  /**
+   * `roots`: directories outside the session's own that this call may use (the user allowed it).
+   * `hidden`: paths a deny rule keeps from the call's results (a search never shows them).
+   */
+  | { run: true; input: unknown; roots?: string[]; hidden?: (path: string) => boolean }
+  | { run: false; by: RefusedBy; reason: string; modelText: string };
 
 /** `roots`: the directories file tools may use without asking (the session's, plus any granted). */
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };

@@ -72,7 +72,12 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // everything) lets a call reach them, even a read.
     const outside = outsideDirectories(effective);
     const allowsAll = session.state.modeId === "bypassPermissions" || pre?.verdict?.decision === "allow";
-    const allowed = { run: true as const, input: effective.input, ...(outside.length ? { roots: outside } : {}) };
+    const allowed = {
+      run: true as const,
+      input: effective.input,
+      ...(outside.length ? { roots: outside } : {}),
+      ...defined({ hidden: judged.hidden }),
+    };
     if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) {
       if (
         ruled?.decision === "allow" &&

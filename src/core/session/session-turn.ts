@@ -22,6 +22,7 @@ import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { recoveryFact } from "./recovery.ts";
 import { syncSettings } from "./permission-settings-sync.ts";
+import { withheldBlocks } from "../permissions/rules-in-force.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
@@ -70,7 +71,15 @@ export async function runSessionTurn(
   await session.tooling.settle();
   const turnId = mintId("turn");
   const promptId = mintId("msg");
-  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from }) });
+  const withheld = withheldBlocks(session.state, blocks);
+  await session.record({
+    kind: "prompt_received",
+    turnId,
+    messageId: promptId,
+    blocks,
+    ...defined({ from }),
+    ...(withheld.length ? { withheld } : {}),
+  });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
   const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, signal, conversation);
   session.hooks?.endTurn({
