@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside } from "../tools/paths.ts";
 import type { Tool } from "../tools/tool.ts";
-import { readCommandLine } from "./rules/command-reading.ts";
+import { readCommandLine } from "./rules/shell-tree.ts";
 import type { CallSubject, CommandReading } from "./rules/rule-set.ts";
 import { strippedWords } from "./rules/command-match.ts";
 
@@ -69,7 +69,7 @@ const absolute = (path: string, where: Pick<Where, "cwd" | "home">) =>
       ? resolve(path)
       : resolve(where.cwd, path);
 
-export function callSubject(tool: Tool, input: unknown, where: Where): CallSubject {
+export async function callSubject(tool: Tool, input: unknown, where: Where): Promise<CallSubject> {
   const fields = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   const subject: CallSubject = { tool: tool.name, input, reads: [], writes: [] };
   const scope = tool.ruleScope?.(input);
@@ -87,7 +87,7 @@ export function callSubject(tool: Tool, input: unknown, where: Where): CallSubje
     }
   }
   if (tool.name === "Bash" && typeof fields.command === "string") {
-    const reading = readCommandLine(fields.command);
+    const reading = await readCommandLine(fields.command);
     subject.command = reading;
     addCommandPaths(subject, reading, where);
   }

@@ -47,7 +47,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
-    const judged = judgeCall(session.state, effective);
+    const judged = await judgeCall(session.state, effective);
     const ruled = judged.verdict;
     const verdict = decide({
       tool: effective.tool,

@@ -24,14 +24,14 @@ export type JudgedCall = {
   hidden?: (path: string) => boolean;
 };
 
-export function judgeCall(
+export async function judgeCall(
   state: SessionStateFold,
   call: { tool: Tool; input: unknown; roots: readonly string[] },
-): JudgedCall {
+): Promise<JudgedCall> {
   const settings = settingsInForce(state, hostname());
   const home = settings?.home ?? homeDir(process.env);
   const set = ruleSetOf(settings, state.rules, { cwd: state.cwd, home });
-  const subject = callSubject(call.tool, call.input, { cwd: state.cwd, home, roots: call.roots });
+  const subject = await callSubject(call.tool, call.input, { cwd: state.cwd, home, roots: call.roots });
   const hidden = SEARCHES.has(call.tool.name) ? deniedReads(set) : undefined;
   return { verdict: judge(set, subject), subject, trusted: settings?.trusted ?? false, ...(hidden ? { hidden } : {}) };
 }
