@@ -17,8 +17,11 @@ const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as 
   version: string;
   bin: Record<string, string>;
 };
-/** What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). */
-const BUDGET = { packed: 4_000_000, unpacked: 9_000_000 };
+/**
+ * What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0; 4.2 MB packed once
+ * it shipped the shell parser's two WebAssembly modules, 10.3 MB unpacked).
+ */
+const BUDGET = { packed: 5_000_000, unpacked: 12_000_000 };
 
 let stage = "";
 let tarball = "";
