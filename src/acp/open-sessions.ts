@@ -111,6 +111,7 @@ export class OpenSessions {
         ask: askClient(client, sessionId, projector),
         ...defined({ claims: this.#claims(sessionId) }),
       }),
+      asker: askClient(client, sessionId, projector),
       childGate: (origin) =>
         permissionGate({
           ask: askClientForSubagent(client, sessionId, projector, origin),

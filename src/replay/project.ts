@@ -58,6 +58,7 @@ export class Projector {
       case "session_imported":
       case "session_rewound":
       case "permission_settings_read":
+      case "workspace_trust_answered":
         return [];
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];

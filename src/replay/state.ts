@@ -52,6 +52,8 @@ export class SessionStateFold {
    * again before it decides anything.
    */
   permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
+  /** Whether the editor was asked to trust the workspace in this session (asked once). */
+  trustAsked = false;
   /** Where the session was last imported: rules recorded before it never decide. */
   importedAtSeq: number | undefined;
   /** Directories outside the session's own that the user let file tools into for the session. */
@@ -104,6 +106,9 @@ export class SessionStateFold {
         return;
       case "session_moved":
         this.cwd = fact.cwd;
+        return;
+      case "workspace_trust_answered":
+        this.trustAsked = true;
         return;
       case "permission_settings_read":
         this.permissionSettings = { fact, seq };

@@ -6,7 +6,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import { cards, parity, texts } from "../parity/harness.ts";
@@ -293,6 +293,60 @@ describe("always, as the user means it", () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe("trust from the editor", () => {
+  const answering =
+    (optionId: string) =>
+    (request: acp.RequestPermissionRequest): acp.RequestPermissionResponse => ({
+      outcome: request.options.some((o) => o.optionId === optionId)
+        ? { outcome: "selected", optionId }
+        : { outcome: "selected", optionId: "reject_once" },
+    });
+
+  test("an untrusted workspace's allow rules are asked about once, trusted, kept in the user config, and then hold", async () => {
+    const box = sandbox("scripted/call");
+    projectSettings(box, { allow: ["Bash(echo:*)"] });
+    const first = await connectProcess(box.env, { policy: answering("trust") });
+    try {
+      const { sessionId } = await newSession(first.ctx, box.workspace);
+      await prompt(first.ctx, sessionId, call("Bash", { command: "echo trusted-now" }));
+      const questions = first.client.permissionRequests;
+      expect(questions.length).toBe(1);
+      expect(questions[0]!.options.map((o) => o.name)).toEqual(["Trust this folder", "Not now"]);
+      expect(JSON.stringify(questions[0]!.toolCall)).toContain("allow Bash(echo:*)");
+      expect(lastCard(first, sessionId)?.status).toBe("completed");
+      expect(cardText(lastCard(first, sessionId))).toContain("Allowed by rule Bash(echo:*) (project:");
+    } finally {
+      await first.close();
+    }
+    const config = JSON.parse(readFileSync(join(box.configHome, "verbatim", "config.json"), "utf8"));
+    expect(config.trustedFolders).toEqual([realpathSync(box.workspace)]);
+    const { c, sessionId } = await session(box, "reject_once");
+    try {
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo again" }));
+      expect(c.client.permissionRequests.length).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("not now: nothing is trusted, the question is not asked again in the session, and the allow rules stay off", async () => {
+    const box = sandbox("scripted/call");
+    projectSettings(box, { allow: ["Bash(echo:*)"] });
+    const c = await connectProcess(box.env, { policy: answering("not_now") });
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo one" }));
+      await prompt(c.ctx, sessionId, call("Bash", { command: "echo two" }));
+      const asked = c.client.permissionRequests.map((r) => r.options[0]!.name);
+      expect(asked.filter((name) => name === "Trust this folder").length).toBe(1);
+      expect(asked.length).toBe(3);
+    } finally {
+      await c.close();
+    }
+    expect(existsSync(join(box.configHome, "verbatim", "config.json"))).toBe(false);
   });
 });
 

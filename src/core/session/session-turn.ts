@@ -22,6 +22,7 @@ import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { recoveryFact } from "./recovery.ts";
 import { syncSettings } from "./permission-settings-sync.ts";
+import { askWorkspaceTrust } from "./workspace-trust.ts";
 import { withheldBlocks } from "../permissions/rules-in-force.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
@@ -81,6 +82,8 @@ export async function runSessionTurn(
     ...(withheld.length ? { withheld } : {}),
   });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
+  // Trusted now: the project's rules are read again, so this turn already decides by them.
+  if (await askWorkspaceTrust(session, signal)) await syncSettings(session, session.deps.hooks);
   const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, signal, conversation);
   session.hooks?.endTurn({
     ...(outcome.ok ? {} : { failed: outcome.error }),

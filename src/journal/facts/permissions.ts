@@ -135,6 +135,20 @@ export const permissionRuled = z.object({
   why: z.string().optional(),
 });
 
+/**
+ * The user answered the editor's question whether to trust the session's workspace (asked on the
+ * card `toolCallId`, the first time an untrusted workspace wanted its project settings or hooks to
+ * act): `trusted` when they trusted it, which `verbatim trust` would have kept in the user config
+ * as well (`error`: why it could not be kept, so it was not trusted). Asked once a session.
+ */
+export const workspaceTrustAnswered = z.object({
+  kind: z.literal("workspace_trust_answered"),
+  toolCallId: z.string(),
+  folder: z.string(),
+  trusted: z.boolean(),
+  error: z.string().optional(),
+});
+
 export const permissionFacts = [
   permissionRequested,
   permissionAnswered,
@@ -142,4 +156,5 @@ export const permissionFacts = [
   accessGranted,
   permissionSettingsRead,
   permissionRuled,
+  workspaceTrustAnswered,
 ] as const;
