@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
-import { permissionRuleAdded } from "../journal/facts/permissions.ts";
+import { permissionRuleAdded, permissionSettingsRead } from "../journal/facts/permissions.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
 import { toolSpec } from "../journal/facts/session.ts";
 import type { SessionStateFold } from "./state.ts";
@@ -48,6 +48,11 @@ export const foldSnapshot = z.strictObject({
   seenFiles: mapOf(z.string()),
   retracted: z.array(retractedRange).optional(),
   lastSeq: z.number().int(),
+  // Written so the text is the fold's; never restored (authority from a cache: restoreFold).
+  permissionSettings: z.strictObject({ fact: permissionSettingsRead, seq: z.number().int() }).optional(),
+  importedAtSeq: z.number().int().optional(),
+  /** Absent in states stored before it was kept. */
+  trustAsked: z.boolean().optional(),
 });
 export type FoldSnapshot = z.infer<typeof foldSnapshot>;
 
@@ -86,6 +91,9 @@ export function snapshotFold(fold: SessionStateFold): string {
     seenFiles: { $verbatimMap: [...fold.seenFiles] },
     retracted: fold.retracted,
     lastSeq: fold.lastSeq,
+    permissionSettings: fold.permissionSettings,
+    importedAtSeq: fold.importedAtSeq,
+    trustAsked: fold.trustAsked,
   };
   return JSON.stringify(snapshot);
 }
@@ -119,6 +127,9 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   refill(fold.seenFiles, s.seenFiles.$verbatimMap);
   fold.retracted = s.retracted;
   fold.lastSeq = s.lastSeq;
+  // The settings rules (and where the last import was) are authority: whoever can write the cache
+  // could have rewritten them, so they are left out, and the session records its rules again.
+  fold.trustAsked = s.trustAsked ?? false;
 }
 
 function refill<V>(map: Map<string, V>, entries: readonly [string, V][]): void {

@@ -46,16 +46,6 @@ export class SessionStateFold {
   readonly openCalls = new Map<string, OpenCall>();
   /** Rules from "always" permission answers, oldest first. */
   readonly rules: PermissionRule[] = [];
-  /**
-   * The settings files' permission rules last recorded, and where (seq). Never restored from the
-   * replay cache (fold-snapshot.ts leaves it out): a session restored that way records its rules
-   * again before it decides anything.
-   */
-  permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
-  /** Whether the editor was asked to trust the workspace in this session (asked once). */
-  trustAsked = false;
-  /** Where the session was last imported: rules recorded before it never decide. */
-  importedAtSeq: number | undefined;
   /** Directories outside the session's own that the user let file tools into for the session. */
   readonly grantedDirectories: string[] = [];
   /** Each file's content hash as the model last saw it (read or written). */
@@ -67,6 +57,16 @@ export class SessionStateFold {
    */
   retracted: RetractedRange[] | undefined;
   lastSeq = 0;
+  /**
+   * The settings files' permission rules last recorded, and where (seq). Never restored from the
+   * replay cache (fold-snapshot.ts writes it, restores nothing of it): a session restored that way
+   * records its rules again before it decides anything.
+   */
+  permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
+  /** Where the session was last imported: rules recorded before it never decide (not restored from the cache either). */
+  importedAtSeq: number | undefined;
+  /** Whether the editor was asked to trust the workspace in this session (asked once). */
+  trustAsked = false;
 
   apply(fact: Fact, seq: number): void {
     this.lastSeq = seq;

@@ -174,11 +174,15 @@ describe("allow and ask rules", () => {
 
   test("a project's allow rules wait for trust; its deny rules hold at once", async () => {
     const box = sandbox("scripted/call");
-    projectSettings(box, { allow: ["Bash(echo:*)"] });
+    projectSettings(box, { allow: ["Bash(echo:*)"], deny: ["Bash(rm:*)"] });
     const { c, sessionId } = await session(box, "reject_once");
     try {
       await prompt(c.ctx, sessionId, call("Bash", { command: "echo from-an-untrusted-project" }));
-      expect(c.client.permissionRequests.length).toBe(1);
+      // Asked to trust the folder (not now), then about the command its allow rule would have run.
+      expect(c.client.permissionRequests.map((r) => r.options[0]!.name)).toEqual(["Trust this folder", "Allow"]);
+      await prompt(c.ctx, sessionId, call("Bash", { command: "rm README.md" }));
+      expect(c.client.permissionRequests.length).toBe(2);
+      expect(cardText(lastCard(c, sessionId))).toContain("Refused by rule Bash(rm:*)");
       expect(shown(c, sessionId)).toContain("Project allow rules not applied: this workspace is not trusted");
     } finally {
       await c.close();

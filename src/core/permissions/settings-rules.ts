@@ -162,8 +162,11 @@ export function settingsMode(settings: PermissionSettingsRead): {
 } {
   const order = [...settings.files].sort((a, b) => rank(b.scope) - rank(a.scope));
   for (const file of order) {
-    if (file.defaultMode === undefined || !holds(settings, file, "allow")) continue;
+    if (file.defaultMode === undefined) continue;
     const mode = MODE_ALIASES[file.defaultMode];
+    // A mode that runs calls unasked is an allow: a project's waits for trust. `default` and `plan` never do.
+    const unasked = mode === "acceptEdits" || mode === "bypassPermissions";
+    if (!holds(settings, file, unasked ? "allow" : "deny")) continue;
     return mode ? { mode } : { mode: "default", unknown: { mode: file.defaultMode, path: file.path } };
   }
   return {};
