@@ -29,12 +29,13 @@ const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk", "shell-parser"].map(
 
 /**
  * Everything past the start path: the ACP agent past `initialize` (the SDK, the protocol, the
- * engine) and the subcommands (setup, doctor, chat, run, the terminal UI, ...). `src/cli.ts`
- * imports them only through `src/cli/agent-entry.ts`, built as its own bundle: the start bundle
+ * engine) and the subcommands (setup, doctor, chat, run, the terminal UI, ...). `src/cli.ts` and
+ * its command table (`src/cli/command-table.ts`, which imports it as `./agent-entry.ts`) reach them
+ * only through `src/cli/agent-entry.ts`, built as its own bundle: the start bundle
  * answers `initialize` without it (src/start/early-initialize.ts), then loads it. What crosses is
  * plain data (the rest of stdin, the request answered); a process runs the agent or one subcommand.
  */
-const AGENT = { filter: /\/cli\/agent-entry\.ts$/, entry: "src/cli/agent-entry.ts", name: "agent.js" };
+const AGENT = { filter: /(^\.|\/cli)\/agent-entry\.ts$/, entry: "src/cli/agent-entry.ts", name: "agent.js" };
 
 /** The bundles the start bundle loads when first needed, beside it in `dist/`. */
 const SPLIT = [AGENT];

@@ -33,7 +33,10 @@ export const agentCapabilities: AgentCapabilities = {
   // `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`, with `files` to restore edits too;
   // and the multi-client attach RFD's, as `_verbatim/session/attach` and `_verbatim/session/detach`:
   // an observer follows a session any process runs; a controller also answers its permission questions.
+  // `claudeCode.promptQueueing` (claude-agent-acp's): a `session/prompt` while a turn runs waits its turn
+  // rather than being refused (src/core/session/turn-line.ts).
   _meta: {
+    claudeCode: { promptQueueing: true },
     verbatim: {
       rewind: { editPrompt: true, files: true },
       attach: { roles: ["observer", "controller"], historyPolicies: ["full", "none"], replayFrom: true },
@@ -48,5 +51,7 @@ export function initializeResponse(version: string, authMethods: AuthMethod[] = 
     agentCapabilities,
     agentInfo: { name: "verbatim", title: "verbatim", version },
     authMethods,
+    // `_session/steering` (steering-handler.ts), advertised where the Claude and Codex adapters do: the result's own `_meta`.
+    _meta: { steering: { supported: true } },
   };
 }

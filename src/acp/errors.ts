@@ -31,6 +31,7 @@ export function toRequestError(error: unknown): unknown {
       case "unknown_message":
         return RequestError.invalidParams(data, error.message);
       case "turn_running":
+      case "queue_full":
       case "closed":
       case "cwd_missing":
         return RequestError.invalidRequest(data, error.message);

@@ -8,10 +8,13 @@
  * on this connection, as a resumed session is: nothing is replayed (the client has the source's
  * view, which the fork's equals but for its title), and `session/load` of the fork shows it. The
  * fork's title, recorded when it was created, is sent once the response is written (the client
- * knows the fork then), as the live path sends a fact: its projection.
+ * knows the fork then), as the live path sends a fact: its projection; then what the client needs
+ * to draw the fork that a load's replay would have ended with, its slash commands and context
+ * usage (replay/opening-updates.ts), as `session/new` sends its commands after its response.
  */
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { forkSession } from "../core/session/fork.ts";
+import { openingUpdates } from "../replay/opening-updates.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { typed } from "./errors.ts";
 import type { ForkMessageIds } from "./fork-message-ids.ts";
@@ -48,8 +51,9 @@ export function forkHandlers(
           begin: (fork) =>
             sessions.afterResponse.then(requestId, () => {
               const projector = sessions.get(sessionId)?.projector;
-              if (title && projector)
-                for (const update of projector.apply(title)) sessions.sender(client).send(sessionId, update);
+              const sender = sessions.sender(client);
+              if (title && projector) for (const update of projector.apply(title)) sender.send(sessionId, update);
+              for (const update of openingUpdates(fork.state)) sender.send(sessionId, update);
               fork.begin();
             }),
         });

@@ -21,6 +21,7 @@ import { promptHandlers } from "./prompt-handlers.ts";
 import { replayCacheOf } from "../core/replay-cache/kept-cache.ts";
 import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
+import { steeringHandlers } from "./steering-handler.ts";
 
 /** The handlers past `initialize`, with what they were wired to. */
 export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; followers: Followers; handlers: HandlerTable };
@@ -54,5 +55,6 @@ export function loadHandlers(
   rewindHandlers(handlers, wired.store, sessions);
   configHandlers(handlers, sessions);
   attachHandlers(handlers, wired.store, sessions, followers);
+  steeringHandlers(handlers, sessions, followers);
   return { deps: wired, sessions, followers, handlers };
 }

@@ -10,7 +10,7 @@ import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { keptInCache } from "../core/replay-cache/kept-cache.ts";
 import type { ReplaySeal } from "../core/replay-cache/replay-seal.ts";
-import { permissionGate } from "../core/permissions/permission-gate.ts";
+import { cardQuestion, permissionGate } from "../core/permissions/permission-gate.ts";
 import { journalClaims, type AnswerClaims } from "../core/permissions/answer-race.ts";
 import { withClaimedForms } from "../core/permissions/claimed-forms.ts";
 import type { AnsweredBy } from "../journal/facts/index.ts";
@@ -112,6 +112,10 @@ export class OpenSessions {
         ...defined({ claims: this.#claims(sessionId) }),
       }),
       asker: askClient(client, sessionId, projector),
+      askCard: cardQuestion({
+        ask: askClient(client, sessionId, projector),
+        ...defined({ claims: this.#claims(sessionId) }),
+      }),
       childGate: (origin) =>
         permissionGate({
           ask: askClientForSubagent(client, sessionId, projector, origin),

@@ -6,9 +6,10 @@
  * `_meta.verbatim.retracted`, the ids of the messages and
  * tool calls the client drops (every entry it shows after that message); nothing else is sent for
  * it (the rewind's fact shows nothing). An edit answers as `session/prompt` does, once its new
- * prompt's turn ends, with the same `_meta.verbatim.retracted`. With `files: true` the answer's
- * `_meta.verbatim.files` says what the file restore did, and a notice shows it (sent before the
- * answer, after the kept message). docs/acp-language.md says this.
+ * prompt's turn ends, with the same `_meta.verbatim.retracted`. With `files: true` the restore is
+ * its own card after the kept message, asked about as an edit is, before the answer
+ * (core/session/restore-step.ts); the answer's `_meta.verbatim.files` says what it did and
+ * `_meta.verbatim.restore` how it ended. docs/acp-language.md says this.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
@@ -70,11 +71,17 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
   );
 }
 
-/** What the client drops, and the turn the rewind cancelled first. */
+/** What the client drops, the turn the rewind cancelled first, and how its file restore ended. */
 function shownMeta(rewound: Rewound) {
+  const restore = rewound.restore;
   return {
     retracted: rewound.retracted,
     ...(rewound.cancelledTurnId ? { cancelledTurnId: rewound.cancelledTurnId } : {}),
-    ...defined({ files: rewound.record.files }),
+    ...(restore
+      ? {
+          files: restore.files,
+          restore: { restoreId: restore.restoreId, outcome: restore.outcome, ...defined({ reason: restore.reason }) },
+        }
+      : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { JournalStore } from "../journal/store.ts";
 import type { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { retractionOf } from "../replay/retraction.ts";
+import { turnEndUpdate } from "../replay/turn-end.ts";
 import { JournalError } from "../journal/errors.ts";
 import { log } from "../shared/log.ts";
 import { sleep } from "../shared/sleep.ts";
@@ -48,7 +49,8 @@ export type HistoryOptions = {
  */
 export type Following = {
   projector: Projector;
-  turnOpen: boolean;
+  /** The turn under way as the records so far say (its prompt received, no end nor recovery yet). */
+  openTurn: string | undefined;
   questions: OpenQuestions;
   cursor: FollowCursor;
   /** Told each live record after it is sent, and the following's end (a prompt sent to the writer waits on them). */
@@ -78,7 +80,7 @@ export async function sendHistory(
   const pipeline = new ReplayPipeline(projector, rewound);
   const following: Following = {
     projector,
-    turnOpen: false,
+    openTurn: undefined,
     questions: new OpenQuestions(ask),
     cursor: new FollowCursor(),
     watchers: new Set(),
@@ -112,7 +114,8 @@ function sendLive(projector: Projector, record: StoredFact, sink: FollowSink): v
 function note(following: Following, record: StoredFact, live: boolean): void {
   following.questions.note(record, live);
   if (live) for (const watcher of following.watchers) watcher.record(record);
-  if (TURN_KINDS.has(record.fact.kind)) following.turnOpen = record.fact.kind === "prompt_received";
+  const { fact } = record;
+  if (TURN_KINDS.has(fact.kind)) following.openTurn = fact.kind === "prompt_received" ? fact.turnId : undefined;
 }
 
 /** One live following: what it reads, what it sends to, and what it knows of the writer. */
@@ -180,7 +183,8 @@ async function followFrom({ store, sessionId, following, sink, quiet }: Live, si
 async function watchWriter({ store, sessionId, following, sink, quiet }: Live, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     await sleep(WRITER_CHECK_MS, signal);
-    if (signal.aborted || quiet.marked || !following.turnOpen) continue;
+    const turnId = following.openTurn;
+    if (signal.aborted || quiet.marked || !turnId) continue;
     if (Date.now() - quiet.since < WRITER_CHECK_MS) continue;
     // A failed look is the next look's to repeat: the records' reading reports the store's failures.
     if (!(await openCallsInterrupted(store, sessionId).catch(() => false))) continue;
@@ -188,5 +192,6 @@ async function watchWriter({ store, sessionId, following, sink, quiet }: Live, s
     following.questions.withdrawAll();
     for (const waiting of following.watchers) waiting.ended("the process running the session ended during the turn");
     for (const mark of following.projector.interruptionMarks()) sink.update(mark, following.cursor.last);
+    sink.update(turnEndUpdate({ turnId, ending: "interrupted" }), following.cursor.last);
   }
 }

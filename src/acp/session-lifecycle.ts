@@ -11,6 +11,7 @@ import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkDirectories, checkSessionId } from "./request-checks.ts";
 import { restoreSession } from "./session-restore.ts";
+import { openingUpdates } from "../replay/opening-updates.ts";
 import type { Followers } from "./followers.ts";
 
 /** `followers`: a session this connection follows stops being followed once it opens here (its updates then come from here). */
@@ -89,6 +90,10 @@ export function lifecycleHandlers(
           }),
         };
         activate(runtime.runtime, params);
+        // Nothing is replayed, but what a load's replay ends with is sent before the response, as a load sends it.
+        const sender = sessions.sender(client);
+        for (const update of openingUpdates(runtime.runtime.state)) sender.send(params.sessionId, update);
+        await sender.flush();
         return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
       });
     }),

@@ -3,22 +3,23 @@
  * session's prompts, asks which one to go back to and what to send instead, and sends it as
  * `_verbatim/session/edit_prompt`: everything from that prompt on is taken back (the journal keeps
  * it) and the new prompt runs from there. The terminal cannot unprint lines, so a line says what
- * was taken back; `verbatim show` and a reopened chat draw the session without it.
+ * is taken back before the new prompt's turn is drawn (with `--files`, the agent's notice of the
+ * restore follows it in the transcript); `verbatim show` and a reopened chat draw the session
+ * without what was taken back.
  */
 import type { ClientContext, StopReason } from "@agentclientprotocol/sdk";
 import { EDIT_PROMPT_METHOD } from "../acp/rewind-params.ts";
-import type { FilesRestored } from "../journal/facts/index.ts";
 import { dropRetracted } from "../view/drop-retracted.ts";
 import type { ViewModel } from "../view/view-model.ts";
 import { visible } from "../view/visible-text.ts";
-import { readLine, type TerminalIo } from "./terminal/line-reader.ts";
+import type { LineSource } from "./terminal/line-reader.ts";
 
 /** What a chat line asking for a rewind looks like. */
 export const isRewindCommand = (text: string): boolean => /^\/rewind(\s+--files)?\s*$/.test(text.trim());
 
 type EditAnswer = {
   stopReason: StopReason;
-  _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] }; files?: FilesRestored } };
+  _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] } } };
 };
 
 /** The prompts a client's view shows, oldest first: their ids and first lines. */
@@ -31,12 +32,29 @@ export function promptsOf(view: ViewModel): { messageId: string; text: string }[
   });
 }
 
+/** How many messages and tool calls a view shows from a message on (that message included). */
+function shownFrom(view: ViewModel, messageId: string): { messages: number; toolCalls: number } {
+  const entries = view.timeline.slice(view.timeline.indexOf(`message:${messageId}`));
+  return {
+    messages: entries.filter((e) => e.startsWith("message:")).length,
+    toolCalls: entries.filter((e) => e.startsWith("tool:")).length,
+  };
+}
+
 /**
  * Asks and runs one rewind; returns the new turn's stop reason, or undefined when the user chose
  * nothing (Enter, Ctrl-C or Ctrl-D at either question).
  */
 export async function chatRewind(
-  run: { agent: ClientContext; sessionId: string; view: ViewModel; io: TerminalIo; say: (text: string) => void },
+  run: {
+    agent: ClientContext;
+    sessionId: string;
+    view: ViewModel;
+    read: LineSource;
+    say: (text: string) => void;
+    /** Runs the new prompt's turn (the chat's wait for the model). */
+    turn: <T>(request: () => Promise<T>) => Promise<T>;
+  },
   line: string,
 ): Promise<StopReason | undefined> {
   const prompts = promptsOf(run.view);
@@ -45,22 +63,26 @@ export async function chatRewind(
     return undefined;
   }
   run.say(prompts.map((p, i) => `  ${String(i + 1).padStart(3)}  ${visible(p.text)}\n`).join(""));
-  const which = await readLine(run.io, `go back to before prompt (1-${prompts.length}, Enter cancels): `);
+  const which = await run.read(`go back to before prompt (1-${prompts.length}, Enter cancels): `);
   const chosen = which.kind === "line" ? prompts[Number(which.text.trim()) - 1] : undefined;
   if (!chosen) return undefined;
-  const text = await readLine(run.io, "send instead (Enter cancels): ");
+  const text = await run.read("send instead (Enter cancels): ");
   if (text.kind !== "line" || text.text.trim() === "") return undefined;
-  const send = run.agent.request.bind(run.agent) as unknown as (m: string, p: unknown) => Promise<EditAnswer>;
-  const answer = await send(EDIT_PROMPT_METHOD, {
-    sessionId: run.sessionId,
-    messageId: chosen.messageId,
-    newContent: [{ type: "text", text: text.text }],
-    files: /--files/.test(line),
-  });
-  const { retracted, files } = answer._meta.verbatim;
-  dropRetracted(run.view, retracted);
+  const files = /--files/.test(line);
+  // Said before the new prompt's turn is drawn: what the view shows from the chosen prompt on is what the rewind takes back.
+  const taken = shownFrom(run.view, chosen.messageId);
   run.say(
-    `(rewound: ${retracted.messageIds.length} message(s) and ${retracted.toolCallIds.length} tool call(s) taken back${files ? `; files restored: ${files.restored.length + files.removed.length}, left alone: ${files.leftAlone.length}; commands are never undone` : ""})\n`,
+    `(rewound: ${taken.messages} message(s) and ${taken.toolCalls} tool call(s) taken back; the journal keeps them; ${files ? "files are restored as the notice below says" : "files are left as they are"}, and commands are never undone)\n`,
   );
+  const send = run.agent.request.bind(run.agent) as unknown as (m: string, p: unknown) => Promise<EditAnswer>;
+  const answer = await run.turn(() =>
+    send(EDIT_PROMPT_METHOD, {
+      sessionId: run.sessionId,
+      messageId: chosen.messageId,
+      newContent: [{ type: "text", text: text.text }],
+      files,
+    }),
+  );
+  dropRetracted(run.view, answer._meta.verbatim.retracted);
   return answer.stopReason;
 }

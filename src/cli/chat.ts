@@ -1,8 +1,11 @@
 /**
  * `verbatim chat`: an interactive loop at a terminal, on the same in-process ACP path as `run`.
- * A prompt is typed after "› " and Enter sends it; the answer streams through the one renderer;
- * permission questions are asked in place (unless --approve answers them); Ctrl-C cancels the
- * turn that runs (at the prompt it only says how to leave); Ctrl-D on an empty prompt ends.
+ * A prompt is typed after "› " in one line editor kept for the whole chat (terminal/line-editor.ts:
+ * history, pastes kept whole, a new line with Alt+Enter, Ctrl-J or `\` then Enter, lines typed
+ * ahead kept); Enter sends it; the answer streams through the one renderer; permission questions
+ * are asked in place through the same editor (unless --approve answers them); Ctrl-C cancels the
+ * turn that runs (at the prompt it clears what is typed); Ctrl-D on an empty prompt, `/exit` or
+ * `/quit` ends. `/help` and an unknown `/word` are answered here (chat-commands.ts).
  * `--session ID` and `--continue` reopen a session with `session/load`, so its transcript is
  * drawn first, exactly as `show` draws it. `/rewind` goes back to an earlier prompt and sends
  * another instead (chat-rewind.ts).
@@ -11,10 +14,12 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describeError, reportError, usageError } from "./cli-error.ts";
 import { AgentSessionStart, agentEnv } from "./agent-session-start.ts";
 import { checkJournalPlace } from "./journal-access.ts";
-import { chatRewind, isRewindCommand } from "./chat-rewind.ts";
+import { chatEntry, chatHelp, unknownCommand } from "./chat-commands.ts";
+import { chatRewind } from "./chat-rewind.ts";
 import type { RunOptions } from "./run-args.ts";
 import { StdoutSink } from "./stdout-sink.ts";
-import { processTerminal, readLine } from "./terminal/line-reader.ts";
+import { LineEditor } from "./terminal/line-editor.ts";
+import { processTerminal } from "./terminal/line-reader.ts";
 
 export type ChatOptions = Omit<RunOptions, "prompt" | "json">;
 
@@ -41,11 +46,14 @@ export async function chat(options: ChatOptions): Promise<number> {
   }
   /** Whether a turn runs (Ctrl-C then cancels it). */
   let turning = false;
+  // One editor for the whole chat: what is typed while a turn runs waits for the next prompt.
+  const editor = new LineEditor(processTerminal(), () => start.cancel());
   const start = new AgentSessionStart(new StdoutSink(), {
     approve: options.approve,
     trust: options.trust,
     transcript: true,
     mayCancel: () => turning,
+    read: (prompt) => editor.read(prompt),
   });
   const { screen } = start;
   const stderr = start.say;
@@ -54,30 +62,54 @@ export async function chat(options: ChatOptions): Promise<number> {
     const sessionId = start.sessionId;
     screen.transcript.flush();
     stderr(
-      `session ${sessionId}: type a prompt and Enter; /rewind goes back to an earlier prompt; Ctrl-C cancels a turn, Ctrl-D ends\n`,
+      `session ${sessionId}: type a prompt and Enter; /help lists the commands and keys; Ctrl-C cancels a turn, Ctrl-D ends\n`,
     );
-    const io = processTerminal();
+    const commands = () => started.client.view(sessionId).commands ?? [];
     for (;;) {
-      const typed = await readLine(io, PROMPT);
+      const typed = await editor.read(PROMPT, { history: true });
       if (typed.kind === "end") break;
       if (typed.kind === "interrupt") {
-        stderr("(no turn is running; Ctrl-D ends the chat)\n");
+        stderr("(no turn is running; Ctrl-D or /exit ends the chat)\n");
         continue;
       }
       if (typed.text.trim() === "") continue;
+      const entry = chatEntry(typed.text, commands());
+      if (entry.kind === "exit") break;
+      if (entry.kind === "help") {
+        stderr(chatHelp(commands()));
+        continue;
+      }
+      if (entry.kind === "unknown") {
+        stderr(unknownCommand(entry.command, commands()));
+        continue;
+      }
       turning = true;
       try {
         const { agent, client } = started;
-        const stopReason = isRewindCommand(typed.text)
-          ? await chatRewind({ agent, sessionId, view: client.view(sessionId), io, say: stderr }, typed.text)
-          : (
-              await agent.request(acp.methods.agent.session.prompt, {
-                sessionId,
-                prompt: [{ type: "text", text: typed.text }],
-              })
-            ).stopReason;
+        const stopReason =
+          entry.kind === "rewind"
+            ? await chatRewind(
+                {
+                  agent,
+                  sessionId,
+                  view: client.view(sessionId),
+                  read: (p) => editor.read(p),
+                  say: stderr,
+                  turn: (request) => start.turn(request),
+                },
+                typed.text,
+              )
+            : (
+                await start.turn(() =>
+                  agent.request(acp.methods.agent.session.prompt, {
+                    sessionId,
+                    prompt: [{ type: "text", text: typed.text }],
+                  }),
+                )
+              ).stopReason;
         screen.transcript.flush();
-        if (stopReason !== undefined && stopReason !== "end_turn") stderr(`(${stopReason})\n`);
+        // Every other way a turn ends is drawn in the transcript (a refused turn leaves it when reopened).
+        if (stopReason === "refusal") stderr("(refusal)\n");
       } catch (error) {
         screen.transcript.flush();
         stderr(`verbatim: ${describeError(error, { journal }).body.message}\n`);
@@ -85,6 +117,7 @@ export async function chat(options: ChatOptions): Promise<number> {
         turning = false;
       }
     }
+    editor.close();
     screen.transcript.close();
     stderr(`session ${sessionId}; continue with: verbatim chat --session ${sessionId}\n`);
     return 0;
@@ -93,6 +126,7 @@ export async function chat(options: ChatOptions): Promise<number> {
     const sessionId = start.sessionId;
     return reportError(error, { json: false, ...(sessionId ? { sessionId } : {}), context: { journal } });
   } finally {
+    editor.close();
     await start.close();
   }
 }

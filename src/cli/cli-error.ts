@@ -121,6 +121,7 @@ const isJournalCode = (code: string): code is JournalError["code"] =>
   (JOURNAL_CODES as readonly string[]).includes(code);
 const ENGINE_CODES = [
   "turn_running",
+  "queue_full",
   "no_provider",
   "invalid_config",
   "unsupported_content",
@@ -189,6 +190,8 @@ function engineBody(code: EngineError["code"], message: string, details: Record<
       return body("unsupported_content", message, data);
     case "turn_running":
       return body("session_busy", `${message}. Wait for the turn to end.`, data);
+    case "queue_full":
+      return body("session_busy", `${message}.`, data);
     case "closed":
       return body("closed", message, data);
     case "not_forkable":

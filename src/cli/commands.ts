@@ -18,4 +18,5 @@ export const commands = {
   models: () => import("./models.ts"),
   doctor: () => import("./doctor.ts"),
   exportImport: () => import("./export-import.ts"),
+  prune: () => import("./prune.ts"),
 };

@@ -16,6 +16,7 @@ import { journalUrl, openJournal } from "../core/config/open-journal.ts";
 import { redactUrl } from "../journal/postgres-url.ts";
 import { SqliteJournal } from "../journal/sqlite-store.ts";
 import { visible } from "../view/visible-text.ts";
+import { byteSize } from "./byte-size.ts";
 import { describeError } from "./cli-error.ts";
 import { checkJournalPlace, journalPlace } from "./journal-access.ts";
 import { providerStatus } from "./provider-status.ts";
@@ -102,7 +103,7 @@ async function serverJournal(env: Env, where: string): Promise<Check> {
   const store = openJournal(env);
   try {
     const sessions = (await store.list({ limit: 100_000 })).length;
-    return ok("journal", `PostgreSQL at ${where}: ${sessions} session${sessions === 1 ? "" : "s"}`);
+    return ok("journal", `PostgreSQL at ${where}: ${sessionsAndSize(sessions, await store.journalBytes())}`);
   } catch (error) {
     return fail("journal", describeError(error, { journal: where }).body.message);
   } finally {
@@ -128,7 +129,7 @@ async function journalIntegrity(file: string): Promise<Check> {
     const store = new SqliteJournal(file);
     try {
       const sessions = (await store.list({ limit: 100_000 })).length;
-      return ok("journal", `${file}: intact, ${sessions} session${sessions === 1 ? "" : "s"}`);
+      return ok("journal", `${file}: intact, ${sessionsAndSize(sessions, await store.journalBytes())}`);
     } finally {
       await store.close();
     }
@@ -136,6 +137,10 @@ async function journalIntegrity(file: string): Promise<Check> {
     return fail("journal", describeError(error, { journal: file }).body.message);
   }
 }
+
+/** How many sessions, and the room the journal takes (`verbatim prune` gives old sessions' back). */
+const sessionsAndSize = (sessions: number, bytes: number) =>
+  `${sessions} session${sessions === 1 ? "" : "s"}, ${byteSize(bytes)} (verbatim prune --older-than 30d deletes old ones)`;
 
 function configChecks(env: Env, cwd: string): Check[] {
   const status = providerStatus(env, cwd);

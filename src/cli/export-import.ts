@@ -20,6 +20,7 @@ import { importedAuthority } from "./import-authority.ts";
 import { standingOf } from "./session-standing.ts";
 import { givenDirectory, recordedDirectoryProblem } from "./import-roots.ts";
 import { checkExportTarget, ExportFileError, writePrivateFile } from "./private-export-file.ts";
+import { STDOUT_CLOSED_EXIT } from "./stdout-sink.ts";
 
 const fail = (message: string, code = 1): number => {
   process.stderr.write(`verbatim: ${message}\n`);
@@ -56,7 +57,13 @@ export function exportCommand(sessionId: string, file?: string): Promise<number>
       for await (const line of exportLines(row, store.readPages(sessionId))) writeSync(fd, `${line}\n`);
     };
     if (file === undefined) {
-      await writeTo(1);
+      try {
+        await writeTo(1);
+      } catch (error) {
+        // A reader that went away (`verbatim export ID | head -1`) ends the export quietly, as `run` does.
+        if ((error as { code?: unknown }).code === "EPIPE") return STDOUT_CLOSED_EXIT;
+        throw error;
+      }
       return 0;
     }
     try {

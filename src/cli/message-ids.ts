@@ -22,7 +22,7 @@ export function shownMessages(records: Iterable<StoredFact>): ListedMessage[] {
   for (const record of records) {
     points.push(record);
     const { fact } = record;
-    if (fact.kind === "prompt_received")
+    if (fact.kind === "prompt_received" || fact.kind === "steering_received")
       texts.set(fact.messageId, fact.blocks.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join(" "));
     if (fact.kind === "message_chunk" && fact.stream === "answer")
       texts.set(fact.messageId, (texts.get(fact.messageId) ?? "") + fact.text);

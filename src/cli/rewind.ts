@@ -1,8 +1,12 @@
 /**
- * `verbatim rewind ID --to MESSAGE [--files]`: takes a session back to one of its messages (the
- * ids `verbatim show ID --ids` lists), through the agent in this process as an editor would
- * (`session/resume`, then `_verbatim/session/rewind`). Prints what was taken back and, with
- * `--files`, what the file restore did; commands are never undone, and it says so.
+ * `verbatim rewind ID --to MESSAGE [--files [--approve all|edits|none]]`: takes a session back to
+ * one of its messages (the ids `verbatim show ID --ids` lists), through the agent in this process
+ * as an editor would (`session/resume`, then `_verbatim/session/rewind`). Prints what was taken
+ * back and, with `--files`, what the file restore did; commands are never undone, and it says so.
+ * The restore writes files, so it is asked about as `run` asks about an edit: at the terminal when
+ * stdin and stderr are one and no `--approve` was given, else `--approve` answers (default none).
+ * A restore refused is recorded, nothing is restored, and the exit code is 3. Run again after a
+ * restore a dead process left unfinished, it finishes that restore.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { REWIND_METHOD } from "../acp/rewind-params.ts";
@@ -12,15 +16,33 @@ import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts"
 import { checkJournalPlace } from "./journal-access.ts";
 import { CliError } from "./cli-error.ts";
 import { visible } from "../view/visible-text.ts";
+import { choose, type PermissionPolicy } from "../client/view-client.ts";
+import type { Approve } from "./run-args.ts";
+import { colourOn } from "./terminal/ansi.ts";
+import { canAsk } from "./terminal/answering.ts";
+import { processTerminal, readLine } from "./terminal/line-reader.ts";
+import { askPermission } from "./terminal/permission-question.ts";
 
 export { showMessageIds } from "./message-ids.ts";
 
 type Answer = {
   lastMessageId: string | null;
-  _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] }; files?: FilesRestored } };
+  _meta: {
+    verbatim: {
+      retracted: { messageIds: string[]; toolCallIds: string[] };
+      files?: FilesRestored;
+      restore?: { restoreId: string; outcome: "completed" | "refused"; reason?: string };
+    };
+  };
 };
 
-export async function rewindCommand(sessionId: string, options: { to: string; files: boolean }): Promise<number> {
+/** The exit code of a restore that was refused (as `run`'s refusal). */
+export const RESTORE_REFUSED_EXIT = 3;
+
+export async function rewindCommand(
+  sessionId: string,
+  options: { to: string; files: boolean; approve?: Approve },
+): Promise<number> {
   let journal: string | undefined;
   let started: InProcessAgent | undefined;
   try {
@@ -28,8 +50,7 @@ export async function rewindCommand(sessionId: string, options: { to: string; fi
     started = await startInProcessAgent(process.env, {
       trust: false,
       onUpdate: () => undefined,
-      // Nothing is asked: a rewind runs no tool.
-      permission: () => ({ outcome: { outcome: "cancelled" } }),
+      permission: restorePermission(options.approve),
     });
     const row = await started.deps.store.info(sessionId);
     if (!row)
@@ -38,12 +59,28 @@ export async function rewindCommand(sessionId: string, options: { to: string; fi
     const send = started.agent.request.bind(started.agent) as unknown as (m: string, p: unknown) => Promise<Answer>;
     const answer = await send(REWIND_METHOD, { sessionId, toMessageId: options.to, files: options.files });
     process.stdout.write(rewoundText(sessionId, options.to, answer));
-    return 0;
+    return answer._meta.verbatim.restore?.outcome === "refused" ? RESTORE_REFUSED_EXIT : 0;
   } catch (error) {
     return reportError(withHint(error, sessionId), { json: false, ...(journal ? { context: { journal } } : {}) });
   } finally {
     await started?.close();
   }
+}
+
+/** Who answers the restore's question: `--approve`, else the person at the terminal, else nobody (refused). */
+function restorePermission(approve: Approve | undefined): PermissionPolicy {
+  if (approve === undefined && canAsk()) {
+    const io = processTerminal();
+    return (request) =>
+      askPermission(request, {
+        write: (text) => process.stderr.write(text),
+        read: (prompt) => readLine(io, prompt),
+        cancelTurn: () => undefined,
+        colour: colourOn(process.stderr),
+      });
+  }
+  const allowed = approve === "all" || approve === "edits";
+  return choose(allowed ? "allow_once" : "reject_once");
 }
 
 /** A message the session does not show: the error says how to list those it does. */
@@ -63,6 +100,11 @@ export function rewoundText(sessionId: string, to: string, answer: Answer): stri
   const lines = [
     `rewound session ${sessionId} to message ${to}: ${retracted.messageIds.length} message(s) and ${retracted.toolCallIds.length} tool call(s) after it taken back (the journal keeps them)`,
   ];
+  const restore = answer._meta.verbatim.restore;
+  if (restore?.outcome === "refused")
+    lines.push(
+      `files were not restored: ${visible(restore.reason ?? "refused")} (--approve edits lets a restore run headless)`,
+    );
   if (files) {
     for (const path of files.restored) lines.push(`restored ${visible(path)}`);
     for (const path of files.removed) lines.push(`removed ${visible(path)} (verbatim created it after that message)`);

@@ -20,14 +20,17 @@ export type Approve = "all" | "edits" | "none";
 /** The session to open (cwd, model, mode, which one to continue, trust), and how the run goes. */
 export type RunOptions = SessionChoice & {
   prompt: ContentBlock[];
+  /** `--max-turns`: the most model requests the turn may make (else the engine's cap). */
+  maxTurns?: number;
   /** Who answers permission questions; undefined: the person at the terminal, if there is one (else none). */
   approve?: Approve;
   json: boolean;
 };
 
 export const RUN_USAGE =
-  "usage: verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none] [--json]\n" +
-  "                    [--session ID | --continue] [--file PATH]... [--trust] PROMPT|-";
+  "usage: verbatim run [--model M] [--mode MODE] [--cwd DIR] [--approve all|edits|none]\n" +
+  "                    [--session ID | --continue] [--file PATH]... [--json] [--max-turns N]\n" +
+  "                    [--trust] PROMPT|-";
 
 /** A file larger than this is refused: the model would be sent all of it with every turn. */
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -45,11 +48,7 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: {
-        ...sessionFlagOptions,
-        file: { type: "string", multiple: true },
-        json: { type: "boolean" },
-      },
+      options: runOptions,
     });
   } catch (error) {
     throw usageError(`${(error as Error).message}\n${RUN_USAGE}`);
@@ -63,7 +62,21 @@ export async function parseRunArgs(args: string[], stdin: Stdin = processStdin):
   }
   const text = await promptText(positionals[0], stdin);
   const files = (values.file ?? []).map(fileBlock);
-  return { ...choice, prompt: [{ type: "text", text }, ...files], json: values.json ?? false };
+  return {
+    ...choice,
+    prompt: [{ type: "text", text }, ...files],
+    json: values.json ?? false,
+    ...defined({ maxTurns: maxTurns(values["max-turns"]) }),
+  };
+}
+
+/** `--max-turns N`: a whole number of model requests, at least 1. */
+function maxTurns(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const n = Number(given);
+  if (!/^\d+$/.test(given.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw usageError(`--max-turns takes a whole number of model requests, at least 1, not "${given.slice(0, 60)}"`);
+  return n;
 }
 
 /** The flags `run` and `chat` share, as given on the command line. */
@@ -75,6 +88,14 @@ export const sessionFlagOptions = {
   continue: { type: "boolean", short: "c" },
   approve: { type: "string" },
   trust: { type: "boolean" },
+} as const;
+
+/** Every option `run` takes. */
+export const runOptions = {
+  ...sessionFlagOptions,
+  file: { type: "string", multiple: true },
+  json: { type: "boolean" },
+  "max-turns": { type: "string" },
 } as const;
 
 type SessionFlags = {

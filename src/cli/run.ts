@@ -19,6 +19,7 @@ import { checkJournalPlace } from "./journal-access.ts";
 import type { RunOptions } from "./run-args.ts";
 import { STDOUT_CLOSED_EXIT, StdoutSink } from "./stdout-sink.ts";
 import { TurnMessageIds } from "./turn-message-ids.ts";
+import { stopReasonWords } from "../view/stop-reason-words.ts";
 
 export type { RunOptions } from "./run-args.ts";
 
@@ -33,7 +34,7 @@ export const exitCodes: Record<StopReason | "error", number> = {
 };
 
 export async function run(options: RunOptions): Promise<number> {
-  const env = agentEnv(options.model);
+  const env = agentEnv(options.model, options.maxTurns);
   const sink = new StdoutSink();
   const stdout = (text: string) => sink.write(text);
   let journal: string;
@@ -63,14 +64,15 @@ export async function run(options: RunOptions): Promise<number> {
       },
     });
     const sessionId = start.sessionId;
-    const { stopReason } = await agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: options.prompt,
-    });
+    const { stopReason } = await start.turn(() =>
+      agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: options.prompt }),
+    );
     screen.transcript.close();
     if (sink.closed) return closedEnd(sessionId);
     if (options.json) stdout(`${JSON.stringify({ sessionId, stopReason, ...ids.ids() })}\n`);
-    stderr(`session ${sessionId} (${stopReason}); continue with: verbatim run --session ${sessionId} "..."\n`);
+    stderr(
+      `session ${sessionId} (${stopReasonWords(stopReason)}); continue with: verbatim run --session ${sessionId} "..."\n`,
+    );
     return exitCodes[stopReason];
   } catch (error) {
     const sessionId = start.sessionId;

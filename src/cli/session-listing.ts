@@ -1,6 +1,7 @@
 /**
  * `verbatim sessions` as a table a person reads: a header, then per session its id, when it was
- * last active (relative), its model, how many turns it had, its title and directory, and under it
+ * last active (relative), its model, how many turns it had, the room its records take, its title
+ * and directory, and under it
  * the subagent sessions its Task calls started (their rows name it as their parent when they were
  * created), and where a live process runs it. Everything that came from content (titles, directories, models, hosts) is drawn
  * through `visible`, on one line.
@@ -10,9 +11,10 @@ import type { JournalStore, SessionRow } from "../journal/store.ts";
 import type { ListedSession } from "../core/session/list-here.ts";
 import { retractionOf } from "../replay/retraction.ts";
 import { visible } from "../view/visible-text.ts";
+import { byteSize } from "./byte-size.ts";
 import { relativeTime } from "./relative-time.ts";
 
-type Line = { id: string; when: string; model: string; turns: string; title: string; rest: string };
+type Line = { id: string; when: string; model: string; turns: string; size: string; title: string; rest: string };
 
 /** Where a live process runs the session, if one holds it: `verbatim watch ID` follows it from here. */
 async function runningMark(store: JournalStore, sessionId: string): Promise<string> {
@@ -54,16 +56,18 @@ async function describe(
   row: SessionRow,
   now: number,
 ): Promise<Omit<Line, "id" | "rest"> & { running: string }> {
-  const [model, turns, running] = await Promise.all([
+  const [model, turns, running, bytes] = await Promise.all([
     modelOf(store, row.sessionId),
     turnsOf(store, row.sessionId),
     runningMark(store, row.sessionId),
+    store.sessionBytes(row.sessionId),
   ]);
   return {
     running,
     when: relativeTime(row.updatedAt, now),
     model: oneLine(model),
     turns: String(turns),
+    size: byteSize(bytes),
     title: short(oneLine(row.title ?? "(untitled)")),
   };
 }
@@ -110,13 +114,17 @@ export async function sessionTable(store: JournalStore, rows: ListedSession[], n
     when: "UPDATED",
     model: "MODEL",
     turns: "TURNS",
+    size: "SIZE",
     title: "TITLE",
     rest: "  DIRECTORY",
   };
   const width = (key: keyof Line) => Math.max(...[header, ...lines].map((l) => [...l[key]].length));
   const pad = (text: string, to: number) => text + " ".repeat(Math.max(0, to - [...text].length));
-  const [id, when, model, turns, title] = (["id", "when", "model", "turns", "title"] as const).map(width) as number[];
+  const [id, when, model, turns, size, title] = (["id", "when", "model", "turns", "size", "title"] as const).map(
+    width,
+  ) as number[];
+  const right = (text: string, to: number) => " ".repeat(Math.max(0, to - text.length)) + text;
   const draw = (l: Line) =>
-    `${pad(l.id, id!)}  ${pad(l.when, when!)}  ${pad(l.model, model!)}  ${" ".repeat(turns! - l.turns.length)}${l.turns}  ${pad(l.title, title!)}${l.rest}`.trimEnd();
+    `${pad(l.id, id!)}  ${pad(l.when, when!)}  ${pad(l.model, model!)}  ${right(l.turns, turns!)}  ${right(l.size, size!)}  ${pad(l.title, title!)}${l.rest}`.trimEnd();
   return [header, ...lines].map(draw).join("\n");
 }

@@ -21,6 +21,8 @@ import { reportError } from "./cli-error.ts";
 import { standingOf } from "./session-standing.ts";
 import { checkJournalPlace } from "./journal-access.ts";
 import { sessionTable } from "./session-listing.ts";
+import { byteSize } from "./byte-size.ts";
+import { visible } from "../view/visible-text.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -30,6 +32,8 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   let rows: ListedSession[];
   let table = "";
   let running: (LeaseHolder | undefined)[] = [];
+  let bytes: number[] = [];
+  let journalBytes = 0;
   try {
     journal = checkJournalPlace(process.env, { write: false });
     const { store } = engineDeps();
@@ -38,7 +42,11 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
         ? (await listForCwd(store, cwd, { limit: 1000 })).rows
         : (await store.list({ limit: 1000 })).map((row): ListedSession => ({ ...row, group: "here" }));
       if (!args.json && rows.length > 0) table = await sessionTable(store, rows);
-      if (args.json) running = await Promise.all(rows.map((row) => store.holder(row.sessionId)));
+      if (args.json) {
+        running = await Promise.all(rows.map((row) => store.holder(row.sessionId)));
+        bytes = await Promise.all(rows.map((row) => store.sessionBytes(row.sessionId)));
+      }
+      journalBytes = await store.journalBytes();
     } finally {
       await store.close();
     }
@@ -48,12 +56,14 @@ export async function listSessions(args: { cwd?: string; json?: boolean }): Prom
   if (args.json) {
     rows.forEach(({ group, ranAt, ...listed }, i) => {
       // `running`: the live process holding the session, where one does.
-      const row = { ...listed, ...(running[i] ? { running: running[i] } : {}) };
+      const row = { ...listed, bytes: bytes[i], ...(running[i] ? { running: running[i] } : {}) };
       out(JSON.stringify(group === "repository" ? { ...row, foundBy: group, ranAt } : row));
     });
     return 0;
   }
   out(rows.length === 0 ? "no sessions" : table);
+  // The whole journal's room, all sessions and their subagents' (`verbatim prune` deletes old ones).
+  if (rows.length > 0) out(`\njournal: ${byteSize(journalBytes)}${journal ? ` (${visible(journal)})` : ""}`);
   return 0;
 }
 
@@ -101,16 +111,18 @@ export function showSession(sessionId: string): Promise<number> {
   });
 }
 
-/** Forks a session at its end and prints the new session's id. */
-export function forkCommand(sessionId: string): Promise<number> {
+/** Forks a session at its end, or at the message `at` (inclusive), and prints the new session's id. */
+export function forkCommand(sessionId: string, at?: string): Promise<number> {
   return onSession(
     sessionId,
     async ({ store }) => {
       try {
-        out((await forkSession(store, sessionId, false)).sessionId);
+        out((await forkSession(store, sessionId, false, at)).sessionId);
         return 0;
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
+        // An unknown message says where the ids are; the others say what to do already.
+        if (error.code === "unknown_message") return reportError(error, { json: false });
         process.stderr.write(`verbatim: ${error.message}\n`);
         return 1;
       }

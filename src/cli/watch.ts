@@ -3,8 +3,10 @@
  * runs it (on this machine, or on another sharing the PostgreSQL journal), until Ctrl-C. What is
  * recorded is drawn first, as `show` draws it; then each record as the writer commits it, through
  * the projection the writer's own client was sent it by (the projector goes live at the end of
- * the replay, as a reopened session's does), and the one transcript renderer. It reads the
- * journal only: the writer is never asked for anything, nor slowed.
+ * the replay, as a reopened session's does), and the one transcript renderer; on stderr, what
+ * `run` shows beside it (progress lines, a command's output as it comes, the wait for the model at
+ * a terminal) and a line at each turn's end saying how it ended. It reads the journal only: the
+ * writer is never asked for anything, nor slowed.
  */
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
@@ -13,7 +15,10 @@ import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { retractionOf } from "../replay/retraction.ts";
 import { onSession } from "./sessions.ts";
+import type { FactOf } from "../journal/facts/index.ts";
+import { oneLine, ProgressLines } from "./terminal/progress-lines.ts";
 import { processScreenOptions, Screen } from "./terminal/screen.ts";
+import { WaitIndicator } from "./terminal/wait-indicator.ts";
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => {
   stream.write(text);
@@ -45,35 +50,81 @@ async function drawRecorded(
   store: JournalStore,
   sessionId: string,
   screen: Screen,
-): Promise<{ cursor: FollowCursor; projector: Projector }> {
+): Promise<{ cursor: FollowCursor; projector: Projector; turnOpen: boolean }> {
   const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
   const projector = new Projector({ notices: false, replay: true, sessionId });
   const pipeline = new ReplayPipeline(projector, rewound);
   const cursor = new FollowCursor();
+  let turnOpen = false;
   for await (const page of store.readPages(sessionId)) {
     for (const record of page) {
       for (const update of pipeline.push(record)) screen.transcript.apply(update);
       cursor.took(record);
+      if (record.fact.kind === "prompt_received") turnOpen = true;
+      if (record.fact.kind === "turn_ended" || record.fact.kind === "session_recovered") turnOpen = false;
     }
   }
   // Not flushed: a message the writer is still streaming stays open, to be drawn on as it grows.
   for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) screen.transcript.apply(update);
-  return { cursor, projector };
+  return { cursor, projector, turnOpen };
 }
 
+/**
+ * Draws each record as it is committed, with what `run` and `chat` show beside the transcript on
+ * stderr: the progress lines (a command's output as it comes), the status line while the model is
+ * waited for, and a line when a turn ends saying how.
+ */
 async function drawFollowing(
   store: JournalStore,
   sessionId: string,
-  from: { cursor: FollowCursor; projector: Projector },
+  from: { cursor: FollowCursor; projector: Projector; turnOpen: boolean },
   screen: Screen,
   signal: AbortSignal,
 ): Promise<void> {
-  const records = followRecords(store, sessionId, from.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
-  for await (const page of records) {
-    for (const record of page) {
-      for (const update of from.projector.apply(record)) screen.transcript.apply(update);
-      // A turn's end is when run and chat draw the rest of it.
-      if (record.fact.kind === "turn_ended") screen.transcript.flush();
+  const progress = new ProgressLines((text) => screen.progress(text));
+  const waiting = new WaitIndicator((text) => screen.status(text));
+  if (from.turnOpen) waiting.turnStarted();
+  const ticker = setInterval(() => {
+    progress.tick();
+    waiting.tick();
+  }, 1000);
+  try {
+    const records = followRecords(store, sessionId, from.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
+    for await (const page of records) {
+      for (const record of page) {
+        const { fact } = record;
+        if (fact.kind === "prompt_received") waiting.turnStarted();
+        for (const update of from.projector.apply(record)) {
+          waiting.saw(update);
+          screen.transcript.apply(update);
+          progress.print(update);
+        }
+        if (fact.kind !== "turn_ended") continue;
+        // A turn's end is when run and chat draw the rest of it.
+        screen.transcript.flush();
+        waiting.turnEnded();
+        screen.progress(`verbatim: the turn ended: ${turnEndWords(fact)}\n`);
+      }
     }
+  } finally {
+    clearInterval(ticker);
+    waiting.turnEnded();
+  }
+}
+
+/** How a turn ended, in words. */
+export function turnEndWords(fact: FactOf<"turn_ended">): string {
+  if (fact.outcome === "failed") return `failed: ${oneLine(fact.error ?? "no reason was recorded")}`;
+  switch (fact.stopReason) {
+    case "cancelled":
+      return "cancelled";
+    case "max_tokens":
+      return "stopped: the answer reached the model's output limit";
+    case "max_turn_requests":
+      return "stopped: it reached its limit of model requests";
+    case "refusal":
+      return "the model refused (the turn is taken back)";
+    default:
+      return "done";
   }
 }

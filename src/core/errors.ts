@@ -3,6 +3,7 @@ export class EngineError extends Error {
   constructor(
     readonly code:
       | "turn_running"
+      | "queue_full"
       | "no_provider"
       | "invalid_config"
       | "unsupported_content"

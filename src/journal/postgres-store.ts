@@ -43,6 +43,7 @@ import { claimPgAnswer, deletePgAnswerClaims, pgAnswerClaimOf } from "./postgres
 import type { AnswerClaim } from "./answer-claims.ts";
 import { deletePgInbox, sendPgToWriter, takePgFromInbox } from "./postgres-session-inbox.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
+import { pgIdleSessions, pgJournalBytes, pgSessionBytes } from "./postgres-housekeeping.ts";
 
 export class PostgresJournal implements JournalStore {
   readonly keepsReplayCache = true;
@@ -270,6 +271,21 @@ export class PostgresJournal implements JournalStore {
     );
     if (this.#held.delete(sessionId)) await this.#locks.give(sessionId);
     return deleted;
+  }
+
+  async journalBytes(): Promise<number> {
+    if ((await this.#layout.read()) === undefined) return 0;
+    return this.#guard(undefined, () => pgJournalBytes(this.#sql));
+  }
+
+  async sessionBytes(sessionId: string): Promise<number> {
+    if ((await this.#layout.read()) === undefined) return 0;
+    return this.#guard(sessionId, () => pgSessionBytes(this.#sql, sessionId));
+  }
+
+  async idleSince(before: string): Promise<SessionRow[]> {
+    if ((await this.#layout.read()) === undefined) return [];
+    return this.#guard(undefined, () => pgIdleSessions(this.#sql, before));
   }
 
   async acquire(sessionId: string): Promise<void> {

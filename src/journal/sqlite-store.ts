@@ -39,6 +39,7 @@ import { claimAnswerIn, claimOf, deleteSideRows, sendToWriterIn, takeFromInboxIn
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
+import { idleSessions, sqliteJournalBytes, sqliteSessionBytes, vacuum } from "./sqlite-housekeeping.ts";
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
@@ -201,6 +202,22 @@ export class SqliteJournal implements JournalStore {
         })
         .immediate(),
     );
+  }
+
+  async journalBytes(): Promise<number> {
+    return sqliteJournalBytes(this.path);
+  }
+
+  async sessionBytes(sessionId: string): Promise<number> {
+    return sqliteSessionBytes(this.#reader(), sessionId);
+  }
+
+  async idleSince(before: string): Promise<SessionRow[]> {
+    return idleSessions(this.#reader(), before);
+  }
+
+  async reclaimSpace(): Promise<void> {
+    vacuum(this.#writer().db);
   }
 
   async acquire(sessionId: string): Promise<void> {

@@ -114,6 +114,20 @@ export interface JournalStore extends ReplayCacheStore {
   list(query: ListQuery): Promise<SessionRow[]>;
   /** Deletes a session and all its facts (and its replay cache): the one exception to append-only. */
   delete(sessionId: string): Promise<boolean>;
+  /**
+   * Bytes the journal takes where it is kept: SQLite's files (the database and its log),
+   * PostgreSQL's tables with their indexes. Never writes.
+   */
+  journalBytes(): Promise<number>;
+  /** Bytes the session's own records take: its facts, its blobs, its replay cache (not its subagents'). Never writes. */
+  sessionBytes(sessionId: string): Promise<number>;
+  /** Top-level sessions whose last record is older than `before` (an ISO time), oldest first. Never writes. */
+  idleSince(before: string): Promise<SessionRow[]>;
+  /**
+   * Gives the room deleted sessions left back to the file system, where the store can: SQLite
+   * rewrites its file (VACUUM). PostgreSQL has none: its autovacuum reuses the room.
+   */
+  reclaimSpace?(): Promise<void>;
   /** Takes the session's lease for this process, or rejects with `busy` while a live owner holds it. */
   acquire(sessionId: string): Promise<void>;
   release(sessionId: string): Promise<void>;

@@ -9,7 +9,7 @@ import type { ReplayCacheKey } from "../journal/replay-cache.ts";
  * Names the projection: any change to what replay sends, or to the state the cache keeps, bumps
  * it, so that no cache stored by another projection is used (test/replay/replay-cache-goldens.test.ts).
  */
-export const PROJECTION_VERSION = 1;
+export const PROJECTION_VERSION = 2;
 
 /** The client capabilities that change what replay sends. */
 export type ReplayCapabilities = { notices: boolean; compaction: boolean };

@@ -9,8 +9,15 @@ const kindWords: Record<PermissionOption["kind"], string> = {
   reject_always: "always refused",
 };
 
-export function permissionLine(options: PermissionOption[], outcome: PermissionOutcome, by?: AnsweredBy): string {
+/** `failure`: the client's request failed instead of answering (permission_answered's `failure`). */
+export function permissionLine(
+  options: PermissionOption[],
+  outcome: PermissionOutcome,
+  by?: AnsweredBy,
+  failure?: string,
+): string {
   const where = by ? ` Answered from another client (${answererWords(by)}).` : "";
+  if (failure !== undefined) return `Permission: not answered: the client's request failed (${failure}).${where}`;
   if (outcome.outcome === "cancelled") return `Permission: the question was cancelled.${where}`;
   const option = options.find((o) => o.optionId === outcome.optionId);
   if (!option)

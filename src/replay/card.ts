@@ -58,14 +58,20 @@ export function contentAndMetaUpdate(card: Card, extra: Partial<{ status: Card["
  */
 export function interruptCard(card: Card, mayHaveRun: boolean): SessionUpdate {
   card.status = "failed";
+  const line = card.meta.restore
+    ? interruptedRestoreLine(card, mayHaveRun)
+    : mayHaveRun
+      ? "Interrupted: verbatim stopped while this call was running; its outcome is unknown."
+      : "Interrupted: verbatim stopped before this call ran; it never ran.";
   card.meta = { ...card.meta, interrupted: { mayHaveRun } };
-  card.notes = [
-    ...card.notes,
-    textContent(
-      mayHaveRun
-        ? "Interrupted: verbatim stopped while this call was running; its outcome is unknown."
-        : "Interrupted: verbatim stopped before this call ran; it never ran.",
-    ),
-  ];
+  card.notes = [...card.notes, textContent(line)];
   return contentAndMetaUpdate(card, { status: "failed" });
+}
+
+/** The line of a file restore (replay/restore-card.ts) a dead process left unfinished. */
+function interruptedRestoreLine(card: Card, started: boolean): string {
+  if (!started) return "Interrupted: verbatim stopped before this restore began; no file was changed.";
+  const restore = card.meta.restore as { files?: { path: string }[] } | undefined;
+  const paths = (restore?.files ?? []).map((f) => f.path).join(", ");
+  return `Interrupted: verbatim stopped while restoring these files, which may be half restored: ${paths}. Rewinding with files to the same message again finishes it.`;
 }

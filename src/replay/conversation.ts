@@ -12,9 +12,19 @@ import type { ModelMessage, ModelToolResult, UserPart } from "./model-messages.t
 export const SUMMARY_PREFIX =
   "This conversation continues from an earlier part that was summarised to fit the context window:\n<conversation-summary>\n";
 
+const MOVED_OPENING = "This session was moved from ";
+
 /** What the model is told, with its next prompt, of a session moved to another directory. */
 export function movedNote(fromCwd: string, cwd: string): string {
-  return `This session was moved from ${fromCwd} to another machine or directory. The working directory is now ${cwd}: tools run there, and paths in the conversation above are as they were.`;
+  return `${MOVED_OPENING}${fromCwd} to another machine or directory. The working directory is now ${cwd}: tools run there, and paths in the conversation above are as they were.`;
+}
+
+/**
+ * Whether a part of a user message is one this fold opened it with (a compaction summary, a
+ * move's note), not the user's own: each is a text part of its own, ahead of the prompt's parts.
+ */
+export function isOpeningNote(part: UserPart): boolean {
+  return part.type === "text" && (part.text.startsWith(SUMMARY_PREFIX) || part.text.startsWith(MOVED_OPENING));
 }
 
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
@@ -51,6 +61,10 @@ export class ConversationFold {
         this.messages.push(message);
         return;
       }
+      case "steering_received":
+        // Given to the model where it landed: after the results of the step before it.
+        this.messages.push({ role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) });
+        return;
       case "hook_outcome":
         this.#hookOutcome(fact);
         return;

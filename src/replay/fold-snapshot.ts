@@ -10,6 +10,7 @@ import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
 import { permissionRuleAdded, permissionSettingsRead } from "../journal/facts/permissions.ts";
+import { fileToRestore } from "../journal/facts/restore.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
 import { toolSpec } from "../journal/facts/session.ts";
 import type { SessionStateFold } from "./state.ts";
@@ -46,13 +47,24 @@ export const foldSnapshot = z.strictObject({
   rules: z.array(permissionRuleAdded.omit({ kind: true })),
   grantedDirectories: z.array(z.string()),
   seenFiles: mapOf(z.string()),
+  seenHistory: mapOf(z.array(z.tuple([z.number().int(), z.string()]))),
   retracted: z.array(retractedRange).optional(),
+  holders: z.array(z.strictObject({ seq: z.number().int(), host: z.string(), cwd: z.string() })),
+  restore: z
+    .strictObject({
+      restoreId: z.string(),
+      toMessageId: z.string().optional(),
+      files: z.array(fileToRestore.strict()),
+      commandsRun: z.number().int(),
+      prompts: z.number().int(),
+      started: z.boolean(),
+      ended: z.boolean(),
+    })
+    .optional(),
   lastSeq: z.number().int(),
-  // Written so the text is the fold's; never restored (authority from a cache: restoreFold).
+  // Authority: a load from the cache takes these from the facts instead (replay/authority.ts).
   permissionSettings: z.strictObject({ fact: permissionSettingsRead, seq: z.number().int() }).optional(),
-  importedAtSeq: z.number().int().optional(),
-  /** Absent in states stored before it was kept. */
-  trustAsked: z.boolean().optional(),
+  trustAsked: z.literal(true).optional(),
 });
 export type FoldSnapshot = z.infer<typeof foldSnapshot>;
 
@@ -89,10 +101,12 @@ export function snapshotFold(fold: SessionStateFold): string {
     rules: fold.rules,
     grantedDirectories: fold.grantedDirectories,
     seenFiles: { $verbatimMap: [...fold.seenFiles] },
+    seenHistory: { $verbatimMap: [...fold.seenHistory] },
     retracted: fold.retracted,
+    holders: fold.holders,
+    restore: fold.restore,
     lastSeq: fold.lastSeq,
     permissionSettings: fold.permissionSettings,
-    importedAtSeq: fold.importedAtSeq,
     trustAsked: fold.trustAsked,
   };
   return JSON.stringify(snapshot);
@@ -125,11 +139,14 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.rules.splice(0, fold.rules.length, ...s.rules);
   fold.grantedDirectories.splice(0, fold.grantedDirectories.length, ...s.grantedDirectories);
   refill(fold.seenFiles, s.seenFiles.$verbatimMap);
+  refill(fold.seenHistory, s.seenHistory.$verbatimMap);
   fold.retracted = s.retracted;
+  fold.holders.splice(0, fold.holders.length, ...s.holders);
+  fold.restore = s.restore ? { ...s.restore, toMessageId: s.restore.toMessageId } : undefined;
   fold.lastSeq = s.lastSeq;
-  // The settings rules (and where the last import was) are authority: whoever can write the cache
-  // could have rewritten them, so they are left out, and the session records its rules again.
-  fold.trustAsked = s.trustAsked ?? false;
+  // Authority: a load from the cache takes these from the facts instead (replay/authority.ts).
+  fold.permissionSettings = s.permissionSettings;
+  fold.trustAsked = s.trustAsked;
 }
 
 function refill<V>(map: Map<string, V>, entries: readonly [string, V][]): void {

@@ -63,6 +63,7 @@ export class MessagePoints {
 function shownMessage(fact: Fact): { messageId: string; role: MessageRole } | undefined {
   switch (fact.kind) {
     case "prompt_received":
+    case "steering_received":
       return { messageId: fact.messageId, role: "user" };
     case "message_chunk":
       return { messageId: fact.messageId, role: fact.stream === "thought" ? "thought" : "agent" };

@@ -11,6 +11,8 @@ import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
+import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
+import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -47,7 +49,6 @@ export class Projector {
     switch (fact.kind) {
       case "session_started":
       case "step_ended":
-      case "turn_ended":
       case "file_seen":
       case "permission_rule_added":
       case "access_granted":
@@ -59,7 +60,32 @@ export class Projector {
       case "session_rewound":
       case "permission_settings_read":
       case "workspace_trust_answered":
+      case "session_held":
         return [];
+      case "files_restore_planned":
+        return [this.#announceRestore(fact)];
+      case "files_restore_started":
+        return this.#withCard(fact.restoreId, (card) => {
+          card.status = "in_progress";
+          card.started = true;
+          return [{ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" }];
+        });
+      case "files_restore_ended":
+        return this.#withCard(fact.restoreId, (card) => {
+          const status = fact.outcome === "completed" ? "completed" : "failed";
+          card.status = status;
+          card.meta = {
+            ...card.meta,
+            restore: { ...(card.meta.restore as RestoreMeta), done: fact.files },
+            ...(fact.outcome === "refused" ? { outcome: { by: "user", reason: fact.reason ?? "refused" } } : {}),
+          };
+          card.notes = [...card.notes, textContent(endedLine(fact))];
+          return [contentAndMetaUpdate(card, { status })];
+        });
+      case "turn_ended": {
+        const ended = turnEndedOf(fact);
+        return ended ? [turnEndUpdate(ended)] : [];
+      }
       case "commands_available":
         return [{ sessionUpdate: "available_commands_update", availableCommands: fact.commands }];
       case "compaction_started":
@@ -80,6 +106,7 @@ export class Projector {
           return [contentAndMetaUpdate(card)];
         });
       case "prompt_received":
+      case "steering_received":
         return fact.blocks.map((content) => ({
           sessionUpdate: "user_message_chunk",
           content,
@@ -151,7 +178,10 @@ export class Projector {
           const permission = card.meta.permission;
           const options = permission?.options ?? [];
           card.meta = { ...card.meta, permission: { options, outcome: fact.outcome } };
-          card.notes = [...card.notes, textContent(permissionLine(options, fact.outcome, fact.answeredBy))];
+          card.notes = [
+            ...card.notes,
+            textContent(permissionLine(options, fact.outcome, fact.answeredBy, fact.failure)),
+          ];
           return [contentAndMetaUpdate(card)];
         });
       case "permission_ruled":
@@ -181,9 +211,12 @@ export class Projector {
           return [contentAndMetaUpdate(card)];
         });
       case "session_recovered":
-        return fact.calls.flatMap((call) =>
-          this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
-        );
+        return [
+          ...fact.calls.flatMap((call) =>
+            this.#withCard(call.toolCallId, (card) => [interruptCard(card, call.mayHaveRun)]),
+          ),
+          ...(fact.interruptedTurnId ? [turnEndUpdate({ turnId: fact.interruptedTurnId, ending: "interrupted" })] : []),
+        ];
       case "hook_outcome":
         return this.#hooks.apply(fact, this.#cards, this.context.sessionId);
       case "tool_input_rewritten":
@@ -264,6 +297,23 @@ export class Projector {
       rawInput: card.rawInput,
       locations: card.locations,
       content: card.body,
+    };
+  }
+
+  #announceRestore(fact: FactOf<"files_restore_planned">): SessionUpdate {
+    const card = plannedCard(fact);
+    this.#cards.set(card.toolCallId, card);
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: card.toolCallId,
+      name: RESTORE_CARD_NAME,
+      title: card.title,
+      kind: card.kind,
+      status: "pending",
+      rawInput: card.rawInput,
+      locations: card.locations,
+      content: card.body,
+      _meta: cardMeta(card),
     };
   }
 

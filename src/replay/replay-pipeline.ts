@@ -11,6 +11,7 @@ import type { RetractedRange, StoredFact } from "../journal/facts/index.ts";
 import { ChunkCoalescer } from "./coalesce.ts";
 import type { Projector } from "./project.ts";
 import { RetractedTurns } from "./retracted-turns.ts";
+import { turnEndUpdate } from "./turn-end.ts";
 
 /** Nothing to send: shared, as most records of a long replay are held or merged. */
 const NOTHING: readonly SessionUpdate[] = Object.freeze([]);
@@ -50,13 +51,17 @@ export class ReplayPipeline {
   /**
    * Ends the replay: returns what is still held (a turn with no recorded end is shown as it
    * was), then, when `markInterrupted` (no live process other than the caller holds the
-   * session), one update per call still open. The projector then projects live facts.
+   * session), one update per call still open and the end of the turn left open (turn-end.ts). The projector then projects live facts.
    */
   end(markInterrupted: boolean): SessionUpdate[] {
     const ready: SessionUpdate[] = [];
+    const openTurn = this.#turns.openTurn;
     for (const update of this.#turns.flush()) ready.push(...this.#coalescer.push(update));
     ready.push(...this.#coalescer.flush());
-    if (markInterrupted) ready.push(...this.projector.interruptionMarks().filter((m) => this.#turns.shows(m)));
+    if (markInterrupted) {
+      ready.push(...this.projector.interruptionMarks().filter((m) => this.#turns.shows(m)));
+      if (openTurn) ready.push(turnEndUpdate({ turnId: openTurn, ending: "interrupted" }));
+    }
     this.projector.context.replay = false;
     return ready;
   }

@@ -14,6 +14,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Fact, RetractedRange } from "../journal/facts/index.ts";
 import { isRetracted } from "./retraction.ts";
+import { isTurnEnd } from "./turn-end.ts";
 
 /** What a client shows as entries of the conversation: what it removes for a refusal. */
 const ENTRIES = new Set<SessionUpdate["sessionUpdate"]>([
@@ -28,11 +29,13 @@ const ENTRIES = new Set<SessionUpdate["sessionUpdate"]>([
 
 const NOTHING: readonly SessionUpdate[] = Object.freeze([]);
 
-const sessionState = (u: SessionUpdate): boolean => !ENTRIES.has(u.sessionUpdate);
+const sessionState = (u: SessionUpdate): boolean => !ENTRIES.has(u.sessionUpdate) && !isTurnEnd(u);
 
 export class RetractedTurns {
   /** The updates of the turn under way, until it ends; undefined between turns. */
   #held: SessionUpdate[] | undefined;
+  /** The turn under way (its prompt shown, its end not recorded yet), unless a rewind took its prompt back. */
+  #openTurn: string | undefined;
   /** Calls announced in records a rewind took back. */
   readonly #rewoundCalls = new Set<string>();
 
@@ -50,14 +53,21 @@ export class RetractedTurns {
       // A turn that never ended (its process died) is shown as it was.
       const unended = this.flush();
       this.#held = [...updates];
+      this.#openTurn = this.rewound.length > 0 && isRetracted(this.rewound, seq) ? undefined : fact.turnId;
       return unended;
     }
+    if (fact.kind === "turn_ended" || fact.kind === "session_recovered") this.#openTurn = undefined;
     if (!this.#held) return updates;
     this.#held.push(...updates);
     if (fact.kind !== "turn_ended") return NOTHING;
     const turn = this.#held;
     this.#held = undefined;
     return fact.retracted ? turn.filter(sessionState) : turn;
+  }
+
+  /** The turn the records so far leave open (no end recorded, nor a recovery after it), if one is shown. */
+  get openTurn(): string | undefined {
+    return this.#openTurn;
   }
 
   /** Whether an interruption mark is for a call the client still shows (not one a rewind took back). */

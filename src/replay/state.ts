@@ -7,6 +7,7 @@ import type {
   Command,
   Fact,
   FactOf,
+  FileToRestore,
   Money,
   PermissionRule,
   PermissionSettingsRead,
@@ -15,6 +16,21 @@ import type {
 } from "../journal/facts/index.ts";
 import { rangesOf } from "./retraction.ts";
 import { addCost } from "./session-cost.ts";
+
+/** A lease holder as a restore compares it: from record `seq` on, the session was written on `host` in `cwd` ("" for an import). */
+export type Holder = { seq: number; host: string; cwd: string };
+
+/** A file restore (its card, `restoreId`): what it would put back, whether it was allowed to start, and whether it ended. */
+export type RestoreState = {
+  restoreId: string;
+  toMessageId: string | undefined;
+  files: FileToRestore[];
+  commandsRun: number;
+  /** The prompts the session had when it was planned (a prompt since: the session went on). */
+  prompts: number;
+  started: boolean;
+  ended: boolean;
+};
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
@@ -51,27 +67,41 @@ export class SessionStateFold {
   /** Each file's content hash as the model last saw it (read or written). */
   readonly seenFiles = new Map<string, string>();
   /**
+   * Each file's sightings, oldest first, as [seq, content hash] (a sighting of the hash the one
+   * before saw is not kept: it changes nothing a rewind needs): a rewind goes back to what the
+   * kept records saw.
+   */
+  readonly seenHistory = new Map<string, [number, string][]>();
+  /**
    * The runs of records the session's rewinds took back, as its last rewind says
    * (replay/retraction.ts); undefined until a rewind, so that the cached state of a session never
    * rewound is what it was.
    */
   retracted: RetractedRange[] | undefined;
+  /**
+   * Who wrote the session, in order: each lease holder's machine and workspace from the record
+   * that named it (its start's `holder`, a `session_held`), and an import as a holder of no
+   * machine (what came before it is the file's). A rewind's restore undoes only the edits a
+   * holder naming this machine and workspace made.
+   */
+  readonly holders: Holder[] = [];
+  /** The last file restore planned (its card), and how far it went. */
+  restore: RestoreState | undefined;
   lastSeq = 0;
   /**
-   * The settings files' permission rules last recorded, and where (seq). Never restored from the
-   * replay cache (fold-snapshot.ts writes it, restores nothing of it): a session restored that way
-   * records its rules again before it decides anything.
+   * The settings files' permission rules last recorded, and where (seq). A load from the replay
+   * cache leaves none in force (replay/authority.ts): the session records its rules again before
+   * it decides anything.
    */
   permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
-  /** Where the session was last imported: rules recorded before it never decide (not restored from the cache either). */
-  importedAtSeq: number | undefined;
-  /** Whether the editor was asked to trust the workspace in this session (asked once). */
-  trustAsked = false;
+  /** Whether the editor was asked to trust the workspace in this session (asked once); undefined until it is. */
+  trustAsked: true | undefined;
 
   apply(fact: Fact, seq: number): void {
     this.lastSeq = seq;
     switch (fact.kind) {
       case "session_started":
+        if (fact.holder) this.holders.push({ seq, host: fact.holder.host, cwd: fact.cwd });
         this.cwd = fact.cwd;
         this.additionalDirectories = fact.additionalDirectories;
         this.parentSessionId = fact.parentSessionId;
@@ -113,8 +143,30 @@ export class SessionStateFold {
       case "permission_settings_read":
         this.permissionSettings = { fact, seq };
         return;
+      case "session_held":
+        this.holders.push({ seq, host: fact.host, cwd: fact.cwd });
+        return;
+      case "files_restore_planned":
+        this.restore = {
+          restoreId: fact.restoreId,
+          toMessageId: fact.toMessageId,
+          files: fact.files,
+          commandsRun: fact.commandsRun,
+          prompts: this.prompts,
+          started: false,
+          ended: false,
+        };
+        return;
+      case "files_restore_started":
+        if (this.restore?.restoreId === fact.restoreId) this.restore.started = true;
+        return;
+      case "files_restore_ended":
+        if (this.restore?.restoreId === fact.restoreId) this.restore.ended = true;
+        return;
       case "session_imported":
-        this.importedAtSeq = seq;
+        // Rules read before an import (the file's, from elsewhere) never decide: none are in force until recorded here.
+        this.permissionSettings = undefined;
+        this.holders.push({ seq, host: "", cwd: "" });
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;
         this.rules.splice(0, this.rules.length, ...fact.rules);
@@ -159,7 +211,7 @@ export class SessionStateFold {
         return;
       }
       case "file_seen":
-        this.seenFiles.set(fact.path, fact.sha256);
+        this.#seen(fact.path, fact.sha256, seq);
         return;
       case "session_rewound":
         this.#rewound(fact, seq);
@@ -197,14 +249,31 @@ export class SessionStateFold {
   }
 
   /**
-   * A rewind: what it took back leaves the model's context, and with it what the model knew of
-   * the files it read or wrote there, so no file counts as seen any more: the model reads a file
-   * again before it changes it (tools/files/text-files.ts). The rest of the state stays: the mode,
-   * config, rules and grants are facts of the session, not of the conversation.
+   * A rewind: what it took back leaves the model's context, and with it what the model learned of
+   * the files it read or wrote there: each file counts as seen as the kept records last saw it
+   * (the content check then refuses one that changed since: tools/files/text-files.ts), or not at
+   * all. Every sighting is before the rewind, so those it takes back are the ones after its point.
+   * The rest of the state stays: the mode, config, rules and grants are facts of the session, not
+   * of the conversation.
    */
   #rewound(fact: FactOf<"session_rewound">, seq: number): void {
     this.retracted = rangesOf(fact, seq);
-    this.seenFiles.clear();
+    for (const [path, sightings] of this.seenHistory) {
+      while ((sightings.at(-1)?.[0] ?? 0) > fact.toSeq) sightings.pop();
+      const last = sightings.at(-1);
+      if (last) this.seenFiles.set(path, last[1]);
+      else {
+        this.seenFiles.delete(path);
+        this.seenHistory.delete(path);
+      }
+    }
+  }
+
+  #seen(path: string, sha256: string, seq: number): void {
+    this.seenFiles.set(path, sha256);
+    const sightings = this.seenHistory.get(path);
+    if (!sightings) this.seenHistory.set(path, [[seq, sha256]]);
+    else if (sightings.at(-1)?.[1] !== sha256) sightings.push([seq, sha256]);
   }
 
   /** True when a process died mid-turn and the next turn must first record what happened. */

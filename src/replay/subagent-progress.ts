@@ -45,7 +45,7 @@ export class SubagentProgress {
       case "permission_answered": {
         const line = this.#calls.get(fact.toolCallId);
         return this.#patch(fact.toolCallId, {
-          note: permissionLine(line?.options ?? [], fact.outcome, fact.answeredBy),
+          note: permissionLine(line?.options ?? [], fact.outcome, fact.answeredBy, fact.failure),
         });
       }
       case "message_chunk":

@@ -13,6 +13,7 @@ import type {
   SessionConfigOption,
   ToolCallContent,
 } from "@agentclientprotocol/sdk";
+import { turnEndText, type TurnEndMark } from "./turn-end-mark.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 import type { CompactionView, MessageView, ToolCardView, ViewModel } from "./view-model.ts";
 import { visible } from "./visible-text.ts";
@@ -44,6 +45,7 @@ export type Mark = { at: number } & (
   | { kind: "plan"; entries: PlanEntry[] }
   | { kind: "mode"; modeId: string }
   | { kind: "model"; model: string }
+  | ({ kind: "turn-end" } & TurnEndMark)
 );
 
 export const modelOf = (options: SessionConfigOption[] | null | undefined): string | undefined => {
@@ -147,6 +149,12 @@ function subagentLine(card: ToolCardView): string | undefined {
   return `↳ subagent session ${visible(subagent.sessionId)}${type}`;
 }
 
+/**
+ * A card's label: its ACP kind, but for the plan's tool. ACP has no kind for a plan update, so
+ * TodoWrite's card is a `think` (as Claude Code's adapter sends it); what a person reads is "plan".
+ */
+const cardLabel = (card: ToolCardView): string => (card.name === "TodoWrite" ? "plan" : visible(card.kind));
+
 const cardStyle = (status: string): Style =>
   status === "completed" ? "card-completed" : status === "failed" ? "card-failed" : "card-open";
 
@@ -158,7 +166,7 @@ export function cardPieces(card: ToolCardView): Piece[] {
   const subagent = subagentLine(card);
   const question = permissionQuestion(card);
   return [
-    line(cardStyle(card.status), `[${visible(card.kind)}] ${visible(card.title)} — ${visible(card.status)}${where}`),
+    line(cardStyle(card.status), `[${cardLabel(card)}] ${visible(card.title)} — ${visible(card.status)}${where}`),
     ...(subagent ? [line("subagent", `    ${subagent}`)] : []),
     ...(question ? [line("question", `    ${question}`)] : []),
     ...(card.content ?? []).flatMap((item) => toolContentPieces(item, "    ")),
@@ -193,6 +201,8 @@ export function markPieces(mark: Mark): Piece[] {
       return [line("mark", `(mode: ${visible(mark.modeId)})`), line("mark", "")];
     case "model":
       return [line("mark", `(model: ${visible(mark.model)})`), line("mark", "")];
+    case "turn-end":
+      return [line(mark.ending === "cancelled" ? "mark" : "notice", turnEndText(mark)), line("mark", "")];
   }
 }
 

@@ -8,8 +8,9 @@
  * When a part is final: a message once anything follows it (its text streams while it is the
  * last part); a tool card or a compaction once a message or compaction follows it (a card keeps
  * changing while its call runs, asks, and gets its hooks' outcomes, and a model step's calls all
- * settle before the next step speaks); everything when the stream is flushed. Plans and mode and
- * model changes are drawn where they arrived, between the parts they came between.
+ * settle before the next step speaks); everything when the stream is flushed. Plans, mode and
+ * model changes and how a turn ended (when it did not simply end) are drawn where they arrived,
+ * between the parts they came between.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import {
@@ -27,6 +28,7 @@ import {
   type Mark,
   type Piece,
 } from "./transcript-lines.ts";
+import { turnEndIn, type TurnEndMark } from "./turn-end-mark.ts";
 import { emptyView, reduce, type MessageView, type ViewModel } from "./view-model.ts";
 
 export type { Mark, Piece } from "./transcript-lines.ts";
@@ -46,6 +48,8 @@ export class TranscriptRecorder {
   apply(update: SessionUpdate): void {
     const at = this.view.timeline.length;
     if (update.sessionUpdate === "plan") this.marks.push({ at, kind: "plan", entries: update.entries });
+    const ended = turnEndIn(update);
+    if (ended) this.marks.push({ at, kind: "turn-end", ...withoutSaidError(this.view, ended) });
     if (update.sessionUpdate === "current_mode_update")
       this.marks.push({ at, kind: "mode", modeId: update.currentModeId });
     if (update.sessionUpdate === "config_option_update") {
@@ -57,6 +61,14 @@ export class TranscriptRecorder {
     this.#afterModeChange = update.sessionUpdate === "current_mode_update";
     reduce(this.view, update);
   }
+}
+
+/** A failure's reason, unless the notice just before said it already (a failed turn's notice holds its error). */
+function withoutSaidError(view: ViewModel, ended: TurnEndMark): TurnEndMark {
+  const last = view.timeline.at(-1);
+  const message = last?.startsWith("message:") ? view.messages[last.slice("message:".length)] : undefined;
+  const said = message?.meta && message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  return said === ended.error ? { ending: ended.ending } : ended;
 }
 
 const isMessageLike = (key: string) => key.startsWith("message:") || key.startsWith("compaction:");

@@ -47,13 +47,14 @@ describe("verbatim chat", () => {
     t.type("go\r");
     at = await t.waitFor("Here is a long", at);
     t.type("\x03");
-    at = await t.waitFor("(cancelled)", at);
+    at = await t.waitFor("(the turn was cancelled)", at);
     at = await t.waitFor(PROMPT, at);
     t.type("\x04");
     expect(await t.exited).toBe(0);
     const sessionId = /session (ses_[0-9a-z]+)/.exec(t.screen())?.[1];
     const shown = await runCli(["show", sessionId!], box.env);
     expect(shown.stdout).toContain("Here is a long");
+    expect(shown.stdout).toMatch(/Here is a long[^\n]*\n\n\(the turn was cancelled\)\n/);
     expect(shown.stdout).not.toContain("reasons for each choice. ".repeat(6).trim());
   });
 

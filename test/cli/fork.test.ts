@@ -68,6 +68,26 @@ describe("verbatim fork", () => {
       `verbatim: there is no session ses_nothing in the journal at ${join(box.home, "journal.db")}. \`verbatim sessions\` lists the recorded sessions.\n`,
     );
   });
+
+  test("--at MESSAGE forks up to that message: the fork shows the prompt and not what followed it", async () => {
+    const ids = (await runCli(["show", parent, "--ids"], box.env)).stdout.trim().split("\n");
+    const prompt = ids.find((line) => / user /.test(line))?.split(" ")[0] ?? "";
+    expect(prompt).toMatch(/^msg_/);
+    const result = await runCli(["fork", parent, "--at", prompt], box.env);
+    expect(result.code).toBe(0);
+    const atPrompt = result.stdout.trim();
+    const forkIds = (await runCli(["show", atPrompt, "--ids"], box.env)).stdout.trim().split("\n");
+    expect(forkIds).toEqual(ids.filter((line) => line.startsWith(prompt)));
+    expect(ids.length).toBeGreaterThan(1);
+  });
+
+  test("--at a message the session does not show is an error naming where the ids are", async () => {
+    const result = await runCli(["fork", parent, "--at", "msg_nothing"], box.env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `verbatim: session ${parent} shows no message msg_nothing. \`verbatim show ID --ids\` lists the session's message ids.\n`,
+    );
+  });
 });
 
 describe("session/fork on the wire", () => {

@@ -49,7 +49,9 @@ describe("verbatim models", () => {
     const box = sandbox("");
     const r = await runCli(["models"], box.env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("No model provider is configured. Set VERBATIM_MODEL=<provider>/<model>");
+    expect(r.stderr).toContain(
+      "No model provider is configured. Run `verbatim setup` to choose one and save its key, or set VERBATIM_MODEL=<provider>/<model>",
+    );
   });
 });
 
@@ -65,7 +67,11 @@ describe("verbatim doctor", () => {
     const r = await runCli(["doctor"], box.env, { cwd: box.workspace });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`ok    bun: Bun ${Bun.version}`);
-    expect(r.stdout).toContain(`ok    journal: ${join(box.home, "journal.db")}: intact, 1 session`);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `ok    journal: ${join(box.home, "journal\\.db")}: intact, 1 session, \\d+\\.\\d (KiB|MiB) \\(verbatim prune`,
+      ),
+    );
     expect(r.stdout).toContain("ok    model: new sessions use scripted/plain");
     expect(r.stdout).toContain(`ok    this workspace: ${box.workspace} is not trusted`);
     expect(r.stdout).toContain("all checks passed");

@@ -79,4 +79,54 @@ describe("progress lines", () => {
     p.permission(request, { outcome: { outcome: "selected", optionId: "reject_once" } }, "none");
     expect(err).toEqual(["? Edit README.md: Refuse (reject_once) by --approve none\n"]);
   });
+
+  describe("a command's output as it comes", () => {
+    const output = (text: string): SessionUpdate & { sessionUpdate: "tool_call_update" } => ({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "call_1",
+      content: [
+        { type: "content", content: { type: "text", text: `\`\`\`\n${text}${text.endsWith("\n") ? "" : "\n"}\`\`\`` } },
+      ],
+    });
+
+    test("prints only the lines each progress update adds, and nothing of the final output", () => {
+      const { p, err } = printer();
+      p.print(announced);
+      p.print(started);
+      p.print(output("step1\n"));
+      p.print(output("step1\nstep2\n"));
+      p.print(output("step1\nstep2\n"));
+      p.print({ ...ended, content: output("step1\nstep2\nstep3\n").content } as SessionUpdate);
+      expect(err.slice(2)).toEqual(["  │ step1\n", "  │ step2\n"]);
+    });
+
+    test("follows a window that moved past lines already printed", () => {
+      const { p, err } = printer();
+      p.print(announced);
+      p.print(started);
+      p.print(output("a\nb\nc\n"));
+      p.print(output("c\nd\ne\n"));
+      expect(err.slice(2)).toEqual(["  │ a\n  │ b\n  │ c\n", "  │ d\n  │ e\n"]);
+    });
+
+    test("prints a command's output with its control characters escaped", () => {
+      const { p, err } = printer();
+      p.print(announced);
+      p.print(started);
+      p.print(output("\x1b]0;owned\x07done\n"));
+      expect(err.slice(2)).toEqual(["  │ \\x1b]0;owned\\x07done\n"]);
+    });
+
+    test("takes no card text but a running command's fenced output (a permission answer's line is not output)", () => {
+      const { p, err } = printer();
+      p.print(announced);
+      p.print({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "call_1",
+        content: [{ type: "content", content: { type: "text", text: "Permission: Allow (allowed once)." } }],
+      });
+      p.print(started);
+      expect(err).toEqual(["… sleep 30\n", "▸ running: sleep 30\n"]);
+    });
+  });
 });

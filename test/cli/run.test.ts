@@ -11,7 +11,7 @@ describe("verbatim run", () => {
     const r = await runCli(["run", "--cwd", box.workspace, "Hello"], box.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Every word you see here is recorded");
-    expect(r.stderr).toMatch(/session ses_[0-9a-z]+ \(end_turn\)/);
+    expect(r.stderr).toMatch(/session ses_[0-9a-z]+ \(the turn ended\)/);
   });
 
   test("--json prints one JSON object per line, ending with the session id, the stop reason and the prompt's and the answer's message ids", async () => {
@@ -50,6 +50,31 @@ describe("verbatim run", () => {
   ])("%s exits %d", async (model, code) => {
     const box = sandbox(model);
     expect((await runCli(["run", "--cwd", box.workspace, "Go"], box.env)).code).toBe(code);
+  });
+
+  test("--max-turns N ends the turn after N model requests: exit 5, said in words", async () => {
+    const box = sandbox("scripted/loop");
+    const r = await runCli(["run", "--max-turns", "2", "--approve", "all", "--cwd", box.workspace, "Go"], box.env);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/session ses_[0-9a-z]+ \(stopped: the turn reached its request limit\)/);
+    expect(r.stderr).not.toContain("max_turn_requests");
+    const json = await runCli(["run", "--json", "--max-turns", "2", "--cwd", box.workspace, "Go"], box.env);
+    const requests = json.stdout.split("\n").filter((l) => l.includes('"tool_call"')).length;
+    expect(requests).toBe(2);
+  });
+
+  test("--max-turns takes a whole number of requests", async () => {
+    const box = sandbox("scripted/loop");
+    const r = await runCli(["run", "--max-turns", "two", "--cwd", box.workspace, "Go"], box.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-turns takes a whole number of model requests, at least 1, not "two"');
+  });
+
+  test("with no provider configured, the error names verbatim setup first", async () => {
+    const box = sandbox("");
+    const r = await runCli(["run", "--cwd", box.workspace, "Hi"], box.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toStartWith("verbatim: No model provider is configured. Run `verbatim setup` to choose one");
   });
 
   test("SIGINT cancels the turn and exits 130, keeping what streamed", async () => {
@@ -140,7 +165,7 @@ describe("verbatim demo --keep", () => {
       expect(existsSync(journal)).toBe(true);
       const shown = await runCli(["show", sessionId], { VERBATIM_HOME: dirname(journal) });
       expect(shown.code).toBe(0);
-      expect(shown.stdout).toContain("> Give me an overview of this project.");
+      expect(shown.stdout).toContain("> Tidy up the README and tell me how big it is.");
     } finally {
       // The demo's temporary root holds both the workspace and the journal's folder.
       const root = dirname(workspace);

@@ -24,13 +24,33 @@ describe("verbatim sessions", () => {
     await store.close();
 
     const lines = (await runCli(["sessions"], box.env)).stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^SESSION +UPDATED +MODEL +TURNS +TITLE +DIRECTORY$/);
-    expect(lines[1]).toMatch(new RegExp(`^${plain} +just now +scripted/plain +2 +Hello there +${box.workspace}$`));
-    expect(lines[2]).toMatch(new RegExp(`^${parent} +just now +scripted/subagent +1 +Inspect it +${box.workspace}$`));
-    expect(lines[3]).toMatch(
-      new RegExp(`^  ↳ ${child!.sessionId} +just now +scripted/subagent +1 +general-purpose: Inspect it$`),
+    const size = "\\d+(\\.\\d)? (B|KiB|MiB)";
+    expect(lines[0]).toMatch(/^SESSION +UPDATED +MODEL +TURNS +SIZE +TITLE +DIRECTORY$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${plain} +just now +scripted/plain +2 +${size} +Hello there +${box.workspace}$`),
     );
-    expect(lines).toHaveLength(4);
+    expect(lines[2]).toMatch(
+      new RegExp(`^${parent} +just now +scripted/subagent +1 +${size} +Inspect it +${box.workspace}$`),
+    );
+    expect(lines[3]).toMatch(
+      new RegExp(`^  ↳ ${child!.sessionId} +just now +scripted/subagent +1 +${size} +general-purpose: Inspect it$`),
+    );
+    expect(lines[4]).toBe("");
+    expect(lines[5]).toMatch(new RegExp(`^journal: ${size} \\(${box.home}/journal\\.db\\)$`));
+    expect(lines).toHaveLength(6);
+  });
+
+  test("--json gives each session's size in bytes, the size the table shows", async () => {
+    const box = sandbox("scripted/plain");
+    const id = sessionOf((await runCli(["run", "--cwd", box.workspace, "Hello there"], box.env)).stderr);
+    const listed = JSON.parse((await runCli(["sessions", "--json"], box.env)).stdout.trim()) as { bytes: number };
+    const store = openJournal(box.env);
+    try {
+      expect(listed.bytes).toBe(await store.sessionBytes(id));
+      expect(listed.bytes).toBeGreaterThan(1000);
+    } finally {
+      await store.close();
+    }
   });
 
   test("a turn a rewind took back is not counted: TURNS is what a reopened client is shown", async () => {
@@ -45,11 +65,11 @@ describe("verbatim sessions", () => {
     await json(["--session", first.sessionId, "And once more"]);
     const turns = async () =>
       (await runCli(["sessions"], box.env)).stdout.split("\n").find((l) => l.startsWith(first.sessionId));
-    expect(await turns()).toMatch(/ scripted\/demo +3 +Overview /);
+    expect(await turns()).toMatch(/ scripted\/demo +3 +[0-9.]+ (B|KiB|MiB) +Overview /);
     expect((await runCli(["rewind", first.sessionId, "--to", first.lastMessageId], box.env)).code).toBe(0);
-    expect(await turns()).toMatch(/ scripted\/demo +1 +Overview /);
+    expect(await turns()).toMatch(/ scripted\/demo +1 +[0-9.]+ (B|KiB|MiB) +Overview /);
     await json(["--session", first.sessionId, "A new second turn"]);
-    expect(await turns()).toMatch(/ scripted\/demo +2 +Overview /);
+    expect(await turns()).toMatch(/ scripted\/demo +2 +[0-9.]+ (B|KiB|MiB) +Overview /);
   });
 
   test("a session a live process holds is marked running, with that process, in the table and in --json", async () => {

@@ -98,6 +98,19 @@ describe("README editor snippets", () => {
     expect(commands).toEqual(["npm install && npm run demo", "npm install && npm test"]);
   });
 
+  test("what works before publishing comes first: the packed tarball of this package, installed globally", () => {
+    const install = readme.slice(readme.indexOf("## Install"), readme.indexOf("### From the ACP Registry"));
+    expect(install).toContain("**What works today.**");
+    expect(install).toContain("**Once the package is published**");
+    const [today] = fenced(install, "sh");
+    // `npm pack` names the file <name>-<version>.tgz (test/package/npm-package.test.ts installs it).
+    expect(today?.trim().split("\n")).toEqual([
+      "npm install && npm pack",
+      `npm install -g ./${pkg.name}-*.tgz`,
+      `${Object.keys(pkg.bin).find((b) => b !== pkg.name)} demo`,
+    ]);
+  });
+
   test("the command, run from this checkout (the bundle built as the README says), is a verbatim that answers ACP", async () => {
     const { command, args } = launches()[0]!;
     const box = sandbox("scripted/plain");

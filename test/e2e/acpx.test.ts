@@ -109,8 +109,14 @@ describe("acpx drives verbatim", () => {
       expect(resume?.params).toMatchObject({ sessionId });
       expect(answerTo(second.frames, resume!).result).toMatchObject({ modes: { currentModeId: "default" } });
       expect(requestsIn(second.frames, "session/new")).toEqual([]);
-      // Resuming replays nothing: the first update after it is the new prompt's echo.
-      expect(updatesIn(second.frames)[0]?.update).toMatchObject({
+      // Resuming replays nothing: it sends only what a client needs to draw the session (its
+      // commands and context usage, as the load's replay ends with them); then comes the new prompt's echo.
+      const updates = updatesIn(second.frames);
+      expect(updates.slice(0, 2).map((n) => n.update.sessionUpdate)).toEqual([
+        "available_commands_update",
+        "usage_update",
+      ]);
+      expect(updates[2]?.update).toMatchObject({
         sessionUpdate: "user_message_chunk",
         content: { text: "Now the fourth" },
       });

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { checksumHolds, partWithChecksum, withChecksum, type ReplayCacheKey } from "../../src/journal/replay-cache.ts";
 import type { JournalStore } from "../../src/journal/store.ts";
+import { PROJECTION_VERSION } from "../../src/replay/cache-key.ts";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { journalError, startFact } from "../support/journal.ts";
 import { loadBytes } from "../support/load-bytes.ts";
@@ -15,6 +16,8 @@ import { sandbox } from "../support/workspace.ts";
 
 const KEY: ReplayCacheKey = { version: 1, capabilities: "notices=0;compaction=0" };
 const OTHER: ReplayCacheKey = { version: 1, capabilities: "notices=1;compaction=0" };
+/** The key the agent stores a client's cache under: this projection's, no session capabilities. */
+const AGENT_KEY: ReplayCacheKey = { ...KEY, version: PROJECTION_VERSION };
 const row = (fromSeq: number, toSeq: number, lines: string) => withChecksum({ ...KEY, fromSeq, toSeq, lines });
 const part = (name: string, ord: number, body: string) => partWithChecksum(KEY, { part: name, ord, body });
 
@@ -168,7 +171,7 @@ for (const kind of storeKinds) {
         for (const text of ["first", "second"]) await prompt(live.ctx, sessionId, text);
         let rows = 0;
         const poll = async () => {
-          rows = (await store.readReplayCache(sessionId, KEY)).length;
+          rows = (await store.readReplayCache(sessionId, AGENT_KEY)).length;
         };
         const timer = setInterval(poll, 50);
         try {
@@ -179,7 +182,7 @@ for (const kind of storeKinds) {
       } finally {
         await live.close();
       }
-      expect((await store.readReplayCache(sessionId, KEY)).length).toBe(2);
+      expect((await store.readReplayCache(sessionId, AGENT_KEY)).length).toBe(2);
       const cached = await loadBytes(agentEnv, sessionId, box.workspace);
       const facts = await loadBytes({ ...agentEnv, VERBATIM_REPLAY_CACHE: "off" }, sessionId, box.workspace);
       expect(cached).toContain('"id":2,"result"');

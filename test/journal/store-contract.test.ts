@@ -1,7 +1,9 @@
 /** One contract, both stores: what the engine relies on from a journal, whether SQLite or PostgreSQL holds it. */
 import { afterAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
+import { withChecksum } from "../../src/journal/replay-cache.ts";
 import { readAll, type JournalStore } from "../../src/journal/store.ts";
 import { chunk, journalError, startFact } from "../support/journal.ts";
 import { storeKinds, storeUnderTest, type StoreUnderTest } from "../support/stores.ts";
@@ -250,6 +252,54 @@ for (const kind of storeKinds) {
       expect((await journalError(() => readAll(store, id))).code).toBe("not_found");
       expect((await readAll(store, "ses_other")).length).toBe(1);
       expect(await store.delete(id)).toBe(false);
+    });
+
+    test("idle sessions: the top-level ones whose last record is older than a time, oldest first", async () => {
+      const { store } = await open();
+      const old = (sessionId: string, when: string) =>
+        store.importSession({ sessionId, cwd: "/w", additionalDirectories: [], createdAt: when, updatedAt: when }, [
+          { fact: startFact("/w"), at: when },
+        ]);
+      await old("ses_2019", "2019-03-01T00:00:00.000Z");
+      await old("ses_2018", "2018-03-01T00:00:00.000Z");
+      await old("ses_2021", "2021-03-01T00:00:00.000Z");
+      await create(store, "ses_now");
+      await create(store, "ses_child_now", "/work", "ses_2018");
+      const idle = await store.idleSince("2020-01-01T00:00:00.000Z");
+      expect(idle.map((r) => r.sessionId)).toEqual(["ses_2018", "ses_2019"]);
+      expect(idle[0]?.updatedAt).toBe("2018-03-01T00:00:00.000Z");
+    });
+
+    test("a session's size counts its facts, its blobs and its cache; deleting it takes them all, and its subagents'", async () => {
+      const { store } = await open();
+      const when = "2019-03-01T00:00:00.000Z";
+      await store.importSession(
+        { sessionId: "ses_big", cwd: "/w", additionalDirectories: [], createdAt: when, updatedAt: when },
+        [
+          { fact: startFact("/w"), at: when },
+          { fact: image("B".repeat(40_000)), at: when },
+        ],
+      );
+      await create(store, "ses_big_child", "/work", "ses_big");
+      await create(store, "ses_kept");
+      const withFacts = await store.sessionBytes("ses_big");
+      expect(withFacts).toBeGreaterThan(40_000);
+      await store.acquire("ses_big");
+      const key = { version: 1, capabilities: "notices=0;compaction=0" };
+      // Lines that do not compress (PostgreSQL packs them).
+      const row = withChecksum({ ...key, fromSeq: 1, toSeq: 2, lines: `${randomBytes(4000).toString("base64")}\n` });
+      await store.putReplayCache("ses_big", key, { rows: [row], parts: [] });
+      expect(await store.sessionBytes("ses_big")).toBeGreaterThan(withFacts + 4000);
+      expect(await store.journalBytes()).toBeGreaterThan(withFacts);
+      const kept = await store.sessionBytes("ses_kept");
+
+      expect(await store.delete("ses_big")).toBe(true);
+      expect(await store.sessionBytes("ses_big")).toBe(0);
+      expect(await store.readReplayCache("ses_big")).toEqual([]);
+      expect(await store.info("ses_big_child")).toBeUndefined();
+      expect(await store.sessionBytes("ses_big_child")).toBe(0);
+      expect(await store.sessionBytes("ses_kept")).toBe(kept);
+      expect(await store.idleSince("2020-01-01T00:00:00.000Z")).toEqual([]);
     });
 
     test("a fork copies the source's records and payloads, then its own record, and names its origin", async () => {

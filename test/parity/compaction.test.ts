@@ -4,9 +4,26 @@
  * compaction updates to clients that take them and as a message to others, and reopened the same.
  */
 import { describe, expect, test } from "bun:test";
+import { journalFile } from "../../src/journal/paths.ts";
+import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
+import { ConversationFold, SUMMARY_PREFIX } from "../../src/replay/conversation.ts";
+import type { ModelMessage } from "../../src/replay/model-messages.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
+import type { Sandbox } from "../support/workspace.ts";
 import { prompt } from "../support/acp-session.ts";
 import { parity, texts } from "./harness.ts";
+
+/** The model's context as the session's journal folds it. */
+function conversationOf(box: Sandbox, sessionId: string): ModelMessage[] {
+  const journal = new SqliteJournal(journalFile(box.home));
+  try {
+    const fold = new ConversationFold();
+    for (const { fact } of journal.read(sessionId)) fold.apply(fact);
+    return fold.messages;
+  } finally {
+    journal.closeNow();
+  }
+}
 
 type CompactionMeta = { compactionId: string; trigger: string; status: string; error?: string };
 
@@ -90,10 +107,18 @@ describe("compaction", () => {
     const [shown] = compactionMessages(r.live);
     expect(shown?.meta).toMatchObject({ trigger: "manual", status: "completed" });
     expect(shown?.text).toContain('Summary: the user sent 1 prompt: "Hello there". Kept in particular: the greeting.');
-    const last = texts(r.live, "agent").at(-1) ?? "";
-    expect(last).toContain("<conversation-summary>");
-    expect(last).toContain('Summary: the user sent 1 prompt: "Hello there".');
-    expect(last).toEndWith("Again");
+    // The model's context restarts from the summary, which opens the next prompt as a part of its own.
+    const [next, ...rest] = conversationOf(r.box, r.sessionId);
+    expect(rest).toEqual([expect.objectContaining({ role: "assistant" })]);
+    expect(next?.role === "user" && next.content).toEqual([
+      { type: "text", text: expect.stringContaining('Summary: the user sent 1 prompt: "Hello there".') },
+      { type: "text", text: "Again" },
+    ]);
+    expect(next?.role === "user" && next.content[0]?.type === "text" && next.content[0].text).toStartWith(
+      SUMMARY_PREFIX,
+    );
+    // The model answers the user's own text (the scripted echo repeats its prompt).
+    expect(texts(r.live, "agent").at(-1)).toBe("You said: Again");
     expect(r.differences).toEqual([]);
   });
 

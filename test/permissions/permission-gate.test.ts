@@ -111,7 +111,7 @@ describe("the permission gate", () => {
     expect(s.facts[2]).toMatchObject({ kind: "permission_answered", outcome: { outcome: "cancelled" } });
   });
 
-  test("a client that fails to answer refuses the call and says why", async () => {
+  test("a client that fails to answer refuses the call and says why, without ending the turn", async () => {
     const s = session();
     const decision = await permissionGate({
       ask: async () => {
@@ -121,7 +121,25 @@ describe("the permission gate", () => {
     expect(decision).toMatchObject({
       run: false,
       by: "cancel",
-      reason: "the permission question could not be asked (connection lost)",
+      reason: "the client did not answer the permission question (connection lost)",
+    });
+    expect(decision).not.toHaveProperty("endsTurn");
+    expect(s.facts[2]).toMatchObject({
+      kind: "permission_answered",
+      outcome: { outcome: "cancelled" },
+      failure: "connection lost",
+    });
+  });
+
+  test("a client's cancelled answer refuses the call and ends the turn", async () => {
+    const s = session();
+    const decision = await permissionGate({ ask: async () => ({ outcome: "cancelled" }) })(request(), s);
+    expect(decision).toMatchObject({ run: false, by: "cancel", endsTurn: true });
+    expect(s.facts[2]).toEqual({
+      kind: "permission_answered",
+      requestId: expect.any(String),
+      toolCallId: "call_1",
+      outcome: { outcome: "cancelled" },
     });
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Which recorded settings rules decide: the last this host recorded since the session was last
  * imported. A reading from another machine, or one from before an import (a file from
- * elsewhere), never decides; the process that continues the session records its own.
+ * elsewhere), never decides; the process that continues the session records its own. A load from
+ * the replay cache takes none from the cache.
  */
 import { describe, expect, test } from "bun:test";
 import { settingsInForce } from "../../src/core/permissions/settings-rules.ts";
 import type { Fact } from "../../src/journal/facts/index.ts";
+import { adoptAuthority } from "../../src/replay/authority.ts";
+import { restoreFold, snapshotFold } from "../../src/replay/fold-snapshot.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 
 const reading = (host: string): Fact => ({
@@ -46,5 +49,11 @@ describe("the settings rules in force", () => {
   test("are none when the reading came before an import, until this host records one after it", () => {
     expect(settingsInForce(fold(reading("here"), imported), "here")).toBeUndefined();
     expect(settingsInForce(fold(reading("here"), imported, reading("here")), "here")).toBeDefined();
+  });
+  test("are none in a fold restored from the replay cache, whatever the cached state says", () => {
+    const restored = new SessionStateFold();
+    restoreFold(restored, snapshotFold(fold(reading("here"))));
+    adoptAuthority(restored, []);
+    expect(settingsInForce(restored, "here")).toBeUndefined();
   });
 });

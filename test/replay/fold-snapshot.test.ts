@@ -68,3 +68,28 @@ describe("the session fold's snapshot", () => {
     expect(isFoldSnapshot(text)).toBe(true);
   });
 });
+
+describe("the files a rewind leaves seen", () => {
+  const seen = (seq: number, sha: string): [Fact, number] => [
+    { kind: "file_seen", toolCallId: `call_${seq}`, path: "/work/app/a.ts", sha256: sha.repeat(64) },
+    seq,
+  ];
+
+  test("are as the kept records last saw them", () => {
+    const fold = new SessionStateFold();
+    for (const [fact, seq] of [seen(2, "a"), seen(4, "b"), seen(6, "c")]) fold.apply(fact, seq);
+    fold.apply({ kind: "session_rewound", toSeq: 5, earlier: [] }, 7);
+    expect(fold.seenFiles.get("/work/app/a.ts")).toBe("b".repeat(64));
+    fold.apply({ kind: "session_rewound", toSeq: 1, earlier: [] }, 8);
+    expect(fold.seenFiles.has("/work/app/a.ts")).toBe(false);
+  });
+
+  test("survive the state's snapshot", () => {
+    const fold = new SessionStateFold();
+    for (const [fact, seq] of [seen(2, "a"), seen(4, "b")]) fold.apply(fact, seq);
+    const restored = new SessionStateFold();
+    restoreFold(restored, snapshotFold(fold));
+    restored.apply({ kind: "session_rewound", toSeq: 3, earlier: [] }, 5);
+    expect(restored.seenFiles.get("/work/app/a.ts")).toBe("a".repeat(64));
+  });
+});

@@ -23,7 +23,10 @@ test("/rewind lists the prompts, goes back to before the one chosen and sends th
   t.type("2\r");
   at = await t.waitFor("send instead", at);
   t.type("another question\r");
-  at = await t.waitFor("(rewound: ", at);
+  const said = await t.waitFor("(rewound: 2 message(s) and 0 tool call(s) taken back", at);
+  // Said before the new prompt's turn is drawn, not after it.
+  at = await t.waitFor("> another question", at);
+  expect(said).toBeLessThan(at);
   at = await t.waitFor(PROMPT, at);
   t.type("\x04");
   expect(await t.exited).toBe(0);

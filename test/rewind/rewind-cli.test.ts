@@ -60,10 +60,33 @@ describe("rewinding from the command line", () => {
       `Write ${JSON.stringify({ file_path: notes, content: "x\n" })}`,
     ]);
     expect(existsSync(notes)).toBe(true);
-    const rewound = await runCli(["rewind", first.sessionId, "--to", first.lastMessageId, "--files"], box.env);
+    const rewound = await runCli(
+      ["rewind", first.sessionId, "--to", first.lastMessageId, "--files", "--approve", "edits"],
+      box.env,
+    );
     expect(rewound.code).toBe(0);
     expect(rewound.stdout).toContain(`removed ${notes}`);
     expect(existsSync(notes)).toBe(false);
+  });
+
+  test("rewind --files without an approval restores nothing, records the refusal and exits 3", async () => {
+    const box = sandbox("scripted/call");
+    const readme = join(box.workspace, "README.md");
+    const first = await runJson(box, ["--approve", "all", `Read ${JSON.stringify({ file_path: readme })}`]);
+    const notes = join(box.workspace, "notes.txt");
+    await runJson(box, [
+      "--session",
+      first.sessionId,
+      "--approve",
+      "all",
+      `Write ${JSON.stringify({ file_path: notes, content: "x\n" })}`,
+    ]);
+    const rewound = await runCli(["rewind", first.sessionId, "--to", first.lastMessageId, "--files"], box.env);
+    expect(rewound.code).toBe(3);
+    expect(rewound.stdout).toContain("files were not restored");
+    expect(existsSync(notes)).toBe(true);
+    const shown = await runCli(["show", first.sessionId], box.env);
+    expect(shown.stdout).toContain("Not restored");
   });
 
   test("an unknown message is refused with the way to list the ids", async () => {

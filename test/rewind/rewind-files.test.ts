@@ -65,13 +65,15 @@ describe("a rewind that restores files", () => {
     const box = sandbox("scripted/call");
     const { view } = await editedSession(box, true);
     expect(readFileSync(join(box.workspace, "c.txt"), "utf8")).toBe("hi\n");
-    const notice = Object.values(view.messages).find((m) => m.meta?.verbatim);
-    const text = notice?.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const card = Object.values(view.toolCalls).find((c) => c.title?.startsWith("Restore"));
+    const text = (card?.content ?? [])
+      .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
+      .join("\n");
     expect(text).toContain("1 command ran after that point: what it changed is not undone.");
     expect(text).toContain("left");
   });
 
-  test("a reload shows the restore's notice where the client was shown it", async () => {
+  test("a reload shows the restore's card where the client was shown it", async () => {
     const box = sandbox("scripted/call");
     const { view, sessionId } = await editedSession(box, true);
     const fresh = await connectInProcess(box.env);

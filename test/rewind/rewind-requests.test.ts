@@ -48,6 +48,32 @@ describe.each(kits)("$kind: after a rewind", (kit) => {
     }
   });
 
+  test("a rewind that restores files sends the same request: its card never reaches the model", async () => {
+    const server = fixtureServer();
+    const box = sandbox(modelRef(kit));
+    Object.assign(box.env, kit.env(server));
+    const live = await connectInProcess(box.env);
+    try {
+      const sessionId = (await newSession(live.ctx, box.workspace)).sessionId;
+      readTurn(server, kit, `${box.workspace}/README.md`);
+      await prompt(live.ctx, sessionId, "Read the README");
+      server.enqueue({ sse: kit.text("You're welcome.") });
+      await prompt(live.ctx, sessionId, "PROMPT-THANKS");
+      const then = server.requests.at(-1)?.body;
+      const answer = await rewind(live.ctx, {
+        sessionId,
+        toMessageId: answerBefore(live.client.view(sessionId), 1),
+        files: true,
+      });
+      expect(answer._meta.verbatim.files).toBeDefined();
+      server.enqueue({ sse: kit.text("You're welcome.") });
+      await prompt(live.ctx, sessionId, "PROMPT-THANKS");
+      expect(server.requests.at(-1)?.body).toEqual(then);
+    } finally {
+      await live.close();
+    }
+  });
+
   test("an edited prompt sends that request with the new text", async () => {
     const server = fixtureServer();
     const box = sandbox(modelRef(kit));

@@ -144,13 +144,18 @@ describe("JSON-RPC fuzz over stdio", () => {
   });
 
   test("the test's session holds a prompt for each prompt accepted, and a config change for each change accepted", () => {
-    // A prompt is accepted when its turn ends with a stop reason, or fails in the model provider
-    // (a model chosen by name that the scripted provider does not have).
-    const prompts = fuzzResponses().filter(
-      (m) =>
-        typeof (m.result as { stopReason?: unknown } | undefined)?.stopReason === "string" ||
-        (m.error?.data as { reason?: unknown } | undefined)?.reason === "turn_failed",
-    ).length;
+    // A prompt ran when its turn ends with a stop reason, or fails in the model provider (a model
+    // chosen by name that the scripted provider does not have). One that answers `cancelled` may
+    // instead have waited in line behind a turn until a cancel emptied the line: it never ran, and
+    // nothing of it is recorded. So the cancelled ones bound the count from above only.
+    const stopReasons = fuzzResponses().map((m) => (m.result as { stopReason?: unknown } | undefined)?.stopReason);
+    const cancelled = stopReasons.filter((r) => r === "cancelled").length;
+    const prompts =
+      fuzzResponses().filter(
+        (m) =>
+          typeof (m.result as { stopReason?: unknown } | undefined)?.stopReason === "string" ||
+          (m.error?.data as { reason?: unknown } | undefined)?.reason === "turn_failed",
+      ).length - cancelled;
     const isChange = (method: string) => method === "session/set_mode" || method === "session/set_config_option";
     const accepted = fuzzResponses().filter((m) => m.result !== undefined);
     // Ids sent more than once leave which request succeeded open: they bound the count from above only.
@@ -165,7 +170,8 @@ describe("JSON-RPC fuzz over stdio", () => {
         db
           .query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM facts WHERE session_id = ? AND kind = ?")
           .get(sessionId, kind)?.n ?? 0;
-      expect(count("prompt_received")).toBe(prompts);
+      expect(count("prompt_received")).toBeGreaterThanOrEqual(prompts);
+      expect(count("prompt_received")).toBeLessThanOrEqual(prompts + cancelled);
       expect(count("config_changed")).toBeLessThanOrEqual(changes);
       expect(count("config_changed")).toBeGreaterThanOrEqual(surelyChanges);
       console.log(

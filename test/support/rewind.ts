@@ -3,10 +3,11 @@
  * answer: it drops the messages and tool calls the answer names (every entry after the point).
  */
 import type { ClientContext, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import type { FilesRestored } from "../../src/journal/facts/index.ts";
 import { EDIT_PROMPT_METHOD, REWIND_METHOD } from "../../src/acp/rewind-params.ts";
 
 export type Retracted = { messageIds: string[]; toolCallIds: string[] };
-type Meta = { _meta: { verbatim: { retracted: Retracted; cancelledTurnId?: string } } };
+type Meta = { _meta: { verbatim: { retracted: Retracted; cancelledTurnId?: string; files?: FilesRestored } } };
 export type RewindAnswer = { lastMessageId: string | null; remainingMessageCount?: number } & Meta;
 export type EditAnswer = { stopReason: StopReason } & Meta;
 

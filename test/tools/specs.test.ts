@@ -31,6 +31,7 @@ const fields: Record<string, string[]> = {
   WebFetch: ["url", "prompt"],
   Task: ["description", "prompt", "subagent_type"],
   AskUserQuestion: ["questions"],
+  ExitPlanMode: ["plan"],
 };
 
 describe("the built-in tools' specs", () => {

@@ -24,6 +24,19 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("verbatim export and import", () => {
+  test("export to a reader that stops early (`| head -1`) ends quietly with 141, as run does", async () => {
+    // An attachment larger than a pipe holds, so that the export is still writing when the reader goes.
+    const box = sandbox("scripted/plain");
+    const attachment = join(box.root, "large.txt");
+    writeFileSync(attachment, "x".repeat(1 << 20));
+    const run = await runCli(["run", "--cwd", box.workspace, "--file", attachment, "Hi"], box.env);
+    const sessionId = /session (ses_[0-9a-z]+)/.exec(run.stderr)?.[1] ?? "";
+    expect(sessionId).toMatch(/^ses_/);
+    const r = await runCli(["export", sessionId], box.env, { closeStdoutWhen: (out) => out.includes("\n") });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(141);
+  });
+
   test("the export names its format and version first, then the records in order; the file is private", async () => {
     const { file, sessionId } = await recorded("scripted/tool");
     const [head, ...rest] = lines(file);

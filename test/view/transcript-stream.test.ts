@@ -29,6 +29,11 @@ function stream() {
   return { s, text: () => drawn.map((p) => p.text).join("") };
 }
 
+const turnEnded = (ending: string, error?: string): SessionUpdate => ({
+  sessionUpdate: "session_info_update",
+  _meta: { verbatim: { turnEnded: { turnId: "turn_1", ending, ...(error ? { error } : {}) } } },
+});
+
 describe("TranscriptStream", () => {
   test("a message streams as it arrives, and ends on a line of its own once something follows it", () => {
     const { s, text } = stream();
@@ -113,5 +118,40 @@ describe("TranscriptStream", () => {
     }
     s.close();
     expect(`# Go\n\n${text()}`).toBe(whole.render());
+  });
+
+  describe("how a turn ended", () => {
+    test("a cancelled turn ends, after what it streamed, with a line that says so", () => {
+      const { s, text } = stream();
+      s.apply(say("m1", "Here is a lo"));
+      s.apply(turnEnded("cancelled"));
+      s.flush();
+      expect(text()).toBe("Here is a lo\n\n(the turn was cancelled)\n\n");
+    });
+
+    test("a failed turn says why, on one line", () => {
+      const { s, text } = stream();
+      s.apply(turnEnded("failed", "the provider answered 500\nServer busy"));
+      s.flush();
+      expect(text()).toBe("(the turn failed: the provider answered 500 Server busy)\n\n");
+    });
+
+    test("a turn a crash cut off says it was interrupted, after its cards", () => {
+      const { s, text } = stream();
+      s.apply(announce("a"));
+      s.apply(turnEnded("interrupted"));
+      s.flush();
+      expect(text()).toBe(
+        "[read] Read a.txt — pending\n\n(the turn was interrupted: verbatim stopped while it ran)\n\n",
+      );
+    });
+
+    test("a turn that ended as asked has no such line, and a title update draws none", () => {
+      const { s, text } = stream();
+      s.apply(say("m1", "Done."));
+      s.apply({ sessionUpdate: "session_info_update", title: "A title" });
+      s.flush();
+      expect(text()).toBe("Done.\n\n");
+    });
   });
 });

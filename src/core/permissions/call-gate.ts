@@ -14,7 +14,12 @@ export type GateDecision =
    * `hidden`: paths a deny rule keeps from the call's results (a search never shows them).
    */
   | { run: true; input: unknown; roots?: string[]; hidden?: (path: string) => boolean }
-  | { run: false; by: RefusedBy; reason: string; modelText: string };
+  /**
+   * `endsTurn`: the refusal is the user's cancel of the turn (the client answered the question
+   * `cancelled`, which ACP gives a question the user's cancel left open): the turn ends as
+   * cancelled, its other calls do not run and the model takes no further step.
+   */
+  | { run: false; by: RefusedBy; reason: string; modelText: string; endsTurn?: true };
 
 /** `roots`: the directories file tools may use without asking (the session's, plus any granted). */
 export type GateRequest = { toolCallId: string; tool: Tool; input: unknown; signal: AbortSignal; roots: string[] };
@@ -31,8 +36,16 @@ export interface GateHooks {
   permissionPrompt(request: GateRequest): Promise<void>;
 }
 
-/** What a gate may use of the session: its state (mode, rules), the journal, and its hooks. */
-export type GateSession = { state: SessionStateFold; record(fact: Fact): Promise<void>; hooks?: GateHooks };
+/**
+ * What a gate may use of the session: its state (mode, rules), the journal, and its hooks;
+ * `setMode` switches the session's mode (recorded, shown), for a plan the user approves.
+ */
+export type GateSession = {
+  state: SessionStateFold;
+  record(fact: Fact): Promise<void>;
+  hooks?: GateHooks;
+  setMode?(modeId: string): Promise<void>;
+};
 
 export type CallGate = (request: GateRequest, session: GateSession) => Promise<GateDecision>;
 

@@ -2,7 +2,10 @@
  * The permission gate: decides each call by the policy and, when the policy says to ask, asks
  * the user through the client. The question is journaled before it is asked and the answer
  * before it is acted on; an "always" answer is journaled as a rule. An answer naming an option
- * that was not offered fails closed (recorded as given). A cancel while asking refuses the call.
+ * that was not offered fails closed (recorded as given). A cancel while asking refuses the call;
+ * so does a `cancelled` answer, which also ends the turn (ACP gives that outcome to a question the
+ * user's cancel left open, whether or not the client's `session/cancel` has arrived yet). A client
+ * that fails to answer (an error response, a dropped connection) refuses only the call, saying so.
  */
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionOutcome } from "../../journal/facts/index.ts";
@@ -21,6 +24,7 @@ import type { RuleVerdict } from "./rules/rule-set.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
 import { outsideOptions, permissionOptions, PROJECT_OPTION_ID, suggestedRules } from "./options.ts";
 import { saveProjectRules } from "./project-rules.ts";
+import { KEEP_PLANNING, NOT_PLANNING, PLAN_APPROVAL_TOOL, planApprovalOptions } from "./plan-approval.ts";
 import { defined } from "../../shared/defined.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
@@ -47,6 +51,8 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // Cancelled while the hooks ran: the call does not run, and nobody is asked about it.
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
+    if (effective.tool.name === PLAN_APPROVAL_TOOL && pre?.verdict?.decision !== "deny")
+      return approvePlan(options, effective, session);
     const judged = await judgeCall(session.state, effective);
     const ruled = judged.verdict;
     const verdict = decide({
@@ -120,6 +126,29 @@ function askedWhy(ruled: RuleVerdict | undefined, outside: string[]): string | u
   if (outside.length)
     return `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the session's directories`;
   return undefined;
+}
+
+/**
+ * A plan presented with ExitPlanMode (plan-approval.ts): the user chooses the mode to continue in,
+ * which is recorded (a mode change) before the call runs; "keep planning" refuses the call.
+ */
+async function approvePlan(
+  options: PermissionGateOptions,
+  request: GateRequest,
+  session: GateSession,
+): Promise<GateDecision> {
+  if (session.state.modeId !== "plan" || !session.setMode) return NOT_PLANNING;
+  const setMode = session.setMode;
+  const question: Question = {
+    options: planApprovalOptions(session.state.availableModes.map((m) => m.id)),
+    async remember(chosen) {
+      if (chosen.kind === "allow_once" || chosen.kind === "allow_always") await setMode(chosen.optionId);
+    },
+  };
+  const decision = await askUser(options, request, session, question);
+  return !decision.run && decision.by === "user" && decision.reason === ""
+    ? { ...decision, modelText: KEEP_PLANNING }
+    : decision;
 }
 
 /** The directories of the call's paths that lie outside the request's roots. */
@@ -201,42 +230,32 @@ function outsideQuestion(directories: string[]): Question {
 }
 
 async function askUser(
-  { ask, claims }: PermissionGateOptions,
+  gate: PermissionGateOptions,
   request: GateRequest,
   session: GateSession,
   question: Question,
 ): Promise<GateDecision> {
   const { tool, toolCallId, input, signal } = request;
-  const options = question.options;
-  const requestId = mintId("perm");
-  await session.record({ kind: "permission_requested", requestId, toolCallId, options });
-  const asked = { requestId, toolCallId, options };
-  const { answer, answeredBy }: Raced<AskedOutcome> = claims
-    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal, permissionClaims)
-    : { answer: await answerOf(ask, asked, signal) };
-  const given = answer.outcome;
-  const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
-  // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
-  const outcome: PermissionOutcome =
-    given.outcome === "selected"
-      ? { outcome: "selected", optionId: given.optionId, ...defined({ kind: chosen?.kind }) }
-      : { outcome: "cancelled" };
-  await session.record({
-    kind: "permission_answered",
-    requestId,
-    toolCallId,
-    outcome,
-    ...defined({ answeredBy }),
-  });
+  const { outcome, chosen, failure } = await askRecorded(gate, toolCallId, question.options, session, signal);
+  const requestId = outcome.requestId;
 
+  if (failure !== undefined && !signal.aborted) {
+    return {
+      run: false,
+      by: "cancel",
+      reason: `the client did not answer the permission question (${failure})`,
+      modelText:
+        "This call did not run: the permission question could not be put to the user (the editor failed to answer it).",
+    };
+  }
   if (signal.aborted || outcome.outcome === "cancelled") {
     return {
       run: false,
       by: "cancel",
-      reason: answer.failure
-        ? `the permission question could not be asked (${answer.failure})`
-        : "the permission question was cancelled",
+      reason: "the permission question was cancelled",
       modelText: "This call did not run: the permission question was cancelled before the user allowed it.",
+      // The client's own `cancelled`: the user cancelled the turn (a cancel already under way needs no second one).
+      ...(signal.aborted ? {} : { endsTurn: true as const }),
     };
   }
   if (!chosen) {
@@ -255,6 +274,74 @@ async function askUser(
     by: "user",
     reason: "",
     modelText: `The user refused permission for this ${tool.name} call; it did not run. Do not retry it unchanged: ask the user what they want instead.`,
+  };
+}
+
+/**
+ * Asks `options` about the card `toolCallId`, recording the question before it is asked and the
+ * answer as given: the option chosen, if it was one offered, and why the question could not be
+ * asked, when it could not.
+ */
+async function askRecorded(
+  { ask, claims }: PermissionGateOptions,
+  toolCallId: string,
+  options: PermissionOption[],
+  session: GateSession,
+  signal: AbortSignal,
+): Promise<{ outcome: PermissionOutcome & { requestId: string }; chosen?: PermissionOption; failure?: string }> {
+  const requestId = mintId("perm");
+  await session.record({ kind: "permission_requested", requestId, toolCallId, options });
+  const asked = { requestId, toolCallId, options };
+  const { answer, answeredBy }: Raced<AskedOutcome> = claims
+    ? await racedAnswer(requestId, (asking) => answerOf(ask, asked, asking), claims, signal, permissionClaims)
+    : { answer: await answerOf(ask, asked, signal) };
+  const given = answer.outcome;
+  const chosen = given.outcome === "selected" ? options.find((o) => o.optionId === given.optionId) : undefined;
+  // Recorded as given: the option id exactly as answered, with its kind only when it was offered.
+  const outcome: PermissionOutcome =
+    given.outcome === "selected"
+      ? { outcome: "selected", optionId: given.optionId, ...defined({ kind: chosen?.kind }) }
+      : { outcome: "cancelled" };
+  await session.record({
+    kind: "permission_answered",
+    requestId,
+    toolCallId,
+    outcome,
+    ...defined({ answeredBy, failure: answer.failure }),
+  });
+  return { outcome: { ...outcome, requestId }, ...defined({ chosen, failure: answer.failure }) };
+}
+
+/** Whether the user let a card that is no tool call (a file restore) go ahead, and if not, why. */
+export type CardQuestion = (
+  toolCallId: string,
+  session: GateSession,
+  signal: AbortSignal,
+) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
+
+/**
+ * Asks about a card that is no model's call (a rewind's file restore): allow or refuse, once (an
+ * "always" would be a rule for a tool, and this is none), recorded as a tool's question is.
+ */
+export function cardQuestion(gate: PermissionGateOptions): CardQuestion {
+  const options: PermissionOption[] = [
+    { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+    { optionId: "reject_once", name: "Refuse", kind: "reject_once" },
+  ];
+  return async (toolCallId, session, signal) => {
+    const { outcome, chosen, failure } = await askRecorded(gate, toolCallId, options, session, signal);
+    if (chosen?.kind === "allow_once") return { allowed: true };
+    if (outcome.outcome === "cancelled")
+      return {
+        allowed: false,
+        reason: failure
+          ? `the permission question could not be asked (${failure})`
+          : "the permission question was cancelled",
+      };
+    return {
+      allowed: false,
+      reason: chosen ? "the user refused it" : `the answer "${outcome.optionId}" was not one of the options offered`,
+    };
   };
 }
 

@@ -176,18 +176,13 @@ export function settingsMode(settings: PermissionSettingsRead): {
 const rank = (scope: PermissionSettingsFile["scope"]) => ({ managed: 3, local: 2, project: 1, user: 0 })[scope];
 
 /**
- * The settings rules a session decides by: the last recorded by this host since the session was
- * last imported (a file from elsewhere, or another machine's reading, never decides here).
+ * The settings rules a session decides by: the last recorded by this host (an import leaves none
+ * in force: replay/state.ts), never another machine's reading.
  */
 export function settingsInForce(
-  state: {
-    permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
-    importedAtSeq: number | undefined;
-  },
+  state: { permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined },
   host: string,
 ): PermissionSettingsRead | undefined {
   const recorded = state.permissionSettings;
-  if (!recorded || recorded.fact.host !== host) return undefined;
-  if (state.importedAtSeq !== undefined && recorded.seq < state.importedAtSeq) return undefined;
-  return recorded.fact;
+  return recorded && recorded.fact.host === host ? recorded.fact : undefined;
 }

@@ -54,7 +54,8 @@ export type ProviderSetup = {
 export type ClientConfig = Pick<ResolvedProvider, "apiKey" | "baseUrl" | "headers">;
 
 export const GENERIC_HINT =
-  "No model provider is configured. Set VERBATIM_MODEL=<provider>/<model> and the provider's key in verbatim's environment: " +
+  "No model provider is configured. Run `verbatim setup` to choose one and save its key, or " +
+  "set VERBATIM_MODEL=<provider>/<model> and the provider's key in verbatim's environment: " +
   "ANTHROPIC_API_KEY for anthropic/<model> (e.g. anthropic/claude-sonnet-4-6), OPENAI_API_KEY for openai/<model> (e.g. openai/gpt-5.4), " +
   "or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama (VERBATIM_MODEL=openai-chat/qwen3 OPENAI_BASE_URL=http://127.0.0.1:11434/v1). " +
   "Providers can also be listed in $XDG_CONFIG_HOME/verbatim/config.json (see the README). VERBATIM_MODEL=scripted/demo runs the offline scripted model.";

@@ -1,8 +1,9 @@
 /**
  * The writer's side of a session's inbox (journal/session-inbox.ts): while the session is open
  * here and this process holds its lease, it looks for controllers' requests every
- * INBOX_POLL_MS (one indexed read): a prompt is run when no turn runs (it waits in the inbox
- * while one does), a cancel cancels the running turn. Each request is taken once, so no prompt
+ * INBOX_POLL_MS (one indexed read): a prompt joins the session's line of prompts (turn-line.ts:
+ * the one the writer's own client's prompts wait in, with its bound; it waits in the inbox while
+ * the line is full), a cancel cancels the running turn and empties the line. Each request is taken once, so no prompt
  * runs twice, on this machine or any other; a process that takes the session over serves what
  * was left waiting.
  */
@@ -10,7 +11,6 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { PromptFrom } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { log } from "../../shared/log.ts";
-import { EngineError } from "../errors.ts";
 import { sleep } from "../../shared/sleep.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 
@@ -22,12 +22,11 @@ export type InboxSession = {
   readonly sessionId: string;
   /** Whether this process writes the session (holds its lease) now. */
   readonly leased: boolean;
-  /** Whether a turn runs now. */
-  readonly running: boolean;
+  /** Whether the session's line of prompts has room for one more now. */
+  readonly acceptsPrompt: boolean;
+  /** Runs the prompt once every turn ahead of it in the line has ended. */
   prompt(blocks: ContentBlock[], from: PromptFrom): Promise<TurnOutcome>;
   cancel(): void;
-  /** Resolves once the running turn, if any, has settled. */
-  settled(): Promise<void>;
 };
 
 /** Serves the inbox until `signal` aborts. Never throws: a failed look is tried again at the next. */
@@ -41,7 +40,10 @@ export async function serveInbox(
     await sleep(INBOX_POLL_MS, signal, { keepsAlive: false });
     if (signal.aborted || !session.leased) continue;
     try {
-      const request = await store.takeFromInbox(session.sessionId, session.running ? ["cancel"] : ["prompt", "cancel"]);
+      const request = await store.takeFromInbox(
+        session.sessionId,
+        session.acceptsPrompt ? ["prompt", "cancel"] : ["cancel"],
+      );
       if (!request || signal.aborted) continue;
       if (request.kind === "cancel") session.cancel();
       else run(session, request.blocks, { requestId: request.requestId, by: request.by });
@@ -53,20 +55,10 @@ export async function serveInbox(
 
 /**
  * Runs a controller's prompt; its outcome reaches the controller through the journal (its turn's
- * end). A prompt the writer's own client started a turn before is run once that turn has settled.
+ * end). It waits in the session's line behind the turns ahead of it.
  */
 function run(session: InboxSession, blocks: ContentBlock[], from: PromptFrom): void {
-  const attempt = async (): Promise<TurnOutcome> => {
-    for (;;) {
-      try {
-        return await session.prompt(blocks, from);
-      } catch (error) {
-        if (!(error instanceof EngineError && error.code === "turn_running")) throw error;
-        await session.settled();
-      }
-    }
-  };
-  attempt().then(
+  session.prompt(blocks, from).then(
     (outcome) => {
       if (!outcome.ok) log.warn(`session ${session.sessionId}: a controller's prompt failed: ${outcome.error}`);
     },

@@ -36,6 +36,8 @@ export type WriterHost = {
   reset(): void;
   /** Shows a record (after it is folded); a promise when showing it means writing elsewhere first (a subagent's progress on its parent's card). */
   publish(record: StoredFact): Promise<void> | void;
+  /** The fact naming this process as the session's holder (`session_held`): the first it appends after taking the lease. */
+  held?(): Fact;
 };
 
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -253,7 +255,8 @@ export class JournalWriter {
   /**
    * Takes the session's lease before this process first writes it. Another process may have
    * written the session since it was loaded here: its facts are folded and shown first, so this
-   * process continues from the journal as it is, never from a stale copy.
+   * process continues from the journal as it is, never from a stale copy. Then it records who
+   * holds the session now (the host's `held`), before anything else it writes.
    */
   async #acquire(): Promise<void> {
     await this.store.acquire(this.sessionId);
@@ -261,7 +264,8 @@ export class JournalWriter {
     for await (const page of this.store.readPages(this.sessionId, this.#nextSeq)) {
       for (const record of page) await this.#take(record);
     }
-    for (const fact of this.#queued.splice(0)) {
+    const held = this.host.held?.();
+    for (const fact of [...(held ? [held] : []), ...this.#queued.splice(0)]) {
       await this.#take(await this.store.append(this.sessionId, this.#nextSeq, fact, new Date().toISOString()));
     }
   }

@@ -8,14 +8,13 @@
  * restored from the replay cache without reading its early records, by reading the journal back
  * from its end, a window at a time, so a rewind to a recent message reads only the last turns.
  */
-import type { FactOf, FilesRestored, RetractedRange } from "../../journal/facts/index.ts";
+import type { FactOf } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import type { MessagePoint } from "../../replay/message-points.ts";
 import { Located } from "./rewind-index.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { EngineError } from "../errors.ts";
-import { mintId } from "../ids.ts";
-import { FileChanges, restoreLine } from "./rewind-files.ts";
+import { finishRestore, restoreAfter, type RestoreResult, unfinishedRestore } from "./restore-step.ts";
 import { messagePoint } from "./message-point.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionRuntime } from "./session-runtime.ts";
@@ -34,17 +33,20 @@ export type Rewound = {
   retracted: { messageIds: string[]; toolCallIds: string[] };
   /** The turn that was running, cancelled before the rewind. */
   cancelledTurnId: string | undefined;
-  /** The fact recorded. */
-  record: FactOf<"session_rewound">;
+  /** The fact recorded (none when the rewind only finished a restore left unfinished: see `rewindSession`). */
+  record: FactOf<"session_rewound"> | undefined;
+  /** With files: how the restore ended. */
+  restore: RestoreResult | undefined;
 };
 
 /** Records read in the first window back from the journal's end; each next window is four times larger. */
 const FIRST_WINDOW = 4096;
 
 /**
- * `files`: also restore the workspace files verbatim's own edits changed after the point
- * (rewind-files.ts); the restore is made before the rewind is recorded, which records its result,
- * and a notice shows it.
+ * `files`: also restore the workspace files verbatim's own edits changed after the point, as its
+ * own step after the rewind is recorded (restore-step.ts). A rewind with files to the message a
+ * restore left unfinished (its process died) went back to, before any new prompt, records no new
+ * rewind: it finishes that restore.
  */
 export async function rewindSession(
   runtime: SessionRuntime,
@@ -70,52 +72,38 @@ export async function rewindSession(
     );
   }
   const toSeq = "toMessageId" in target ? point.seq : point.startSeq - 1;
+  const shown = found.points.all();
+  const kept = shown.filter((p) => p.startSeq <= toSeq && p.role !== "thought");
+  const answer = {
+    toSeq,
+    lastMessageId: lastKept(kept, point, target),
+    remainingMessageCount: index ? kept.length : undefined,
+    cancelledTurnId,
+  };
+  const unfinished = options.files && "toMessageId" in target ? unfinishedRestore(runtime, messageId) : undefined;
+  if (unfinished) {
+    const restore = await finishRestore(runtime, unfinished);
+    return { ...answer, retracted: { messageIds: [], toolCallIds: [] }, record: undefined, restore };
+  }
   const taken = runtime.state.retracted ?? [];
   const earlier = taken.filter((range) => range.toSeq < toSeq);
+  const retracted = {
+    messageIds: shown.filter((p) => p.startSeq > toSeq).map((p) => p.messageId),
+    toolCallIds: found.calls.filter((c) => c.seq > toSeq && !isRetracted(taken, c.seq)).map((c) => c.toolCallId),
+  };
   const fact: FactOf<"session_rewound"> = {
     kind: "session_rewound",
     toSeq,
     earlier,
     ...("toMessageId" in target ? { toMessageId: messageId } : { beforeMessageId: messageId }),
     ...(cancelledTurnId ? { cancelledTurnId } : {}),
-  };
-  const shown = found.points.all();
-  const kept = shown.filter((p) => p.startSeq <= toSeq && p.role !== "thought");
-  const retracted = {
-    messageIds: shown.filter((p) => p.startSeq > toSeq).map((p) => p.messageId),
-    toolCallIds: found.calls.filter((c) => c.seq > toSeq && !isRetracted(taken, c.seq)).map((c) => c.toolCallId),
-  };
-  fact.retracted = retracted;
-  if (options.files) fact.files = await restoreFiles(runtime, store, toSeq, taken);
-  await runtime.record(fact);
-  if (fact.files)
-    await runtime.record({
-      kind: "notice_shown",
-      messageId: mintId("msg"),
-      severity: "info",
-      ...restoreLine(fact.files),
-    });
-  return {
-    toSeq,
-    lastMessageId: lastKept(kept, point, target),
-    remainingMessageCount: index ? kept.length : undefined,
     retracted,
-    cancelledTurnId,
-    record: fact,
   };
-}
-
-/** Restores what verbatim's edits after `toSeq` changed (but what earlier rewinds took back: their own restores had the choice). */
-async function restoreFiles(
-  runtime: SessionRuntime,
-  store: JournalStore,
-  toSeq: number,
-  taken: readonly RetractedRange[],
-): Promise<FilesRestored> {
-  const changes = new FileChanges();
-  for await (const page of store.readPages(runtime.sessionId, toSeq + 1))
-    for (const record of page) if (!isRetracted(taken, record.seq)) changes.push(record);
-  return changes.restore([runtime.state.cwd, ...runtime.additionalDirectories]);
+  await runtime.record(fact);
+  const restore = options.files
+    ? await restoreAfter(runtime, store, { toSeq, toMessageId: "toMessageId" in target ? messageId : undefined }, taken)
+    : undefined;
+  return { ...answer, retracted, record: fact, restore };
 }
 
 /** The message kept last: the one rewound to, or the last before the prompt an edit takes back. */

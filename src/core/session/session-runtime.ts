@@ -16,6 +16,7 @@ import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
+import { thisProcess } from "../../journal/process-identity.ts";
 import { readOnlyGate } from "../permissions/call-gate.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
@@ -26,13 +27,14 @@ import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
 import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
-import { runSessionTurn, type TurnSession } from "./session-turn.ts";
+import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
 import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
 import { settingsDirectories, settingsInForce } from "../permissions/settings-rules.ts";
 import { hostname } from "node:os";
+import { SessionTurns, type SteerOutcome } from "./session-turns.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -50,7 +52,8 @@ export class SessionRuntime {
   #closed = false;
   /** Ends the serving of the session's inbox (inbox-server.ts), started by `begin`. */
   #inbox: AbortController | undefined;
-  #turn: { done: Promise<TurnOutcome>; abort: AbortController } | undefined;
+  /** The turn that runs, the prompts waiting for it, the steering on its way into it. */
+  readonly #turns: SessionTurns;
   readonly #tooling: SessionTooling;
   readonly #hooks: SessionHooks | undefined;
   readonly #writer: JournalWriter;
@@ -73,6 +76,17 @@ export class SessionRuntime {
       absorb: (record) => this.#absorb(record),
       reset: () => this.#forget(),
       publish: (record) => this.io.publish(record),
+      held: () => ({ kind: "session_held", ...thisProcess(), cwd: this.state.cwd }),
+    });
+    this.#turns = new SessionTurns({
+      sessionId,
+      check: () => {
+        if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
+        checkCwdHere(this.sessionId, this.state.cwd);
+      },
+      closed: () => this.#closed,
+      begin: () => this.begin(),
+      run: (blocks, abort, origin) => this.#runTurn(blocks, abort, origin),
     });
     this.#mcpSecrets = [...inheritedSecrets, ...mcpServers.flatMap(secretsOf)];
     this.#tooling = new SessionTooling(
@@ -110,6 +124,10 @@ export class SessionRuntime {
       configValues: () => this.configValues(),
       roots: () => this.#roots(),
       subagents: () => this.#subagents(),
+      steering: this.#turns.steering,
+      setMode: async (modeId) => {
+        await this.setConfig("mode", modeId);
+      },
     };
   }
 
@@ -230,8 +248,14 @@ export class SessionRuntime {
     return this.#writer.leased;
   }
 
+  /** Whether the line of prompts has room for one more (inbox-server.ts takes a controller's prompt then). */
+  get acceptsPrompt(): boolean {
+    return this.#turns.acceptsPrompt;
+  }
+
+  /** Whether a turn runs now (or has been handed the line and is about to). */
   get running(): boolean {
-    return this.#turn !== undefined;
+    return this.#turns.running;
   }
 
   /**
@@ -245,38 +269,36 @@ export class SessionRuntime {
 
   /**
    * Runs one prompt (`from`: a controller's, taken from the session's inbox). A prompt while
-   * another turn runs is refused, unless that turn was cancelled: then it waits for the cancelled
-   * turn to settle and runs.
+   * another turn runs waits for it in the session's line (turn-line.ts), and runs once every turn
+   * ahead of it has ended; a cancel meanwhile empties the line, and the prompt ends `cancelled`
+   * with nothing recorded. Throws EngineError `queue_full` when the line is full.
    */
-  async prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
-    if (this.#closed) throw new EngineError("closed", `session ${this.sessionId} is closed`);
-    checkCwdHere(this.sessionId, this.state.cwd);
-    this.begin();
-    const previous = this.#turn;
-    if (previous && !previous.abort.signal.aborted) {
-      throw new EngineError(
-        "turn_running",
-        `a turn is already running on session ${this.sessionId}; cancel it first or wait for it to end`,
-        { sessionId: this.sessionId },
-      );
-    }
-    const abort = new AbortController();
-    const done = (async () => {
-      if (previous) await previous.done.catch(() => undefined);
-      this.#writer.reconnect();
-      try {
-        return await runSessionTurn(this.#turnSession, blocks, abort.signal, from);
-      } catch (error) {
-        if (this.#writer.lost) await this.#journalLost(error, abort);
-        throw error;
-      }
-    })();
-    const turn = { done, abort };
-    this.#turn = turn;
+  prompt(blocks: ContentBlock[], from?: PromptFrom): Promise<TurnOutcome> {
+    return this.#turns.prompt(blocks, defined({ from }));
+  }
+
+  /**
+   * A steering text (`_session/steering`): into the running turn, given to the model before its
+   * next step (`injected`); with no turn to take it, a turn of its own (`startedNewTurn`) unless
+   * `idle` is `promptRequired` (session-turns.ts).
+   */
+  steer(blocks: ContentBlock[], idle: "startTurn" | "promptRequired"): SteerOutcome {
+    return this.#turns.steer(blocks, idle);
+  }
+
+  /** One turn, from its prompt to its end: what the session's line of turns runs (session-turns.ts). */
+  async #runTurn(blocks: ContentBlock[], abort: AbortController, origin: PromptOrigin): Promise<TurnOutcome> {
+    this.#writer.reconnect();
     try {
-      return await done;
-    } finally {
-      if (this.#turn === turn) this.#turn = undefined;
+      const cancel = () => {
+        abort.abort();
+        // A subagent's turn cancelled from inside (a question answered `cancelled`) cancels its parent's.
+        this.io.cancelOuterTurn?.();
+      };
+      return await runSessionTurn(this.#turnSession, blocks, { signal: abort.signal, cancel }, origin);
+    } catch (error) {
+      if (this.#writer.lost) await this.#journalLost(error, abort);
+      throw error;
     }
   }
 
@@ -297,14 +319,17 @@ export class SessionRuntime {
     });
   }
 
-  /** Cancels the running turn, if any. The turn then ends with `cancelled`. */
+  /**
+   * Cancels the running turn, if any (it then ends with `cancelled`), and every prompt waiting
+   * behind it (each ends `cancelled`, never having run).
+   */
   cancel(): void {
-    this.#turn?.abort.abort();
+    this.#turns.cancel();
   }
 
   /** Waits for the running turn, if any, to settle. */
   async settled(): Promise<void> {
-    await this.#turn?.done.catch(() => undefined);
+    await this.#turns.settled();
   }
 
   /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */
@@ -397,6 +422,8 @@ export class SessionRuntime {
             publish,
             host: this.io.host,
             gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
+            // The user cancelled at the child's question: the turn they see is the parent's.
+            cancelOuterTurn: () => this.cancel(),
           }),
           { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
           {
@@ -451,5 +478,5 @@ export class SessionRuntime {
   }
 }
 
-/** The tools only a top-level session offers: a subagent starts no subagent and asks the user nothing. */
-const PARENT_ONLY = ["Task", "AskUserQuestion"];
+/** The tools only a top-level session offers: a subagent starts no subagent, asks the user nothing, presents no plan. */
+const PARENT_ONLY = ["Task", "AskUserQuestion", "ExitPlanMode"];

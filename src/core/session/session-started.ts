@@ -6,6 +6,7 @@ import { buildConfigOptions, type ConfigValues, type ModelChoice } from "../conf
 import { modes } from "../config/modes.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ChildParams, NewSessionParams } from "./session-types.ts";
+import { thisProcess } from "../../journal/process-identity.ts";
 import { readOrigin } from "./session-origin.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { mintId } from "../ids.ts";
@@ -76,6 +77,7 @@ export function sessionStartedFact(
       configOptions: buildConfigOptions(options.values, options.models),
       ...(child ? { parentSessionId: child.parentSessionId, subagentType: child.kind.name } : {}),
       origin: readOrigin(params.cwd),
+      holder: thisProcess(),
     },
   };
 }

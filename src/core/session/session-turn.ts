@@ -27,6 +27,7 @@ import { withheldBlocks } from "../permissions/rules-in-force.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
+import type { TurnSteering } from "../turn/turn-context.ts";
 import { defined } from "../../shared/defined.ts";
 
 /** What a turn takes from its session (the runtime gives it; see session-runtime.ts). */
@@ -56,14 +57,24 @@ export type TurnSession = {
   roots(): string[];
   /** Starts subagents for `Task` calls (a top-level session's turns are given it). */
   subagents(): SubagentLauncher;
+  /** Switches the session's mode (recorded, shown). */
+  setMode(modeId: string): Promise<void>;
+  /** Steering texts sent while a turn runs (a top-level session's turns are given it). */
+  readonly steering?: TurnSteering;
 };
 
-/** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `signal` cancels it). */
+/** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
+export type TurnCancel = { signal: AbortSignal; cancel(): void };
+
+/** Where a turn's prompt came from: a controller's inbox (`from`), or a steering text sent while the session was idle. */
+export type PromptOrigin = { from?: PromptFrom; steered?: true };
+
+/** Runs one turn on `session` for a prompt of `blocks`, until it ends (or `turn.signal` cancels it). */
 export async function runSessionTurn(
   session: TurnSession,
   blocks: ContentBlock[],
-  signal: AbortSignal,
-  from?: PromptFrom,
+  turn: TurnCancel,
+  { from, steered }: PromptOrigin = {},
 ): Promise<TurnOutcome> {
   await session.ensureLease();
   const conversation = await session.conversation();
@@ -78,13 +89,13 @@ export async function runSessionTurn(
     turnId,
     messageId: promptId,
     blocks,
-    ...defined({ from }),
+    ...defined({ from, steered }),
     ...(withheld.length ? { withheld } : {}),
   });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
   // Trusted now: the project's rules are read again, so this turn already decides by them.
-  if (await askWorkspaceTrust(session, signal)) await syncSettings(session, session.deps.hooks);
-  const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, signal, conversation);
+  if (await askWorkspaceTrust(session, turn.signal)) await syncSettings(session, session.deps.hooks);
+  const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, turn, conversation);
   session.hooks?.endTurn({
     ...(outcome.ok ? {} : { failed: outcome.error }),
     lastAssistantMessage: lastAnswer({ messages: () => conversation.messages }),
@@ -97,7 +108,7 @@ async function turnAfterPrompt(
   turnId: string,
   promptId: string,
   blocks: ContentBlock[],
-  signal: AbortSignal,
+  { signal, cancel }: TurnCancel,
   conversation: ConversationFold,
 ): Promise<TurnOutcome> {
   const invocation = await recordInvocation(turnId, blocks, session.state, (fact) => session.record(fact));
@@ -137,6 +148,7 @@ async function turnAfterPrompt(
     cwd: session.state.cwd,
     roots: session.roots(),
     signal,
+    cancel,
     record: (fact) => session.record(fact),
     pace: () => {
       session.pace();
@@ -156,6 +168,8 @@ async function turnAfterPrompt(
     maxSteps: session.deps.maxSteps,
     ...defined({ hooks: session.hooks }),
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
+    setMode: (modeId) => session.setMode(modeId),
+    ...defined({ steering: session.steering }),
   });
 }
 

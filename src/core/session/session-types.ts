@@ -9,7 +9,7 @@ import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
-import type { PermissionAsker } from "../permissions/permission-gate.ts";
+import type { CardQuestion, PermissionAsker } from "../permissions/permission-gate.ts";
 import type { ReplaySeal } from "../replay-cache/replay-seal.ts";
 
 export type EngineDeps = {
@@ -44,6 +44,13 @@ export type SessionIo = {
    * about the parent's `Task` card. Without it a subagent runs read-only tools only.
    */
   childGate?(origin: { sessionId: string; parentToolCallId: string }): CallGate;
+  /**
+   * A subagent's session: cancels its parent's turn, when the user cancels the child's turn from
+   * inside it (a permission question answered `cancelled`: the turn the user sees is the parent's).
+   */
+  cancelOuterTurn?(): void;
+  /** Asks the user about a card that is no model's call (a rewind's file restore). Without it nobody can be asked. */
+  askCard?: CardQuestion;
 };
 
 export type NewSessionParams = { cwd: string; additionalDirectories: string[]; mcpServers?: McpServerConfig[] };

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "../../journal/facts/index.ts";
 import { askUserQuestionTool } from "./ask-user-question.ts";
+import { exitPlanModeTool } from "./exit-plan-mode.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
@@ -64,6 +65,7 @@ export function defaultTools(): Tool[] {
     webFetchTool,
     taskTool,
     askUserQuestionTool,
+    exitPlanModeTool,
   ];
   return tools as Tool[];
 }

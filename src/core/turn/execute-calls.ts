@@ -1,7 +1,7 @@
 /**
  * Runs a validated step's calls: every card is announced first (recorded, then shown), then
  * each call passes the gate and runs in order. A call that never runs ends `failed` with the
- * reason; a cancel refuses every call not yet run.
+ * reason; a cancel refuses every call not yet run (a question answered `cancelled` is such a cancel).
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
@@ -51,6 +51,8 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
         reason: decision.reason,
         result: { text: decision.modelText, isError: true },
       });
+      // The user's cancel, told by the answer: the calls after this one are refused as cancelled, and the turn ends.
+      if (decision.endsTurn) ctx.cancel();
       continue;
     }
     if (ctx.signal.aborted) {

@@ -28,6 +28,7 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
   for (let step = 0; step < ctx.maxSteps; step++) {
     // A hook said `continue: false` (SessionStart, say): no further model step.
     if (ctx.hooks?.halted() !== undefined) return await end(ctx, "end_turn");
+    await landSteering(ctx);
     const stepId = mintId("step");
     const result = await streamStep(ctx, stepId);
     const model = ctx.model;
@@ -97,15 +98,22 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
           });
         }
       }
-      return await end(
-        ctx,
-        result.stopReason === "max_tokens" ? "max_tokens" : result.stopReason === "refusal" ? "refusal" : "end_turn",
-      );
+      if (result.stopReason === "max_tokens" || result.stopReason === "refusal")
+        return await end(ctx, result.stopReason);
+      // Steering sent while this step streamed: one more step gives it to the model.
+      if (ctx.steering?.holdsPending()) continue;
+      return await end(ctx, "end_turn");
     }
     await executeCalls(ctx, calls);
     if (ctx.signal.aborted) return await end(ctx, "cancelled");
   }
   return await end(ctx, "max_turn_requests");
+}
+
+/** Records each steering text waiting for the turn (a user message at this point), before the step that is given it. */
+async function landSteering(ctx: TurnContext): Promise<void> {
+  for (const blocks of ctx.steering?.take() ?? [])
+    await ctx.record({ kind: "steering_received", turnId: ctx.turnId, messageId: mintId("msg"), blocks });
 }
 
 async function recordUsage(

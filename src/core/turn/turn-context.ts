@@ -1,4 +1,5 @@
 /** What a running turn needs from its session. */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, ModelRef, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
@@ -11,12 +12,28 @@ import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
 
+/** Steering texts sent while the turn runs (the session's steering box: session/steering-box.ts). */
+export type TurnSteering = {
+  /** The texts waiting, oldest first; the box is left empty. */
+  take(): ContentBlock[][];
+  /**
+   * At the turn's end: true when texts wait (the box stays open, the turn steps again for them);
+   * otherwise closes the box at once, so no later offer is taken by a turn that has ended.
+   */
+  holdsPending(): boolean;
+};
+
 export type TurnContext = {
   sessionId: string;
   turnId: string;
   cwd: string;
   roots: string[];
   signal: AbortSignal;
+  /**
+   * Cancels the turn from inside, as a `session/cancel` does (`signal` aborts): a permission
+   * question the client answered `cancelled`. In a subagent's session, the parent's turn is cancelled too.
+   */
+  cancel(): void;
   /** Appends a fact to the journal, then shows it. */
   record(fact: Fact): Promise<void>;
   /**
@@ -42,4 +59,8 @@ export type TurnContext = {
   hooks?: TurnHooks;
   /** Runs subagents for `Task` calls; absent inside a subagent. */
   subagents?: SubagentLauncher;
+  /** Switches the session's mode (recorded, shown): a plan the user approves (permissions/plan-approval.ts). */
+  setMode?(modeId: string): Promise<void>;
+  /** Steering texts sent while the turn runs, landed before each step; absent inside a subagent. */
+  steering?: TurnSteering;
 };

@@ -10,6 +10,7 @@ import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
 import { permissionFacts } from "./permissions.ts";
 import { questionFacts } from "./questions.ts";
+import { restoreFacts } from "./restore.ts";
 import { rewindFacts } from "./rewind.ts";
 import { sessionFacts } from "./session.ts";
 import { toolFacts } from "./tools.ts";
@@ -29,6 +30,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...subagentFacts,
   ...importFacts,
   ...rewindFacts,
+  ...restoreFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -47,6 +49,7 @@ export * from "./mcp.ts";
 export * from "./subagents.ts";
 export * from "./permissions.ts";
 export * from "./questions.ts";
+export * from "./restore.ts";
 export * from "./rewind.ts";
 export * from "./session.ts";
 export * from "./tools.ts";

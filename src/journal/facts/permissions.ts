@@ -30,7 +30,9 @@ export type AnsweredBy = z.infer<typeof answeredBy>;
 /**
  * The answer exactly as given (an option id that was not offered is kept as given). `answeredBy`
  * names the client that gave it when that was not the writer's own (a controller attached from
- * another process: journal/answer-claims.ts).
+ * another process: journal/answer-claims.ts). `failure`: the client gave no answer, its request
+ * failed (an error response, a dropped connection) with this message; nothing was chosen, so the
+ * outcome is `cancelled`. Absent in records written before it was kept.
  */
 export const permissionAnswered = z.object({
   kind: z.literal("permission_answered"),
@@ -38,6 +40,7 @@ export const permissionAnswered = z.object({
   toolCallId: z.string(),
   outcome: permissionOutcome,
   answeredBy: answeredBy.optional(),
+  failure: z.string().optional(),
 });
 
 /**

@@ -30,6 +30,20 @@ export const sessionOrigin = z.object({
 });
 export type SessionOrigin = z.infer<typeof sessionOrigin>;
 
+/** A process holding a session's lease: the machine, its pid and its start time (journal/process-identity.ts). */
+export const sessionHolder = z.object({ host: z.string(), pid: z.number().int(), startTime: z.string() });
+
+/**
+ * Who writes the session from here: the first fact a process appends after taking the session's
+ * lease (at its first write: a load alone writes nothing), naming the process and the directory
+ * it works in. A rewind's file restore undoes only the edits made while the last of these (or the
+ * start's `holder`) named this machine and workspace (core/session/rewind-files.ts).
+ */
+export const sessionHeld = sessionHolder.extend({
+  kind: z.literal("session_held"),
+  cwd: z.string(),
+});
+
 /** The first fact of every session: where it runs and what the model is given. */
 export const sessionStarted = z.object({
   kind: z.literal("session_started"),
@@ -45,6 +59,8 @@ export const sessionStarted = z.object({
   /** For a subagent's session: its type (e.g. "general-purpose"). */
   subagentType: z.string().optional(),
   origin: sessionOrigin.optional(),
+  /** The process that created the session and holds its lease (sessions recorded before this have none). */
+  holder: sessionHolder.optional(),
 });
 
 export const titleSet = z.object({
@@ -89,4 +105,11 @@ export const sessionMoved = z.object({
   origin: sessionOrigin,
 });
 
-export const sessionFacts = [sessionStarted, titleSet, configChanged, sessionForked, sessionMoved] as const;
+export const sessionFacts = [
+  sessionStarted,
+  sessionHeld,
+  titleSet,
+  configChanged,
+  sessionForked,
+  sessionMoved,
+] as const;

@@ -6,7 +6,9 @@ import { modelRef } from "./session.ts";
 /**
  * The user's prompt, exactly as received, with its engine-minted message id. `from`: the prompt
  * came from a controller attached in another process (its request in the session's inbox,
- * journal/session-inbox.ts), not from the writer's own client.
+ * journal/session-inbox.ts), not from the writer's own client. `steered`: the turn was started by
+ * a steering text sent while the session was idle (`_session/steering`), so no `session/prompt`
+ * waits for its end. Absent in records written before steering existed.
  */
 export const promptReceived = z.object({
   kind: z.literal("prompt_received"),
@@ -19,6 +21,19 @@ export const promptReceived = z.object({
    * the prompt was received, and `rule` names it. The client was shown the blocks as sent.
    */
   withheld: z.array(z.object({ index: z.number().int().nonnegative(), rule: z.string() })).optional(),
+  steered: z.literal(true).optional(),
+});
+
+/**
+ * A steering text (`_session/steering`) sent while a turn ran, given to the model at the turn's
+ * next step: recorded where it landed (before that step), exactly as received, with its own
+ * engine-minted message id. A user message inside the turn, for the client and the model alike.
+ */
+export const steeringReceived = z.object({
+  kind: z.literal("steering_received"),
+  turnId: z.string(),
+  messageId: z.string(),
+  blocks: z.array(contentBlock),
 });
 export type PromptFrom = NonNullable<z.infer<typeof promptReceived>["from"]>;
 
@@ -116,6 +131,7 @@ export const sessionRecovered = z.object({
 
 export const turnFacts = [
   promptReceived,
+  steeringReceived,
   messageChunk,
   stepEnded,
   usageRecorded,

@@ -1,10 +1,13 @@
 /**
  * The scripted scenarios. Each defines what its k-th prompt does (cycling), and every turn ends
- * `end_turn` unless the scenario is about another stop reason. `demo` exercises every fact kind.
+ * `end_turn` unless the scenario is about another stop reason. `demo` exercises every fact kind;
+ * `tour` is what `verbatim demo` plays.
  */
 import { join } from "node:path";
 import { call, done, fail, say, think, type Scenario, type ScriptContext, type Step } from "./script.ts";
 import { toolScenarios } from "./tool-scenarios.ts";
+import { midTurnScenarios } from "./mid-turn-scenarios.ts";
+import { tourScenario } from "./tour-scenario.ts";
 
 const firstResult = (ctx: ScriptContext) => ctx.results[0];
 
@@ -80,7 +83,7 @@ export const scenarios: Record<string, Scenario> = {
         (ctx) => [
           ...say(
             `I see ${ctx.promptIndex + 1} prompt${ctx.promptIndex === 0 ? "" : "s"} in my context` +
-              `${ctx.prompt.includes("<conversation-summary>") ? ", this one opened by a summary of earlier turns" : ""}. `,
+              `${ctx.summarised ? ", this one opened by a summary of earlier turns" : ""}. `,
           ),
           ...say("Here is a long answer that fills the context window. ".repeat(38)),
           ...done(),
@@ -139,6 +142,13 @@ export const scenarios: Record<string, Scenario> = {
       [() => [...think("Let me think about this carefully before answering. ", 5), ...say(longAnswer, 15), ...done()]],
     ],
   },
+  hesitant: {
+    description:
+      "Says nothing for three seconds, then answers (for what a terminal shows while the model is waited for).",
+    prompts: [
+      [() => [{ type: "pause", ms: 3000 }, ...say("Sorry to keep you waiting: here is the answer."), ...done()]],
+    ],
+  },
   error: {
     description: "Fails part of the way through an answer.",
     prompts: [
@@ -189,7 +199,9 @@ export const scenarios: Record<string, Scenario> = {
       [missingStep, afterMissing],
     ],
   },
+  tour: tourScenario,
   ...toolScenarios,
+  ...midTurnScenarios,
 };
 
 /** The step a request is at, or a closing answer if the scenario has no more steps. */

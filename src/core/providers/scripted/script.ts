@@ -8,8 +8,13 @@ export type ScriptEvent = ProviderEvent | { type: "pause"; ms: number };
 export type ScriptContext = {
   cwd: string;
   thoughtLevel: ThoughtLevel;
-  /** The text of the prompt being answered (scenarios that act on what the user asked read it). */
+  /**
+   * The text of the prompt being answered, as the user wrote it (scenarios that act on what the
+   * user asked read it); never a compaction summary that opened it.
+   */
   prompt: string;
+  /** Whether a compaction summary opened the prompt's message (the model's context restarted from it). */
+  summarised: boolean;
   /** The images of the prompt being answered, as the model received them. */
   images: { mimeType: string; bytes: number }[];
   /** The names of the tools the request offers. */

@@ -2,7 +2,8 @@
  * The scripted provider: plays a deterministic scenario through the normalized event stream,
  * with no network. Chosen only explicitly (`VERBATIM_MODEL=scripted/<scenario>`) or by the demo.
  */
-import type { ModelMessage, ModelToolResult } from "../../../replay/model-messages.ts";
+import type { ModelMessage, ModelToolResult, UserPart } from "../../../replay/model-messages.ts";
+import { isOpeningNote, SUMMARY_PREFIX } from "../../../replay/conversation.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../types.ts";
 import { scenarios, scriptedStep } from "./scenarios.ts";
 import { say } from "./script.ts";
@@ -32,7 +33,7 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     yield* summarise(request);
     return;
   }
-  const { promptIndex, stepIndex, results, prompt, images } = position(request.messages);
+  const { promptIndex, stepIndex, results, prompt, summarised, images } = position(request.messages);
   const tools = request.tools.map((t) => t.name);
   const ctx = {
     cwd: request.cwd,
@@ -41,6 +42,7 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     stepIndex,
     results,
     prompt,
+    summarised,
     images,
     tools,
   };
@@ -88,23 +90,34 @@ function* summarise(request: ProviderRequest): Generator<ProviderEvent> {
   yield { type: "done", stopReason: "end_turn" };
 }
 
-/** Which prompt and step a request is at, read from its messages alone. */
+/**
+ * Which prompt and step a request is at, read from its messages alone. The prompt is the user's
+ * own text: the notes a user message opens with (a compaction summary, a move's note) are not
+ * part of it, as the real wires keep them apart; `summarised` says a summary opened it.
+ */
 function position(messages: ModelMessage[]): {
   promptIndex: number;
   stepIndex: number;
   results: ModelToolResult[];
   prompt: string;
+  summarised: boolean;
   images: { mimeType: string; bytes: number }[];
 } {
   let prompts = 0;
   let prompt = "";
+  let summarised = false;
   let images: { mimeType: string; bytes: number }[] = [];
   let steps = 0;
   let results: ModelToolResult[] = [];
   for (const m of messages) {
     if (m.role === "user") {
       prompts++;
-      prompt = m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+      const notes = leadingNotes(m.content);
+      summarised = m.content.slice(0, notes).some((p) => p.type === "text" && p.text.startsWith(SUMMARY_PREFIX));
+      prompt = m.content
+        .slice(notes)
+        .map((p) => (p.type === "text" ? p.text : ""))
+        .join("");
       images = m.content.flatMap((p) =>
         p.type === "image" ? [{ mimeType: p.mimeType, bytes: Buffer.from(p.data, "base64").length }] : [],
       );
@@ -117,7 +130,14 @@ function position(messages: ModelMessage[]): {
       results = m.results;
     }
   }
-  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt, images };
+  return { promptIndex: Math.max(0, prompts - 1), stepIndex: steps, results, prompt, summarised, images };
+}
+
+/** How many of a user message's first parts are notes the conversation opened it with. */
+function leadingNotes(content: UserPart[]): number {
+  let notes = 0;
+  while (notes < content.length && isOpeningNote(content[notes]!)) notes++;
+  return notes;
 }
 
 function requestChars(request: ProviderRequest): number {

@@ -21,6 +21,24 @@ const reported =
     return [...say(r && !r.isError ? ok : `${notOk} ${firstLine(r?.text ?? "There was no result.")}`), ...done()];
   };
 
+/**
+ * After an edit: done, or why not, read from the result as a model reads it. A call that never ran
+ * (the user refused it, a rule or the mode did, the turn was cancelled) says so; only the edit's
+ * own failure points at the workspace the scenario needs.
+ */
+const editReported =
+  (ok: string): Step =>
+  (ctx) => {
+    const r = result(ctx);
+    if (r && !r.isError) return [...say(ok), ...done()];
+    const text = r?.text ?? "There was no result.";
+    if (/^The user refused permission/.test(text))
+      return [...say("The edit did not happen: you refused it, so README.md is unchanged."), ...done()];
+    if (/did not run|was refused|was blocked/.test(text))
+      return [...say(`The edit did not happen: ${firstLine(text)}`), ...done()];
+    return [...say(`The edit did not happen (${EDIT_NEEDS}): ${firstLine(text)}`), ...done()];
+  };
+
 const editStep =
   (oldText: string, newText: string, intro: string): Step =>
   (ctx) => [
@@ -153,11 +171,11 @@ export const toolScenarios: Record<string, Scenario> = {
           ...done("tool_use"),
         ],
         editStep("Line three.", "Line 3.", "Now I'll change the third line. "),
-        reported('Done: the third line now reads "Line 3."', `The edit did not happen (${EDIT_NEEDS}):`),
+        editReported('Done: the third line now reads "Line 3."'),
       ],
       [
         editStep("Line four.", "Line 4.", "Changing the fourth line too. "),
-        reported('Done: the fourth line now reads "Line 4."', `The edit did not happen (${EDIT_NEEDS}):`),
+        editReported('Done: the fourth line now reads "Line 4."'),
       ],
     ],
   },
