@@ -26,7 +26,10 @@ const outdir = resolve(ROOT, process.argv[2] ?? "dist");
  * save about 130 ms on a session's first PDF read (docs/performance.md).
  */
 const VENDORED = [
-  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs"].map((name) => ({ name, bytecode: true })),
+  ...["anthropic-sdk", "openai-sdk", "mcp-sdk", "image-codecs", "shell-parser"].map((name) => ({
+    name,
+    bytecode: true,
+  })),
   { name: "pdf-reader", bytecode: false },
 ].map(({ name, bytecode }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),

@@ -112,6 +112,7 @@ export class OpenSessions {
         ask: askClient(client, sessionId, projector),
         ...defined({ claims: this.#claims(sessionId) }),
       }),
+      asker: askClient(client, sessionId, projector),
       askCard: cardQuestion({
         ask: askClient(client, sessionId, projector),
         ...defined({ claims: this.#claims(sessionId) }),

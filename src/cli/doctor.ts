@@ -21,6 +21,7 @@ import { describeError } from "./cli-error.ts";
 import { checkJournalPlace, journalPlace } from "./journal-access.ts";
 import { providerStatus } from "./provider-status.ts";
 import { reachProvider } from "./provider-reach.ts";
+import { permissionChecks } from "./doctor-permissions.ts";
 
 export type Check = { check: string; status: "ok" | "warn" | "fail"; message: string };
 
@@ -58,6 +59,7 @@ async function runChecks(env: Env, cwd: string): Promise<Check[]> {
     ...configChecks(env, cwd),
     ...(await providerChecks(env, cwd)),
     ...trustChecks(env, cwd),
+    ...permissionChecks(env, cwd),
   ];
 }
 

@@ -11,8 +11,22 @@ export function standingOf(state: SessionStateFold): StandingPermissions {
   const mode = UNASKED_MODES.has(state.modeId)
     ? { id: state.modeId, name: state.availableModes.find((m) => m.id === state.modeId)?.name ?? state.modeId }
     : undefined;
+  const settings = state.permissionSettings?.fact;
+  const settingsRules = (settings?.files ?? []).flatMap((file) =>
+    (["deny", "ask", "allow"] as const).flatMap((decision) =>
+      file[decision].map((text) => ({
+        decision,
+        text,
+        path: file.path,
+        ...(decision === "allow" && !settings?.trusted && (file.scope === "project" || file.scope === "local")
+          ? { held: true }
+          : {}),
+      })),
+    ),
+  );
   return {
     rules: state.rules,
+    ...(settingsRules.length ? { settingsRules } : {}),
     grantedDirectories: state.grantedDirectories,
     additionalDirectories: state.additionalDirectories,
     ...defined({ mode }),

@@ -1,4 +1,4 @@
-/** A `.wasm` file imported `with { type: "file" }`: its path (beside the bundle, or inside the single binary). */
+/** A `.wasm` file imported `with { type: "file" }`: its path (beside the bundle, or inside the single-file binary). */
 declare module "*.wasm" {
   const path: string;
   export default path;

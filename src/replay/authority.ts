@@ -26,4 +26,7 @@ export function adoptAuthority(fold: SessionStateFold, records: readonly StoredF
   fold.configOptions = facts.configOptions;
   fold.rules.splice(0, fold.rules.length, ...facts.rules);
   fold.grantedDirectories.splice(0, fold.grantedDirectories.length, ...facts.grantedDirectories);
+  // The settings files' rules are no authority record: a session loaded from its cache has none in
+  // force until it records its own again (before its next turn), whatever the cache says.
+  fold.permissionSettings = facts.permissionSettings;
 }

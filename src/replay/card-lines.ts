@@ -44,6 +44,18 @@ export function refusalLine(by: RefusedBy, reason: string): string {
   return `Not run: ${refusedBy[by]}${reason ? ` — ${reason}` : ""}.`;
 }
 
+/** Which rules decided a call, as its line names them (file and text), or that none did. */
+export function ruleLine(fact: FactOf<"permission_ruled">): string {
+  const named = fact.rules.map(ruleWords).join("; ");
+  if (fact.decision === "allow") return `Allowed by rule ${named}.`;
+  if (fact.decision === "deny") return `Refused by rule ${named}.`;
+  if (fact.why !== undefined) return `Asked: ${fact.why}.`;
+  return fact.rules.length ? `Asked by rule ${named}.` : "Asked: no rule.";
+}
+
+const ruleWords = (rule: FactOf<"permission_ruled">["rules"][number]) =>
+  rule.path === undefined ? `${rule.text} (this session)` : `${rule.text} (${rule.scope}: ${rule.path})`;
+
 /** The question a card asked, as its line shows it. */
 export const questionLine = (message: string): string => `Question: ${message}`;
 

@@ -50,7 +50,11 @@ export class ConversationFold {
       case "prompt_received": {
         const moved = this.#moved;
         this.#moved = undefined;
-        const byBlock = fact.blocks.map(userParts);
+        const withheld = new Map((fact.withheld ?? []).map((w) => [w.index, w.rule]));
+        const byBlock = fact.blocks.map((block, i) => {
+          const rule = withheld.get(i);
+          return rule === undefined ? userParts(block) : [{ type: "text" as const, text: withheldText(block, rule) }];
+        });
         this.#promptBlocks.set(fact.turnId, byBlock);
         const parts = byBlock.flat();
         const message: Extract<ModelMessage, { role: "user" }> = {
@@ -258,6 +262,12 @@ export function conversationOf(records: Iterable<StoredFact>, rewound: readonly 
   const fold = new ConversationFold();
   for (const record of records) if (!isRetracted(rewound, record.seq)) fold.apply(record.fact);
   return fold.messages;
+}
+
+/** What the model is told of an embedded file a deny rule kept from it. */
+function withheldText(block: ContentBlock, rule: string): string {
+  const uri = block.type === "resource" ? block.resource.uri : "";
+  return `[Attached file withheld: ${uri} is covered by the user's permission rule ${rule}]`;
 }
 
 /** How a prompt block reads to the model. Images pass through; resources become text. */

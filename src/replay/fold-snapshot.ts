@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
-import { permissionRuleAdded } from "../journal/facts/permissions.ts";
+import { permissionRuleAdded, permissionSettingsRead } from "../journal/facts/permissions.ts";
 import { fileToRestore } from "../journal/facts/restore.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
 import { toolSpec } from "../journal/facts/session.ts";
@@ -62,6 +62,9 @@ export const foldSnapshot = z.strictObject({
     })
     .optional(),
   lastSeq: z.number().int(),
+  // Authority: a load from the cache takes these from the facts instead (replay/authority.ts).
+  permissionSettings: z.strictObject({ fact: permissionSettingsRead, seq: z.number().int() }).optional(),
+  trustAsked: z.literal(true).optional(),
 });
 export type FoldSnapshot = z.infer<typeof foldSnapshot>;
 
@@ -103,6 +106,8 @@ export function snapshotFold(fold: SessionStateFold): string {
     holders: fold.holders,
     restore: fold.restore,
     lastSeq: fold.lastSeq,
+    permissionSettings: fold.permissionSettings,
+    trustAsked: fold.trustAsked,
   };
   return JSON.stringify(snapshot);
 }
@@ -139,6 +144,9 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.holders.splice(0, fold.holders.length, ...s.holders);
   fold.restore = s.restore ? { ...s.restore, toMessageId: s.restore.toMessageId } : undefined;
   fold.lastSeq = s.lastSeq;
+  // Authority: a load from the cache takes these from the facts instead (replay/authority.ts).
+  fold.permissionSettings = s.permissionSettings;
+  fold.trustAsked = s.trustAsked;
 }
 
 function refill<V>(map: Map<string, V>, entries: readonly [string, V][]): void {

@@ -9,7 +9,7 @@ import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
-import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
+import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
@@ -58,6 +58,8 @@ export class Projector {
       case "session_moved":
       case "session_imported":
       case "session_rewound":
+      case "permission_settings_read":
+      case "workspace_trust_answered":
       case "session_held":
         return [];
       case "files_restore_planned":
@@ -199,6 +201,15 @@ export class Projector {
             ...card.notes,
             textContent(permissionLine(options, fact.outcome, fact.answeredBy, fact.failure)),
           ];
+          return [contentAndMetaUpdate(card)];
+        });
+      case "permission_ruled":
+        return this.#withCard(fact.toolCallId, (card) => {
+          card.meta = {
+            ...card.meta,
+            rule: { decision: fact.decision, rules: fact.rules, ...(fact.why === undefined ? {} : { why: fact.why }) },
+          };
+          card.notes = [...card.notes, textContent(ruleLine(fact))];
           return [contentAndMetaUpdate(card)];
         });
       case "question_asked":

@@ -10,6 +10,7 @@ import type {
   FileToRestore,
   Money,
   PermissionRule,
+  PermissionSettingsRead,
   RetractedRange,
   ToolSpec,
 } from "../journal/facts/index.ts";
@@ -87,6 +88,14 @@ export class SessionStateFold {
   /** The last file restore planned (its card), and how far it went. */
   restore: RestoreState | undefined;
   lastSeq = 0;
+  /**
+   * The settings files' permission rules last recorded, and where (seq). A load from the replay
+   * cache leaves none in force (replay/authority.ts): the session records its rules again before
+   * it decides anything.
+   */
+  permissionSettings: { fact: PermissionSettingsRead; seq: number } | undefined;
+  /** Whether the editor was asked to trust the workspace in this session (asked once); undefined until it is. */
+  trustAsked: true | undefined;
 
   apply(fact: Fact, seq: number): void {
     this.lastSeq = seq;
@@ -128,6 +137,12 @@ export class SessionStateFold {
       case "session_moved":
         this.cwd = fact.cwd;
         return;
+      case "workspace_trust_answered":
+        this.trustAsked = true;
+        return;
+      case "permission_settings_read":
+        this.permissionSettings = { fact, seq };
+        return;
       case "session_held":
         this.holders.push({ seq, host: fact.host, cwd: fact.cwd });
         return;
@@ -149,6 +164,8 @@ export class SessionStateFold {
         if (this.restore?.restoreId === fact.restoreId) this.restore.ended = true;
         return;
       case "session_imported":
+        // Rules read before an import (the file's, from elsewhere) never decide: none are in force until recorded here.
+        this.permissionSettings = undefined;
         this.holders.push({ seq, host: "", cwd: "" });
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;

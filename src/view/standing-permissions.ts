@@ -8,7 +8,10 @@
 import { visible } from "./visible-text.ts";
 
 export type StandingPermissions = {
-  rules: readonly { toolName: string; scope?: string; decision: "allow" | "deny" }[];
+  /** The session's "always" answers: `rule` as a user writes it (newer answers), else the tool and its exact scope. */
+  rules: readonly { toolName: string; scope?: string; decision: "allow" | "deny"; rule?: string; savedTo?: string }[];
+  /** The settings files' rules as the session last recorded them, each with its file; `held`: waiting for trust. */
+  settingsRules?: readonly { decision: "allow" | "ask" | "deny"; text: string; path: string; held?: boolean }[];
   grantedDirectories: readonly string[];
   additionalDirectories: readonly string[];
   /** The session's mode, when it lets calls run without asking (else undefined). */
@@ -37,16 +40,30 @@ export function standingPhrases(standing: StandingPermissions): string[] {
       : []),
     ...standing.rules.map(
       (r) =>
-        `the rule ${quoted(`${r.decision === "allow" ? "Always allow" : "Always refuse"} ${ruleLabel(r.toolName, r.scope)}`)}`,
+        `the rule ${quoted(`${r.decision === "allow" ? "Always allow" : "Always refuse"} ${r.rule ?? ruleLabel(r.toolName, r.scope)}`)}${r.savedTo ? ` (also saved to ${quoted(r.savedTo)})` : ""}`,
     ),
     ...standing.grantedDirectories.map((d) => `the grant of ${quoted(d)} (file tools may use it)`),
     ...standing.additionalDirectories.map((d) => `the additional directory ${quoted(d)} (file tools may use it)`),
   ];
 }
 
-/** The section `show` ends with: a heading and one line per standing permission; "" when there are none. */
+/**
+ * The sections `show` ends with: the standing permissions, then the settings files' rules in force
+ * (each with its file); "" when there are none.
+ */
 export function standingSection(standing: StandingPermissions): string {
   const phrases = standingPhrases(standing);
-  if (phrases.length === 0) return "";
-  return `\nstanding permissions (what this session may do without asking):\n${phrases.map((p) => `  ${p}\n`).join("")}`;
+  const standingPart = phrases.length
+    ? `\nstanding permissions (what this session may do without asking):\n${phrases.map((p) => `  ${p}\n`).join("")}`
+    : "";
+  const rules = standing.settingsRules ?? [];
+  const rulesPart = rules.length
+    ? `\npermission rules from the settings files (as last recorded):\n${rules
+        .map(
+          (r) =>
+            `  ${r.decision} ${quoted(r.text)} from ${quoted(r.path)}${r.held ? " (not applied: the workspace was not trusted)" : ""}\n`,
+        )
+        .join("")}`
+    : "";
+  return standingPart + rulesPart;
 }

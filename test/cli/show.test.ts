@@ -60,7 +60,7 @@ describe("verbatim show", () => {
     const card = linesFrom("[edit] Edit", 12);
     expect(card[0]).toMatch(/^\[edit\] Edit \S+README\.md — completed @ /);
     expect(card.slice(1)).toEqual([
-      "    ? asked: [Allow] | Always allow Edit | Refuse | Always refuse Edit",
+      "    ? asked: [Allow] | Always allow Edit for this session | Refuse | Always refuse Edit",
       expect.stringMatching(/^ {4}--- \S+README\.md$/),
       expect.stringMatching(/^ {4}\+\+\+ \S+README\.md$/),
       "    @@ -1,4 +1,4 @@",
@@ -69,14 +69,14 @@ describe("verbatim show", () => {
       "    -Line three.",
       "    +Line 3.",
       "     Line four.",
+      "    Asked: no rule.",
       "    Permission: Allow (allowed once).",
-      "",
     ]);
   });
 
   test("shows a refused edit failed, with the refusal chosen and why it did not run", () => {
-    const card = linesFrom("— failed @", 12);
-    expect(card[1]).toBe("    ? asked: Allow | Always allow Edit | [Refuse] | Always refuse Edit");
+    const card = linesFrom("— failed @", 14);
+    expect(card[1]).toBe("    ? asked: Allow | Always allow Edit for this session | [Refuse] | Always refuse Edit");
     expect(card).toContain("    +Line 4.");
     expect(card).toContain("    Not run: refused by the user.");
   });
@@ -90,7 +90,7 @@ describe("verbatim show", () => {
       "    oops",
       "    ```",
       "    Exit code 0",
-      "    Permission: Allow (allowed once).",
+      "    Asked: no rule.",
     ]);
     expect(shown).not.toContain("[terminal ");
   });

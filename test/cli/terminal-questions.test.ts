@@ -20,14 +20,18 @@ describe("permission questions in a terminal", () => {
     const screen = t.screen();
     expect(screen).toContain("-Line three.");
     expect(screen).toContain("+Line 3.");
-    expect(screen).toMatch(/1\) Allow\n {2}2\) Always allow Edit\n {2}3\) Refuse\n {2}4\) Always refuse Edit\n/);
+    expect(screen).toMatch(
+      /1\) Allow\n {2}2\) Always allow Edit for this session\n {2}3\) Refuse\n {2}4\) Always refuse Edit\n/,
+    );
     expect(screen.indexOf("+Line 3.")).toBeLessThan(screen.indexOf("1) Allow"));
     t.type("7\r");
     await t.waitFor("type a number from 1 to 4", asked);
     t.type("1\r");
     expect(await t.exited).toBe(0);
     const shown = await runCli(["show", sessionOf(t.screen())!], box.env);
-    expect(shown.stdout).toContain("? asked: [Allow] | Always allow Edit | Refuse | Always refuse Edit");
+    expect(shown.stdout).toContain(
+      "? asked: [Allow] | Always allow Edit for this session | Refuse | Always refuse Edit",
+    );
     expect(shown.stdout).toContain("Permission: Allow (allowed once).");
     expect(shown.stdout).toContain('Done: the third line now reads "Line 3."');
   });
@@ -39,7 +43,9 @@ describe("permission questions in a terminal", () => {
     t.type("3\r");
     expect(await t.exited).toBe(0);
     const shown = await runCli(["show", sessionOf(t.screen())!], box.env);
-    expect(shown.stdout).toContain("? asked: Allow | Always allow Edit | [Refuse] | Always refuse Edit");
+    expect(shown.stdout).toContain(
+      "? asked: Allow | Always allow Edit for this session | [Refuse] | Always refuse Edit",
+    );
   });
 
   test("--approve answers instead: nothing is asked", async () => {

@@ -254,6 +254,7 @@ describe("PreToolUse", () => {
       "tool_call_announced",
       "hook_outcome running",
       "hook_outcome settled",
+      "permission_ruled",
       "permission_requested",
       "permission_answered",
       "tool_call_started",

@@ -17,10 +17,12 @@ const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as 
   version: string;
   bin: Record<string, string>;
 };
-/** What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). */
-// Raised from 4 and 9 MB when the image and PDF libraries came (issue 56), and again as the other
-// capabilities merged beside them (docs/performance.md).
-const BUDGET = { packed: 6_000_000, unpacked: 13_000_000 };
+/**
+ * What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). Raised from 4 and
+ * 9 MB when the image and PDF libraries (issue 56) and the shell parser's two WebAssembly modules
+ * (issue 50) came, with the other capabilities merged beside them (docs/performance.md).
+ */
+const BUDGET = { packed: 6_500_000, unpacked: 15_000_000 };
 
 let stage = "";
 let tarball = "";
@@ -132,6 +134,7 @@ describe("the npm package", () => {
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
       "dist/vendor/pdf-reader.js",
+      "dist/vendor/shell-parser.js",
     ]);
   });
 

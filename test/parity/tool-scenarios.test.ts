@@ -247,7 +247,9 @@ describe("searches and fetches", () => {
         status: "completed",
       });
       expect(textOf(card?.content)).toContain("# Hello\n\nfrom loopback");
-      expect(permissionOf(card)?.options[1]?.name).toBe(`Always allow WebFetch(${server.url.host})`);
+      expect(permissionOf(card)?.options[1]?.name).toBe(
+        `Always allow WebFetch(domain:${server.url.hostname}) for this session`,
+      );
       expect(r.differences).toEqual([]);
     } finally {
       server.stop(true);

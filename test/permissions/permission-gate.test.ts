@@ -45,16 +45,18 @@ const answering =
   };
 
 describe("the permission gate", () => {
-  test("journals the question, asks, journals the answer, then runs", async () => {
+  test("journals that no rule decided, the question, asks, journals the answer, then runs", async () => {
     const s = session();
     const decision = await permissionGate({ ask: answering(s, "allow_once") })(request(), s);
     expect(decision.run).toBe(true);
     expect(s.events).toEqual([
+      "recorded permission_ruled",
       "recorded permission_requested",
       "asked allow_once,allow_always,reject_once,reject_always",
       "recorded permission_answered",
     ]);
-    expect(s.facts[1]).toMatchObject({
+    expect(s.facts[0]).toEqual({ kind: "permission_ruled", toolCallId: "call_1", decision: "ask", rules: [] });
+    expect(s.facts[2]).toMatchObject({
       kind: "permission_answered",
       outcome: { outcome: "selected", optionId: "allow_once", kind: "allow_once" },
     });
@@ -65,6 +67,7 @@ describe("the permission gate", () => {
     const gate = permissionGate({ ask: answering(s, "allow_always") });
     await gate(request(), s);
     expect(s.facts.map((f) => f.kind)).toEqual([
+      "permission_ruled",
       "permission_requested",
       "permission_answered",
       "permission_rule_added",
@@ -89,7 +92,7 @@ describe("the permission gate", () => {
       by: "user",
       reason: 'the answer "yes_please" was not one of the options offered',
     });
-    expect(s.facts[1]).toEqual({
+    expect(s.facts[2]).toEqual({
       kind: "permission_answered",
       requestId: expect.any(String),
       toolCallId: "call_1",
@@ -105,7 +108,7 @@ describe("the permission gate", () => {
     await Bun.sleep(1);
     abort.abort();
     expect(await pending).toMatchObject({ run: false, by: "cancel" });
-    expect(s.facts[1]).toMatchObject({ kind: "permission_answered", outcome: { outcome: "cancelled" } });
+    expect(s.facts[2]).toMatchObject({ kind: "permission_answered", outcome: { outcome: "cancelled" } });
   });
 
   test("a client that fails to answer refuses the call and says why, without ending the turn", async () => {
@@ -121,7 +124,7 @@ describe("the permission gate", () => {
       reason: "the client did not answer the permission question (connection lost)",
     });
     expect(decision).not.toHaveProperty("endsTurn");
-    expect(s.facts[1]).toMatchObject({
+    expect(s.facts[2]).toMatchObject({
       kind: "permission_answered",
       outcome: { outcome: "cancelled" },
       failure: "connection lost",
@@ -132,7 +135,7 @@ describe("the permission gate", () => {
     const s = session();
     const decision = await permissionGate({ ask: async () => ({ outcome: "cancelled" }) })(request(), s);
     expect(decision).toMatchObject({ run: false, by: "cancel", endsTurn: true });
-    expect(s.facts[1]).toEqual({
+    expect(s.facts[2]).toEqual({
       kind: "permission_answered",
       requestId: expect.any(String),
       toolCallId: "call_1",

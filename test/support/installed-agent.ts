@@ -7,6 +7,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { comparable } from "../../src/cli/demo.ts";
 import { writeUserConfig } from "../../src/cli/setup/user-config.ts";
@@ -163,6 +164,28 @@ export function describeInstalled(name: string, command: () => string[], version
       const sent = JSON.stringify(server.requests[1]?.body);
       for (const file of files) expect(sent).toContain(file.expect);
     }, 60_000);
+
+    test("judges each part of a compound command with the shell parser it ships: one denied part refuses it", async () => {
+      const box = sandbox("scripted/call");
+      mkdirSync(join(box.userHome, ".claude"), { recursive: true });
+      writeFileSync(
+        join(box.userHome, ".claude", "settings.json"),
+        JSON.stringify({ permissions: { allow: ["Bash(echo:*)"], deny: ["Bash(rm:*)"] } }),
+      );
+      const card = await withAgent(command(), box, {}, async ({ agent, client }) => {
+        const { sessionId } = await agent.request(acp.methods.agent.session.new, {
+          cwd: box.workspace,
+          mcpServers: [],
+        });
+        await agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: `Bash ${JSON.stringify({ command: "echo a && (rm -rf README.md)" })}` }],
+        });
+        return JSON.stringify(Object.values(client.view(sessionId).toolCalls));
+      });
+      expect(card).toContain("Refused by rule Bash(rm:*)");
+      expect(existsSync(join(box.workspace, "README.md"))).toBe(true);
+    });
 
     test("--version prints package.json's version", async () => {
       const run = await runInstalled(command(), ["--version"], unconfigured());

@@ -145,6 +145,18 @@ export const settingsSections = {
       error: "expected an object of hook event names to lists of matcher groups",
     })
     .optional(),
+  /**
+   * Permission rules in Claude Code's syntax, read with Claude Code's settings files at this
+   * file's level (core/permissions/settings-rules.ts; docs/tools.md). A rule that does not parse is
+   * reported there, not here, so the rest of the file still applies.
+   */
+  permissions: strictSection({
+    allow: z.array(z.string(), { error: "expected a list of rules" }).optional(),
+    ask: z.array(z.string(), { error: "expected a list of rules" }).optional(),
+    deny: z.array(z.string(), { error: "expected a list of rules" }).optional(),
+    additionalDirectories: z.array(z.string(), { error: "expected a list of directories" }).optional(),
+    defaultMode: z.string().optional(),
+  }).optional(),
   /** Folders whose project hooks and project provider settings are trusted. Read from the user file only. */
   trustedFolders: z.array(z.string().min(1), { error: "expected a list of folder paths" }).optional(),
   /**

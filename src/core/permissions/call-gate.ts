@@ -9,8 +9,11 @@ import type { Tool } from "../tools/tool.ts";
 import type { HookVerdict, RefusedBy } from "./decide.ts";
 
 export type GateDecision =
-  /** `roots`: directories outside the session's own that this call may use (the user allowed it). */
-  | { run: true; input: unknown; roots?: string[] }
+  /**
+   * `roots`: directories outside the session's own that this call may use (the user allowed it).
+   * `hidden`: paths a deny rule keeps from the call's results (a search never shows them).
+   */
+  | { run: true; input: unknown; roots?: string[]; hidden?: (path: string) => boolean }
   /**
    * `endsTurn`: the refusal is the user's cancel of the turn (the client answered the question
    * `cancelled`, which ACP gives a question the user's cancel left open): the turn ends as

@@ -9,12 +9,16 @@
  * | execute | ask     | ask         | refused | run               |
  * | network | ask     | ask         | ask     | run               |
  *
- * Saved rules apply before the mode's default: a deny rule refuses (even when permissions are
- * bypassed), an allow rule runs without asking; plan mode refuses whatever the rules say.
+ * Rules (the settings files' and the session's "always" answers: rules/rule-set.ts) apply before
+ * the mode's default: a deny rule refuses (even when permissions are bypassed), an ask rule asks
+ * (even a read, even bypassed, even after a hook allowed), an allow rule runs without asking;
+ * plan mode refuses whatever the rules say.
  */
 import type { z } from "zod";
 import type { PermissionRule, refusedBy } from "../../journal/facts/index.ts";
 import type { Tool } from "../tools/tool.ts";
+import { judge, type RuleEntry, type RuleVerdict } from "./rules/rule-set.ts";
+import { sessionRuleEntry } from "./rules/rule-set.ts";
 
 /** Who refused a call: the kinds the journal's `tool_call_refused.by` records. */
 export type RefusedBy = z.infer<typeof refusedBy>;
@@ -30,20 +34,35 @@ export type Verdict =
  */
 export type HookVerdict = { decision: "allow" | "deny" | "ask"; reason?: string; modelReason?: string };
 
+/**
+ * `ruled`: what the rules in force say of the call (the gate judges them); without it, `rules`
+ * (a session's "always" answers) are judged on the tool and its rule scope alone.
+ */
 export type PolicyInput = {
   tool: Tool;
   input: unknown;
   mode: string;
-  rules: readonly PermissionRule[];
+  rules?: readonly PermissionRule[];
+  ruled?: RuleVerdict | undefined;
   hook?: HookVerdict;
 };
 
-/** Whether a saved rule covers this call. */
-function ruleMatches(rule: PermissionRule, tool: Tool, input: unknown): boolean {
-  return rule.toolName === tool.name && (rule.scope === undefined || rule.scope === tool.ruleScope?.(input));
+/** The verdict of a session's answers alone, for a call judged without its paths or commands. */
+function answersVerdict(tool: Tool, input: unknown, rules: readonly PermissionRule[]): RuleVerdict | undefined {
+  const anchors = { cwd: "/", home: "/", source: "/" };
+  const entries = rules.map((r) => sessionRuleEntry(r, anchors)).filter((e): e is RuleEntry => !("reason" in e));
+  const scope = tool.ruleScope?.(input);
+  return judge(
+    { rules: entries, bad: [] },
+    { tool: tool.name, input, reads: [], writes: [], ...(scope === undefined ? {} : { scope }) },
+  );
 }
 
-export function decide({ tool, input, mode, rules, hook }: PolicyInput): Verdict {
+/** A rule as the refusal names it: its text and where it is written. */
+export const ruleNamed = (rule: RuleEntry): string =>
+  rule.source.path === undefined ? `${rule.text} (this session)` : `${rule.text} in ${rule.source.path}`;
+
+export function decide({ tool, input, mode, rules = [], ruled, hook }: PolicyInput): Verdict {
   if (mode === "plan" && (tool.access === "edit" || tool.access === "execute")) {
     return {
       action: "deny",
@@ -56,18 +75,22 @@ export function decide({ tool, input, mode, rules, hook }: PolicyInput): Verdict
     const reason = hook.reason ?? "a PreToolUse hook refused the call";
     return { action: "deny", by: "hook", reason, modelText: hookRefusalText(tool, hook.modelReason ?? reason) };
   }
-  const matching = rules.filter((rule) => ruleMatches(rule, tool, input));
-  if (matching.some((rule) => rule.decision === "deny")) {
+  const verdict = ruled ?? answersVerdict(tool, input, rules);
+  if (verdict?.decision === "deny") {
+    const rule = verdict.rules[0]!;
+    const fromAnswer = rule.source.scope === "session";
     return {
       action: "deny",
       by: "rule",
-      reason: "the user chose to always refuse this",
-      modelText: `${tool.name} was refused: the user chose to always refuse this call earlier in the session. Do not retry it; ask the user how to proceed.`,
+      reason: fromAnswer ? "the user chose to always refuse this" : `deny rule ${ruleNamed(rule)}`,
+      modelText: fromAnswer
+        ? `${tool.name} was refused: the user chose to always refuse this call earlier in the session. Do not retry it; ask the user how to proceed.`
+        : `${tool.name} was refused by the user's permission rule ${rule.text} (${rule.source.path}). Do not retry it or work around it; ask the user how to proceed.`,
     };
   }
-  if (hook?.decision === "ask") return { action: "ask" };
+  if (hook?.decision === "ask" || verdict?.decision === "ask") return { action: "ask" };
   if (tool.access === "read" || mode === "bypassPermissions" || hook?.decision === "allow") return { action: "allow" };
-  if (matching.length > 0) return { action: "allow" };
+  if (verdict?.decision === "allow") return { action: "allow" };
   if (mode === "acceptEdits" && tool.access === "edit") return { action: "allow" };
   return { action: "ask" };
 }

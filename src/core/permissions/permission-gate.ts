@@ -19,8 +19,11 @@ import {
 } from "./call-gate.ts";
 import { racedAnswer, type AnswerClaims, type ClaimCodec, type Raced } from "./answer-race.ts";
 import { decide, hookRefusalText } from "./decide.ts";
+import { decidingRule, judgeCall, type JudgedCall } from "./rules-in-force.ts";
+import type { RuleVerdict } from "./rules/rule-set.ts";
 import { isInside, directoryOf } from "../tools/paths.ts";
-import { outsideOptions, permissionOptions } from "./options.ts";
+import { outsideOptions, permissionOptions, PROJECT_OPTION_ID, suggestedRules } from "./options.ts";
+import { saveProjectRules } from "./project-rules.ts";
 import { KEEP_PLANNING, NOT_PLANNING, PLAN_APPROVAL_TOOL, planApprovalOptions } from "./plan-approval.ts";
 import { defined } from "../../shared/defined.ts";
 
@@ -50,21 +53,46 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     const effective: GateRequest = pre ? { ...request, input: pre.input } : request;
     if (effective.tool.name === PLAN_APPROVAL_TOOL && pre?.verdict?.decision !== "deny")
       return approvePlan(options, effective, session);
+    const judged = await judgeCall(session.state, effective);
+    const ruled = judged.verdict;
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
       mode: session.state.modeId,
-      rules: session.state.rules,
+      ruled,
       ...defined({ hook: pre?.verdict }),
     });
-    if (verdict.action === "deny")
+    const ruling = (decision: "allow" | "ask" | "deny", why?: string) =>
+      session.record({
+        kind: "permission_ruled",
+        toolCallId: request.toolCallId,
+        decision,
+        rules: decision === ruled?.decision ? ruled.rules.map(decidingRule) : [],
+        ...defined({ why }),
+      });
+    if (verdict.action === "deny") {
+      if (verdict.by === "rule") await ruling("deny");
       return { run: false, by: verdict.by, reason: verdict.reason, modelText: verdict.modelText };
+    }
     // Paths outside the session's directories: only the user (or a mode or hook that allows
     // everything) lets a call reach them, even a read.
     const outside = outsideDirectories(effective);
     const allowsAll = session.state.modeId === "bypassPermissions" || pre?.verdict?.decision === "allow";
-    const allowed = { run: true as const, input: effective.input, ...(outside.length ? { roots: outside } : {}) };
-    if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) return allowed;
+    const allowed = {
+      run: true as const,
+      input: effective.input,
+      ...(outside.length ? { roots: outside } : {}),
+      ...defined({ hidden: judged.hidden }),
+    };
+    if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) {
+      if (
+        ruled?.decision === "allow" &&
+        pre?.verdict?.decision !== "allow" &&
+        session.state.modeId !== "bypassPermissions"
+      )
+        await ruling("allow");
+      return allowed;
+    }
     const hooked = hooks ? await hooks.permissionRequest(effective) : undefined;
     if (request.signal.aborted) return CANCELLED_BEFORE_RUN;
     if (hooked?.decision === "allow") return allowed;
@@ -80,13 +108,24 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     // The user is asked now: Notification hooks and the host hear of it while the question is open.
     const prompting = effective.signal.aborted ? undefined : hooks?.permissionPrompt(effective);
     try {
-      const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective);
+      await ruling("ask", askedWhy(ruled, outside));
+      const question = outside.length ? outsideQuestion(outside) : toolQuestion(effective, judged);
       const decision = await askUser(options, effective, session, question);
       return decision.run ? allowed : decision;
     } finally {
       await prompting;
     }
   };
+}
+
+/** Why a call is asked about when no ask rule says so (undefined: no rule matched it). */
+function askedWhy(ruled: RuleVerdict | undefined, outside: string[]): string | undefined {
+  if (ruled?.decision === "ask" && "askAll" in ruled && ruled.askAll) return ruled.askAll;
+  if (ruled?.decision === "ask" && "bad" in ruled && ruled.bad)
+    return `the deny rule "${ruled.bad.text}" in ${ruled.bad.source.path} does not parse (${ruled.bad.reason})`;
+  if (outside.length)
+    return `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the session's directories`;
+  return undefined;
 }
 
 /**
@@ -131,21 +170,53 @@ type Question = {
   ): Promise<void>;
 };
 
-function toolQuestion({ tool, input }: GateRequest): Question {
+function toolQuestion({ tool, input }: GateRequest, judged: JudgedCall): Question {
   const scope = tool.ruleScope?.(input);
+  const rules = suggestedRules(tool, judged.subject);
   return {
-    options: permissionOptions(tool, scope),
+    options: permissionOptions(tool, scope, rules, judged.trusted),
     async remember(chosen, ids, session) {
-      if (chosen.kind !== "allow_always" && chosen.kind !== "reject_always") return;
-      await session.record({
-        kind: "permission_rule_added",
-        ...ids,
-        toolName: tool.name,
-        ...defined({ scope }),
-        decision: chosen.kind === "allow_always" ? "allow" : "deny",
-      });
+      if (chosen.kind === "reject_always" || (chosen.kind === "allow_always" && rules.length === 0)) {
+        // This exact call, for the session (a command line that could not be read is only ever allowed as itself).
+        await session.record({
+          kind: "permission_rule_added",
+          ...ids,
+          toolName: tool.name,
+          ...defined({ scope }),
+          decision: chosen.kind === "allow_always" ? "allow" : "deny",
+        });
+        return;
+      }
+      if (chosen.kind !== "allow_always") return;
+      const savedTo = chosen.optionId === PROJECT_OPTION_ID ? await saved(rules, session) : undefined;
+      for (const rule of rules)
+        await session.record({
+          kind: "permission_rule_added",
+          ...ids,
+          toolName: tool.name,
+          ...defined({ scope }),
+          decision: "allow",
+          rule,
+          ...defined({ savedTo }),
+        });
     },
   };
+}
+
+/** The project's local settings file the rules were written to, or undefined (with a notice saying why) when they could not be. */
+async function saved(rules: readonly string[], session: GateSession): Promise<string | undefined> {
+  try {
+    return saveProjectRules(session.state.cwd, rules);
+  } catch (error) {
+    await session.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "warning",
+      title: "The rule was kept for this session only",
+      description: `It could not be saved for the project: ${error instanceof Error ? error.message : String(error)}`,
+    });
+    return undefined;
+  }
 }
 
 function outsideQuestion(directories: string[]): Question {

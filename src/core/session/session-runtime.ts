@@ -31,6 +31,9 @@ import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-t
 import { Located } from "./rewind-index.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
+import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
+import { settingsDirectories, settingsInForce } from "../permissions/settings-rules.ts";
+import { hostname } from "node:os";
 import { SessionTurns, type SteerOutcome } from "./session-turns.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
@@ -148,7 +151,9 @@ export class SessionRuntime {
     if (!model) throw new EngineError("no_provider", catalog.setupHint);
     const sessionId = mintId("ses");
     const now = new Date().toISOString();
-    const values = child?.values ?? startValues(catalog, model);
+    // The settings files are read before the first fact: their defaultMode is the mode a session starts in.
+    const settings = deps.hooks ? currentSettings(deps.hooks, params.cwd) : undefined;
+    const values = child?.values ?? startValues(catalog, model, settings);
     const tools = child?.tools ?? deps.tools;
     const runtime = new SessionRuntime(
       sessionId,
@@ -179,6 +184,7 @@ export class SessionRuntime {
       },
       started.fact,
     );
+    if (settings) await recordSettings(runtime, settings);
     if (!child) for (const notice of startNotices(catalog.warnings(), started.skipped)) await runtime.record(notice);
     return runtime;
   }
@@ -385,8 +391,10 @@ export class SessionRuntime {
     this.#writer.recordSoon(fact);
   }
 
+  /** The session's directories: its cwd, its additional directories, and those its permission settings add. */
   #roots(): string[] {
-    return [this.state.cwd, ...this.additionalDirectories];
+    const settings = settingsInForce(this.state, hostname());
+    return [this.state.cwd, ...this.additionalDirectories, ...(settings ? settingsDirectories(settings) : [])];
   }
 
   /** The extra roots file tools may use: those recorded at the start, unless a load or resume gave others. */

@@ -1,5 +1,6 @@
 /** What a new session records first: where it runs, what the model is told, what it offers. */
-import type { FactOf } from "../../journal/facts/index.ts";
+import type { FactOf, PermissionSettingsRead } from "../../journal/facts/index.ts";
+import { settingsMode } from "../permissions/settings-rules.ts";
 import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { buildConfigOptions, type ConfigValues, type ModelChoice } from "../config/config-options.ts";
 import { modes } from "../config/modes.ts";
@@ -12,11 +13,18 @@ import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import { DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
 
-/** What a new top-level session starts with: the catalog's default mode and thought level, and `model`. */
-export function startValues(catalog: ProviderCatalog, model: ConfigValues["model"]): ConfigValues {
+/**
+ * What a new top-level session starts with: the settings files' `defaultMode` (settings-rules.ts),
+ * else the catalog's default mode; the catalog's thought level; and `model`.
+ */
+export function startValues(
+  catalog: ProviderCatalog,
+  model: ConfigValues["model"],
+  settings?: PermissionSettingsRead,
+): ConfigValues {
   const defaults = catalog.defaults();
   return {
-    modeId: defaults.modeId ?? "default",
+    modeId: (settings ? settingsMode(settings).mode : undefined) ?? defaults.modeId ?? "default",
     model,
     thoughtLevel: defaults.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL,
   };

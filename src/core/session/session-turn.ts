@@ -22,6 +22,9 @@ import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { readPromptLinks } from "./prompt-links.ts";
 import { recoveryFact } from "./recovery.ts";
+import { syncSettings } from "./permission-settings-sync.ts";
+import { askWorkspaceTrust } from "./workspace-trust.ts";
+import { readDenial, withheldBlocks } from "../permissions/rules-in-force.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
@@ -81,14 +84,30 @@ export async function runSessionTurn(
   await session.ensureLease();
   const conversation = await session.conversation();
   if (session.state.needsRecovery()) await session.record(recoveryFact(session.state));
+  await syncSettings(session, session.deps.hooks);
   await session.tooling.settle();
   const turnId = mintId("turn");
   const promptId = mintId("msg");
-  await session.record({ kind: "prompt_received", turnId, messageId: promptId, blocks, ...defined({ from, steered }) });
+  const withheld = withheldBlocks(session.state, blocks);
+  await session.record({
+    kind: "prompt_received",
+    turnId,
+    messageId: promptId,
+    blocks,
+    ...defined({ from, steered }),
+    ...(withheld.length ? { withheld } : {}),
+  });
   if (session.state.title === undefined) await session.record({ kind: "title_set", title: titleFrom(blocks) });
-  // The deny rules' seam: readPromptLinks takes a LinkReadCheck (prompt-links.ts) as its fourth argument.
-  for (const link of await readPromptLinks(blocks, session.roots(), session.io.host))
+  // A link the session's Read deny rules refuse is not read, as a Read call of it would be refused.
+  const denied = readDenial(session.state);
+  const mayRead = (path: string) => {
+    const rule = denied(path);
+    return rule === undefined ? undefined : `a deny rule refuses reading it (${rule})`;
+  };
+  for (const link of await readPromptLinks(blocks, session.roots(), session.io.host, mayRead))
     await session.record({ kind: "prompt_link_read", turnId, messageId: mintId("msg"), ...link });
+  // Trusted now: the project's rules are read again, so this turn already decides by them.
+  if (await askWorkspaceTrust(session, turn.signal)) await syncSettings(session, session.deps.hooks);
   const outcome = await turnAfterPrompt(session, turnId, promptId, blocks, turn, conversation);
   session.hooks?.endTurn({
     ...(outcome.ok ? {} : { failed: outcome.error }),

@@ -9,7 +9,7 @@ import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
-import type { CardQuestion } from "../permissions/permission-gate.ts";
+import type { CardQuestion, PermissionAsker } from "../permissions/permission-gate.ts";
 import type { ReplaySeal } from "../replay-cache/replay-seal.ts";
 
 export type EngineDeps = {
@@ -37,6 +37,8 @@ export type SessionIo = {
   backpressure?(): Promise<void> | undefined;
   host: ToolHost;
   gate?: CallGate;
+  /** Asks the client a question about a card (the workspace-trust question); absent: nobody can be asked. */
+  asker?: PermissionAsker;
   /**
    * The gate for a subagent's calls: its questions are the child session's (`origin`), asked
    * about the parent's `Task` card. Without it a subagent runs read-only tools only.

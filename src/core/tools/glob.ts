@@ -51,7 +51,7 @@ export const globTool: Tool<Input> = {
       truncated: walkCut,
       skipped,
     } = await walkFiles(rootOf(base, ctx.roots), base, ctx.roots, ctx.signal);
-    const matched = files.filter((f) => glob.match(f.rel)).map((f) => f.path);
+    const matched = files.filter((f) => glob.match(f.rel) && !ctx.hidden?.(f.path)).map((f) => f.path);
     const times = await mtimes(matched);
     matched.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0) || (a < b ? -1 : 1));
     const shown = matched.slice(0, GLOB_MAX_RESULTS);

@@ -144,7 +144,7 @@ async function candidatesFor(base: string, i: Input, ctx: ToolContext): Promise<
   const include = i.glob ? globFilter(i.glob) : () => true;
   const typed = i.type ? anyGlob(fileTypes[i.type] ?? []) : () => true;
   const files = walked.files.filter((f) => {
-    if (!include(f.rel) || !typed(f.rel)) return false;
+    if (!include(f.rel) || !typed(f.rel) || ctx.hidden?.(f.path)) return false;
     if (!f.symlink) return true;
     // A link is searched only when it leads to a file inside the session's directories.
     return isInside(f.path, ctx.roots);

@@ -80,6 +80,8 @@ export type ToolContext = {
   ask?(form: QuestionForm): Promise<AskedAnswer>;
   /** The environment commands run in: verbatim's, with every secret it holds taken out. */
   commandEnv: CommandEnvironment;
+  /** Paths a `Read` deny rule covers: a search (Grep, Glob) never shows them. */
+  hidden?(path: string): boolean;
 };
 
 /** How a question ended, as journaled. */

@@ -61,7 +61,14 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
     }
     await ctx.record({ kind: "tool_call_started", toolCallId });
     const started = performance.now();
-    const outcome = await run(ctx, p.tool, decision.input, toolCallId, [...roots, ...(decision.roots ?? [])]);
+    const outcome = await run(
+      ctx,
+      p.tool,
+      decision.input,
+      toolCallId,
+      [...roots, ...(decision.roots ?? [])],
+      decision.hidden,
+    );
     // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
     if (ctx.hooks && !ctx.signal.aborted) {
       await ctx.hooks.postToolUse(
@@ -143,6 +150,7 @@ async function run(
   input: unknown,
   toolCallId: string,
   roots: string[],
+  hidden?: (path: string) => boolean,
 ): Promise<ToolOutcome> {
   const envFile = ctx.hooks?.envFile();
   // What the tool reports as it runs is in line at once; a failure to record it fails the turn, not the tool.
@@ -162,6 +170,7 @@ async function run(
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
       ...defined({ subagents: ctx.subagents }),
       ...(envFile ? { envFile } : {}),
+      ...defined({ hidden }),
     });
   } catch (error) {
     const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;

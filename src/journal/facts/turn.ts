@@ -16,6 +16,11 @@ export const promptReceived = z.object({
   messageId: z.string(),
   blocks: z.array(contentBlock),
   from: z.object({ requestId: z.string(), by: answeredBy }).optional(),
+  /**
+   * Embedded files the model is not given (by block index): a `Read` deny rule covered them when
+   * the prompt was received, and `rule` names it. The client was shown the blocks as sent.
+   */
+  withheld: z.array(z.object({ index: z.number().int().nonnegative(), rule: z.string() })).optional(),
   steered: z.literal(true).optional(),
 });
 
