@@ -21,8 +21,8 @@ import { thresholdTokens } from "./threshold.ts";
 
 /** Pruning frees down to this share of the threshold, so it does not run again at every step. */
 const PRUNE_TARGET = 0.7;
-/** A turn whose next request is past this share of the threshold is told it nears it. */
-const WARN_AT = 0.9;
+/** A turn whose next request is past this share of the threshold is told it nears it (64% of the window at the default 80%). */
+const WARN_AT = 0.8;
 /** The estimate is checked with the provider's own count between these shares of the threshold. */
 const COUNT_FROM = 0.9;
 const COUNT_UNTIL = 1.15;
