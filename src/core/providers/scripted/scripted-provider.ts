@@ -79,7 +79,8 @@ function countCalls(messages: ModelMessage[]): number {
     if (m.role === "assistant") calls += m.calls.length;
     else if (m.role === "user")
       for (const p of m.content.slice(0, leadingNotes(m.content)))
-        if (p.type === "text" && p.text.startsWith(SUMMARY_PREFIX)) calls += Number(CALLS_SUMMARISED.exec(p.text)?.[1] ?? 0);
+        if (p.type === "text" && p.text.startsWith(SUMMARY_PREFIX))
+          calls += Number(CALLS_SUMMARISED.exec(p.text)?.[1] ?? 0);
   }
   return calls;
 }
