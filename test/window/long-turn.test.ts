@@ -1,6 +1,6 @@
 /**
  * A turn that outgrows the window: before every model request of one long turn (40 reads of a
- * large log in a 4,500-token window), old tool output is pruned, then the conversation compacted,
+ * large log in a 4,100-token window), old tool output is pruned, then the conversation compacted,
  * and the turn goes on to end as the model ends it. Live and reloaded views are the same; the
  * model's context folded from the journal holds what the pruning and compactions left.
  */

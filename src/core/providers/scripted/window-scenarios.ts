@@ -14,18 +14,15 @@ export const LONG_TURN_FILE = "build.log";
 
 export const windowScenarios: Record<string, Scenario> = {
   "long-turn": {
-    description: `Reads ${LONG_TURN_FILE} ${LONG_TURN_READS} times in one turn, in a 4,500-token window: its requests are pruned, then compacted, mid-turn.`,
-    contextWindow: 4500,
+    description: `Reads ${LONG_TURN_FILE} ${LONG_TURN_READS} times in one turn, in a 4,100-token window: its requests are pruned, then compacted, mid-turn.`,
+    contextWindow: 4100,
     loops: true,
     prompts: [
       [
         (ctx) =>
           ctx.callsSoFar < LONG_TURN_READS
             ? [
-                ...say(
-                  `Reading ${LONG_TURN_FILE} again (${ctx.callsSoFar + 1} of ${LONG_TURN_READS}) to compare it with what I saw before; ` +
-                    "the build output changes between runs, so each read is kept in mind until it is no longer needed. ",
-                ),
+                ...say(`Reading it again (${ctx.callsSoFar + 1} of ${LONG_TURN_READS}). `),
                 ...call(0, `call_read_${ctx.callsSoFar + 1}`, "Read", { file_path: join(ctx.cwd, LONG_TURN_FILE) }),
                 ...done("tool_use"),
               ]
