@@ -5,8 +5,8 @@
  * model's context folded from the journal holds what the pruning and compactions left.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { journalFile } from "../../src/journal/paths.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
@@ -14,7 +14,7 @@ import { CONTINUE_NOTE, conversation, SUMMARY_PREFIX } from "../../src/replay/co
 import { LONG_TURN_FILE, LONG_TURN_READS } from "../../src/core/providers/scripted/window-scenarios.ts";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { prompt } from "../support/acp-session.ts";
-import { command, script, writeHooks } from "../support/hooks.ts";
+import { command, script, settingsPath, writeHooks } from "../support/hooks.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { parity, texts } from "../parity/harness.ts";
 
@@ -128,6 +128,17 @@ describe("a turn that outgrows the window", () => {
   test("VERBATIM_AUTOCOMPACT_PCT moves the threshold: at 95% the same turn compacts less often", async () => {
     const box = longTurnBox();
     box.env.VERBATIM_AUTOCOMPACT_PCT = "95";
+    const r = await longTurn(box);
+    const compactions = factsOf(r.box, r.sessionId).filter((f) => f.kind === "compaction_ended");
+    expect(compactions.length).toBeLessThan(2);
+    expect(r.differences).toEqual([]);
+  });
+
+  test("the config file's autoCompactPct moves the threshold too", async () => {
+    const box = longTurnBox();
+    const path = settingsPath(box, "verbatim-user");
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify({ autoCompactPct: 95 }));
     const r = await longTurn(box);
     const compactions = factsOf(r.box, r.sessionId).filter((f) => f.kind === "compaction_ended");
     expect(compactions.length).toBeLessThan(2);
