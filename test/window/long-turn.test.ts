@@ -200,3 +200,29 @@ describe("compaction hooks", () => {
     expect(r.differences).toEqual([]);
   });
 });
+
+describe("/compact and its hooks", () => {
+  test("/compact asks PreCompact with trigger manual and what to keep; a block leaves the context whole, with the reason shown", async () => {
+    const box = sandbox("scripted/echo");
+    const payload = join(box.root, "precompact.json");
+    const block = script(box, "block.sh", `cat > ${payload}; echo "not now" >&2; exit 2`);
+    writeHooks(box, "verbatim-user", { PreCompact: [{ hooks: [command(block)] }] });
+    const r = await parity(
+      "scripted/echo",
+      async ({ ctx, sessionId }) => {
+        await prompt(ctx, sessionId, "Hello there");
+        expect((await prompt(ctx, sessionId, "/compact the greeting")).stopReason).toBe("end_turn");
+      },
+      { box },
+    );
+    expect(JSON.parse(readFileSync(payload, "utf8"))).toMatchObject({
+      hook_event_name: "PreCompact",
+      trigger: "manual",
+      custom_instructions: "the greeting",
+    });
+    const facts = factsOf(r.box, r.sessionId);
+    expect(facts.some((f) => f.kind === "compaction_started")).toBe(false);
+    expect(texts(r.live, "agent").join("\n")).toContain("A PreCompact hook blocked the compaction: not now");
+    expect(r.differences).toEqual([]);
+  });
+});
