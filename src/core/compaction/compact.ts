@@ -5,7 +5,7 @@
  * user is shown of the earlier turns does not change.
  *
  * Hooks (PreCompact before it, SessionStart with `source: "compact"` and PostCompact after one
- * that completed) are fired around it by its callers (session/commands-and-compaction.ts).
+ * that completed) are fired around it by its caller (compaction/run-compaction.ts).
  */
 import type { Fact, ModelRef, Money, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
