@@ -1,6 +1,6 @@
 /** The measures behind pruning and compaction: the threshold, the request's size, which results to prune, and the fold. */
 import { describe, expect, test } from "bun:test";
-import { autoCompactPct, thresholdTokens } from "../../src/core/compaction/threshold.ts";
+import { autoCompactPct, thresholdTokens } from "../../src/core/config/autocompact-threshold.ts";
 import { KEEP_NEWEST, planPrune } from "../../src/core/compaction/prune-plan.ts";
 import { messageTokens, requestTokens } from "../../src/core/compaction/request-size.ts";
 import { settingsSchema } from "../../src/core/config/settings-schema.ts";

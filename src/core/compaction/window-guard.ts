@@ -17,7 +17,7 @@ import type { Provider } from "../providers/types.ts";
 import { blockedNotice, type CompactionHooks, runCompaction } from "./run-compaction.ts";
 import { planPrune } from "./prune-plan.ts";
 import { requestTokens } from "./request-size.ts";
-import { thresholdTokens } from "./threshold.ts";
+import { thresholdTokens } from "../config/autocompact-threshold.ts";
 
 /** Pruning frees down to this share of the threshold, so it does not run again at every step. */
 const PRUNE_TARGET = 0.7;
@@ -34,7 +34,7 @@ export type WindowGuardDeps = {
   record(fact: Fact): Promise<void>;
   provider: Provider;
   model: ModelRef;
-  /** The threshold's share of the model's window, in percent (compaction/threshold.ts). */
+  /** The threshold's share of the model's window, in percent (config/autocompact-threshold.ts). */
   pct: number;
   hooks?: CompactionHooks;
   signal: AbortSignal;

@@ -16,7 +16,7 @@ import { setupMethods, type SetupMethod } from "./setup-methods.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "./types.ts";
 import { defined } from "../../shared/defined.ts";
-import { autoCompactPct } from "../compaction/threshold.ts";
+import { autoCompactPct } from "../config/autocompact-threshold.ts";
 
 export interface ProviderCatalog {
   /** The models a session may choose. */
@@ -35,7 +35,7 @@ export interface ProviderCatalog {
   reload(): void;
   /**
    * The mode and thinking level new sessions start in, where the config files set them, and the
-   * compaction threshold's share of each model's window (compaction/threshold.ts).
+   * compaction threshold's share of each model's window (config/autocompact-threshold.ts).
    */
   defaults(): { modeId?: string; thoughtLevel?: ThoughtLevel; autoCompactPct?: number };
   /** What the config files set that was not applied (shown to the user as a notice). */

@@ -21,7 +21,7 @@ import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, recordInvocation } from "./commands-and-compaction.ts";
 import { WindowGuard } from "../compaction/window-guard.ts";
-import { DEFAULT_AUTOCOMPACT_PCT } from "../compaction/threshold.ts";
+import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
