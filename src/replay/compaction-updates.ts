@@ -83,3 +83,9 @@ export function compactedUsage(fact: FactOf<"compaction_ended">): SessionUpdate[
   const { used, size } = fact.context;
   return [{ sessionUpdate: "usage_update", used, size, ...(fact.sessionCost ? { cost: fact.sessionCost } : {}) }];
 }
+
+/** The notice a pruning of old tool output shows where it happened. */
+export function prunedTitle(fact: FactOf<"tool_results_pruned">): string {
+  const n = fact.toolCallIds.length;
+  return `Pruned the output of ${n} older tool call${n === 1 ? "" : "s"} (about ${fact.freed} tokens) to keep the context within the window; the model is told each was pruned.`;
+}

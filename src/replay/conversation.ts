@@ -14,6 +14,15 @@ export const SUMMARY_PREFIX =
 
 const MOVED_OPENING = "This session was moved from ";
 
+/** What the model is told after a compaction between two steps of a turn: the turn goes on. */
+export const CONTINUE_NOTE =
+  "The context was compacted while you were working on the user's request: go on with it from where the summary leaves off.";
+
+/** What the model is given in place of a pruned tool result: what it was, and that it is gone. */
+export function prunedStub(chars: number): string {
+  return `[This tool result (${chars} characters) was pruned to keep the conversation within the context window. Run the call again if you need its output.]`;
+}
+
 /** What the model is told, with its next prompt, of a session moved to another directory. */
 export function movedNote(fromCwd: string, cwd: string): string {
   return `${MOVED_OPENING}${fromCwd} to another machine or directory. The working directory is now ${cwd}: tools run there, and paths in the conversation above are as they were.`;
@@ -24,7 +33,10 @@ export function movedNote(fromCwd: string, cwd: string): string {
  * move's note), not the user's own: each is a text part of its own, ahead of the prompt's parts.
  */
 export function isOpeningNote(part: UserPart): boolean {
-  return part.type === "text" && (part.text.startsWith(SUMMARY_PREFIX) || part.text.startsWith(MOVED_OPENING));
+  return (
+    part.type === "text" &&
+    (part.text.startsWith(SUMMARY_PREFIX) || part.text.startsWith(MOVED_OPENING) || part.text === CONTINUE_NOTE)
+  );
 }
 
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
@@ -40,6 +52,8 @@ export class ConversationFold {
   readonly #promptBlocks = new Map<string, UserPart[][]>();
   /** Hook context for a call, given to the model with the call's result. */
   readonly #callContext = new Map<string, string[]>();
+  /** Each call's result as the model is given it, in the order they came: what a pruning changes. */
+  readonly #results = new Map<string, ModelToolResult>();
   /** A compaction summary not yet given to the model: it opens the next user message. */
   #summary: string | undefined;
   /** A move to another directory not yet told to the model: it opens the next prompt. */
@@ -79,7 +93,20 @@ export class ConversationFold {
         this.#command(fact.turnId, fact.modelText);
         return;
       case "compaction_ended":
-        if (fact.outcome === "completed" && fact.summary !== undefined) this.#compact(fact.turnId, fact.summary);
+        if (fact.outcome !== "completed" || fact.summary === undefined) return;
+        if (fact.midTurn) this.#compactMidTurn(fact.turnId, fact.summary);
+        else this.#compact(fact.turnId, fact.summary);
+        return;
+      case "tool_results_pruned":
+        for (const id of fact.toolCallIds) {
+          const result = this.#results.get(id);
+          if (result) {
+            result.text = prunedStub(result.text.length);
+            // The stub stands for the whole result: an image or document read with it goes too.
+            delete result.attachments;
+          }
+          this.#results.delete(id);
+        }
         return;
       case "message_chunk":
         if (fact.stream === "answer")
@@ -212,6 +239,37 @@ export class ConversationFold {
     }
   }
 
+  /**
+   * A compaction between two steps of a turn: the model's context restarts from the summary
+   * alone, with a note that the turn goes on; that message stands for the turn's prompt from
+   * here on (hook context for the turn goes with it).
+   */
+  #compactMidTurn(turnId: string, summary: string): void {
+    this.messages.splice(0, this.messages.length);
+    this.#prompts.clear();
+    this.#stepText.clear();
+    this.#results.clear();
+    this.#summary = summary;
+    const message: Extract<ModelMessage, { role: "user" }> = {
+      role: "user",
+      content: this.#opening([{ type: "text", text: CONTINUE_NOTE }]),
+    };
+    this.#prompts.set(turnId, message);
+    this.messages.push(message);
+  }
+
+  /**
+   * The results the model is given whole, oldest first, with their sizes: what a pruning may
+   * take (the ids its fact records). A compaction leaves none.
+   */
+  prunable(): { toolCallId: string; chars: number }[] {
+    // A result a retraction or compaction took out of the context is not the model's any more.
+    const present = new Set(this.messages.flatMap((m) => (m.role === "tool_results" ? m.results : [])));
+    return [...this.#results]
+      .filter(([, r]) => present.has(r))
+      .map(([toolCallId, r]) => ({ toolCallId, chars: r.text.length }));
+  }
+
   /** A user message's parts, opened by a pending compaction summary. */
   #opening(parts: UserPart[]): UserPart[] {
     const summary = this.#summary;
@@ -234,6 +292,7 @@ export class ConversationFold {
       isError,
       ...(attachments?.length ? { attachments } : {}),
     };
+    this.#results.set(toolCallId, result);
     const last = this.messages[this.messages.length - 1];
     if (last?.role === "tool_results") last.results.push(result);
     else this.messages.push({ role: "tool_results", results: [result] });

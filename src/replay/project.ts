@@ -8,7 +8,7 @@ import { textContent } from "../journal/facts/display-shapes.ts";
 import type { FactOf, StoredFact } from "../journal/facts/index.ts";
 import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
-import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
+import { compactedUsage, compactionUpdates, prunedTitle, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
@@ -95,6 +95,16 @@ export class Projector {
         return [
           ...compactionUpdates(fact, this.#compactions, this.context.compaction === true),
           ...compactedUsage(fact),
+        ];
+      case "tool_results_pruned":
+        return [
+          ...this.#notice({
+            kind: "notice_shown",
+            messageId: fact.messageId,
+            severity: "info",
+            title: prunedTitle(fact),
+          }),
+          { sessionUpdate: "usage_update", used: fact.context.used, size: fact.context.size },
         ];
       case "subagent_started":
         return this.#withCard(fact.toolCallId, (card) => {

@@ -122,6 +122,9 @@ export class SessionStateFold {
         this.contextUsage = { used: fact.used, size: fact.size };
         this.sessionCost = fact.sessionCost ?? addCost(this.sessionCost, fact.cost);
         return;
+      case "tool_results_pruned":
+        this.contextUsage = fact.context;
+        return;
       case "compaction_ended":
         // The compacted context as its usage update showed it (none in older records: the next step's).
         if (fact.outcome === "completed") this.contextUsage = fact.context;

@@ -95,7 +95,7 @@ describe("hook configuration", () => {
         { matcher: "[", hooks: [command("./never.sh")] },
       ],
       PostToolUse: [{ hooks: [command("./later.sh", { async: true })] }],
-      PreCompact: [{ hooks: [command("./compact.sh")] }],
+      WorktreeCreate: [{ hooks: [command("./worktree.sh")] }],
       NoSuchEvent: [{ hooks: [command("./x.sh")] }],
     });
     const config = load(box);
@@ -105,7 +105,7 @@ describe("hook configuration", () => {
     expect(texts).toContain('"prompt" hooks are not supported');
     expect(texts).toContain('the matcher "[" is not a valid pattern');
     expect(texts).toContain('"async" hooks are not supported yet');
-    expect(texts).toContain("verbatim does not fire PreCompact hooks yet");
+    expect(texts).toContain("verbatim does not fire WorktreeCreate hooks yet");
     expect(texts).toContain('unknown hook event "NoSuchEvent"');
   });
 

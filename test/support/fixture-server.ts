@@ -25,6 +25,11 @@ export type FixtureServer = {
   requests: RecordedRequest[];
   /** Queues responses, answered in order. */
   enqueue(...responses: FixtureResponse[]): void;
+  /**
+   * Answers every request the queue has nothing for by calling `respond` with it (a fake model
+   * that answers from what it was sent).
+   */
+  respondWith(respond: (request: RecordedRequest) => FixtureResponse): void;
   /** How many queued responses were not asked for yet. */
   pending(): number;
   stop(): void;
@@ -40,19 +45,21 @@ const encoder = new TextEncoder();
 export function fixtureServer(): FixtureServer {
   const queue: FixtureResponse[] = [];
   const requests: RecordedRequest[] = [];
+  let responder: ((request: RecordedRequest) => FixtureResponse) | undefined;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
       const url = new URL(req.url);
       const text = await req.text();
-      requests.push({
+      const recorded: RecordedRequest = {
         method: req.method,
         path: url.pathname,
         headers: Object.fromEntries(req.headers.entries()),
         body: text ? JSON.parse(text) : undefined,
-      });
-      const next = queue.shift();
+      };
+      requests.push(recorded);
+      const next = queue.shift() ?? responder?.(recorded);
       if (!next) {
         // 400: not retried, so a test that asks for more than it queued fails at once.
         return Response.json(
@@ -80,6 +87,9 @@ export function fixtureServer(): FixtureServer {
     origin: `http://127.0.0.1:${server.port}`,
     requests,
     enqueue: (...responses) => queue.push(...responses),
+    respondWith: (respond) => {
+      responder = respond;
+    },
     pending: () => queue.length,
     stop: () => void server.stop(true),
   };

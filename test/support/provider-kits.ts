@@ -22,6 +22,8 @@ export type Kit = {
   text(text: string): string[];
   thinkingThenText(thinking: string, text: string): string[];
   calls(calls: FixtureCall[], text?: string): string[];
+  /** Tool calls in a step whose provider reports `inputTokens` input tokens (a request that fills the window). */
+  callsReporting(calls: FixtureCall[], inputTokens: number): string[];
   /** Thinking, a short answer, then tool calls: everything a step can hold. */
   thinkingThenCalls(thinking: string, text: string, calls: FixtureCall[]): string[];
   maxTokens(text: string): string[];
@@ -51,6 +53,11 @@ export const anthropicKit: Kit = {
       ...(text ? [{ type: "text" as const, text }] : []),
       ...calls.map((c) => ({ type: "tool_use" as const, ...c })),
     ]),
+  callsReporting: (calls, inputTokens) =>
+    anthropicStream(
+      calls.map((c) => ({ type: "tool_use" as const, ...c })),
+      { usage: { input: inputTokens, output: 40 } },
+    ),
   thinkingThenCalls: (thinking, text, calls) =>
     anthropicStream([
       { type: "thinking", thinking, signature: `sig-${thinking.length}-EqQBCkYIARgCIkD` },
@@ -89,6 +96,17 @@ export const responsesKit: Kit = {
         input: c.input,
       })),
     ]),
+  callsReporting: (calls, inputTokens) =>
+    responsesStream(
+      calls.map((c, i) => ({
+        type: "function_call" as const,
+        id: `fc_fx_${i}`,
+        callId: c.id,
+        name: c.name,
+        input: c.input,
+      })),
+      { usage: { input: inputTokens, output: 40 } },
+    ),
   thinkingThenCalls: (thinking, text, calls) =>
     responsesStream([
       { type: "reasoning", id: "rs_fx_1", summary: [thinking], encrypted: `gAAAAB-encrypted-${thinking.length}` },
@@ -124,6 +142,7 @@ export const chatKit: Kit = {
   thinkingThenText: (thinking, text) =>
     chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text }),
   calls: (calls, text) => chatStream({ ...(text ? { content: text } : {}), calls }),
+  callsReporting: (calls, inputTokens) => chatStream({ calls, usage: { prompt: inputTokens, completion: 40 } }),
   thinkingThenCalls: (thinking, text, calls) =>
     chatStream({ reasoning: { field: "reasoning_content", text: thinking }, content: text, calls }),
   maxTokens: (text) => chatStream({ content: text, finish: "length" }),

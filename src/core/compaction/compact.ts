@@ -4,9 +4,8 @@
  * summary as it streams, ended); the conversation fold then starts from the summary. What the
  * user is shown of the earlier turns does not change.
  *
- * Hooks: PreCompact and PostCompact are not fired (hooks/events.ts lists them as known but not
- * fired, and a configured one is reported as a notice). Once a compaction completes, SessionStart
- * runs with `source: "compact"` (`CompactionRun.afterCompaction`, in session/commands-and-compaction.ts).
+ * Hooks (PreCompact before it, SessionStart with `source: "compact"` and PostCompact after one
+ * that completed) are fired around it by its caller (compaction/run-compaction.ts).
  */
 import type { Fact, ModelRef, Money, TokenCounts, ToolSpec } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
@@ -14,9 +13,6 @@ import { mintId } from "../ids.ts";
 import type { Provider } from "../providers/types.ts";
 import { defined } from "../../shared/defined.ts";
 import { addCost } from "../../replay/session-cost.ts";
-
-/** Compaction runs before a turn whose context already holds this share of the window. */
-const COMPACT_AT = 0.8;
 
 const COMPACTION_SYSTEM = [
   "You summarise a conversation between a user and verbatim, a coding agent, so that the agent can",
@@ -31,8 +27,10 @@ export type CompactionRun = {
   trigger: "auto" | "manual";
   /** What the user asked the summary to keep (`/compact <focus>`). */
   focus?: string;
-  /** The conversation to summarise (the model's context before the current turn). */
+  /** The conversation to summarise (the model's context before the current turn, or all of it mid-turn). */
   history: ModelMessage[];
+  /** Between two steps of the turn: the model's context restarts from the summary alone (compaction_ended.midTurn). */
+  midTurn?: true;
   record(fact: Fact): Promise<void>;
   provider: Provider;
   model: ModelRef;
@@ -45,15 +43,12 @@ export type CompactionRun = {
   contextUsage?: { used: number; size: number };
 };
 
-/** Whether the context recorded after the last step is close enough to the window to compact first. */
-export function needsCompaction(usage: { used: number; size: number } | undefined): boolean {
-  return usage !== undefined && usage.size > 0 && usage.used >= COMPACT_AT * usage.size;
-}
-
 /** Runs one compaction. Never throws; the outcome is recorded and returned. */
 export async function compact(run: CompactionRun): Promise<"completed" | "failed" | "cancelled"> {
   const compactionId = mintId("cmp");
-  const { turnId, record } = run;
+  const { turnId } = run;
+  const midTurn = run.midTurn ? { midTurn: true as const } : {};
+  const record = (fact: Fact) => run.record(fact.kind === "compaction_ended" ? { ...fact, ...midTurn } : fact);
   await record({ kind: "compaction_started", compactionId, turnId, messageId: mintId("msg"), trigger: run.trigger });
   const ask = run.focus
     ? `Summarise the conversation above. Keep in particular: ${run.focus}`

@@ -137,6 +137,16 @@ export const settingsSections = {
   thoughtLevel: z.enum(THOUGHT_LEVELS, { error: `expected one of ${quoted(THOUGHT_LEVELS)}` }).optional(),
   providers: providersSchema.optional(),
   /**
+   * The share of a model's context window (in percent) at which a request is made smaller first:
+   * old tool output pruned, then the conversation compacted. VERBATIM_AUTOCOMPACT_PCT (or Claude
+   * Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE) wins over it; 80 when none is set.
+   */
+  autoCompactPct: z
+    .number({ error: "expected a percentage of the context window (a number above 0, at most 100)" })
+    .positive({ error: "expected a percentage of the context window (a number above 0, at most 100)" })
+    .max(100, { error: "expected a percentage of the context window (a number above 0, at most 100)" })
+    .optional(),
+  /**
    * Hooks in Claude Code's format: event name to matcher groups. src/core/hooks reads each entry
    * on its own and reports a bad one without hiding the others, so only the outline is checked here.
    */

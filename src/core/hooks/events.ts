@@ -71,6 +71,20 @@ export const hookEvents = {
     plainStdoutIsContext: false,
     defaultTimeoutSec: SESSION_END_TIMEOUT_SEC,
   },
+  /** Before a compaction (`trigger`: manual or auto); a block skips it (an automatic one ends the turn). */
+  PreCompact: {
+    matcherField: "trigger",
+    blocking: true,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
+  /** After a compaction completed (observation only). */
+  PostCompact: {
+    matcherField: "trigger",
+    blocking: false,
+    plainStdoutIsContext: false,
+    defaultTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  },
   /** Inside a subagent, in place of SessionStart and UserPromptSubmit: context goes to the subagent. */
   SubagentStart: {
     matcherField: "agent_type",
@@ -111,8 +125,6 @@ export const knownButNotFired = new Set([
   "FileChanged",
   "WorktreeCreate",
   "WorktreeRemove",
-  "PreCompact",
-  "PostCompact",
   "Elicitation",
   "ElicitationResult",
 ]);

@@ -134,6 +134,16 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
     case "SubagentStart":
       for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext);
       break;
+    case "PreCompact": {
+      // Claude Code discards `continue` here: only a block skips the compaction.
+      const blocks = results.flatMap((r) => blockReason(r));
+      if (blocks.length > 0) {
+        decision = "block";
+        reason = blocks.join("; ");
+      }
+      break;
+    }
+    case "PostCompact":
     case "Notification":
     case "StopFailure":
     case "SessionEnd":
@@ -146,7 +156,7 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
     ...defined({ rewrite }),
     contexts,
     systemMessages,
-    ...defined({ halted }),
+    ...defined({ halted: event === "PreCompact" || event === "PostCompact" ? undefined : halted }),
     runs: results.map((r) => ({ ...r.run, entries: [...r.run.entries, ...(notes.get(r) ?? [])] })),
   };
 }

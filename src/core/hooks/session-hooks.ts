@@ -71,6 +71,34 @@ export class SessionHooks implements TurnHooks {
     await this.#sessionStart("compact", signal);
   }
 
+  /**
+   * A compaction is about to run: PreCompact hooks. Returns why one blocked it (the compaction is
+   * then skipped), if one did.
+   */
+  async preCompact(
+    compaction: { trigger: "manual" | "auto"; customInstructions: string },
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    if (this.#agent()) return undefined;
+    const { trigger, customInstructions } = compaction;
+    const fired = await this.#fire(
+      "PreCompact",
+      trigger,
+      { trigger, custom_instructions: customInstructions },
+      { signal },
+    );
+    return fired?.resolution.decision === "block"
+      ? (fired.resolution.reason ?? "blocked by a PreCompact hook")
+      : undefined;
+  }
+
+  /** A compaction completed: PostCompact hooks (observation only). */
+  async postCompact(compaction: { trigger: "manual" | "auto"; summary: string }, signal: AbortSignal): Promise<void> {
+    if (this.#agent()) return;
+    const { trigger, summary } = compaction;
+    await this.#fire("PostCompact", trigger, { trigger, compact_summary: summary }, { signal });
+  }
+
   async #sessionStart(source: "startup" | "resume" | "compact", signal: AbortSignal): Promise<void> {
     // The env file is made only for hooks that will run: a session without them leaves none behind.
     if (!this.#engine.has("SessionStart", source)) return;

@@ -16,6 +16,7 @@ import { setupMethods, type SetupMethod } from "./setup-methods.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "./types.ts";
 import { defined } from "../../shared/defined.ts";
+import { autoCompactPct } from "../config/autocompact-threshold.ts";
 
 export interface ProviderCatalog {
   /** The models a session may choose. */
@@ -32,8 +33,11 @@ export interface ProviderCatalog {
   setupMethods(): SetupMethod[];
   /** Reads the config files again (after the user changed them). */
   reload(): void;
-  /** The mode and thinking level new sessions start in, where the config files set them. */
-  defaults(): { modeId?: string; thoughtLevel?: ThoughtLevel };
+  /**
+   * The mode and thinking level new sessions start in, where the config files set them, and the
+   * compaction threshold's share of each model's window (config/autocompact-threshold.ts).
+   */
+  defaults(): { modeId?: string; thoughtLevel?: ThoughtLevel; autoCompactPct?: number };
   /** What the config files set that was not applied (shown to the user as a notice). */
   warnings(): string[];
   /**
@@ -108,11 +112,12 @@ export function catalogFromEnv(
     setupMethods: () => (setup.defaultModel ? [] : setupMethods(files.user)),
     reload: load,
     defaults: () => {
-      if (!loaded.ok) return {};
+      const { pct } = autoCompactPct(env, loaded.ok ? loaded.settings.autoCompactPct : undefined);
+      if (!loaded.ok) return { autoCompactPct: pct };
       const { defaultMode, thoughtLevel } = loaded.settings;
-      return { ...(defaultMode ? { modeId: defaultMode } : {}), ...defined({ thoughtLevel }) };
+      return { ...(defaultMode ? { modeId: defaultMode } : {}), ...defined({ thoughtLevel }), autoCompactPct: pct };
     },
-    warnings: () => (loaded.ok ? loaded.warnings : []),
+    warnings: () => [...(loaded.ok ? loaded.warnings : []), ...autoCompactPct(env, undefined).warnings],
     secrets: () => ({
       names: loaded.ok
         ? Object.values(loaded.settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))

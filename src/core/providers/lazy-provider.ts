@@ -54,5 +54,14 @@ export function lazyProvider(
     }
     yield* provider.stream(request, signal);
   }
-  return { id: config.id, ...modelFacts(config), stream };
+  /** The adapter's own count, where its wire offers one (Anthropic's count_tokens); undefined otherwise. */
+  async function countTokens(request: ProviderRequest, signal: AbortSignal): Promise<number | undefined> {
+    if (config.kind !== "anthropic") return undefined;
+    try {
+      return await (await connect()).countTokens?.(request, signal);
+    } catch {
+      return undefined;
+    }
+  }
+  return { id: config.id, ...modelFacts(config), stream, countTokens };
 }

@@ -42,4 +42,9 @@ export interface Provider {
   /** The cost of a step's usage, where the model's price is known. */
   cost?(model: string, usage: TokenCounts): Money | undefined;
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+  /**
+   * The provider's own count of a request's input tokens (Anthropic's count_tokens), where it
+   * offers one; undefined when it could not count. Asked only near the compaction threshold.
+   */
+  countTokens?(request: ProviderRequest, signal: AbortSignal): Promise<number | undefined>;
 }

@@ -1,31 +1,17 @@
 /**
- * A turn's slash command and compaction, before the model is asked: a slash command in the prompt is recorded
+ * A turn's slash command, and compaction with its hooks: a slash command in the prompt is recorded
  * (a project command's text becomes what the model reads; `/compact` is carried out here and ends
- * the turn), and a context near the model's window is compacted first.
+ * the turn). A compaction is asked of PreCompact hooks first (a block skips it); one that
+ * completed runs SessionStart (`source: "compact"`), then PostCompact. The automatic compaction
+ * before a model request is compaction/window-guard.ts's, through `runCompaction`.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Fact, ModelRef } from "../../journal/facts/index.ts";
-import type { ModelMessage } from "../../replay/model-messages.ts";
+import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { invocationOf, type Invocation } from "../commands/slash.ts";
-import { compact, needsCompaction } from "../compaction/compact.ts";
+import { blockedNotice, runCompaction, type CompactionRun } from "../compaction/run-compaction.ts";
 import { mintId } from "../ids.ts";
-import type { Provider } from "../providers/types.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
-import { defined } from "../../shared/defined.ts";
-
-export type CompactionRun = {
-  turnId: string;
-  state: SessionStateFold;
-  /** The model's context as it stands (the turn's prompt is its last message). */
-  messages: ModelMessage[];
-  record(fact: Fact): Promise<void>;
-  provider: Provider;
-  model: ModelRef;
-  signal: AbortSignal;
-  /** Runs once a compaction completed (SessionStart hooks with `source: "compact"`, to give back context). */
-  afterCompaction?(signal: AbortSignal): Promise<void>;
-};
 
 /** Records the slash command a prompt invokes, if any (never inside a subagent). */
 export async function recordInvocation(
@@ -57,40 +43,10 @@ export async function compactCommand(p: CompactionRun, focus: string): Promise<T
       title: "There is nothing to compact yet.",
     });
   } else {
-    await runCompaction(p, "manual", [...p.messages], focus);
+    const result = await runCompaction(p, { trigger: "manual", history: [...p.messages], focus });
+    if (result.outcome === "blocked") await p.record(blockedNotice(result.reason));
   }
   const stopReason = p.signal.aborted ? "cancelled" : "end_turn";
   await p.record({ kind: "turn_ended", turnId: p.turnId, outcome: "completed", stopReason });
   return { ok: true, stopReason };
-}
-
-/**
- * Compacts before the turn's first step when the context recorded after the last step is near
- * the window. A failed compaction leaves the context whole: the turn goes on.
- */
-export async function compactIfNeeded(p: CompactionRun): Promise<void> {
-  if (!needsCompaction(p.state.contextUsage) || p.messages.length < 2) return;
-  await runCompaction(p, "auto", p.messages.slice(0, -1));
-}
-
-async function runCompaction(
-  p: CompactionRun,
-  trigger: "auto" | "manual",
-  history: ModelMessage[],
-  focus?: string,
-): Promise<void> {
-  const outcome = await compact({
-    turnId: p.turnId,
-    trigger,
-    ...(focus ? { focus } : {}),
-    history,
-    record: p.record,
-    provider: p.provider,
-    model: p.model,
-    tools: p.state.modelTools(),
-    cwd: p.state.cwd,
-    signal: p.signal,
-    ...defined({ sessionCost: p.state.sessionCost, contextUsage: p.state.contextUsage }),
-  });
-  if (outcome === "completed" && !p.signal.aborted) await p.afterCompaction?.(p.signal);
 }

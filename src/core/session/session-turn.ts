@@ -19,8 +19,10 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import { commandEnvironment } from "../tools/shell/command-env.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
-import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
+import { compactCommand, recordInvocation } from "./commands-and-compaction.ts";
 import { readPromptLinks } from "./prompt-links.ts";
+import { WindowGuard } from "../compaction/window-guard.ts";
+import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
 import { recoveryFact } from "./recovery.ts";
 import { syncSettings } from "./permission-settings-sync.ts";
 import { askWorkspaceTrust } from "./workspace-trust.ts";
@@ -151,10 +153,14 @@ async function turnAfterPrompt(
     provider,
     model,
     signal,
-    ...(hooks ? { afterCompaction: (s: AbortSignal) => hooks.compacted(s) } : {}),
+    ...(hooks ? { hooks } : {}),
   };
   if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
-  await compactIfNeeded(prelude);
+  const window = new WindowGuard({
+    ...prelude,
+    conversation,
+    pct: session.catalog().defaults().autoCompactPct ?? DEFAULT_AUTOCOMPACT_PCT,
+  });
   return runTurn({
     sessionId: session.sessionId,
     turnId,
@@ -183,6 +189,7 @@ async function turnAfterPrompt(
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
     setMode: (modeId) => session.setMode(modeId),
     ...defined({ steering: session.steering }),
+    window,
   });
 }
 

@@ -29,6 +29,10 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
     // A hook said `continue: false` (SessionStart, say): no further model step.
     if (ctx.hooks?.halted() !== undefined) return await end(ctx, "end_turn");
     await landSteering(ctx);
+    // A request past the compaction threshold is made smaller first; a PreCompact hook that blocks ends the turn.
+    const blocked = await ctx.window?.beforeRequest(step === 0);
+    if (ctx.signal.aborted) return await end(ctx, "cancelled");
+    if (blocked !== undefined) return await end(ctx, "end_turn");
     const stepId = mintId("step");
     const result = await streamStep(ctx, stepId);
     const model = ctx.model;

@@ -63,4 +63,9 @@ export type TurnContext = {
   setMode?(modeId: string): Promise<void>;
   /** Steering texts sent while the turn runs, landed before each step; absent inside a subagent. */
   steering?: TurnSteering;
+  /**
+   * Keeps each model request under the compaction threshold (compaction/window-guard.ts): asked
+   * before every step; returns why the turn ends instead, if it must.
+   */
+  window?: { beforeRequest(firstStep: boolean): Promise<string | undefined> };
 };

@@ -45,6 +45,29 @@ export const compactionEnded = z.object({
    */
   context: z.object({ used: z.number(), size: z.number() }).optional(),
   sessionCost: money.optional(),
+  /**
+   * The compaction ran between two steps of its turn (before a model request, not before the
+   * turn's first): when completed, the model's context restarts from the summary alone, the turn's
+   * prompt and steps included, with a note that the turn goes on. Absent: before the turn's first step.
+   */
+  midTurn: z.literal(true).optional(),
 });
 
-export const compactionFacts = [compactionStarted, compactionChunk, compactionEnded] as const;
+/**
+ * Old tool output pruned before a model request, to keep the request under the compaction
+ * threshold: each listed call's result is given to the model from here on as a stub saying it was
+ * pruned (replay/conversation.ts), the newest results kept whole. What the user is shown of the
+ * calls does not change; the notice (`messageId`) says it happened. `context` is the next
+ * request's size as estimated after the pruning, shown as a usage update.
+ */
+export const toolResultsPruned = z.object({
+  kind: z.literal("tool_results_pruned"),
+  turnId: z.string(),
+  messageId: z.string(),
+  toolCallIds: z.array(z.string()).min(1),
+  /** About how many tokens the pruning freed (four characters a token). */
+  freed: z.number(),
+  context: z.object({ used: z.number(), size: z.number() }),
+});
+
+export const compactionFacts = [compactionStarted, compactionChunk, compactionEnded, toolResultsPruned] as const;

@@ -30,9 +30,23 @@ export function anthropicProvider(config: ResolvedProvider): Provider {
     const events = await connect().messages.create(body, { signal });
     yield* parseStream(events);
   }
+  /** Anthropic's count_tokens for the request a step would send; undefined when it could not count. */
+  async function countTokens(request: ProviderRequest, signal: AbortSignal): Promise<number | undefined> {
+    const { model, system, tools, messages } = buildRequest(request, config.id, config.model(request.model));
+    try {
+      const counted = await connect().messages.countTokens(
+        { model, messages, ...(system ? { system } : {}), ...(tools ? { tools } : {}) },
+        { signal },
+      );
+      return counted.input_tokens;
+    } catch {
+      return undefined;
+    }
+  }
   return {
     id: config.id,
     ...modelFacts(config),
     stream: (request, signal) => guardStream(() => run(request, signal), anthropicFailure(config.baseUrl), signal),
+    countTokens,
   };
 }

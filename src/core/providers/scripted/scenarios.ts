@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { call, done, fail, say, think, type Scenario, type ScriptContext, type Step } from "./script.ts";
 import { toolScenarios } from "./tool-scenarios.ts";
+import { windowScenarios } from "./window-scenarios.ts";
 import { midTurnScenarios } from "./mid-turn-scenarios.ts";
 import { tourScenario } from "./tour-scenario.ts";
 
@@ -202,11 +203,12 @@ export const scenarios: Record<string, Scenario> = {
   tour: tourScenario,
   ...toolScenarios,
   ...midTurnScenarios,
+  ...windowScenarios,
 };
 
 /** The step a request is at, or a closing answer if the scenario has no more steps. */
 export function scriptedStep(scenario: Scenario, ctx: ScriptContext): Step {
   const prompt = scenario.prompts[ctx.promptIndex % scenario.prompts.length] ?? [];
-  const looping = prompt.length === 1 && scenario === scenarios.loop;
+  const looping = prompt.length === 1 && (scenario.loops === true || scenario === scenarios.loop);
   return prompt[looping ? 0 : ctx.stepIndex] ?? (() => [...say("That's all for this request."), ...done()]);
 }

@@ -21,6 +21,11 @@ export type ScriptContext = {
   tools: string[];
   /** The results of the previous step's tool calls, in call order. */
   results: ModelToolResult[];
+  /**
+   * The tool calls the conversation made so far, as the request shows them: those of its
+   * assistant messages, and those a compaction summary opening it counted (the scripted summary says how many).
+   */
+  callsSoFar: number;
   /** Which prompt of the session this is (0-based) and which step of its turn. */
   promptIndex: number;
   stepIndex: number;
@@ -31,9 +36,10 @@ export type Step = (ctx: ScriptContext) => ScriptEvent[];
 
 /**
  * What each prompt does, step by step. Prompt k plays `prompts[k % prompts.length]`.
- * `contextWindow` is the window the scenario's model reports (default 200,000 tokens).
+ * `contextWindow` is the window the scenario's model reports (default 200,000 tokens); `loops`:
+ * a prompt's one step plays at every step of its turn (the step decides when the turn ends).
  */
-export type Scenario = { description: string; prompts: Step[][]; contextWindow?: number };
+export type Scenario = { description: string; prompts: Step[][]; contextWindow?: number; loops?: true };
 
 /** Splits text into word-sized deltas, the way providers stream it. */
 function pieces(text: string): string[] {

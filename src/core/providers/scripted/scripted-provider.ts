@@ -34,6 +34,7 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     return;
   }
   const { promptIndex, stepIndex, results, prompt, summarised, images } = position(request.messages);
+  const callsSoFar = countCalls(request.messages);
   const tools = request.tools.map((t) => t.name);
   const ctx = {
     cwd: request.cwd,
@@ -45,6 +46,7 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
     summarised,
     images,
     tools,
+    callsSoFar,
   };
   const events = scriptedStep(scenario, ctx)(ctx);
   let output = 0;
@@ -67,24 +69,45 @@ async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGene
   }
 }
 
-/** A compaction summary, deterministic: the prompts of the conversation, in order. */
+/** How a scripted summary counts the tool calls it stands for. */
+const CALLS_SUMMARISED = /(\d+) tool calls? made so far\./;
+
+/** The tool calls `messages` made: their assistant messages' and what a scripted summary opening them counted. */
+function countCalls(messages: ModelMessage[]): number {
+  let calls = 0;
+  for (const m of messages) {
+    if (m.role === "assistant") calls += m.calls.length;
+    else if (m.role === "user")
+      for (const p of m.content.slice(0, leadingNotes(m.content)))
+        if (p.type === "text" && p.text.startsWith(SUMMARY_PREFIX))
+          calls += Number(CALLS_SUMMARISED.exec(p.text)?.[1] ?? 0);
+  }
+  return calls;
+}
+
+/**
+ * A compaction summary, deterministic: the prompts of the conversation, in order (the user's own
+ * text, not the notes opening it), and how many tool calls it made when there were any.
+ */
 function* summarise(request: ProviderRequest): Generator<ProviderEvent> {
-  const prompts = request.messages.slice(0, -1).flatMap((m) =>
-    m.role === "user"
-      ? [
-          m.content
-            .map((p) => (p.type === "text" ? p.text : ""))
-            .join("")
-            .replace(/\s+/g, " ")
-            .trim(),
-        ]
-      : [],
-  );
+  const history = request.messages.slice(0, -1);
+  const prompts = history.flatMap((m) => {
+    if (m.role !== "user") return [];
+    const text = m.content
+      .slice(leadingNotes(m.content))
+      .map((p) => (p.type === "text" ? p.text : ""))
+      .join("")
+      .replace(/\s+/g, " ")
+      .trim();
+    return text ? [text] : [];
+  });
+  const calls = countCalls(history);
   const shown = prompts.map((p) => `"${p.length > 60 ? `${p.slice(0, 59)}…` : p}"`).join("; ");
   const focus = request.messages.at(-1);
   const asked = focus?.role === "user" ? focus.content.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
   const keep = /Keep in particular: (.*)$/.exec(asked)?.[1];
-  const text = `Summary: the user sent ${prompts.length} prompt${prompts.length === 1 ? "" : "s"}: ${shown}.${keep ? ` Kept in particular: ${keep}.` : ""}`;
+  const made = calls > 0 ? ` ${calls} tool call${calls === 1 ? "" : "s"} made so far.` : "";
+  const text = `Summary: the user sent ${prompts.length} prompt${prompts.length === 1 ? "" : "s"}: ${shown}.${keep ? ` Kept in particular: ${keep}.` : ""}${made}`;
   for (const event of say(text)) if (event.type !== "pause") yield event;
   yield { type: "usage", inputTokens: Math.ceil(requestChars(request) / 4), outputTokens: Math.ceil(text.length / 4) };
   yield { type: "done", stopReason: "end_turn" };
