@@ -21,7 +21,7 @@ const outdir = resolve(ROOT, process.argv[2] ?? "dist");
  * What the main bundle leaves out: the modules of `src/lazy-sdks/` (each gathers the parts of one SDK
  * that verbatim uses; the code imports an SDK only through them), each replaced by its bundle.
  */
-const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk"].map((name) => ({
+const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk", "yaml"].map((name) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
   name: `${name}.js`,

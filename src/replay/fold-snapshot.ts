@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
+import { contextGiven } from "../journal/facts/context.ts";
 import { permissionRuleAdded } from "../journal/facts/permissions.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
 import { toolSpec } from "../journal/facts/session.ts";
@@ -34,6 +35,8 @@ export const foldSnapshot = z.strictObject({
   tools: z.array(toolSpec),
   mcpTools: z.array(toolSpec),
   commands: z.array(availableCommand).optional(),
+  context: contextGiven.omit({ kind: true, messageId: true }).strict().optional(),
+  loadedInstructions: z.array(z.string()).optional(),
   contextUsage: z.strictObject({ used: z.number(), size: z.number() }).optional(),
   sessionCost: money.optional(),
   modeId: z.string(),
@@ -72,6 +75,8 @@ export function snapshotFold(fold: SessionStateFold): string {
     tools: fold.tools,
     mcpTools: fold.mcpTools,
     commands: fold.commands,
+    context: fold.context,
+    loadedInstructions: fold.loadedInstructions.length ? fold.loadedInstructions : undefined,
     contextUsage: fold.contextUsage,
     sessionCost: fold.sessionCost,
     modeId: fold.modeId,
@@ -105,6 +110,8 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.tools = s.tools;
   fold.mcpTools = s.mcpTools;
   fold.commands = s.commands;
+  fold.context = s.context;
+  fold.loadedInstructions.splice(0, fold.loadedInstructions.length, ...(s.loadedInstructions ?? []));
   fold.contextUsage = s.contextUsage;
   fold.sessionCost = s.sessionCost;
   fold.modeId = s.modeId;

@@ -11,6 +11,12 @@ import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
+import { contextGivenNotice, instructionsLoadedNotice } from "./context-notice.ts";
+
+/** What `_meta.verbatim.context` carries for a `context_given` fact: the fact's lists as recorded. */
+function contextMeta(fact: FactOf<"context_given">): Record<string, unknown> {
+  return { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+}
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -107,6 +113,13 @@ export class Projector {
       }
       case "notice_shown":
         return this.#notice(fact);
+      case "context_given":
+        return this.#notice({ messageId: fact.messageId, ...contextGivenNotice(fact) }, contextMeta(fact));
+      case "instructions_loaded":
+        return this.#notice(
+          { messageId: fact.messageId, ...instructionsLoadedNotice(fact) },
+          { loaded: { toolCallId: fact.toolCallId, source: fact.source } },
+        );
       case "plan_updated":
         return [{ sessionUpdate: "plan", entries: fact.entries }];
       case "tool_call_announced":
@@ -259,12 +272,25 @@ export class Projector {
     };
   }
 
-  #notice(fact: FactOf<"notice_shown">): SessionUpdate[] {
+  /** A notice; `context` (the context facts' data) goes under `_meta.verbatim.context` beside it. */
+  #notice(
+    fact: Pick<FactOf<"notice_shown">, "messageId" | "severity" | "title" | "description">,
+    context?: Record<string, unknown>,
+  ): SessionUpdate[] {
     const { severity, title, description } = fact;
+    const meta = context ? { context } : {};
     if (this.context.notices) {
       // ACP notices are live-only: a reload does not show them again.
       if (this.context.replay) return [];
-      return [{ sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) }];
+      return [
+        {
+          sessionUpdate: "notice",
+          severity,
+          title,
+          ...(description ? { description } : {}),
+          ...(context ? { _meta: { verbatim: meta } } : {}),
+        },
+      ];
     }
     const text = description ? `${title}: ${description}` : title;
     return [
@@ -272,7 +298,7 @@ export class Projector {
         sessionUpdate: "agent_message_chunk",
         content: { type: "text", text },
         messageId: fact.messageId,
-        _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) } } },
+        _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) }, ...meta } },
       },
     ];
   }

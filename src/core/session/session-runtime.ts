@@ -24,7 +24,7 @@ import { subagentLauncher, type ChildSession } from "../subagents/subagent-runne
 import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
-import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
+import { contextGivenFact, sessionStartedFact, startNotices, startValues } from "./session-started.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
@@ -142,7 +142,7 @@ export class SessionRuntime {
       child?.mcpSecrets,
     );
     runtime.#conversation = new ConversationFold();
-    const started = sessionStartedFact(params, {
+    const started = await sessionStartedFact(params, {
       agentVersion: deps.agentVersion,
       today: now.slice(0, 10),
       tools,
@@ -161,7 +161,11 @@ export class SessionRuntime {
       },
       started.fact,
     );
-    if (!child) for (const notice of startNotices(catalog.warnings(), started.skipped)) await runtime.record(notice);
+    if (!child) {
+      const { prompt } = started;
+      for (const notice of startNotices(catalog.warnings(), prompt.skipped, prompt.cut)) await runtime.record(notice);
+      await runtime.record(contextGivenFact(prompt.sources));
+    }
     return runtime;
   }
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { hookFacts } from "./hooks.ts";
 import { importFacts } from "./imports.ts";
 import { commandFacts } from "./commands.ts";
+import { contextFacts } from "./context.ts";
 import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
 import { permissionFacts } from "./permissions.ts";
@@ -25,6 +26,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...hookFacts,
   ...mcpFacts,
   ...commandFacts,
+  ...contextFacts,
   ...compactionFacts,
   ...subagentFacts,
   ...importFacts,
@@ -40,6 +42,7 @@ export type StoredFact = { seq: number; at: string; fact: Fact };
 
 export * from "./commands.ts";
 export * from "./compaction.ts";
+export * from "./context.ts";
 export * from "./display-shapes.ts";
 export * from "./hooks.ts";
 export * from "./imports.ts";
