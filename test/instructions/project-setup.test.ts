@@ -175,6 +175,8 @@ describe("a project's instruction files", () => {
       expect(changed === -1 ? "" : last.slice(changed - 200, changed + 50)).toBe("");
       expect(last.includes("Project rule: run the tests.")).toBe(true);
       expect(last.includes("Sub rule: this folder is generated.")).toBe(true);
+      // ...and the user is told, before that turn, which file changed.
+      expect(JSON.stringify(fresh.client.view(sessionId))).toContain(`${join(w, "CLAUDE.md")} was changed`);
     } finally {
       await fresh.close();
     }

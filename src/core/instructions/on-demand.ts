@@ -31,11 +31,12 @@ export async function onDemandInstructions(p: {
 }): Promise<LoadedInstructions[]> {
   const given = new Set(p.loaded);
   const out: LoadedInstructions[] = [];
-  const add = (path: string, scope: ContextSource["scope"], text: string) => {
+  /** `text` as read (what the source's size and hash are of), `given` the part the model is given. */
+  const add = (path: string, scope: ContextSource["scope"], text: string, givenText = text) => {
     given.add(path);
-    const body = withoutComments(text).slice(0, MAX_INSTRUCTION_CHARS);
+    const body = withoutComments(givenText).slice(0, MAX_INSTRUCTION_CHARS);
     if (body.trim() === "") return;
-    const source = sourceOf(path, scope, body);
+    const source = sourceOf(path, scope, text);
     out.push({ source, text: sectionText({ source, text: body }) });
   };
   for (const file of p.paths) {
@@ -50,7 +51,7 @@ export async function onDemandInstructions(p: {
         else given.add(path);
       }
     }
-    for (const rule of await matchingRules(file, p, given)) add(rule.path, "rules", rule.text);
+    for (const rule of await matchingRules(file, p, given)) add(rule.path, "rules", rule.text, rule.body);
   }
   return out;
 }
@@ -68,7 +69,7 @@ async function matchingRules(
   file: string,
   p: { cwd: string; roots: readonly string[]; env: Env; skipped: SkippedFile[] },
   given: ReadonlySet<string>,
-): Promise<{ path: string; text: string }[]> {
+): Promise<{ path: string; text: string; body: string }[]> {
   const rel = relative(p.cwd, file).split(sep).join("/");
   const rules = [
     ...markdownFiles(join(homeDir(p.env), ".claude", "rules"), false).map((path) => ({
@@ -77,7 +78,7 @@ async function matchingRules(
     })),
     ...markdownFiles(join(p.cwd, ".claude", "rules"), true).map((path) => ({ path, roots: [...p.roots] })),
   ];
-  const found: { path: string; text: string }[] = [];
+  const found: { path: string; text: string; body: string }[] = [];
   for (const rule of rules) {
     if (given.has(rule.path)) continue;
     const read = readOwnFile(rule.path, rule.roots, { maxBytes: MAX_INSTRUCTION_CHARS * 4, truncate: true });
@@ -85,7 +86,7 @@ async function matchingRules(
     const parsed = await frontMatter(read.text);
     const globs = parsed.ok ? listField(parsed.fields, "paths") : undefined;
     if (!parsed.ok || !globs?.length) continue;
-    if (globs.some((glob) => new Bun.Glob(glob).match(rel))) found.push({ path: rule.path, text: parsed.body });
+    if (globs.some((glob) => new Bun.Glob(glob).match(rel))) found.push({ path: rule.path, text: read.text, body: parsed.body });
   }
   return found;
 }

@@ -34,7 +34,7 @@ export type ReadInstructions = {
   cut: string[];
 };
 
-/** A source's facts for a text as read. */
+/** A source's facts for a file's text as read from disk (its size and hash are the file's, before any cut). */
 export function sourceOf(path: string, scope: ContextSource["scope"], text: string): ContextSource {
   return { path, scope, bytes: Buffer.byteLength(text), sha256: sha256Hex(text) };
 }
@@ -64,6 +64,7 @@ async function readOne(
   if (file.state === "skipped") out.skipped.push(file.skipped);
   if (file.state !== "ok") return;
   given.add(real);
+  const source = sourceOf(candidate.path, candidate.scope, file.text);
   let text = file.text;
   if (candidate.rule) {
     const parsed = await frontMatter(text);
@@ -84,7 +85,7 @@ async function readOne(
     text = text.slice(0, MAX_INSTRUCTION_CHARS);
   }
   if (text.trim() === "") return;
-  out.sections.push({ source: sourceOf(candidate.path, candidate.scope, text), text });
+  out.sections.push({ source, text });
   const imports = importsOf(text, candidate.path, env);
   if (imports.length === 0) return;
   const next = [...chain, real];

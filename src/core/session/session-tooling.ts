@@ -9,6 +9,7 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
 import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { mintId } from "../ids.ts";
+import { changedSources } from "../instructions/changed-sources.ts";
 import { McpHub } from "../mcp/mcp-hub.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -24,6 +25,8 @@ export class SessionTooling {
   readonly #hub: McpHub | undefined;
   #mcpTools: Tool[] = [];
   #skippedShown = "null";
+  /** The changes to the files the model was given already told in this process (`path` and how). */
+  readonly #changesShown = new Set<string>();
 
   constructor(
     private readonly host: ToolingHost,
@@ -86,6 +89,29 @@ export class SessionTooling {
       await this.host.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
     }
     await this.syncCommands();
+    await this.noticeChangedContext();
+  }
+
+  /**
+   * Tells the user, once each, which files the model was given changed or went away since they
+   * were recorded: this session keeps what it recorded, the next one reads them anew.
+   */
+  async noticeChangedContext(): Promise<void> {
+    const context = this.host.state.context;
+    if (!context) return;
+    const fresh = changedSources([...context.sources, ...context.skills, ...context.agents]).filter(
+      (c) => !this.#changesShown.has(`${c.path}\0${c.change}`),
+    );
+    if (fresh.length === 0) return;
+    for (const c of fresh) this.#changesShown.add(`${c.path}\0${c.change}`);
+    const n = fresh.length;
+    await this.host.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "info",
+      title: `${n} file${n === 1 ? "" : "s"} the model was given ${n === 1 ? "has" : "have"} changed since the session started; this session keeps what it was given, a new session reads ${n === 1 ? "it" : "them"} anew`,
+      description: fresh.map((c) => `${c.path} was ${c.change}`).join("\n"),
+    });
   }
 
   async close(): Promise<void> {
