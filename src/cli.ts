@@ -25,6 +25,7 @@ usage:
                                 and each session's subagent sessions under it
   verbatim show ID              print a session as a client sees it after reopening
   verbatim show ID --ids        list its message ids (to rewind to, or fork at)
+  verbatim show ID --context    what its model was given: instruction files, skills, commands, agents
   verbatim rewind ID --to MSG [--files]
                                 take a session back to a message (--files: restore verbatim's own edits after it)
   verbatim watch ID             follow a session as it is written, from any process (Ctrl-C stops)
@@ -148,13 +149,14 @@ async function main(argv: string[]): Promise<number> {
       const { positionals, values } = (await parseArgs())({
         args: rest,
         allowPositionals: true,
-        options: { ids: { type: "boolean" } },
+        options: { ids: { type: "boolean" }, context: { type: "boolean" } },
       });
       if (positionals.length !== 1 || !positionals[0]) {
-        process.stderr.write("usage: verbatim show ID [--ids]\n");
+        process.stderr.write("usage: verbatim show ID [--ids | --context]\n");
         return 2;
       }
       if (values.ids) return (await subcommand("rewind")).showMessageIds(positionals[0]);
+      if (values.context) return (await subcommand("showContext")).showContext(positionals[0]);
       const { showSession } = await subcommand("sessions");
       return showSession(positionals[0]);
     }

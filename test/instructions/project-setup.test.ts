@@ -9,9 +9,13 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { connectProcess, load, newSession, prompt } from "../support/acp-session.ts";
+import { runCli } from "../support/cli-process.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { anthropicKit, modelRef } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
+
+const PROJECT_CLAUDE =
+  "Project rule: run the tests.\n<!-- a note for humans -->\nSee @AGENTS.md and @docs/a.md and @linked.md.\nIn code, `@notanimport` stays.\n";
 
 const put = (path: string, text: string) => {
   mkdirSync(dirname(path), { recursive: true });
@@ -23,10 +27,7 @@ function plantRepository(box: Sandbox) {
   const w = box.workspace;
   put(join(box.root, "CLAUDE.md"), "Parent rule: the monorepo uses tabs.\n");
   put(join(box.userHome, ".claude", "CLAUDE.md"), "User rule: answer in English.\n");
-  put(
-    join(w, "CLAUDE.md"),
-    "Project rule: run the tests.\n<!-- a note for humans -->\nSee @AGENTS.md and @docs/a.md and @linked.md.\nIn code, `@notanimport` stays.\n",
-  );
+  put(join(w, "CLAUDE.md"), PROJECT_CLAUDE);
   put(join(w, "AGENTS.md"), "Agents rule: small commits.\n");
   put(join(w, "CLAUDE.local.md"), "Local rule: my sandbox is at /tmp/x.\n");
   put(join(w, ".claude", "CLAUDE.md"), "Dot-claude rule: prefer Bun.\n");
@@ -180,6 +181,16 @@ describe("a project's instruction files", () => {
     } finally {
       await fresh.close();
     }
+    // `show --context` prints what was recorded: the files as they were read, and the one loaded on demand.
+    const shown = await runCli(["show", sessionId, "--context"], box.env);
+    expect(shown.code).toBe(0);
+    const original = new Bun.CryptoHasher("sha256").update(PROJECT_CLAUDE).digest("hex");
+    expect(shown.stdout).toContain(
+      `instructions ${join(w, "CLAUDE.md")} (project, ${Buffer.byteLength(PROJECT_CLAUDE)} B, sha256 ${original.slice(0, 12)})`,
+    );
+    expect(shown.stdout).toMatch(
+      new RegExp(`loaded on demand \\(with call [^)]+\\): ${join(w, "sub", "CLAUDE.md")} \\(nested`),
+    );
   });
 });
 
