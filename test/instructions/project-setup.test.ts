@@ -194,6 +194,32 @@ describe("a project's instruction files", () => {
   });
 });
 
+describe("/context", () => {
+  test("tells in tokens what fills the window, part by part, without asking the model", async () => {
+    const server = fixtureServer();
+    const box = sandbox(modelRef(anthropicKit));
+    Object.assign(box.env, anthropicKit.env(server));
+    plantRepository(box);
+    const c = await connectProcess(box.env);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      server.enqueue({ sse: anthropicKit.text("Hello.") });
+      await prompt(c.ctx, sessionId, "Hi");
+      await prompt(c.ctx, sessionId, "/context");
+      expect(server.requests.length).toBe(1);
+      const shown = JSON.stringify(c.client.view(sessionId));
+      expect(shown).toMatch(/Context: about \d+ tokens of the model's \d+/);
+      expect(shown).toContain("system prompt: about");
+      expect(shown).toContain(`${join(box.workspace, "CLAUDE.md")}: about`);
+      expect(shown).toContain("tools: about");
+      expect(shown).toContain("tool results: about 0 tokens");
+      expect(c.client.view(sessionId).commands?.map((cmd) => cmd.name)).toContain("context");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 /** The entries of a view that carry the context facts' data (`_meta.verbatim.context`). */
 function contextEntries(view: unknown): unknown[] {
   const found: unknown[] = [];

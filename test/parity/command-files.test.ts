@@ -39,6 +39,7 @@ describe("slash commands", () => {
     );
     expect(r.live.commands).toEqual([
       { name: "compact", description: expect.any(String), input: { hint: "what the summary should keep (optional)" } },
+      { name: "context", description: expect.any(String) },
       { name: "greet", description: "Greets someone by name", input: { hint: "<name>" } },
       { name: "review", description: "Review the latest change for bugs." },
     ]);
@@ -72,12 +73,12 @@ describe("slash commands", () => {
         await until(() => client.view(sessionId).commands !== null, "the commands");
         writeFileSync(join(box.workspace, ".verbatim", "commands", "ship.md"), "Prepare a release of $ARGUMENTS.\n");
         await prompt(ctx, sessionId, "/ship 1.2");
-        expect(commandNames(client.view(sessionId))).toEqual(["compact", "greet", "ship", "review"]);
+        expect(commandNames(client.view(sessionId))).toEqual(["compact", "context", "greet", "ship", "review"]);
       },
       { box },
     );
     expect(texts(r.live, "agent")).toEqual(["You said: Prepare a release of 1.2.\n"]);
-    expect(commandNames(r.reloaded)).toEqual(["compact", "greet", "ship", "review"]);
+    expect(commandNames(r.reloaded)).toEqual(["compact", "context", "greet", "ship", "review"]);
     expect(r.differences).toEqual([]);
   });
 

@@ -19,6 +19,14 @@ export const compactCommand: Command = {
   input: { hint: "what the summary should keep (optional)" },
 };
 
+export const contextCommand: Command = {
+  name: "context",
+  description: "Show what fills the model's context window, in tokens",
+};
+
+/** The commands the engine carries out itself: a file of the same name never replaces them. */
+const BUILT_IN = new Set([compactCommand.name, contextCommand.name]);
+
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 const MAX_FILE = 200_000;
 
@@ -47,7 +55,7 @@ export function projectCommands(
     }
     for (const file of names) {
       const name = file.slice(0, -3);
-      if (!NAME.test(name) || name === compactCommand.name || found.has(name)) continue;
+      if (!NAME.test(name) || BUILT_IN.has(name) || found.has(name)) continue;
       const read = readOwnFile(join(cwd, folder, file), roots, { maxBytes: MAX_FILE });
       if (read.state === "skipped") skipped.push(read.skipped);
       if (read.state === "ok") found.set(name, commandOf(read.text, name));
@@ -56,7 +64,7 @@ export function projectCommands(
   return [...found.values()];
 }
 
-/** Every command a session offers: `/compact` first, then the project's (see `projectCommands`). */
+/** Every command a session offers: `/compact` and `/context` first, then the project's (see `projectCommands`). */
 export function availableCommands(
   cwd: string,
   roots: readonly string[] = [cwd],
@@ -64,6 +72,7 @@ export function availableCommands(
 ): Command[] {
   return [
     compactCommand,
+    contextCommand,
     ...projectCommands(cwd, roots, skipped).map((c) => ({
       name: c.name,
       description: c.description,

@@ -1,9 +1,10 @@
 /** Recognising a slash command in a prompt: its first block is text that starts `/<name>`. */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { compactCommand, expandCommand, projectCommands } from "./project-commands.ts";
+import { compactCommand, contextCommand, expandCommand, projectCommands } from "./project-commands.ts";
 
 export type Invocation =
   | { kind: "compact"; arguments: string }
+  | { kind: "context"; arguments: string }
   | { kind: "prompt"; name: string; arguments: string; modelText: string };
 
 /**
@@ -23,6 +24,7 @@ export function invocationOf(
   const name = match[1];
   const args = (match[2] ?? "").trim();
   if (name === compactCommand.name) return { kind: "compact", arguments: args };
+  if (name === contextCommand.name) return { kind: "context", arguments: args };
   const command = projectCommands(cwd, roots).find((c) => c.name === name);
   if (!command) return undefined;
   return { kind: "prompt", name, arguments: args, modelText: expandCommand(command, args) };

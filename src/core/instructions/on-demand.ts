@@ -86,7 +86,8 @@ async function matchingRules(
     const parsed = await frontMatter(read.text);
     const globs = parsed.ok ? listField(parsed.fields, "paths") : undefined;
     if (!parsed.ok || !globs?.length) continue;
-    if (globs.some((glob) => new Bun.Glob(glob).match(rel))) found.push({ path: rule.path, text: read.text, body: parsed.body });
+    if (globs.some((glob) => new Bun.Glob(glob).match(rel)))
+      found.push({ path: rule.path, text: read.text, body: parsed.body });
   }
   return found;
 }

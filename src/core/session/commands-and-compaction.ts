@@ -40,7 +40,7 @@ export async function recordInvocation(
   await record({
     kind: "command_invoked",
     turnId,
-    name: invocation.kind === "compact" ? "compact" : invocation.name,
+    name: invocation.kind === "prompt" ? invocation.name : invocation.kind,
     arguments: invocation.arguments,
     ...(invocation.kind === "prompt" ? { modelText: invocation.modelText } : {}),
   });

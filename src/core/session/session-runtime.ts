@@ -164,7 +164,9 @@ export class SessionRuntime {
     if (!child) {
       const { prompt } = started;
       for (const notice of startNotices(catalog.warnings(), prompt.skipped, prompt.cut)) await runtime.record(notice);
-      await runtime.record(contextGivenFact(prompt.sources));
+      // A session given no instruction file, skill, command or agent has nothing to show beyond its prompt.
+      const context = contextGivenFact(prompt.sources);
+      if (context.sources.length > 0) await runtime.record(context);
     }
     return runtime;
   }

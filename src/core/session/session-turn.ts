@@ -20,6 +20,7 @@ import { commandEnvironment } from "../tools/shell/command-env.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
+import { contextReport } from "../commands/context-report.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
@@ -99,6 +100,11 @@ async function turnAfterPrompt(
       await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
       return { ok: true, stopReason };
     }
+  }
+  if (invocation?.kind === "context") {
+    await session.record(contextReport(session.state, conversation.messages, session.state.modelTools()));
+    await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason: "end_turn" });
+    return { ok: true, stopReason: "end_turn" };
   }
   const provider = session.catalog().provider(model);
   if (!provider) {
