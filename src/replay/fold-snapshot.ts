@@ -76,7 +76,7 @@ export function snapshotFold(fold: SessionStateFold): string {
     mcpTools: fold.mcpTools,
     commands: fold.commands,
     context: fold.context,
-    loadedInstructions: fold.loadedInstructions.length ? fold.loadedInstructions : undefined,
+    loadedInstructions: fold.loadedInstructions,
     contextUsage: fold.contextUsage,
     sessionCost: fold.sessionCost,
     modeId: fold.modeId,
@@ -111,7 +111,7 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.mcpTools = s.mcpTools;
   fold.commands = s.commands;
   fold.context = s.context;
-  fold.loadedInstructions.splice(0, fold.loadedInstructions.length, ...(s.loadedInstructions ?? []));
+  fold.loadedInstructions = s.loadedInstructions;
   fold.contextUsage = s.contextUsage;
   fold.sessionCost = s.sessionCost;
   fold.modeId = s.modeId;

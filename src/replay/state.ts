@@ -25,8 +25,11 @@ export class SessionStateFold {
   commands: Command[] | undefined;
   /** What the model was last recorded as given beside its system prompt (`context_given`), if recorded. */
   context: Omit<FactOf<"context_given">, "kind" | "messageId"> | undefined;
-  /** The instruction files loaded on demand so far (each is loaded once a session). */
-  readonly loadedInstructions: string[] = [];
+  /**
+   * The instruction files loaded on demand so far (each is loaded once a session); undefined until
+   * one is, so that the cached state of a session that loaded none is what it was.
+   */
+  loadedInstructions: string[] | undefined;
   /** Tokens in context after the last model step since the last compaction, and the window. */
   contextUsage: { used: number; size: number } | undefined;
   /** The session's cost so far (every priced step, compaction and subagent), if any was priced. */
@@ -77,7 +80,7 @@ export class SessionStateFold {
         this.context = { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
         return;
       case "instructions_loaded":
-        this.loadedInstructions.push(fact.source.path);
+        this.loadedInstructions = [...(this.loadedInstructions ?? []), fact.source.path];
         return;
       case "usage_recorded":
         this.contextUsage = { used: fact.used, size: fact.size };

@@ -103,7 +103,7 @@ async function loadInstructions(ctx: TurnContext, toolCallId: string, seen: { pa
     paths: seen.map((s) => s.path),
     cwd: ctx.cwd,
     roots: ctx.roots,
-    loaded: ctx.state.loadedInstructions,
+    loaded: ctx.state.loadedInstructions ?? [],
     env: process.env,
     skipped,
   });
