@@ -1,6 +1,6 @@
 /** Recognising a slash command in a prompt: its first block is text that starts `/<name>`. */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { compactCommand, contextCommand, expandCommand, projectCommands } from "./project-commands.ts";
+import { type CommandPlace, compactCommand, contextCommand, expandCommand, userCommands } from "./project-commands.ts";
 
 export type Invocation =
   | { kind: "compact"; arguments: string }
@@ -8,15 +8,14 @@ export type Invocation =
   | { kind: "prompt"; name: string; arguments: string; modelText: string };
 
 /**
- * The command a prompt invokes, read against the project's command files as they are now (only
- * those inside `roots`, the session's directories), or undefined (an unknown `/word`, such as a
- * path, is an ordinary prompt).
+ * The command a prompt invokes, read against the user's command files as they are now (only
+ * those inside their roots), or undefined (an unknown `/word`, such as a path, is an ordinary prompt).
  */
-export function invocationOf(
+export async function invocationOf(
   blocks: ContentBlock[],
-  cwd: string,
-  roots: readonly string[] = [cwd],
-): Invocation | undefined {
+  place: CommandPlace,
+  sessionId?: string,
+): Promise<Invocation | undefined> {
   const first = blocks[0];
   if (first?.type !== "text") return undefined;
   const match = /^\s*\/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text);
@@ -25,7 +24,12 @@ export function invocationOf(
   const args = (match[2] ?? "").trim();
   if (name === compactCommand.name) return { kind: "compact", arguments: args };
   if (name === contextCommand.name) return { kind: "context", arguments: args };
-  const command = projectCommands(cwd, roots).find((c) => c.name === name);
+  const command = (await userCommands(place)).find((c) => c.name === name);
   if (!command) return undefined;
-  return { kind: "prompt", name, arguments: args, modelText: expandCommand(command, args) };
+  return {
+    kind: "prompt",
+    name,
+    arguments: args,
+    modelText: expandCommand(command, args, { cwd: place.cwd, ...(sessionId ? { sessionId } : {}) }),
+  };
 }

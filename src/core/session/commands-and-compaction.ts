@@ -10,6 +10,7 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import { invocationOf, type Invocation } from "../commands/slash.ts";
 import { compact, needsCompaction } from "../compaction/compact.ts";
 import { mintId } from "../ids.ts";
+import { commandPlace } from "./command-place.ts";
 import type { Provider } from "../providers/types.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 import { defined } from "../../shared/defined.ts";
@@ -35,7 +36,7 @@ export async function recordInvocation(
   record: (fact: Fact) => Promise<void>,
 ): Promise<Invocation | undefined> {
   if (state.parentSessionId !== undefined) return undefined;
-  const invocation = invocationOf(blocks, state.cwd, [state.cwd, ...state.additionalDirectories]);
+  const invocation = await invocationOf(blocks, commandPlace(state));
   if (!invocation) return undefined;
   await record({
     kind: "command_invoked",

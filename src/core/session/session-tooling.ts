@@ -9,6 +9,7 @@ import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
 import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { mintId } from "../ids.ts";
+import { commandPlace } from "./command-place.ts";
 import { changedSources } from "../instructions/changed-sources.ts";
 import { McpHub } from "../mcp/mcp-hub.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
@@ -65,8 +66,10 @@ export class SessionTooling {
   async syncCommands(): Promise<void> {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
-    const skipped: SkippedFile[] = [];
-    const commands = availableCommands(state.cwd, [state.cwd, ...state.additionalDirectories], skipped);
+    let skipped: SkippedFile[] = [];
+    const commands = await availableCommands(commandPlace(state), (files) => {
+      skipped = files.skipped;
+    });
     if (!Bun.deepEquals(commands, state.commands, true))
       await this.host.record({ kind: "commands_available", commands });
     const notice = skippedNotice(skipped);
