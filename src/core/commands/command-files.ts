@@ -39,7 +39,8 @@ export type UserCommand = {
   dir?: string;
 };
 
-export type Clash = { name: string; kept: string; passed: string };
+/** Two definitions of one name: `label` names it (`/deploy`, `the subagent reviewer`), `kept` and `passed` say where each is. */
+export type Clash = { label: string; kept: string; passed: string };
 
 export type CommandFiles = { commands: UserCommand[]; skipped: SkippedFile[]; clashes: Clash[]; untrusted: string[] };
 
@@ -84,12 +85,12 @@ export async function commandFiles(p: {
       const command = await readCommand(entry, folder, out.skipped);
       if (!command) continue;
       if (BUILT_IN_NAMES.has(command.name)) {
-        out.clashes.push({ name: command.name, kept: "verbatim's built-in command", passed: command.path });
+        out.clashes.push({ label: `/${command.name}`, kept: "verbatim's built-in command", passed: command.path });
         continue;
       }
       const kept = byName.get(command.name);
       if (kept) {
-        out.clashes.push({ name: command.name, kept: kept.path, passed: command.path });
+        out.clashes.push({ label: `/${command.name}`, kept: kept.path, passed: command.path });
         continue;
       }
       byName.set(command.name, command);

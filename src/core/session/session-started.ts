@@ -8,6 +8,9 @@ import type { ChildParams, NewSessionParams } from "./session-types.ts";
 import { readOrigin } from "./session-origin.ts";
 import { type BuiltPrompt, buildSystemPrompt } from "./system-prompt.ts";
 import { MAX_INSTRUCTION_CHARS } from "../instructions/read-instructions.ts";
+import { commandFiles, type UserCommand } from "../commands/command-files.ts";
+import { agentFiles, type CustomAgent } from "../subagents/agent-files.ts";
+import { commandPlace } from "./command-place.ts";
 import { mintId } from "../ids.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import { DEFAULT_THOUGHT_LEVEL } from "./session-config.ts";
@@ -65,24 +68,44 @@ export async function sessionStartedFact(
     models: ModelChoice[];
     child?: ChildParams;
   },
-): Promise<{ fact: FactOf<"session_started">; prompt: BuiltPrompt }> {
+): Promise<{ fact: FactOf<"session_started">; prompt: BuiltPrompt; offered: OfferedAtStart }> {
   const { child } = options;
-  const prompt = await buildSystemPrompt(params.cwd, params.additionalDirectories, options.today);
+  const offered: OfferedAtStart = child ? { skills: [], commands: [], agents: [] } : await offeredAtStart(params);
+  const forModel = offered.skills.filter((s) => s.modelInvocable);
+  const prompt = await buildSystemPrompt(params.cwd, params.additionalDirectories, options.today, process.env, {
+    skills: forModel,
+    agents: offered.agents,
+  });
   const systemPrompt = prompt.text;
   return {
     prompt,
+    offered,
     fact: {
       kind: "session_started",
       cwd: params.cwd,
       additionalDirectories: params.additionalDirectories,
       agentVersion: options.agentVersion,
       systemPrompt: child ? `${systemPrompt}\n\n${child.kind.systemPrompt}` : systemPrompt,
-      tools: options.tools.specs(),
+      // The Skill tool is offered only with skills to load.
+      tools: options.tools.specs().filter((t) => t.name !== "Skill" || forModel.length > 0),
       modes: { currentModeId: options.values.modeId, availableModes: modes.map((m) => ({ ...m })) },
       configOptions: buildConfigOptions(options.values, options.models),
       ...(child ? { parentSessionId: child.parentSessionId, subagentType: child.kind.name } : {}),
       origin: readOrigin(params.cwd),
     },
+  };
+}
+
+/** The skills, commands and custom subagents a new top-level session offers. */
+export type OfferedAtStart = { skills: UserCommand[]; commands: UserCommand[]; agents: CustomAgent[] };
+
+async function offeredAtStart(params: NewSessionParams): Promise<OfferedAtStart> {
+  const place = commandPlace(params);
+  const [files, agents] = await Promise.all([commandFiles(place), agentFiles(place)]);
+  return {
+    skills: files.commands.filter((c) => c.kind === "skill"),
+    commands: files.commands.filter((c) => c.kind === "command"),
+    agents: agents.agents,
   };
 }
 

@@ -4,11 +4,14 @@
  * to see it) whenever it differs from the one last recorded; a turn offers exactly what is.
  * (Compared with Bun's deep equality: node:util costs the engine milliseconds to load.)
  */
-import type { Fact } from "../../journal/facts/index.ts";
+import type { ContextSource, Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
-import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { mintId } from "../ids.ts";
+import { type CommandFiles, offered } from "../commands/command-files.ts";
+import { agentFiles, offeredAgent } from "../subagents/agent-files.ts";
+import { contextGivenFact } from "./session-started.ts";
+import { setupNotices } from "./setup-notices.ts";
 import { commandPlace } from "./command-place.ts";
 import { changedSources } from "../instructions/changed-sources.ts";
 import { McpHub } from "../mcp/mcp-hub.ts";
@@ -25,7 +28,9 @@ export type ToolingHost = {
 export class SessionTooling {
   readonly #hub: McpHub | undefined;
   #mcpTools: Tool[] = [];
-  #skippedShown = "null";
+  #skippedShown = "[]";
+  /** The instruction files a session created in this process was built from, until `context_given` records them. */
+  #startSources: ContextSource[] | undefined;
   /** The changes to the files the model was given already told in this process (`path` and how). */
   readonly #changesShown = new Set<string>();
 
@@ -49,6 +54,11 @@ export class SessionTooling {
       : undefined;
   }
 
+  /** A new session's system prompt was built from `sources`: recorded with what it offers, once the client knows the session. */
+  startedWith(sources: ContextSource[]): void {
+    this.#startSources = sources;
+  }
+
   /** Starts connecting the MCP servers (in the background). Idempotent. */
   start(): void {
     this.#hub?.start();
@@ -60,23 +70,43 @@ export class SessionTooling {
   }
 
   /**
-   * Records the slash commands when the set found now differs from the one last recorded, and
-   * shows the command files that were not read (when that list changed in this process).
+   * Records the slash commands when the set found now differs from the one last recorded (and
+   * what the session offers, `context_given`, when its skills, commands or agents changed), and
+   * shows the files that were not read and the names that clashed (when that changed in this process).
    */
   async syncCommands(): Promise<void> {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
-    let skipped: SkippedFile[] = [];
-    const commands = await availableCommands(commandPlace(state), (files) => {
-      skipped = files.skipped;
+    const place = commandPlace(state);
+    let files: CommandFiles | undefined;
+    const commands = await availableCommands(place, (found) => {
+      files = found;
     });
+    const agents = await agentFiles(place);
     if (!Bun.deepEquals(commands, state.commands, true))
       await this.host.record({ kind: "commands_available", commands });
-    const notice = skippedNotice(skipped);
-    const key = JSON.stringify(notice ?? null);
+    const listed = files?.commands ?? [];
+    const offeredNow = {
+      skills: listed.filter((c) => c.kind === "skill").map(offered),
+      commands: listed.filter((c) => c.kind === "command").map(offered),
+      agents: agents.agents.map(offeredAgent),
+    };
+    const context = state.context;
+    const sources = context?.sources ?? this.#startSources ?? [];
+    this.#startSources = undefined;
+    const before = { skills: context?.skills ?? [], commands: context?.commands ?? [], agents: context?.agents ?? [] };
+    const first = context === undefined && sources.length > 0;
+    if (first || !Bun.deepEquals(offeredNow, before, true))
+      await this.host.record(contextGivenFact(sources, offeredNow));
+    const notices = setupNotices({
+      skipped: [...(files?.skipped ?? []), ...agents.skipped],
+      clashes: [...(files?.clashes ?? []), ...agents.clashes],
+      untrusted: files?.untrusted ?? [],
+    });
+    const key = JSON.stringify(notices);
     if (key === this.#skippedShown) return;
     this.#skippedShown = key;
-    if (notice) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
+    for (const notice of notices) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
   }
 
   /**

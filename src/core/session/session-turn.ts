@@ -21,6 +21,8 @@ import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { contextReport } from "../commands/context-report.ts";
+import { commandFiles } from "../commands/command-files.ts";
+import { commandPlace } from "./command-place.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
@@ -152,6 +154,7 @@ async function turnAfterPrompt(
     maxSteps: session.deps.maxSteps,
     ...defined({ hooks: session.hooks }),
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
+    skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
   });
 }
 

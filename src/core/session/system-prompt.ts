@@ -26,6 +26,13 @@ export async function buildSystemPrompt(
   additionalDirectories: string[],
   today: string,
   env: Env = process.env,
+  offered: {
+    skills: readonly { name: string; description: string }[];
+    agents: readonly { name: string; description: string }[];
+  } = {
+    skills: [],
+    agents: [],
+  },
 ): Promise<BuiltPrompt> {
   const parts = [
     "You are verbatim, a coding agent working in the user's project through their editor.",
@@ -43,6 +50,18 @@ export async function buildSystemPrompt(
     parts.push("", "The user's instructions follow. They override default behaviour; follow them exactly as written.");
     for (const section of read.sections) parts.push("", sectionText(section));
   }
+  if (offered.skills.length > 0)
+    parts.push(
+      "",
+      "Skills you can load with the Skill tool (load one when the task matches what it is for):",
+      ...offered.skills.map((s) => `- ${s.name}: ${s.description}`),
+    );
+  if (offered.agents.length > 0)
+    parts.push(
+      "",
+      "Custom subagent types the user keeps, for the Task tool's subagent_type:",
+      ...offered.agents.map((a) => `- ${a.name}: ${a.description}`),
+    );
   return {
     text: parts.join("\n"),
     sources: read.sections.map((s) => s.source),

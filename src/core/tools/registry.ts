@@ -7,6 +7,7 @@ import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { readTool } from "./read.ts";
+import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoWriteTool } from "./todo-write.ts";
 import type { Tool } from "./tool.ts";
@@ -64,6 +65,7 @@ export function defaultTools(): Tool[] {
     webFetchTool,
     taskTool,
     askUserQuestionTool,
+    skillTool,
   ];
   return tools as Tool[];
 }

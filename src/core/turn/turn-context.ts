@@ -7,6 +7,7 @@ import type { CommandEnvironment } from "../tools/shell/command-env.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "../providers/types.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
@@ -47,4 +48,6 @@ export type TurnContext = {
   hooks?: TurnHooks;
   /** Runs subagents for `Task` calls; absent inside a subagent. */
   subagents?: SubagentLauncher;
+  /** The session's skills now, for `Skill` calls. */
+  skills?(): Promise<UserCommand[]>;
 };
