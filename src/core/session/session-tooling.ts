@@ -31,6 +31,7 @@ export class SessionTooling {
   #skippedShown = "[]";
   /** The instruction files a session created in this process was built from, until `context_given` records them. */
   #startSources: ContextSource[] | undefined;
+  #syncing: Promise<void> = Promise.resolve();
   /** The changes to the files the model was given already told in this process (`path` and how). */
   readonly #changesShown = new Set<string>();
 
@@ -74,7 +75,14 @@ export class SessionTooling {
    * what the session offers, `context_given`, when its skills, commands or agents changed), and
    * shows the files that were not read and the names that clashed (when that changed in this process).
    */
-  async syncCommands(): Promise<void> {
+  syncCommands(): Promise<void> {
+    // One at a time: the one begin() starts may still be reading when a turn's settle() asks.
+    const next = this.#syncing.then(() => this.#syncCommands());
+    this.#syncing = next.catch(() => undefined);
+    return next;
+  }
+
+  async #syncCommands(): Promise<void> {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
     const place = commandPlace(state);
