@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
+import { runCli } from "../support/cli-process.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { anthropicKit, modelRef } from "../support/provider-kits.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
@@ -184,5 +185,20 @@ describe("custom subagents", () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe("doctor", () => {
+  test("names the files it would skip and the names that clash", async () => {
+    const box = sandbox("scripted/demo");
+    plantSetup(box);
+    const result = await runCli(["doctor", "--cwd", box.workspace], box.env);
+    expect(result.stdout).toContain(
+      `warn  setup file: ${join(box.workspace, ".claude", "commands", "bad.md")} is skipped: its front matter is not valid YAML`,
+    );
+    expect(result.stdout).toContain(
+      `warn  setup name: two definitions of the subagent reviewer: ${join(box.userHome, ".claude", "agents", "reviewer.md")} is not used`,
+    );
+    expect(result.stdout).toContain("ok    setup: 0 instruction files, 2 skills, 3 commands, 1 custom agent");
   });
 });
