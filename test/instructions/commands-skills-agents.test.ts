@@ -100,6 +100,44 @@ describe("slash commands a user keeps", () => {
   });
 });
 
+describe("a command's !`cmd` inlines", () => {
+  const plantInlines = (box: Sandbox) => {
+    put(
+      join(box.workspace, ".claude", "commands", "status.md"),
+      "---\nallowed-tools: Bash(echo:*)\n---\nStatus: !`echo inline-ran`\nNot allowed: !`pwd`\n",
+    );
+  };
+
+  test("do not run in a workspace not trusted: the text stays as written", async () => {
+    const box = sandbox(modelRef(anthropicKit));
+    plantInlines(box);
+    const { server, c, sessionId } = await started(box);
+    try {
+      server.enqueue({ sse: anthropicKit.text("Ok.") });
+      await prompt(c.ctx, sessionId, "/status");
+      expect(lastUserText(server.requests[0]!.body)).toContain(
+        '"text":"Status: !`echo inline-ran`\\nNot allowed: !`pwd`\\n"',
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("run in a trusted workspace when the command's allowed-tools let Bash run them, and their output is what the model reads", async () => {
+    const box = sandbox(modelRef(anthropicKit));
+    plantInlines(box);
+    expect((await runCli(["trust", box.workspace], box.env)).code).toBe(0);
+    const { server, c, sessionId } = await started(box);
+    try {
+      server.enqueue({ sse: anthropicKit.text("Ok.") });
+      await prompt(c.ctx, sessionId, "/status");
+      expect(lastUserText(server.requests[0]!.body)).toContain('"text":"Status: inline-ran\\nNot allowed: !`pwd`\\n"');
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("skills", () => {
   test("the model is told of the skills it may load, loads one with the Skill tool, and is refused one kept for the user", async () => {
     const box = sandbox(modelRef(anthropicKit));

@@ -1,5 +1,6 @@
 /** Recognising a slash command in a prompt: its first block is text that starts `/<name>`. */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { type InlineRunner, runInlines } from "./shell-inlines.ts";
 import { type CommandPlace, compactCommand, contextCommand, expandCommand, userCommands } from "./project-commands.ts";
 
 export type Invocation =
@@ -15,6 +16,7 @@ export async function invocationOf(
   blocks: ContentBlock[],
   place: CommandPlace,
   sessionId?: string,
+  runInline?: InlineRunner,
 ): Promise<Invocation | undefined> {
   const first = blocks[0];
   if (first?.type !== "text") return undefined;
@@ -26,10 +28,6 @@ export async function invocationOf(
   if (name === contextCommand.name) return { kind: "context", arguments: args };
   const command = (await userCommands(place)).find((c) => c.name === name);
   if (!command) return undefined;
-  return {
-    kind: "prompt",
-    name,
-    arguments: args,
-    modelText: expandCommand(command, args, { cwd: place.cwd, ...(sessionId ? { sessionId } : {}) }),
-  };
+  const expanded = expandCommand(command, args, { cwd: place.cwd, ...(sessionId ? { sessionId } : {}) });
+  return { kind: "prompt", name, arguments: args, modelText: await runInlines(expanded, command, place.trusted, runInline) };
 }

@@ -8,6 +8,7 @@ import type { Fact, ModelRef } from "../../journal/facts/index.ts";
 import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { invocationOf, type Invocation } from "../commands/slash.ts";
+import type { InlineRunner } from "../commands/shell-inlines.ts";
 import { compact, needsCompaction } from "../compaction/compact.ts";
 import { mintId } from "../ids.ts";
 import { commandPlace } from "./command-place.ts";
@@ -34,9 +35,10 @@ export async function recordInvocation(
   blocks: ContentBlock[],
   state: SessionStateFold,
   record: (fact: Fact) => Promise<void>,
+  runInline?: InlineRunner,
 ): Promise<Invocation | undefined> {
   if (state.parentSessionId !== undefined) return undefined;
-  const invocation = await invocationOf(blocks, commandPlace(state));
+  const invocation = await invocationOf(blocks, commandPlace(state), undefined, runInline);
   if (!invocation) return undefined;
   await record({
     kind: "command_invoked",

@@ -22,6 +22,7 @@ import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { contextReport } from "../commands/context-report.ts";
 import { commandFiles } from "../commands/command-files.ts";
+import type { InlineRunner } from "../commands/shell-inlines.ts";
 import { commandPlace } from "./command-place.ts";
 import { recoveryFact } from "./recovery.ts";
 import type { SessionTooling } from "./session-tooling.ts";
@@ -92,7 +93,13 @@ async function turnAfterPrompt(
   { signal, cancel }: TurnCancel,
   conversation: ConversationFold,
 ): Promise<TurnOutcome> {
-  const invocation = await recordInvocation(turnId, blocks, session.state, (fact) => session.record(fact));
+  const invocation = await recordInvocation(
+    turnId,
+    blocks,
+    session.state,
+    (fact) => session.record(fact),
+    inlineRunner(session, signal),
+  );
   const { model, thoughtLevel } = session.configValues();
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
@@ -156,6 +163,23 @@ async function turnAfterPrompt(
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
     skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
   });
+}
+
+/** How a command's `` !`cmd` `` inlines run: bash in the working directory, with the model's scrubbed environment, 30 s at most. */
+function inlineRunner(session: TurnSession, signal: AbortSignal): InlineRunner {
+  return async (command) => {
+    const child = Bun.spawn(["bash", "-c", command], {
+      cwd: session.state.cwd,
+      env: commandEnv(session).variables,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+    });
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+    await child.exited;
+    return `${out}${err}`.slice(0, 30_000);
+  };
 }
 
 /** What the model's commands run with: this process's environment without the secrets it holds. */
