@@ -29,5 +29,10 @@ export async function invocationOf(
   const command = (await userCommands(place)).find((c) => c.name === name);
   if (!command) return undefined;
   const expanded = expandCommand(command, args, { cwd: place.cwd, ...(sessionId ? { sessionId } : {}) });
-  return { kind: "prompt", name, arguments: args, modelText: await runInlines(expanded, command, place.trusted, runInline) };
+  return {
+    kind: "prompt",
+    name,
+    arguments: args,
+    modelText: await runInlines(expanded, command, place.trusted, runInline),
+  };
 }
