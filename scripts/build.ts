@@ -25,6 +25,9 @@ const VENDORED = ["anthropic-sdk", "openai-sdk", "mcp-sdk", "yaml"].map((name) =
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
   name: `${name}.js`,
+  // The YAML parser is loaded only by a file with front matter, once a session: its bytecode
+  // (three times its size) would cost the package more than it saves that one load.
+  bytecode: name !== "yaml",
 }));
 
 /**
@@ -86,7 +89,13 @@ for (const b of SPLIT) {
   });
 }
 for (const v of VENDORED) {
-  await build({ ...common, entrypoints: [join(ROOT, v.entry)], outdir: join(outdir, "vendor"), naming: v.name });
+  await build({
+    ...common,
+    bytecode: v.bytecode,
+    entrypoints: [join(ROOT, v.entry)],
+    outdir: join(outdir, "vendor"),
+    naming: v.name,
+  });
 }
 
 // Say what was built, so a build that seemed to do nothing is not mistaken for one that failed.

@@ -128,6 +128,7 @@ describe("the npm package", () => {
       "dist/vendor/anthropic-sdk.js",
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
+      "dist/vendor/yaml.js",
     ]);
   });
 

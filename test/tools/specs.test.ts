@@ -31,6 +31,7 @@ const fields: Record<string, string[]> = {
   WebFetch: ["url", "prompt"],
   Task: ["description", "prompt", "subagent_type"],
   AskUserQuestion: ["questions"],
+  Skill: ["skill", "args"],
 };
 
 describe("the built-in tools' specs", () => {

@@ -12,14 +12,24 @@ import { MAX_INSTRUCTION_CHARS } from "./read-instructions.ts";
 
 export type ChangedSource = { path: string; change: "changed" | "removed" };
 
-/** The recorded files whose text differs now, or that are gone. */
-export function changedSources(recorded: readonly (ContextSource | OfferedItem)[]): ChangedSource[] {
+/** The most bytes a skill, command or agent file is read with (command-files.ts, agent-files.ts). */
+const MAX_OFFERED_FILE = 200_000;
+
+/**
+ * The recorded files whose text differs now, or that are gone: instruction files (read as they
+ * were, up to their cap) and offered skills and agents (read whole, as they were).
+ */
+export function changedSources(recorded: {
+  sources: readonly ContextSource[];
+  offered: readonly OfferedItem[];
+}): ChangedSource[] {
   const changed: ChangedSource[] = [];
-  for (const source of recorded) {
-    const read = readOwnFile(source.path, [parse(source.path).root], {
-      maxBytes: MAX_INSTRUCTION_CHARS * 4,
-      truncate: true,
-    });
+  const all = [
+    ...recorded.sources.map((s) => ({ s, maxBytes: MAX_INSTRUCTION_CHARS * 4 })),
+    ...recorded.offered.map((s) => ({ s, maxBytes: MAX_OFFERED_FILE })),
+  ];
+  for (const { s: source, maxBytes } of all) {
+    const read = readOwnFile(source.path, [parse(source.path).root], { maxBytes, truncate: true });
     if (read.state === "missing") changed.push({ path: source.path, change: "removed" });
     else if (read.state === "ok" && sha256Hex(read.text) !== source.sha256)
       changed.push({ path: source.path, change: "changed" });

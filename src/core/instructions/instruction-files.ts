@@ -49,7 +49,11 @@ function gitRoot(chain: readonly string[]): string | undefined {
 function firstPresent(dir: string, names: readonly string[]): string | undefined {
   for (const name of names) {
     const path = join(dir, name);
-    if (lstatSync(path, { throwIfNoEntry: false })) return path;
+    try {
+      if (lstatSync(path, { throwIfNoEntry: false })) return path;
+    } catch {
+      // `dir` is not a directory (a session asked for in a file's path): nothing there.
+    }
   }
   return undefined;
 }

@@ -140,7 +140,7 @@ export class SessionTooling {
   async noticeChangedContext(): Promise<void> {
     const context = this.host.state.context;
     if (!context) return;
-    const fresh = changedSources([...context.sources, ...context.skills, ...context.agents]).filter(
+    const fresh = changedSources({ sources: context.sources, offered: [...context.skills, ...context.agents] }).filter(
       (c) => !this.#changesShown.has(`${c.path}\0${c.change}`),
     );
     if (fresh.length === 0) return;
