@@ -31,6 +31,9 @@ const VENDORED = [
     bytecode: true,
   })),
   { name: "pdf-reader", bytecode: false },
+  // The YAML parser is loaded only by a file with front matter, once a session: its bytecode
+  // (three times its size) would cost the package more than it saves that one load.
+  { name: "yaml", bytecode: false },
 ].map(({ name, bytecode }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,

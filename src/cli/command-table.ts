@@ -221,15 +221,23 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(
     {
       name: "show",
-      summary: "print a session as a client sees it after reopening (--ids: its message ids, to rewind to or fork at)",
-      usage: "ID [--ids]",
-      options: { ids: { type: "boolean", help: "list the session's message ids instead" } },
+      summary:
+        "print a session as a client sees it after reopening (--ids: its message ids, to rewind to or fork at; --context: what its model was given)",
+      usage: "ID [--ids | --context]",
+      options: {
+        ids: { type: "boolean", help: "list the session's message ids instead" },
+        context: {
+          type: "boolean",
+          help: "print what its model was given instead: instruction files, skills, commands, agents",
+        },
+      },
       positionals: { min: 1, max: 1 },
     },
-    async (values, [id = ""]) =>
-      bool(values, "ids")
-        ? (await subcommand("rewind")).showMessageIds(id)
-        : (await subcommand("sessions")).showSession(id),
+    async (values, [id = ""]) => {
+      if (bool(values, "ids")) return (await subcommand("rewind")).showMessageIds(id);
+      if (bool(values, "context")) return (await subcommand("showContext")).showContext(id);
+      return (await subcommand("sessions")).showSession(id);
+    },
   ),
   command(
     {

@@ -13,6 +13,7 @@ export const commands = {
   chat: () => import("./chat.ts"),
   run: () => import("./run.ts"),
   rewind: () => import("./rewind.ts"),
+  showContext: () => import("./show-context.ts"),
   runArgs: () => import("./run-args.ts"),
   cliError: () => import("./cli-error.ts"),
   models: () => import("./models.ts"),

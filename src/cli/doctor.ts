@@ -1,7 +1,8 @@
 /**
  * `verbatim doctor`: checks what verbatim depends on and says what to fix. Bun; the journal (its
  * place, its permissions, its integrity); the config files; each configured provider (set up,
- * and answering); the trusted workspaces. Changes nothing. Exits 1 when a check fails (a
+ * and answering); the trusted workspaces; the instruction files, commands, skills and agents
+ * (files skipped, names that clash). Changes nothing. Exits 1 when a check fails (a
  * warning alone exits 0).
  */
 import { Database } from "bun:sqlite";
@@ -22,6 +23,7 @@ import { checkJournalPlace, journalPlace } from "./journal-access.ts";
 import { providerStatus } from "./provider-status.ts";
 import { reachProvider } from "./provider-reach.ts";
 import { permissionChecks } from "./doctor-permissions.ts";
+import { setupChecks } from "./setup-checks.ts";
 
 export type Check = { check: string; status: "ok" | "warn" | "fail"; message: string };
 
@@ -60,6 +62,7 @@ async function runChecks(env: Env, cwd: string): Promise<Check[]> {
     ...(await providerChecks(env, cwd)),
     ...trustChecks(env, cwd),
     ...permissionChecks(env, cwd),
+    ...(await setupChecks(env, cwd)),
   ];
 }
 

@@ -89,6 +89,11 @@ export class ConversationFold {
       case "hook_outcome":
         this.#hookOutcome(fact);
         return;
+      case "instructions_loaded":
+        // A file loaded on demand reaches the model with the result of the call that read there.
+        if (this.#pairing.has(fact.toolCallId))
+          this.#callContext.set(fact.toolCallId, [...(this.#callContext.get(fact.toolCallId) ?? []), fact.text]);
+        return;
       case "command_invoked":
         this.#command(fact.turnId, fact.modelText);
         return;

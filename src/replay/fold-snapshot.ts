@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
+import { contextGiven } from "../journal/facts/context.ts";
 import { permissionRuleAdded, permissionSettingsRead } from "../journal/facts/permissions.ts";
 import { fileToRestore } from "../journal/facts/restore.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
@@ -35,6 +36,8 @@ export const foldSnapshot = z.strictObject({
   tools: z.array(toolSpec),
   mcpTools: z.array(toolSpec),
   commands: z.array(availableCommand).optional(),
+  context: contextGiven.omit({ kind: true, messageId: true }).strict().optional(),
+  loadedInstructions: z.array(z.string()).optional(),
   contextUsage: z.strictObject({ used: z.number(), size: z.number() }).optional(),
   sessionCost: money.optional(),
   modeId: z.string(),
@@ -89,6 +92,8 @@ export function snapshotFold(fold: SessionStateFold): string {
     tools: fold.tools,
     mcpTools: fold.mcpTools,
     commands: fold.commands,
+    context: fold.context,
+    loadedInstructions: fold.loadedInstructions,
     contextUsage: fold.contextUsage,
     sessionCost: fold.sessionCost,
     modeId: fold.modeId,
@@ -127,6 +132,8 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.tools = s.tools;
   fold.mcpTools = s.mcpTools;
   fold.commands = s.commands;
+  fold.context = s.context;
+  fold.loadedInstructions = s.loadedInstructions;
   fold.contextUsage = s.contextUsage;
   fold.sessionCost = s.sessionCost;
   fold.modeId = s.modeId;

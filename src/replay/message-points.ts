@@ -68,6 +68,8 @@ function shownMessage(fact: Fact): { messageId: string; role: MessageRole } | un
     case "message_chunk":
       return { messageId: fact.messageId, role: fact.stream === "thought" ? "thought" : "agent" };
     case "notice_shown":
+    case "context_given":
+    case "instructions_loaded":
       return { messageId: fact.messageId, role: "agent" };
     default:
       return undefined;

@@ -13,6 +13,12 @@ import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from 
 import { CardTable } from "./card-table.ts";
 import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
+import { contextGivenNotice, instructionsLoadedNotice } from "./context-notice.ts";
+
+/** What `_meta.verbatim.context` carries for a `context_given` fact: the fact's lists as recorded. */
+function contextMeta(fact: FactOf<"context_given">): Record<string, unknown> {
+  return { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+}
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -98,12 +104,7 @@ export class Projector {
         ];
       case "tool_results_pruned":
         return [
-          ...this.#notice({
-            kind: "notice_shown",
-            messageId: fact.messageId,
-            severity: "info",
-            title: prunedTitle(fact),
-          }),
+          ...this.#notice({ messageId: fact.messageId, severity: "info", title: prunedTitle(fact) }),
           { sessionUpdate: "usage_update", used: fact.context.used, size: fact.context.size },
         ];
       case "subagent_started":
@@ -165,6 +166,13 @@ export class Projector {
       }
       case "notice_shown":
         return this.#notice(fact);
+      case "context_given":
+        return this.#notice({ messageId: fact.messageId, ...contextGivenNotice(fact) }, contextMeta(fact));
+      case "instructions_loaded":
+        return this.#notice(
+          { messageId: fact.messageId, ...instructionsLoadedNotice(fact) },
+          { loaded: { toolCallId: fact.toolCallId, source: fact.source } },
+        );
       case "plan_updated":
         return [{ sessionUpdate: "plan", entries: fact.entries }];
       case "tool_call_announced":
@@ -346,12 +354,25 @@ export class Projector {
     };
   }
 
-  #notice(fact: FactOf<"notice_shown">): SessionUpdate[] {
+  /** A notice; `context` (the context facts' data) goes under `_meta.verbatim.context` beside it. */
+  #notice(
+    fact: Pick<FactOf<"notice_shown">, "messageId" | "severity" | "title" | "description">,
+    context?: Record<string, unknown>,
+  ): SessionUpdate[] {
     const { severity, title, description } = fact;
+    const meta = context ? { context } : {};
     if (this.context.notices) {
       // ACP notices are live-only: a reload does not show them again.
       if (this.context.replay) return [];
-      return [{ sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) }];
+      return [
+        {
+          sessionUpdate: "notice",
+          severity,
+          title,
+          ...(description ? { description } : {}),
+          ...(context ? { _meta: { verbatim: meta } } : {}),
+        },
+      ];
     }
     const text = description ? `${title}: ${description}` : title;
     return [
@@ -359,7 +380,7 @@ export class Projector {
         sessionUpdate: "agent_message_chunk",
         content: { type: "text", text },
         messageId: fact.messageId,
-        _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) } } },
+        _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) }, ...meta } },
       },
     ];
   }

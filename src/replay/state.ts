@@ -48,6 +48,13 @@ export class SessionStateFold {
   mcpTools: ToolSpec[] = [];
   /** The slash commands last recorded, if any were. */
   commands: Command[] | undefined;
+  /** What the model was last recorded as given beside its system prompt (`context_given`), if recorded. */
+  context: Omit<FactOf<"context_given">, "kind" | "messageId"> | undefined;
+  /**
+   * The instruction files loaded on demand so far (each is loaded once a session); undefined until
+   * one is, so that the cached state of a session that loaded none is what it was.
+   */
+  loadedInstructions: string[] | undefined;
   /** Tokens in context after the last model step since the last compaction, and the window. */
   contextUsage: { used: number; size: number } | undefined;
   /** The session's cost so far (every priced step, compaction and subagent), if any was priced. */
@@ -117,6 +124,12 @@ export class SessionStateFold {
         return;
       case "commands_available":
         this.commands = fact.commands;
+        return;
+      case "context_given":
+        this.context = { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+        return;
+      case "instructions_loaded":
+        this.loadedInstructions = [...(this.loadedInstructions ?? []), fact.source.path];
         return;
       case "usage_recorded":
         this.contextUsage = { used: fact.used, size: fact.size };

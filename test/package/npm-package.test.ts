@@ -135,6 +135,7 @@ describe("the npm package", () => {
       "dist/vendor/openai-sdk.js",
       "dist/vendor/pdf-reader.js",
       "dist/vendor/shell-parser.js",
+      "dist/vendor/yaml.js",
     ]);
   });
 

@@ -24,6 +24,10 @@ function withCommands(box: Sandbox): Sandbox {
   return box;
 }
 
+/** The agent's answers, without the notices about the setup (what was offered, the clash of the two greet files). */
+const answers = (view: Parameters<typeof texts>[0]) =>
+  texts(view, "agent").filter((t) => !t.startsWith("Context: ") && !t.startsWith("Two definitions of "));
+
 const commandNames = (view: { commands: { name: string }[] | null }) => view.commands?.map((c) => c.name);
 
 describe("slash commands", () => {
@@ -39,11 +43,15 @@ describe("slash commands", () => {
     );
     expect(r.live.commands).toEqual([
       { name: "compact", description: expect.any(String), input: { hint: "what the summary should keep (optional)" } },
+      { name: "context", description: expect.any(String) },
       { name: "greet", description: "Greets someone by name", input: { hint: "<name>" } },
       { name: "review", description: "Review the latest change for bugs." },
     ]);
     expect(texts(r.live, "user")).toEqual(["/greet Ada"]);
-    expect(texts(r.live, "agent")).toEqual(["You said: Say hello to Ada in one line.\n"]);
+    expect(answers(r.live)).toEqual(["You said: Say hello to Ada in one line.\n"]);
+    expect(texts(r.live, "agent")).toContain(
+      `Two definitions of /greet: ${join(box.workspace, ".claude", "commands", "greet.md")} is not used: ${join(box.workspace, ".verbatim", "commands", "greet.md")} takes precedence over ${join(box.workspace, ".claude", "commands", "greet.md")}.`,
+    );
     expect(r.differences).toEqual([]);
   });
 
@@ -57,7 +65,7 @@ describe("slash commands", () => {
       },
       { box },
     );
-    expect(texts(r.live, "agent")).toEqual([
+    expect(answers(r.live)).toEqual([
       "You said: Review the latest change for bugs.\n\nARGUMENTS: the parser",
       "You said: /usr/bin/env is a path",
     ]);
@@ -72,12 +80,12 @@ describe("slash commands", () => {
         await until(() => client.view(sessionId).commands !== null, "the commands");
         writeFileSync(join(box.workspace, ".verbatim", "commands", "ship.md"), "Prepare a release of $ARGUMENTS.\n");
         await prompt(ctx, sessionId, "/ship 1.2");
-        expect(commandNames(client.view(sessionId))).toEqual(["compact", "greet", "ship", "review"]);
+        expect(commandNames(client.view(sessionId))).toEqual(["compact", "context", "greet", "ship", "review"]);
       },
       { box },
     );
-    expect(texts(r.live, "agent")).toEqual(["You said: Prepare a release of 1.2.\n"]);
-    expect(commandNames(r.reloaded)).toEqual(["compact", "greet", "ship", "review"]);
+    expect(answers(r.live)).toEqual(["You said: Prepare a release of 1.2.\n"]);
+    expect(commandNames(r.reloaded)).toEqual(["compact", "context", "greet", "ship", "review"]);
     expect(r.differences).toEqual([]);
   });
 
@@ -91,7 +99,6 @@ describe("slash commands", () => {
       const at = agent.messages.indexOf(created);
       await until(() => agent.messages.some((m) => m.method === "session/update"), "the commands update");
       const updates = agent.messages.filter((m) => m.method === "session/update");
-      expect(updates.length).toBe(1);
       expect(agent.messages.indexOf(updates[0]!)).toBeGreaterThan(at);
       expect((updates[0]!.params as { update: { sessionUpdate: string } }).update.sessionUpdate).toBe(
         "available_commands_update",
@@ -125,7 +132,7 @@ describe("slash commands", () => {
     const second = await connectProcess(box.env);
     try {
       await load(second.ctx, sessionId, box.workspace);
-      expect(texts(second.client.view(sessionId), "agent")).toEqual(["You said: Say hello to Ada in one line.\n"]);
+      expect(answers(second.client.view(sessionId))).toEqual(["You said: Say hello to Ada in one line.\n"]);
       await prompt(second.ctx, sessionId, "/greet Bo");
       expect(texts(second.client.view(sessionId), "agent").at(-1)).toBe("You said: Say goodbye to Bo.\n");
     } finally {

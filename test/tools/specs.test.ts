@@ -33,6 +33,7 @@ const fields: Record<string, string[]> = {
   Task: ["description", "prompt", "subagent_type"],
   AskUserQuestion: ["questions"],
   ExitPlanMode: ["plan"],
+  Skill: ["skill", "args"],
 };
 
 describe("the built-in tools' specs", () => {

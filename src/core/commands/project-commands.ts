@@ -1,17 +1,14 @@
 /**
- * Slash commands: `/compact`, carried out by the engine, and the commands the user keeps in the
- * project as markdown prompt files (`.verbatim/commands/<name>.md`, then `.claude/commands/<name>.md`
- * for names not taken). A file's text, after an optional `---` front matter with `description:`
- * and `argument-hint:`, is the prompt; `$ARGUMENTS` in it is replaced by what follows the command.
+ * Slash commands: `/compact` and `/context`, carried out by the engine, and the commands and skills
+ * the user keeps (command-files.ts). A command's text, after its front matter, is the prompt, with
+ * its arguments put in (arguments.ts); a skill's also has its folder and the project's named.
  */
 import type { Command } from "../../journal/facts/index.ts";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { ownDirectory, readOwnFile, type SkippedFile } from "../confinement/own-files.ts";
+import type { SkippedFile } from "../confinement/own-files.ts";
+import { substituteArguments } from "./arguments.ts";
+import { type CommandFiles, commandFiles, type UserCommand } from "./command-files.ts";
 
-const COMMAND_FOLDERS = [".verbatim/commands", ".claude/commands"];
-
-export type ProjectCommand = { name: string; description: string; hint?: string; body: string };
+export type { UserCommand } from "./command-files.ts";
 
 export const compactCommand: Command = {
   name: "compact",
@@ -19,52 +16,32 @@ export const compactCommand: Command = {
   input: { hint: "what the summary should keep (optional)" },
 };
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
-const MAX_FILE = 200_000;
+export const contextCommand: Command = {
+  name: "context",
+  description: "Show what fills the model's context window, in tokens",
+};
 
-/**
- * The project's own commands, by name. Oddly named files are passed over; a folder or file that
- * leads outside `roots` (the session's directories), is not a regular file or is too large is
- * not read, and is added to `skipped`.
- */
-export function projectCommands(
-  cwd: string,
-  roots: readonly string[] = [cwd],
-  skipped: SkippedFile[] = [],
-): ProjectCommand[] {
-  const found = new Map<string, ProjectCommand>();
-  for (const folder of COMMAND_FOLDERS) {
-    const dir = ownDirectory(join(cwd, folder), roots);
-    if (dir.state === "skipped") skipped.push(dir.skipped);
-    if (dir.state !== "ok") continue;
-    let names: string[];
-    try {
-      names = readdirSync(dir.real)
-        .filter((f) => f.endsWith(".md"))
-        .sort();
-    } catch {
-      continue;
-    }
-    for (const file of names) {
-      const name = file.slice(0, -3);
-      if (!NAME.test(name) || name === compactCommand.name || found.has(name)) continue;
-      const read = readOwnFile(join(cwd, folder, file), roots, { maxBytes: MAX_FILE });
-      if (read.state === "skipped") skipped.push(read.skipped);
-      if (read.state === "ok") found.set(name, commandOf(read.text, name));
-    }
-  }
-  return [...found.values()];
+type Env = Record<string, string | undefined>;
+
+/** Where a session's commands are read from, and whether its workspace is trusted. */
+export type CommandPlace = { cwd: string; roots: readonly string[]; env: Env; trusted: boolean };
+
+/** The commands and skills a user may type, in precedence order (see command-files.ts). */
+export async function userCommands(place: CommandPlace, found?: (files: CommandFiles) => void): Promise<UserCommand[]> {
+  const files = await commandFiles(place);
+  found?.(files);
+  return files.commands.filter((c) => c.userInvocable);
 }
 
-/** Every command a session offers: `/compact` first, then the project's (see `projectCommands`). */
-export function availableCommands(
-  cwd: string,
-  roots: readonly string[] = [cwd],
-  skipped: SkippedFile[] = [],
-): Command[] {
+/** Every command a session offers: `/compact` and `/context` first, then the user's. */
+export async function availableCommands(
+  place: CommandPlace,
+  found?: (files: CommandFiles) => void,
+): Promise<Command[]> {
   return [
     compactCommand,
-    ...projectCommands(cwd, roots, skipped).map((c) => ({
+    contextCommand,
+    ...(await userCommands(place, found)).map((c) => ({
       name: c.name,
       description: c.description,
       ...(c.hint ? { input: { hint: c.hint } } : {}),
@@ -72,31 +49,26 @@ export function availableCommands(
   ];
 }
 
-function commandOf(text: string, name: string): ProjectCommand {
-  const { fields, body } = frontMatter(text);
-  const firstLine =
-    body
-      .split("\n")
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? name;
-  const description = fields.description ?? (firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine);
-  return { name, description, ...(fields["argument-hint"] ? { hint: fields["argument-hint"] } : {}), body };
+/** The skipped files of a listing, for a notice. */
+export function skippedOf(files: CommandFiles): SkippedFile[] {
+  return files.skipped;
 }
 
-/** A `---` block of `key: value` lines at the top of a file, and the text after it. */
-function frontMatter(text: string): { fields: Record<string, string>; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
-  if (!match) return { fields: {}, body: text };
-  const fields: Record<string, string> = {};
-  for (const line of (match[1] ?? "").split(/\r?\n/)) {
-    const kv = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (kv?.[1]) fields[kv[1]] = (kv[2] ?? "").trim().replace(/^(["'])(.*)\1$/, "$2");
+/** A command's or skill's text with its arguments (and, for a skill, its folder and the project's) put in. */
+export function expandCommand(
+  command: UserCommand,
+  args: string,
+  context: { cwd: string; sessionId?: string },
+): string {
+  let body = command.body;
+  if (command.kind === "skill") {
+    body = body
+      .split("${CLAUDE_SKILL_DIR}")
+      .join(command.dir ?? "")
+      .split("${CLAUDE_PROJECT_DIR}")
+      .join(context.cwd)
+      .split("${CLAUDE_SESSION_ID}")
+      .join(context.sessionId ?? "");
   }
-  return { fields, body: text.slice(match[0].length) };
-}
-
-/** A command's prompt with its arguments: `$ARGUMENTS` replaced, or the arguments appended. */
-export function expandCommand(command: ProjectCommand, args: string): string {
-  if (command.body.includes("$ARGUMENTS")) return command.body.split("$ARGUMENTS").join(args);
-  return args ? `${command.body.trimEnd()}\n\nARGUMENTS: ${args}` : command.body;
+  return substituteArguments(body, args);
 }

@@ -1,21 +1,23 @@
 /** Recognising a slash command in a prompt: its first block is text that starts `/<name>`. */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { compactCommand, expandCommand, projectCommands } from "./project-commands.ts";
+import { type InlineRunner, runInlines } from "./shell-inlines.ts";
+import { type CommandPlace, compactCommand, contextCommand, expandCommand, userCommands } from "./project-commands.ts";
 
 export type Invocation =
   | { kind: "compact"; arguments: string }
+  | { kind: "context"; arguments: string }
   | { kind: "prompt"; name: string; arguments: string; modelText: string };
 
 /**
- * The command a prompt invokes, read against the project's command files as they are now (only
- * those inside `roots`, the session's directories), or undefined (an unknown `/word`, such as a
- * path, is an ordinary prompt).
+ * The command a prompt invokes, read against the user's command files as they are now (only
+ * those inside their roots), or undefined (an unknown `/word`, such as a path, is an ordinary prompt).
  */
-export function invocationOf(
+export async function invocationOf(
   blocks: ContentBlock[],
-  cwd: string,
-  roots: readonly string[] = [cwd],
-): Invocation | undefined {
+  place: CommandPlace,
+  sessionId?: string,
+  runInline?: InlineRunner,
+): Promise<Invocation | undefined> {
   const first = blocks[0];
   if (first?.type !== "text") return undefined;
   const match = /^\s*\/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text);
@@ -23,7 +25,14 @@ export function invocationOf(
   const name = match[1];
   const args = (match[2] ?? "").trim();
   if (name === compactCommand.name) return { kind: "compact", arguments: args };
-  const command = projectCommands(cwd, roots).find((c) => c.name === name);
+  if (name === contextCommand.name) return { kind: "context", arguments: args };
+  const command = (await userCommands(place)).find((c) => c.name === name);
   if (!command) return undefined;
-  return { kind: "prompt", name, arguments: args, modelText: expandCommand(command, args) };
+  const expanded = expandCommand(command, args, { cwd: place.cwd, ...(sessionId ? { sessionId } : {}) });
+  return {
+    kind: "prompt",
+    name,
+    arguments: args,
+    modelText: await runInlines(expanded, command, place.trusted, runInline),
+  };
 }

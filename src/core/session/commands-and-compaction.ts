@@ -9,8 +9,10 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { invocationOf, type Invocation } from "../commands/slash.ts";
+import type { InlineRunner } from "../commands/shell-inlines.ts";
 import { blockedNotice, runCompaction, type CompactionRun } from "../compaction/run-compaction.ts";
 import { mintId } from "../ids.ts";
+import { commandPlace } from "./command-place.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 
 /** Records the slash command a prompt invokes, if any (never inside a subagent). */
@@ -19,14 +21,15 @@ export async function recordInvocation(
   blocks: ContentBlock[],
   state: SessionStateFold,
   record: (fact: Fact) => Promise<void>,
+  runInline?: InlineRunner,
 ): Promise<Invocation | undefined> {
   if (state.parentSessionId !== undefined) return undefined;
-  const invocation = invocationOf(blocks, state.cwd, [state.cwd, ...state.additionalDirectories]);
+  const invocation = await invocationOf(blocks, commandPlace(state), undefined, runInline);
   if (!invocation) return undefined;
   await record({
     kind: "command_invoked",
     turnId,
-    name: invocation.kind === "compact" ? "compact" : invocation.name,
+    name: invocation.kind === "prompt" ? invocation.name : invocation.kind,
     arguments: invocation.arguments,
     ...(invocation.kind === "prompt" ? { modelText: invocation.modelText } : {}),
   });

@@ -26,6 +26,8 @@ import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
 import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
+import { agentFiles } from "../subagents/agent-files.ts";
+import { commandPlace } from "./command-place.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
@@ -165,7 +167,7 @@ export class SessionRuntime {
       child?.mcpSecrets,
     );
     runtime.#conversation = new ConversationFold();
-    const started = sessionStartedFact(params, {
+    const started = await sessionStartedFact(params, {
       agentVersion: deps.agentVersion,
       today: now.slice(0, 10),
       tools,
@@ -185,7 +187,13 @@ export class SessionRuntime {
       started.fact,
     );
     if (settings) await recordSettings(runtime, settings);
-    if (!child) for (const notice of startNotices(catalog.warnings(), started.skipped)) await runtime.record(notice);
+    if (!child) {
+      const { prompt } = started;
+      for (const notice of startNotices(catalog.warnings(), prompt.skipped, prompt.cut)) await runtime.record(notice);
+      // A session given no instruction file, skill, command or agent has nothing to show beyond its prompt.
+      // What the model was given is recorded once the client knows the session (syncCommands, after the response).
+      runtime.#tooling.startedWith(prompt.sources);
+    }
     return runtime;
   }
 
@@ -413,28 +421,31 @@ export class SessionRuntime {
 
   /** Starts subagents as child sessions of this one, with this session's tools (but `Task` and `AskUserQuestion`), model and mode. */
   #subagents() {
-    return subagentLauncher({
-      record: (fact) => this.record(fact),
-      spawn: (kind, parentToolCallId, publish): Promise<ChildSession> =>
-        SessionRuntime.create(
-          this.deps,
-          (sessionId) => ({
-            publish,
-            host: this.io.host,
-            gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
-            // The user cancelled at the child's question: the turn they see is the parent's.
-            cancelOuterTurn: () => this.cancel(),
-          }),
-          { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
-          {
-            parentSessionId: this.sessionId,
-            kind,
-            tools: this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY),
-            values: this.configValues(),
-            mcpSecrets: this.#mcpSecrets,
-          },
-        ),
-    });
+    return subagentLauncher(
+      {
+        record: (fact) => this.record(fact),
+        spawn: (kind, parentToolCallId, publish): Promise<ChildSession> =>
+          SessionRuntime.create(
+            this.deps,
+            (sessionId) => ({
+              publish,
+              host: this.io.host,
+              gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
+              // The user cancelled at the child's question: the turn they see is the parent's.
+              cancelOuterTurn: () => this.cancel(),
+            }),
+            { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
+            {
+              parentSessionId: this.sessionId,
+              kind,
+              tools: onlyListed(this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), kind.tools),
+              values: this.configValues(),
+              mcpSecrets: this.#mcpSecrets,
+            },
+          ),
+      },
+      async () => (await agentFiles(commandPlace(this.state))).agents,
+    );
   }
 
   /** The model context; built from the journal the first time a restored session needs it. */
@@ -480,3 +491,14 @@ export class SessionRuntime {
 
 /** The tools only a top-level session offers: a subagent starts no subagent, asks the user nothing, presents no plan. */
 const PARENT_ONLY = ["Task", "AskUserQuestion", "ExitPlanMode"];
+
+/** A custom subagent's tools: only those its file lists (all of them when it lists none). */
+function onlyListed(tools: ToolRegistry, listed: string[] | undefined): ToolRegistry {
+  if (!listed) return tools;
+  return tools.without(
+    tools
+      .all()
+      .map((t) => t.name)
+      .filter((name) => !listed.includes(name)),
+  );
+}

@@ -4,11 +4,16 @@
  * to see it) whenever it differs from the one last recorded; a turn offers exactly what is.
  * (Compared with Bun's deep equality: node:util costs the engine milliseconds to load.)
  */
-import type { Fact } from "../../journal/facts/index.ts";
+import type { ContextSource, Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
-import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { mintId } from "../ids.ts";
+import { type CommandFiles, offered } from "../commands/command-files.ts";
+import { agentFiles, offeredAgent } from "../subagents/agent-files.ts";
+import { contextGivenFact } from "./session-started.ts";
+import { setupNotices } from "./setup-notices.ts";
+import { commandPlace } from "./command-place.ts";
+import { changedSources } from "../instructions/changed-sources.ts";
 import { McpHub } from "../mcp/mcp-hub.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -23,7 +28,12 @@ export type ToolingHost = {
 export class SessionTooling {
   readonly #hub: McpHub | undefined;
   #mcpTools: Tool[] = [];
-  #skippedShown = "null";
+  #skippedShown = "[]";
+  /** The instruction files a session created in this process was built from, until `context_given` records them. */
+  #startSources: ContextSource[] | undefined;
+  #syncing: Promise<void> = Promise.resolve();
+  /** The changes to the files the model was given already told in this process (`path` and how). */
+  readonly #changesShown = new Set<string>();
 
   constructor(
     private readonly host: ToolingHost,
@@ -45,6 +55,11 @@ export class SessionTooling {
       : undefined;
   }
 
+  /** A new session's system prompt was built from `sources`: recorded with what it offers, once the client knows the session. */
+  startedWith(sources: ContextSource[]): void {
+    this.#startSources = sources;
+  }
+
   /** Starts connecting the MCP servers (in the background). Idempotent. */
   start(): void {
     this.#hub?.start();
@@ -56,21 +71,50 @@ export class SessionTooling {
   }
 
   /**
-   * Records the slash commands when the set found now differs from the one last recorded, and
-   * shows the command files that were not read (when that list changed in this process).
+   * Records the slash commands when the set found now differs from the one last recorded (and
+   * what the session offers, `context_given`, when its skills, commands or agents changed), and
+   * shows the files that were not read and the names that clashed (when that changed in this process).
    */
-  async syncCommands(): Promise<void> {
+  syncCommands(): Promise<void> {
+    // One at a time: the one begin() starts may still be reading when a turn's settle() asks.
+    const next = this.#syncing.then(() => this.#syncCommands());
+    this.#syncing = next.catch(() => undefined);
+    return next;
+  }
+
+  async #syncCommands(): Promise<void> {
     const { state } = this.host;
     if (state.parentSessionId !== undefined) return;
-    const skipped: SkippedFile[] = [];
-    const commands = availableCommands(state.cwd, [state.cwd, ...state.additionalDirectories], skipped);
+    const place = commandPlace(state);
+    let files: CommandFiles | undefined;
+    const commands = await availableCommands(place, (found) => {
+      files = found;
+    });
+    const agents = await agentFiles(place);
     if (!Bun.deepEquals(commands, state.commands, true))
       await this.host.record({ kind: "commands_available", commands });
-    const notice = skippedNotice(skipped);
-    const key = JSON.stringify(notice ?? null);
+    const listed = files?.commands ?? [];
+    const offeredNow = {
+      skills: listed.filter((c) => c.kind === "skill").map(offered),
+      commands: listed.filter((c) => c.kind === "command").map(offered),
+      agents: agents.agents.map(offeredAgent),
+    };
+    const context = state.context;
+    const sources = context?.sources ?? this.#startSources ?? [];
+    this.#startSources = undefined;
+    const before = { skills: context?.skills ?? [], commands: context?.commands ?? [], agents: context?.agents ?? [] };
+    const first = context === undefined && sources.length > 0;
+    if (first || !Bun.deepEquals(offeredNow, before, true))
+      await this.host.record(contextGivenFact(sources, offeredNow));
+    const notices = setupNotices({
+      skipped: [...(files?.skipped ?? []), ...agents.skipped],
+      clashes: [...(files?.clashes ?? []), ...agents.clashes],
+      untrusted: files?.untrusted ?? [],
+    });
+    const key = JSON.stringify(notices);
     if (key === this.#skippedShown) return;
     this.#skippedShown = key;
-    if (notice) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
+    for (const notice of notices) await this.host.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
   }
 
   /**
@@ -86,6 +130,29 @@ export class SessionTooling {
       await this.host.record({ kind: "mcp_tools_listed", servers: snapshot?.listing.servers ?? [], tools });
     }
     await this.syncCommands();
+    await this.noticeChangedContext();
+  }
+
+  /**
+   * Tells the user, once each, which files the model was given changed or went away since they
+   * were recorded: this session keeps what it recorded, the next one reads them anew.
+   */
+  async noticeChangedContext(): Promise<void> {
+    const context = this.host.state.context;
+    if (!context) return;
+    const fresh = changedSources({ sources: context.sources, offered: [...context.skills, ...context.agents] }).filter(
+      (c) => !this.#changesShown.has(`${c.path}\0${c.change}`),
+    );
+    if (fresh.length === 0) return;
+    for (const c of fresh) this.#changesShown.add(`${c.path}\0${c.change}`);
+    const n = fresh.length;
+    await this.host.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "info",
+      title: `${n} file${n === 1 ? "" : "s"} the model was given ${n === 1 ? "has" : "have"} changed since the session started; this session keeps what it was given, a new session reads ${n === 1 ? "it" : "them"} anew`,
+      description: fresh.map((c) => `${c.path} was ${c.change}`).join("\n"),
+    });
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,10 @@ import { compactCommand, recordInvocation } from "./commands-and-compaction.ts";
 import { readPromptLinks } from "./prompt-links.ts";
 import { WindowGuard } from "../compaction/window-guard.ts";
 import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
+import { contextReport } from "../commands/context-report.ts";
+import { commandFiles } from "../commands/command-files.ts";
+import type { InlineRunner } from "../commands/shell-inlines.ts";
+import { commandPlace } from "./command-place.ts";
 import { recoveryFact } from "./recovery.ts";
 import { syncSettings } from "./permission-settings-sync.ts";
 import { askWorkspaceTrust } from "./workspace-trust.ts";
@@ -126,7 +130,13 @@ async function turnAfterPrompt(
   { signal, cancel }: TurnCancel,
   conversation: ConversationFold,
 ): Promise<TurnOutcome> {
-  const invocation = await recordInvocation(turnId, blocks, session.state, (fact) => session.record(fact));
+  const invocation = await recordInvocation(
+    turnId,
+    blocks,
+    session.state,
+    (fact) => session.record(fact),
+    inlineRunner(session, signal),
+  );
   const { model, thoughtLevel } = session.configValues();
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
@@ -136,6 +146,11 @@ async function turnAfterPrompt(
       await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
       return { ok: true, stopReason };
     }
+  }
+  if (invocation?.kind === "context") {
+    await session.record(contextReport(session.state, conversation.messages, session.state.modelTools()));
+    await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason: "end_turn" });
+    return { ok: true, stopReason: "end_turn" };
   }
   const provider = session.catalog().provider(model);
   if (!provider) {
@@ -190,7 +205,25 @@ async function turnAfterPrompt(
     setMode: (modeId) => session.setMode(modeId),
     ...defined({ steering: session.steering }),
     window,
+    skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
   });
+}
+
+/** How a command's `` !`cmd` `` inlines run: bash in the working directory, with the model's scrubbed environment, 30 s at most. */
+function inlineRunner(session: TurnSession, signal: AbortSignal): InlineRunner {
+  return async (command) => {
+    const child = Bun.spawn(["bash", "-c", command], {
+      cwd: session.state.cwd,
+      env: commandEnv(session).variables,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+    });
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+    await child.exited;
+    return `${out}${err}`.slice(0, 30_000);
+  };
 }
 
 /** What the model's commands run with: this process's environment without the secrets it holds. */

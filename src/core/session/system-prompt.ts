@@ -1,22 +1,39 @@
 /**
  * The system prompt, built once when a session starts and journaled, so a reopened session sends
- * the provider the same request even if the project's instruction files changed since.
+ * the provider the same request even if the project's instruction files changed since. The
+ * instruction files it holds are read as Claude Code and Codex users keep them (src/core/instructions/).
  */
-import { join } from "node:path";
-import { readOwnFile, type SkippedFile } from "../confinement/own-files.ts";
+import type { ContextSource } from "../../journal/facts/index.ts";
+import { sectionText } from "../instructions/section-text.ts";
+import type { SkippedFile } from "../confinement/own-files.ts";
+import { instructionCandidates } from "../instructions/instruction-files.ts";
+import { type PathRule, readInstructions } from "../instructions/read-instructions.ts";
 
-const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
-const MAX_INSTRUCTIONS = 40_000;
+type Env = Record<string, string | undefined>;
 
-/**
- * The prompt, and the instruction files that were not read: one that leads outside the session's
- * directories, is not a regular file, or cannot be read is left out (the caller shows why).
- */
-export function buildSystemPrompt(
+export type BuiltPrompt = {
+  text: string;
+  sources: ContextSource[];
+  pathRules: PathRule[];
+  /** Instruction files not read (the caller shows why), and those given only in part. */
+  skipped: SkippedFile[];
+  cut: string[];
+};
+
+/** The prompt, the instruction files it holds, and those it left out. */
+export async function buildSystemPrompt(
   cwd: string,
   additionalDirectories: string[],
   today: string,
-): { text: string; skipped: SkippedFile[] } {
+  env: Env = process.env,
+  offered: {
+    skills: readonly { name: string; description: string }[];
+    agents: readonly { name: string; description: string }[];
+  } = {
+    skills: [],
+    agents: [],
+  },
+): Promise<BuiltPrompt> {
   const parts = [
     "You are verbatim, a coding agent working in the user's project through their editor.",
     "Use the tools to read, search, edit and run things; prefer reading before changing.",
@@ -27,13 +44,29 @@ export function buildSystemPrompt(
     `Platform: ${process.platform}`,
     `Date: ${today}`,
   ];
-  const skipped: SkippedFile[] = [];
   const roots = [cwd, ...additionalDirectories];
-  for (const name of INSTRUCTION_FILES) {
-    // Bytes enough for MAX_INSTRUCTIONS characters of any UTF-8 text.
-    const file = readOwnFile(join(cwd, name), roots, { maxBytes: MAX_INSTRUCTIONS * 4, truncate: true });
-    if (file.state === "skipped") skipped.push(file.skipped);
-    if (file.state === "ok") parts.push("", `Project instructions from ${name}:`, file.text.slice(0, MAX_INSTRUCTIONS));
+  const read = await readInstructions(instructionCandidates(cwd, roots, env), env);
+  if (read.sections.length > 0) {
+    parts.push("", "The user's instructions follow. They override default behaviour; follow them exactly as written.");
+    for (const section of read.sections) parts.push("", sectionText(section));
   }
-  return { text: parts.join("\n"), skipped };
+  if (offered.skills.length > 0)
+    parts.push(
+      "",
+      "Skills you can load with the Skill tool (load one when the task matches what it is for):",
+      ...offered.skills.map((s) => `- ${s.name}: ${s.description}`),
+    );
+  if (offered.agents.length > 0)
+    parts.push(
+      "",
+      "Custom subagent types the user keeps, for the Task tool's subagent_type:",
+      ...offered.agents.map((a) => `- ${a.name}: ${a.description}`),
+    );
+  return {
+    text: parts.join("\n"),
+    sources: read.sections.map((s) => s.source),
+    pathRules: read.pathRules,
+    skipped: read.skipped,
+    cut: read.cut,
+  };
 }

@@ -43,11 +43,17 @@ export type ParentSession = {
   ): Promise<ChildSession>;
 };
 
-export function subagentLauncher(parent: ParentSession): SubagentLauncher {
+/** `custom`: the session's custom subagent types, read when a `Task` call needs them. */
+export function subagentLauncher(
+  parent: ParentSession,
+  custom: () => Promise<SubagentKind[]> = async () => [],
+): SubagentLauncher {
+  const kinds = async () => [...subagentKinds, ...(await custom())];
   return {
-    kinds: () => subagentKinds,
+    kinds,
     async run(request): Promise<SubagentResult> {
-      const kind = subagentKinds.find((k) => k.name === request.subagentType) ?? subagentKinds[0]!;
+      const all = await kinds();
+      const kind = all.find((k) => k.name === request.subagentType) ?? subagentKinds[0]!;
       const toolCallId = request.parentToolCallId;
       const progress = new SubagentProgress();
       const calls = new ChildCalls();

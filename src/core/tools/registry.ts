@@ -9,6 +9,7 @@ import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { notebookEditTool } from "./notebook-edit.ts";
 import { readTool } from "./read.ts";
+import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoWriteTool } from "./todo-write.ts";
 import type { Tool } from "./tool.ts";
@@ -68,6 +69,7 @@ export function defaultTools(): Tool[] {
     taskTool,
     askUserQuestionTool,
     exitPlanModeTool,
+    skillTool,
   ];
   return tools as Tool[];
 }

@@ -5,7 +5,8 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Money } from "../../journal/facts/index.ts";
 
-export type SubagentKind = { name: string; description: string; systemPrompt: string };
+/** A type of subagent: its system prompt, and (for a custom one) the only tools it is given. */
+export type SubagentKind = { name: string; description: string; systemPrompt: string; tools?: string[] };
 
 export type SubagentRequest = {
   /** The parent's `Task` call, whose card shows the subagent's progress. */
@@ -30,7 +31,8 @@ export type SubagentResult = {
 };
 
 export interface SubagentLauncher {
-  kinds(): SubagentKind[];
+  /** The built-in types and the session's custom ones (read from the agent files when asked). */
+  kinds(): Promise<SubagentKind[]>;
   /** Runs a subagent to the end of its turn. Never throws. */
   run(request: SubagentRequest): Promise<SubagentResult>;
 }

@@ -28,7 +28,7 @@ export const taskTool: Tool<Input> = {
     "what it should report back. Its final report is returned to you; the user does not see it",
     "unless you pass it on.",
     "",
-    "Available subagent types:",
+    "Available subagent types (custom ones, when the user keeps any, are listed in the system prompt):",
     ...subagentKinds.map((k) => `- ${k.name}: ${k.description}`),
   ].join("\n"),
   input,
@@ -38,7 +38,7 @@ export const taskTool: Tool<Input> = {
   locations: () => [],
   async run(i, ctx) {
     if (!ctx.subagents) return failed("Subagents cannot start other subagents; do the task yourself.");
-    const kinds = ctx.subagents.kinds().map((k) => k.name);
+    const kinds = (await ctx.subagents.kinds()).map((k) => k.name);
     if (!kinds.includes(i.subagent_type)) {
       return failed(`Unknown subagent type "${i.subagent_type}". Available: ${kinds.join(", ")}.`);
     }

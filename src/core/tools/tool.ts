@@ -6,6 +6,7 @@
 import type { PlanEntry, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { AnsweredBy, ModelResult, Money } from "../../journal/facts/index.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { CommandEnvironment } from "./shell/command-env.ts";
@@ -70,6 +71,8 @@ export type ToolContext = {
   progress(content: ToolCallContent[]): void;
   /** Runs subagents (the `Task` tool); absent inside a subagent. */
   subagents?: SubagentLauncher;
+  /** The skills the session has now (the `Skill` tool), read when asked. */
+  skills?(): Promise<UserCommand[]>;
   /** A file of variables SessionStart hooks set (`CLAUDE_ENV_FILE`), which Bash sources first. */
   envFile?: string;
   /**

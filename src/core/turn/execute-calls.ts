@@ -12,6 +12,9 @@ import { parseInput } from "../tools/registry.ts";
 import type { AskedAnswer, FormAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
 import { checkFormAnswer } from "../tools/form-answer.ts";
 import { PendingWrites } from "./pending-writes.ts";
+import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
+import { onDemandInstructions } from "../instructions/on-demand.ts";
+import { mintId } from "../ids.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { defined } from "../../shared/defined.ts";
 
@@ -87,6 +90,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
     if (outcome.plan) await ctx.record({ kind: "plan_updated", entries: outcome.plan });
     for (const seen of outcome.seen ?? [])
       await ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
+    if (outcome.seen?.length) await loadInstructions(ctx, toolCallId, outcome.seen);
     await ctx.record({
       kind: "tool_call_finished",
       toolCallId,
@@ -97,6 +101,23 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       ...defined({ cost: outcome.cost }),
     });
   }
+}
+
+/** The instruction files the files a call read bring (a subfolder's CLAUDE.md, a matching rule): recorded with their text. */
+async function loadInstructions(ctx: TurnContext, toolCallId: string, seen: { path: string }[]): Promise<void> {
+  const skipped: SkippedFile[] = [];
+  const loaded = await onDemandInstructions({
+    paths: seen.map((s) => s.path),
+    cwd: ctx.cwd,
+    roots: ctx.roots,
+    loaded: ctx.state.loadedInstructions ?? [],
+    env: process.env,
+    skipped,
+  });
+  for (const { source, text } of loaded)
+    await ctx.record({ kind: "instructions_loaded", messageId: mintId("msg"), toolCallId, source, text });
+  const notice = skippedNotice(skipped);
+  if (notice) await ctx.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
 }
 
 async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared> {
@@ -168,7 +189,7 @@ async function run(
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
-      ...defined({ subagents: ctx.subagents }),
+      ...defined({ subagents: ctx.subagents, skills: ctx.skills }),
       ...(envFile ? { envFile } : {}),
       ...defined({ hidden }),
     });

@@ -8,6 +8,7 @@ import type { CommandEnvironment } from "../tools/shell/command-env.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "../providers/types.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
@@ -68,4 +69,6 @@ export type TurnContext = {
    * before every step; returns why the turn ends instead, if it must.
    */
   window?: { beforeRequest(firstStep: boolean): Promise<string | undefined> };
+  /** The session's skills now, for `Skill` calls. */
+  skills?(): Promise<UserCommand[]>;
 };

@@ -7,6 +7,7 @@ import { hookFacts } from "./hooks.ts";
 import { importFacts } from "./imports.ts";
 import { linkFacts } from "./links.ts";
 import { commandFacts } from "./commands.ts";
+import { contextFacts } from "./context.ts";
 import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
 import { permissionFacts } from "./permissions.ts";
@@ -27,6 +28,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...hookFacts,
   ...mcpFacts,
   ...commandFacts,
+  ...contextFacts,
   ...compactionFacts,
   ...subagentFacts,
   ...importFacts,
@@ -44,6 +46,7 @@ export type StoredFact = { seq: number; at: string; fact: Fact };
 
 export * from "./commands.ts";
 export * from "./compaction.ts";
+export * from "./context.ts";
 export * from "./display-shapes.ts";
 export * from "./hooks.ts";
 export * from "./imports.ts";

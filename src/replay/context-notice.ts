@@ -1,0 +1,48 @@
+/**
+ * How the context facts are shown: a compact notice saying what the model was given (the
+ * instruction files with their sizes and hashes; the skills, commands and subagents offered), and
+ * one for each instruction file loaded on demand. Pure: the same on every projection.
+ */
+import type { ContextSource, FactOf, OfferedItem } from "../journal/facts/index.ts";
+
+export type ContextNotice = { severity: "info"; title: string; description?: string };
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** `12.3 KB`, `512 B`. */
+function size(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+export function sourceLine(source: ContextSource): string {
+  return `${source.path} (${source.scope}, ${size(source.bytes)}, sha256 ${source.sha256.slice(0, 12)})`;
+}
+
+function offeredLine(kind: string, item: OfferedItem): string {
+  return `${kind} ${item.name} (${item.scope}): ${item.path}`;
+}
+
+/** The notice of a `context_given` fact. */
+export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice {
+  const bytes = fact.sources.reduce((sum, s) => sum + s.bytes, 0);
+  const parts = [`${plural(fact.sources.length, "instruction file")} (${size(bytes)})`];
+  if (fact.skills.length) parts.push(plural(fact.skills.length, "skill"));
+  if (fact.commands.length) parts.push(plural(fact.commands.length, "command"));
+  if (fact.agents.length) parts.push(plural(fact.agents.length, "agent"));
+  const lines = [
+    ...fact.sources.map(sourceLine),
+    ...fact.skills.map((s) => offeredLine("skill", s)),
+    ...fact.commands.map((c) => offeredLine("command", c)),
+    ...fact.agents.map((a) => offeredLine("agent", a)),
+  ];
+  return {
+    severity: "info",
+    title: `Context: ${parts.join(", ")}`,
+    ...(lines.length ? { description: lines.join("\n") } : {}),
+  };
+}
+
+/** The notice of an `instructions_loaded` fact. */
+export function instructionsLoadedNotice(fact: FactOf<"instructions_loaded">): ContextNotice {
+  return { severity: "info", title: `Context: loaded ${sourceLine(fact.source)}` };
+}
