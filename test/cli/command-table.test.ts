@@ -40,7 +40,7 @@ describe("each command's help", () => {
   test("--help anywhere among a command's arguments is the help, not an unknown option", async () => {
     const r = await runCli(["show", "ses_whatever", "--help"], box.env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toStartWith("usage: verbatim show ID [--ids]");
+    expect(r.stdout).toStartWith("usage: verbatim show ID [--ids | --context]");
   });
 
   test("run's help names every exit code", async () => {
