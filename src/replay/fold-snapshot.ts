@@ -62,6 +62,17 @@ export const foldSnapshot = z.strictObject({
     })
     .optional(),
   lastSeq: z.number().int(),
+  /** Absent in states stored before background jobs: none were open. */
+  openJobs: mapOf(
+    z.strictObject({
+      jobId: z.string(),
+      toolCallId: z.string(),
+      host: z.string(),
+      pid: z.number().int(),
+      startTime: z.string(),
+      outputPath: z.string(),
+    }),
+  ).optional(),
 });
 export type FoldSnapshot = z.infer<typeof foldSnapshot>;
 
@@ -103,6 +114,7 @@ export function snapshotFold(fold: SessionStateFold): string {
     holders: fold.holders,
     restore: fold.restore,
     lastSeq: fold.lastSeq,
+    ...(fold.openJobs.size > 0 ? { openJobs: { $verbatimMap: [...fold.openJobs] } } : {}),
   };
   return JSON.stringify(snapshot);
 }
@@ -139,6 +151,7 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.holders.splice(0, fold.holders.length, ...s.holders);
   fold.restore = s.restore ? { ...s.restore, toMessageId: s.restore.toMessageId } : undefined;
   fold.lastSeq = s.lastSeq;
+  refill(fold.openJobs, s.openJobs?.$verbatimMap ?? []);
 }
 
 function refill<V>(map: Map<string, V>, entries: readonly [string, V][]): void {

@@ -31,6 +31,16 @@ export type RestoreState = {
   ended: boolean;
 };
 
+/** A background job still running as far as the journal knows: the process group to kill if its agent died. */
+export type OpenJob = {
+  jobId: string;
+  toolCallId: string;
+  host: string;
+  pid: number;
+  startTime: string;
+  outputPath: string;
+};
+
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
 export class SessionStateFold {
@@ -59,6 +69,8 @@ export class SessionStateFold {
   /** The turn that started last, and whether it ended. */
   lastTurn: { turnId: string; ended: boolean } | undefined;
   readonly openCalls = new Map<string, OpenCall>();
+  /** Background jobs started and not yet ended, by job id. */
+  readonly openJobs = new Map<string, OpenJob>();
   /** Rules from "always" permission answers, oldest first. */
   readonly rules: PermissionRule[] = [];
   /** Directories outside the session's own that the user let file tools into for the session. */
@@ -205,6 +217,19 @@ export class SessionStateFold {
         return;
       case "tool_call_refused":
         this.openCalls.delete(fact.toolCallId);
+        return;
+      case "job_started":
+        this.openJobs.set(fact.jobId, {
+          jobId: fact.jobId,
+          toolCallId: fact.toolCallId,
+          host: fact.host,
+          pid: fact.pid,
+          startTime: fact.startTime,
+          outputPath: fact.outputPath,
+        });
+        return;
+      case "job_ended":
+        this.openJobs.delete(fact.jobId);
         return;
       case "session_recovered":
         for (const c of fact.calls) this.openCalls.delete(c.toolCallId);

@@ -21,6 +21,7 @@ import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, compactIfNeeded, recordInvocation } from "./commands-and-compaction.ts";
 import { recoveryFact } from "./recovery.ts";
+import type { JobControl } from "../tools/tool.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
@@ -58,6 +59,8 @@ export type TurnSession = {
   setMode(modeId: string): Promise<void>;
   /** Steering texts sent while a turn runs (a top-level session's turns are given it). */
   readonly steering?: TurnSteering;
+  /** The session's background jobs (a top-level session's turns are given them). */
+  readonly jobs?: JobControl;
 };
 
 /** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
@@ -155,7 +158,7 @@ async function turnAfterPrompt(
     ...defined({ hooks: session.hooks }),
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
     setMode: (modeId) => session.setMode(modeId),
-    ...defined({ steering: session.steering }),
+    ...defined({ steering: session.steering, jobs: session.jobs }),
   });
 }
 

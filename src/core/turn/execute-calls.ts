@@ -160,7 +160,7 @@ async function run(
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
-      ...defined({ subagents: ctx.subagents }),
+      ...defined({ subagents: ctx.subagents, jobs: ctx.jobs }),
       ...(envFile ? { envFile } : {}),
     });
   } catch (error) {

@@ -5,7 +5,7 @@ import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { CommandEnvironment } from "../tools/shell/command-env.ts";
-import type { ToolHost } from "../tools/tool.ts";
+import type { JobControl, ToolHost } from "../tools/tool.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "../providers/types.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
@@ -63,4 +63,6 @@ export type TurnContext = {
   setMode?(modeId: string): Promise<void>;
   /** Steering texts sent while the turn runs, landed before each step; absent inside a subagent. */
   steering?: TurnSteering;
+  /** The session's background jobs; absent inside a subagent. */
+  jobs?: JobControl;
 };

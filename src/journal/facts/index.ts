@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { hookFacts } from "./hooks.ts";
 import { importFacts } from "./imports.ts";
+import { jobFacts } from "./jobs.ts";
 import { commandFacts } from "./commands.ts";
 import { compactionFacts } from "./compaction.ts";
 import { mcpFacts } from "./mcp.ts";
@@ -31,6 +32,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...importFacts,
   ...rewindFacts,
   ...restoreFacts,
+  ...jobFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -45,6 +47,7 @@ export * from "./compaction.ts";
 export * from "./display-shapes.ts";
 export * from "./hooks.ts";
 export * from "./imports.ts";
+export * from "./jobs.ts";
 export * from "./mcp.ts";
 export * from "./subagents.ts";
 export * from "./permissions.ts";

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { call, done, fail, say, think, type Scenario, type ScriptContext, type Step } from "./script.ts";
 import { toolScenarios } from "./tool-scenarios.ts";
 import { midTurnScenarios } from "./mid-turn-scenarios.ts";
+import { jobScenarios } from "./job-scenarios.ts";
 import { tourScenario } from "./tour-scenario.ts";
 
 const firstResult = (ctx: ScriptContext) => ctx.results[0];
@@ -195,6 +196,7 @@ export const scenarios: Record<string, Scenario> = {
   tour: tourScenario,
   ...toolScenarios,
   ...midTurnScenarios,
+  ...jobScenarios,
 };
 
 /** The step a request is at, or a closing answer if the scenario has no more steps. */

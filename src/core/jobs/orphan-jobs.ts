@@ -1,0 +1,25 @@
+/**
+ * Jobs a dead agent left running. The journal names each job's process group by host, leader pid
+ * and the leader's start time: a group on this machine whose leader still runs as that same
+ * process is the job's, and is killed; a pid reused by another process never matches.
+ */
+import type { OpenJob } from "../../replay/state.ts";
+import { processStartTime, thisProcess } from "../../journal/process-identity.ts";
+import { ProcessTree } from "../process-group.ts";
+
+/** Whether the job's leader still runs on this machine as the process the journal recorded. */
+export function jobStillRuns(job: Pick<OpenJob, "host" | "pid" | "startTime">): boolean {
+  if (job.host !== thisProcess().host || job.startTime === "") return false;
+  return processStartTime(job.pid) === job.startTime;
+}
+
+/** Kills (SIGKILL) the group of each job still running as recorded; returns those it found. */
+export function killOrphanJobs(jobs: Iterable<OpenJob>): OpenJob[] {
+  const killed: OpenJob[] = [];
+  for (const job of jobs) {
+    if (!jobStillRuns(job)) continue;
+    new ProcessTree(job.pid).signal("SIGKILL");
+    killed.push(job);
+  }
+  return killed;
+}

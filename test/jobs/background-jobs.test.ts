@@ -1,0 +1,147 @@
+/**
+ * Background commands, driven through a spawned agent and the scripted model: a loopback server
+ * started in the background and answered by a later call of the same turn, its output read twice
+ * (each read's result recorded), stopped by the model; a reload equal to live; a job alive at a
+ * `kill -9` of the agent, killed by the next load and shown ended; a foreground command moved to
+ * the background at its timeout.
+ */
+import { describe, expect, test } from "bun:test";
+import { choose } from "../../src/client/view-client.ts";
+import { comparable } from "../../src/cli/demo.ts";
+import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
+import { processStartTime } from "../../src/journal/process-identity.ts";
+import { diffValues } from "../../src/view/view-diff.ts";
+import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { textOf } from "../support/cards.ts";
+import { exportedFacts } from "../support/exported-facts.ts";
+import { sandbox } from "../support/workspace.ts";
+import { cards } from "../parity/harness.ts";
+
+const allow = { policy: choose("allow_once") };
+
+/** A loopback HTTP server in the runtime the tests run on: prints its port, logs each request. */
+const SERVER = `${process.execPath} -e 'const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch(r) { console.log("GET " + new URL(r.url).pathname); return new Response("hello from the job"); } }); console.log("listening on " + s.port);'`;
+
+const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
+
+/** The recorded result of each call of `name`, in order. */
+function resultsOf(facts: Fact[], name: string): string[] {
+  const ids = ofKind(facts, "tool_call_announced")
+    .filter((f) => f.name === name)
+    .map((f) => f.toolCallId);
+  return ids.map((id) => ofKind(facts, "tool_call_finished").find((f) => f.toolCallId === id)?.result.text ?? "");
+}
+
+/** Whether the process the journal recorded for a job still runs as itself. */
+const runs = (job: FactOf<"job_started">) => processStartTime(job.pid) === job.startTime;
+
+describe("background jobs", () => {
+  test("a background server answers a later call of the same turn; its output is read twice and the job stopped by the model; a reload equals live", async () => {
+    const box = sandbox("scripted/background-server");
+    const live = await connectProcess(box.env, allow);
+    let sessionId = "";
+    try {
+      ({ sessionId } = await newSession(live.ctx, box.workspace));
+      const response = await prompt(live.ctx, sessionId, SERVER);
+      expect(response.stopReason).toBe("end_turn");
+    } finally {
+      await live.close();
+    }
+    const facts = await exportedFacts(box.env, sessionId);
+    const [started] = ofKind(facts, "job_started");
+    expect(started?.command).toBe(SERVER);
+    expect(runs(started!)).toBe(false);
+    // The request over HTTP, from a later Bash call of the same turn.
+    expect(resultsOf(facts, "Bash").some((r) => r.includes("hello from the job"))).toBe(true);
+    // Both reads, each with what it returned: the second saw the request the server logged.
+    const reads = resultsOf(facts, "Read");
+    expect(reads).toHaveLength(2);
+    expect(reads[0]).toContain("listening on");
+    expect(reads[1]).toContain("GET /hello");
+    expect(resultsOf(facts, "TaskStop")[0]).toContain(`Job ${started!.jobId} was stopped`);
+    const recorded = ofKind(facts, "job_output")
+      .map((f) => (f.output as { resource: { text: string } }).resource.text)
+      .join("");
+    expect(recorded).toContain("listening on");
+    expect(recorded).toContain("GET /hello");
+    expect(ofKind(facts, "job_ended")).toEqual([
+      expect.objectContaining({ jobId: started!.jobId, by: "model" }) as FactOf<"job_ended">,
+    ]);
+
+    const liveView = live.client.view(sessionId);
+    const [serverCard] = cards(liveView);
+    expect(serverCard?.status).toBe("completed");
+    expect(textOf(serverCard?.content)).toContain("GET /hello");
+    expect(textOf(serverCard?.content)).toContain(`Background job ${started!.jobId} was stopped by the model.`);
+
+    const again = await connectProcess(box.env, allow);
+    try {
+      await load(again.ctx, sessionId, box.workspace);
+      expect(diffValues(comparable(liveView), comparable(again.client.view(sessionId)))).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
+
+  test("a job alive when the agent is killed (kill -9) is killed by the next load, shown ended, and recorded ended at the next write", async () => {
+    const box = sandbox("scripted/call");
+    const live = await connectProcess(box.env, allow);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "echo started; sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+
+    const reopened = await connectProcess(box.env, allow);
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      const [card] = cards(reopened.client.view(sessionId));
+      expect(card?.status).toBe("failed");
+      expect(textOf(card?.content)).toContain(`Interrupted: verbatim stopped while background job ${job!.jobId} ran`);
+      for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
+      expect(runs(job!)).toBe(false);
+      // Loading wrote nothing; the session's next write records the job's end first.
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([]);
+      await prompt(reopened.ctx, sessionId, 'Read {"file_path": "README.md"}');
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([
+        expect.objectContaining({ jobId: job!.jobId, by: "interrupted" }) as FactOf<"job_ended">,
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  }, 60_000);
+
+  test("a foreground command that reaches its timeout moves to the background, and its card grows until it ends", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "echo before; sleep 1; echo after", "timeout": 300}');
+      const [card] = cards(c.client.view(sessionId));
+      expect(textOf(card?.content)).toContain(
+        "Command did not complete within its 300 ms timeout and was moved to the background",
+      );
+      await until(() => cards(c.client.view(sessionId))[0]?.status === "completed", "the moved job to end");
+      const ended = textOf(cards(c.client.view(sessionId))[0]?.content);
+      expect(ended).toContain("before\nafter");
+      expect(ended).toMatch(/Background job \S+ ended: exit code 0\./);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  test("a command starting with sleep is killed at its timeout, not moved", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 5", "timeout": 300}');
+      const [card] = cards(c.client.view(sessionId));
+      expect(card?.status).toBe("failed");
+      expect(textOf(card?.content)).toContain("timed out after 300 ms and was killed");
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
