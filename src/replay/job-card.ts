@@ -6,21 +6,12 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { textContent } from "../journal/facts/display-shapes.ts";
 import type { FactOf } from "../journal/facts/index.ts";
-import type { Card } from "./card.ts";
+import type { Card, CardJob } from "./card.ts";
+
+export type { CardJob } from "./card.ts";
 
 /** The most recent output a job's card shows, in characters. */
 export const JOB_CARD_TAIL = 4000;
-
-/** A job as its card folds it. `base`: the call's own content (what its result showed). */
-export type CardJob = {
-  jobId: string;
-  outputPath: string;
-  base: ToolCallContent[];
-  tail: string;
-  chars: number;
-  dropped: number;
-  ended?: FactOf<"job_ended">;
-};
 
 export function jobStarted(card: Card, fact: FactOf<"job_started">): void {
   card.job = { jobId: fact.jobId, outputPath: fact.outputPath, base: card.body, tail: "", chars: 0, dropped: 0 };

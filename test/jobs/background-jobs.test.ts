@@ -14,6 +14,7 @@ import { diffValues } from "../../src/view/view-diff.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
 import { exportedFacts } from "../support/exported-facts.ts";
+import { runCli } from "../support/cli-process.ts";
 import { sandbox } from "../support/workspace.ts";
 import { cards } from "../parity/harness.ts";
 
@@ -92,6 +93,11 @@ describe("background jobs", () => {
     await live.agent!.exited;
     const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
     expect(runs(job!)).toBe(true);
+    // doctor names the job no process answers for.
+    const doctor = await runCli(["doctor", "--json"], box.env);
+    const jobsCheck = doctor.stdout.split("\n").find((l) => l.includes('"background jobs"'));
+    expect(JSON.parse(jobsCheck ?? "{}")).toMatchObject({ status: "warn" });
+    expect(jobsCheck).toContain(job!.jobId);
 
     const reopened = await connectProcess(box.env, allow);
     try {

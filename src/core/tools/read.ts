@@ -44,12 +44,9 @@ export const readTool: Tool<Input> = {
   async run(i, ctx) {
     let path: string;
     let file: OpenedFile;
-    // A background job's output file (the Bash result named it) is readable beside the session's roots.
-    const jobRoot = ctx.jobs?.outputRoot(i.file_path);
-    const roots = jobRoot ? [...ctx.roots, jobRoot] : ctx.roots;
     try {
-      path = confine(i.file_path, roots);
-      file = opened(path, roots);
+      path = confine(i.file_path, ctx.roots);
+      file = opened(path, ctx.roots);
     } catch (error) {
       if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);
       throw error;
@@ -58,8 +55,8 @@ export const readTool: Tool<Input> = {
       if (readBytes(file, 0, BINARY_SNIFF_BYTES).includes(0)) {
         return failed(`${path} is a binary file (${file.size} bytes); Read shows text files only.`);
       }
-      // A job's output file is read from disk: the editor has no buffer of it.
-      const from = jobRoot ? { ...ctx, host: {} } : ctx;
+      // A background job's output file is read from disk: the editor has no buffer of it.
+      const from = ctx.jobs?.outputRoot(path) ? { ...ctx, host: {} } : ctx;
       return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, from) : await whole(path, file, i, from);
     } catch (error) {
       if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);

@@ -41,7 +41,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       });
       continue;
     }
-    const roots = [...ctx.roots, ...ctx.state.grantedDirectories];
+    const roots = [...ctx.roots, ...ctx.state.grantedDirectories, ...jobOutputRoots(ctx, p.tool, p.input)];
     const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal, roots }, ctx);
     if (!decision.run) {
       await ctx.record({
@@ -90,6 +90,17 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       ...defined({ cost: outcome.cost }),
     });
   }
+}
+
+/**
+ * A reading call whose every path is one of the session's job output files (the file a Bash result
+ * named) may read there as in the session's own directories: the model reads what its own command printed.
+ */
+function jobOutputRoots(ctx: TurnContext, tool: Tool, input: unknown): string[] {
+  if (!ctx.jobs || tool.access !== "read") return [];
+  const paths = tool.locations(input).map((l) => l.path);
+  const roots = paths.map((path) => ctx.jobs?.outputRoot(path));
+  return paths.length > 0 && roots.every((r) => r !== undefined) ? [...new Set(roots as string[])] : [];
 }
 
 async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared> {
