@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
-import { processStartTime } from "../../src/journal/process-identity.ts";
+import { jobStillRuns } from "../../src/core/jobs/orphan-jobs.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
@@ -34,7 +34,7 @@ function resultsOf(facts: Fact[], name: string): string[] {
 }
 
 /** Whether the process the journal recorded for a job still runs as itself. */
-const runs = (job: FactOf<"job_started">) => processStartTime(job.pid) === job.startTime;
+const runs = (job: FactOf<"job_started">) => jobStillRuns(job);
 
 describe("background jobs", () => {
   test("a background server answers a later call of the same turn; its output is read twice and the job stopped by the model; a reload equals live", async () => {
@@ -75,12 +75,15 @@ describe("background jobs", () => {
     expect(textOf(serverCard?.content)).toContain("GET /hello");
     expect(textOf(serverCard?.content)).toContain(`Background job ${started!.jobId} was stopped by the model.`);
 
-    const again = await connectProcess(box.env, allow);
-    try {
-      await load(again.ctx, sessionId, box.workspace);
-      expect(diffValues(comparable(liveView), comparable(again.client.view(sessionId)))).toEqual([]);
-    } finally {
-      await again.close();
+    // Twice: the first load writes the replay cache, the second reads from it.
+    for (let i = 0; i < 2; i++) {
+      const again = await connectProcess(box.env, allow);
+      try {
+        await load(again.ctx, sessionId, box.workspace);
+        expect(diffValues(comparable(liveView), comparable(again.client.view(sessionId)))).toEqual([]);
+      } finally {
+        await again.close();
+      }
     }
   }, 60_000);
 
@@ -116,6 +119,21 @@ describe("background jobs", () => {
     } finally {
       await reopened.close();
     }
+  }, 60_000);
+
+  test("a job ends with its agent: the agent's exit (SIGTERM) kills its process group and records its end", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    const { sessionId } = await newSession(c.ctx, box.workspace);
+    await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    c.agent!.kill("SIGTERM");
+    await c.agent!.exited;
+    expect(runs(job!)).toBe(false);
+    expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([
+      expect.objectContaining({ jobId: job!.jobId, by: "session" }) as FactOf<"job_ended">,
+    ]);
   }, 60_000);
 
   test("a foreground command that reaches its timeout moves to the background, and its card grows until it ends", async () => {

@@ -3,6 +3,7 @@
  * and the leader's start time: a group on this machine whose leader still runs as that same
  * process is the job's, and is killed; a pid reused by another process never matches.
  */
+import { readFileSync } from "node:fs";
 import type { OpenJob } from "../../replay/state.ts";
 import { processStartTime, thisProcess } from "../../journal/process-identity.ts";
 import { ProcessTree } from "../process-group.ts";
@@ -10,7 +11,17 @@ import { ProcessTree } from "../process-group.ts";
 /** Whether the job's leader still runs on this machine as the process the journal recorded. */
 export function jobStillRuns(job: Pick<OpenJob, "host" | "pid" | "startTime">): boolean {
   if (job.host !== thisProcess().host || job.startTime === "") return false;
-  return processStartTime(job.pid) === job.startTime;
+  return processStartTime(job.pid) === job.startTime && !zombie(job.pid);
+}
+
+/** A process that has exited and waits to be reaped runs no more. */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.charAt(stat.lastIndexOf(")") + 2) === "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** Kills (SIGKILL) the group of each job still running as recorded; returns those it found. */

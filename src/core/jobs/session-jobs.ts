@@ -64,7 +64,10 @@ export class SessionJobs implements JobControl {
   #recordedInSession = 0;
   #closed = false;
 
-  constructor(private readonly host: JobsHost) {}
+  constructor(
+    private readonly host: JobsHost,
+    private readonly bounds = { perJob: JOB_MAX_RECORDED, perSession: SESSION_MAX_RECORDED },
+  ) {}
 
   get directory(): string {
     return jobsDirectory(this.host.sessionId);
@@ -136,7 +139,7 @@ export class SessionJobs implements JobControl {
     writeSync(job.fd, chunk);
     job.total += chunk.length;
     job.unread = (job.unread + chunk).slice(-UNREAD_MAX);
-    const room = Math.min(JOB_MAX_RECORDED - job.recorded, SESSION_MAX_RECORDED - this.#recordedInSession);
+    const room = Math.min(this.bounds.perJob - job.recorded, this.bounds.perSession - this.#recordedInSession);
     const kept = room <= 0 ? "" : chunk.slice(0, room);
     job.dropped += chunk.length - kept.length;
     job.recorded += kept.length;
