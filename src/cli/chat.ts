@@ -11,6 +11,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { describeError, reportError, usageError } from "./cli-error.ts";
 import { AgentSessionStart, agentEnv } from "./agent-session-start.ts";
 import { checkJournalPlace } from "./journal-access.ts";
+import { isJobsCommand, jobsListing } from "./chat-jobs.ts";
 import { chatRewind, isRewindCommand } from "./chat-rewind.ts";
 import type { RunOptions } from "./run-args.ts";
 import { StdoutSink } from "./stdout-sink.ts";
@@ -54,7 +55,7 @@ export async function chat(options: ChatOptions): Promise<number> {
     const sessionId = start.sessionId;
     screen.transcript.flush();
     stderr(
-      `session ${sessionId}: type a prompt and Enter; /rewind goes back to an earlier prompt; Ctrl-C cancels a turn, Ctrl-D ends\n`,
+      `session ${sessionId}: type a prompt and Enter; /rewind goes back to an earlier prompt; /jobs lists background jobs; Ctrl-C cancels a turn, Ctrl-D ends\n`,
     );
     const io = processTerminal();
     for (;;) {
@@ -65,6 +66,10 @@ export async function chat(options: ChatOptions): Promise<number> {
         continue;
       }
       if (typed.text.trim() === "") continue;
+      if (isJobsCommand(typed.text)) {
+        stderr(jobsListing(started.client.view(sessionId)));
+        continue;
+      }
       turning = true;
       try {
         const { agent, client } = started;
