@@ -4,7 +4,8 @@
  * recorded is drawn first, as `show` draws it; then each record as the writer commits it, through
  * the projection the writer's own client was sent it by (the projector goes live at the end of
  * the replay, as a reopened session's does), and the one transcript renderer. It reads the
- * journal only: the writer is never asked for anything, nor slowed.
+ * journal only: the writer is never asked for anything, nor slowed. A background job's output is
+ * drawn (on stderr, headed by the job's id) as it is recorded, since its card may be drawn already.
  */
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
@@ -12,6 +13,9 @@ import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { retractionOf } from "../replay/retraction.ts";
+import type { Fact } from "../journal/facts/index.ts";
+import { endedLine, outputText } from "../replay/job-card.ts";
+import { visible } from "../view/visible-text.ts";
 import { onSession } from "./sessions.ts";
 import { processScreenOptions, Screen } from "./terminal/screen.ts";
 
@@ -72,8 +76,21 @@ async function drawFollowing(
   for await (const page of records) {
     for (const record of page) {
       for (const update of from.projector.apply(record)) screen.transcript.apply(update);
+      // A background job's output grows a card the transcript may have drawn already: it is drawn as it arrives.
+      const job = jobLines(record.fact);
+      if (job) screen.progress(job);
       // A turn's end is when run and chat draw the rest of it.
       if (record.fact.kind === "turn_ended") screen.transcript.flush();
     }
   }
+}
+
+/** A job's output, each line headed by the job's id, or how the job ended; undefined for any other fact. */
+function jobLines(fact: Fact): string | undefined {
+  if (fact.kind === "job_ended") return `[${fact.jobId}] ${endedLine(fact)}\n`;
+  if (fact.kind !== "job_output") return undefined;
+  const lines = outputText(fact).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  // The output came from a command: escapes shown, never run.
+  return lines.map((line) => `[${fact.jobId}] ${visible(line)}\n`).join("") || undefined;
 }

@@ -15,6 +15,7 @@ import { connectProcess, load, newSession, prompt, until } from "../support/acp-
 import { textOf } from "../support/cards.ts";
 import { exportedFacts } from "../support/exported-facts.ts";
 import { runCli } from "../support/cli-process.ts";
+import { agentCommand } from "../../src/client/spawn-agent.ts";
 import { sandbox } from "../support/workspace.ts";
 import { cards } from "../parity/harness.ts";
 
@@ -118,6 +119,41 @@ describe("background jobs", () => {
       ]);
     } finally {
       await reopened.close();
+    }
+  }, 60_000);
+
+  test("watch draws a job's output as it is recorded, between turns too", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      const watcher = Bun.spawn([...agentCommand(), "watch", sessionId], {
+        env: { ...process.env, ...box.env, NO_COLOR: "1" },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      let stderr = "";
+      const watching = (async () => {
+        const decoder = new TextDecoder();
+        for await (const chunk of watcher.stderr) {
+          stderr += decoder.decode(chunk, { stream: true });
+          if (stderr.includes("tick3")) watcher.kill("SIGINT");
+        }
+        return { code: await watcher.exited, stderr };
+      })();
+      // Watching from before the prompt: the job's output is drawn as it is recorded.
+      await until(() => stderr.includes(`watching ${sessionId}`), "the watcher to follow the session");
+      await prompt(
+        c.ctx,
+        sessionId,
+        'Bash {"command": "for i in 1 2 3; do echo tick$i; sleep 0.4; done", "run_in_background": true}',
+      );
+      const watched = await watching;
+      expect(watched.code).toBe(130);
+      expect(watched.stderr).toMatch(/\[job_\w+\] tick1\n/);
+      expect(watched.stderr).toMatch(/\[job_\w+\] tick3\n/);
+    } finally {
+      await c.close();
     }
   }, 60_000);
 
