@@ -162,6 +162,8 @@ export class SessionStateFold {
         return;
       case "session_imported":
         this.holders.push({ seq, host: "", cwd: "" });
+        // An imported history's jobs ran elsewhere, or belong to the session it was exported from.
+        this.openJobs.clear();
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;
         this.rules.splice(0, this.rules.length, ...fact.rules);
@@ -169,6 +171,8 @@ export class SessionStateFold {
         return;
       case "session_forked":
         this.forkOf = { sessionId: fact.fromSessionId, seq: fact.fromSeq };
+        // The jobs of the history a fork began with are its source's, never the fork's to kill.
+        this.openJobs.clear();
         return;
       case "prompt_received":
         this.prompts++;

@@ -122,6 +122,20 @@ describe("background jobs", () => {
     }
   }, 60_000);
 
+  test("deleting a session whose agent was killed kills the jobs it left running", async () => {
+    const box = sandbox("scripted/call");
+    const live = await connectProcess(box.env, allow);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    expect((await runCli(["delete", sessionId], box.env)).code).toBe(0);
+    for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
+    expect(runs(job!)).toBe(false);
+  }, 60_000);
+
   test("watch draws a job's output as it is recorded, between turns too", async () => {
     const box = sandbox("scripted/call");
     const c = await connectProcess(box.env, allow);

@@ -10,6 +10,7 @@ import { defaultTools, ToolRegistry } from "../../src/core/tools/registry.ts";
 import { encodeFact } from "../../src/journal/codec.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { processStartTime } from "../../src/journal/process-identity.ts";
+import { SessionStateFold } from "../../src/replay/state.ts";
 import { runTool } from "../support/tool-run.ts";
 import { sandbox } from "../support/workspace.ts";
 
@@ -126,5 +127,25 @@ describe("a session's background jobs", () => {
     expect((await ended(facts))?.by).toBe("model");
     const again = await runTool(registry.get("TaskStop")!, { task_id: "job_none" }, { cwd: ws, jobs });
     expect(again.result).toEqual({ text: "No background job with id job_none in this session.", isError: true });
+  });
+
+  test("a fork owns none of the jobs of the history it began with: a load of it kills nothing", () => {
+    const fold = new SessionStateFold();
+    fold.apply(
+      {
+        kind: "job_started",
+        jobId: "job_1",
+        toolCallId: "call_1",
+        command: "sleep 300",
+        outputPath: "/tmp/job_1.output",
+        host: "here",
+        pid: 42,
+        startTime: "7",
+      },
+      1,
+    );
+    expect([...fold.openJobs.keys()]).toEqual(["job_1"]);
+    fold.apply({ kind: "session_forked", fromSessionId: "ses_source", fromSeq: 1 }, 2);
+    expect(fold.openJobs.size).toBe(0);
   });
 });
