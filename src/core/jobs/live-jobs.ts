@@ -21,4 +21,9 @@ export const liveJobs = {
   delete(job: JobProcess): void {
     jobs.delete(job);
   },
+  /** Whether this process runs the job whose leader is `pid`, started at `startTime` (its session is open here). */
+  runs(pid: number, startTime: string): boolean {
+    for (const job of jobs) if (job.pid === pid && job.startTime === startTime) return true;
+    return false;
+  },
 };

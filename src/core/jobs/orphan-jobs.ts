@@ -6,7 +6,9 @@
 import { readFileSync } from "node:fs";
 import type { OpenJob } from "../../replay/state.ts";
 import { processStartTime, thisProcess } from "../../journal/process-identity.ts";
+import type { FactOf } from "../../journal/facts/index.ts";
 import { ProcessTree } from "../process-group.ts";
+import { liveJobs } from "./live-jobs.ts";
 
 /** Whether the job's leader still runs on this machine as the process the journal recorded. */
 export function jobStillRuns(job: Pick<OpenJob, "host" | "pid" | "startTime">): boolean {
@@ -33,4 +35,17 @@ export function killOrphanJobs(jobs: Iterable<OpenJob>): OpenJob[] {
     killed.push(job);
   }
   return killed;
+}
+
+/**
+ * After a load with no live process holding the session: kills the groups of the jobs its dead
+ * writer left running and hands `recordSoon` each one's end (`interrupted`), for the session's next
+ * write. A job this process runs is the session's instance still open here (a resume replaces it):
+ * not an orphan.
+ */
+export function endOrphanJobs(open: Iterable<OpenJob>, recordSoon: (fact: FactOf<"job_ended">) => void): void {
+  const orphans = [...open].filter((job) => !liveJobs.runs(job.pid, job.startTime));
+  killOrphanJobs(orphans);
+  for (const job of orphans)
+    recordSoon({ kind: "job_ended", jobId: job.jobId, toolCallId: job.toolCallId, by: "interrupted" });
 }

@@ -33,7 +33,7 @@ import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
 import { SessionTurns, type SteerOutcome } from "./session-turns.ts";
 import { SessionJobs } from "../jobs/session-jobs.ts";
-import { killOrphanJobs } from "../jobs/orphan-jobs.ts";
+import { endOrphanJobs } from "../jobs/orphan-jobs.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -148,11 +148,6 @@ export class SessionRuntime {
     return this.#jobs;
   }
 
-  /** The background jobs running now (for `/jobs`-style listings). */
-  runningJobs() {
-    return this.#jobs?.running() ?? [];
-  }
-
   /**
    * After a load with no live process holding the session: kills the process groups of the jobs
    * its dead writer left running (identified by host, pid and start time, orphan-jobs.ts), and
@@ -160,9 +155,7 @@ export class SessionRuntime {
    * showed it. Loading itself never writes.
    */
   endOrphanJobs(): void {
-    killOrphanJobs(this.state.openJobs.values());
-    for (const job of this.state.openJobs.values())
-      this.#writer.recordSoon({ kind: "job_ended", jobId: job.jobId, toolCallId: job.toolCallId, by: "interrupted" });
+    endOrphanJobs(this.state.openJobs.values(), (fact) => this.#writer.recordSoon(fact));
   }
 
   /** The catalog of this session's workspace. */
