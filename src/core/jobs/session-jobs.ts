@@ -73,13 +73,6 @@ export class SessionJobs implements JobControl {
     return jobsDirectory(this.host.sessionId);
   }
 
-  /** The jobs still running. */
-  running(): { jobId: string; toolCallId: string; outputPath: string; pid: number }[] {
-    return [...this.#jobs.values()]
-      .filter((j) => j.stoppedBy === undefined && j.process.running)
-      .map((j) => ({ jobId: j.jobId, toolCallId: j.toolCallId, outputPath: j.outputPath, pid: j.process.pid }));
-  }
-
   async start(job: Parameters<JobControl["start"]>[0]): Promise<JobHandle> {
     if (this.#closed) throw new Error("the session is closing");
     const process = new JobProcess({ command: job.command, cwd: job.cwd, env: job.env });
