@@ -3,6 +3,7 @@
  * output stored through the blob store; aliases of Claude Code's older tool names; the end of a
  * session stopping every job with its whole process group.
  */
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SessionJobs } from "../../src/core/jobs/session-jobs.ts";
@@ -12,6 +13,7 @@ import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { processStartTime } from "../../src/journal/process-identity.ts";
 import { SessionStateFold } from "../../src/replay/state.ts";
 import { runTool } from "../support/tool-run.ts";
+import { bashTool } from "../../src/core/tools/bash.ts";
 import { sandbox } from "../support/workspace.ts";
 
 /** Whether `pid` still runs as the process that started at `start` (a zombie waiting to be reaped has stopped). */
@@ -147,5 +149,21 @@ describe("a session's background jobs", () => {
     expect([...fold.openJobs.keys()]).toEqual(["job_1"]);
     fold.apply({ kind: "session_forked", fromSessionId: "ses_source", fromSeq: 1 }, 2);
     expect(fold.openJobs.size).toBe(0);
+  });
+
+  test("a foreground command that ends in time reports nothing after its result, though a child still prints", async () => {
+    const { jobs, facts } = jobsRecording();
+    const ws = sandbox().workspace;
+    const progress: ToolCallContent[][] = [];
+    const outcome = await runTool(
+      bashTool,
+      { command: "(sleep 0.8; echo late) & echo now" },
+      { cwd: ws, jobs, progress },
+    );
+    expect(outcome.result.text).toBe("now\n\nExit code 0");
+    const shown = progress.length;
+    await Bun.sleep(1500);
+    expect(progress.length).toBe(shown);
+    expect(facts).toEqual([]);
   });
 });

@@ -43,10 +43,12 @@ export async function runMovable(options: {
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
   });
+  let moved = false;
   try {
     const first = await Promise.race([process.ended, timedOut, cancelled]);
     if (first === "cancel" || first === "timeout") {
-      if (first === "timeout" && (await options.onTimeout(process))) return { moved: true };
+      moved = first === "timeout" && (await options.onTimeout(process));
+      if (moved) return { moved: true };
       await process.stop();
       const end = await process.ended;
       return { end: { ...end, ...defined({ stopped: first }) } };
@@ -55,5 +57,7 @@ export async function runMovable(options: {
   } finally {
     clearTimeout(timer);
     if (onAbort) options.signal.removeEventListener("abort", onAbort);
+    // Nothing is reported after the result: output still arriving from background children is dropped.
+    if (!moved) process.sink = () => undefined;
   }
 }
