@@ -6,6 +6,7 @@
  * the background at its timeout.
  */
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
@@ -92,7 +93,7 @@ describe("background jobs", () => {
     const box = sandbox("scripted/call");
     const live = await connectProcess(box.env, allow);
     const { sessionId } = await newSession(live.ctx, box.workspace);
-    await prompt(live.ctx, sessionId, 'Bash {"command": "echo started; sleep 300", "run_in_background": true}');
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
     live.agent!.kill(9);
     await live.agent!.exited;
     const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
@@ -122,7 +123,7 @@ describe("background jobs", () => {
     }
   }, 60_000);
 
-  test("deleting a session whose agent was killed kills the jobs it left running", async () => {
+  test("deleting a session whose agent was killed kills the jobs it left running, and removes their output files", async () => {
     const box = sandbox("scripted/call");
     const live = await connectProcess(box.env, allow);
     const { sessionId } = await newSession(live.ctx, box.workspace);
@@ -131,9 +132,11 @@ describe("background jobs", () => {
     await live.agent!.exited;
     const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
     expect(runs(job!)).toBe(true);
+    expect(existsSync(job!.outputPath)).toBe(true);
     expect((await runCli(["delete", sessionId], box.env)).code).toBe(0);
     for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
     expect(runs(job!)).toBe(false);
+    expect(existsSync(job!.outputPath)).toBe(false);
   }, 60_000);
 
   test("watch draws a job's output as it is recorded, between turns too", async () => {

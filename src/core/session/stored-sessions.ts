@@ -2,7 +2,9 @@
 import type { JournalStore } from "../../journal/store.ts";
 import { removeEnvFile } from "../hooks/env-file.ts";
 import type { EngineDeps } from "./session-types.ts";
+import { rmSync } from "node:fs";
 import { killOrphanJobs } from "../jobs/orphan-jobs.ts";
+import { jobsDirectory } from "../jobs/session-jobs.ts";
 import type { OpenJob } from "../../replay/state.ts";
 
 /**
@@ -28,6 +30,8 @@ export async function deleteStoredSession(
   const jobs = holder ? [] : await openJobs(deps.store, sessionId);
   if (!(await deps.store.delete(sessionId))) return false;
   killOrphanJobs(jobs);
+  // The jobs' output files go with the session.
+  rmSync(jobsDirectory(sessionId), { recursive: true, force: true });
   removeEnvFile(deps.hooks?.env ?? process.env, sessionId);
   return true;
 }
