@@ -35,7 +35,15 @@ export async function streamOnce(entry: string, env: Record<string, string>, cwd
   let sessionId: string | undefined;
   let promptSent = false;
   agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
+  // With a job beside the stream (BENCH_JOB), its Bash call asks first: allowed once.
+  const answersPermission = env.BENCH_JOB !== undefined;
   await readLines(agent.proc.stdout, (line, at) => {
+    const asked = answersPermission ? permissionRequest(line) : undefined;
+    if (asked) {
+      const result = { outcome: { outcome: "selected", optionId: asked.allow } };
+      agent.send(`${JSON.stringify({ jsonrpc: "2.0", id: asked.id, result })}\n`);
+      return false;
+    }
     const id = responseId(line);
     // The SDK answers requests concurrently: each waits for the previous response.
     if (id === 0) {
@@ -81,6 +89,15 @@ export async function streamOnce(entry: string, env: Record<string, string>, cwd
     costP50: quantile(costs, 0.5),
     costP99: quantile(costs, 0.99),
   };
+}
+
+/** A `session/request_permission` request: its id and the option that allows once. */
+function permissionRequest(line: Uint8Array | string): { id: number | string; allow: string } | undefined {
+  const s = typeof line === "string" ? line : text(line);
+  if (!s.includes('"session/request_permission"')) return undefined;
+  const request = JSON.parse(s) as { id: number | string; params: { options: { optionId: string; kind: string }[] } };
+  const allow = request.params.options.find((o) => o.kind === "allow_once")?.optionId ?? "";
+  return { id: request.id, allow };
 }
 
 export type Live = {

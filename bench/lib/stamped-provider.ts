@@ -31,3 +31,23 @@ export const stampedProvider = (count: number, pauseMs = 0): Provider => ({
   contextWindow: () => 200_000,
   stream: () => stampedChunks(count, pauseMs),
 });
+
+/**
+ * The first step of each prompt starts `command` in the background (a Bash call with
+ * run_in_background); the next streams `then`'s chunks, with the job's output recorded beside them.
+ */
+export function jobThenStamped(command: string, then: Provider): Provider {
+  return {
+    ...then,
+    stream(request, signal) {
+      if (request.messages.at(-1)?.role === "tool_results") return then.stream(request, signal);
+      return (async function* (): AsyncGenerator<ProviderEvent> {
+        const json = JSON.stringify({ command, run_in_background: true });
+        yield { type: "tool_call_start", index: 0, providerCallId: "bench_job", name: "Bash" };
+        yield { type: "tool_call_delta", index: 0, json };
+        yield { type: "tool_call_end", index: 0 };
+        yield { type: "done", stopReason: "tool_use" };
+      })();
+    },
+  };
+}

@@ -1,12 +1,13 @@
 /**
  * What a chat entry is: a prompt for the agent, or one of the chat's own commands, answered at the
- * terminal and never sent (`/help`, `/exit`, `/quit`, `/rewind`). An entry that starts with a
+ * terminal and never sent (`/help`, `/exit`, `/quit`, `/rewind`, `/jobs`). An entry that starts with a
  * `/word` that is neither the chat's nor one of the session's commands (its last
  * `available_commands_update`) is answered with the list, never sent to the model: a typo'd
  * command would otherwise become a prompt. Text whose first word has another `/` in it (a path
  * such as `/etc/hosts`) is a prompt.
  */
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
+import { isJobsCommand } from "./chat-jobs.ts";
 import { isRewindCommand } from "./chat-rewind.ts";
 import { oneLine } from "./terminal/progress-lines.ts";
 
@@ -15,11 +16,13 @@ export type ChatEntry =
   | { kind: "help" }
   | { kind: "exit" }
   | { kind: "rewind" }
+  | { kind: "jobs" }
   | { kind: "unknown"; command: string };
 
 const OWN: { usage: string; what: string }[] = [
   { usage: "/help", what: "this list" },
   { usage: "/rewind [--files]", what: "go back to before an earlier prompt and send another instead" },
+  { usage: "/jobs", what: "list the session's background jobs, with how each ended" },
   { usage: "/exit, /quit", what: "end the chat (as Ctrl-D on an empty prompt does)" },
 ];
 
@@ -38,6 +41,7 @@ export function chatEntry(text: string, commands: readonly AvailableCommand[]): 
   if (word === "help" && text.trim() === "/help") return { kind: "help" };
   if ((word === "exit" || word === "quit") && text.trim() === `/${word}`) return { kind: "exit" };
   if (word === "rewind" && isRewindCommand(text)) return { kind: "rewind" };
+  if (isJobsCommand(text)) return { kind: "jobs" };
   if (commands.some((c) => commandName(c) === word)) return { kind: "prompt" };
   return { kind: "unknown", command: word };
 }

@@ -15,6 +15,7 @@ import { describeError, reportError, usageError } from "./cli-error.ts";
 import { AgentSessionStart, agentEnv } from "./agent-session-start.ts";
 import { checkJournalPlace } from "./journal-access.ts";
 import { chatEntry, chatHelp, unknownCommand } from "./chat-commands.ts";
+import { jobsListing } from "./chat-jobs.ts";
 import { chatRewind } from "./chat-rewind.ts";
 import type { RunOptions } from "./run-args.ts";
 import { StdoutSink } from "./stdout-sink.ts";
@@ -81,6 +82,10 @@ export async function chat(options: ChatOptions): Promise<number> {
       }
       if (entry.kind === "unknown") {
         stderr(unknownCommand(entry.command, commands()));
+        continue;
+      }
+      if (entry.kind === "jobs") {
+        stderr(jobsListing(started.client.view(sessionId)));
         continue;
       }
       turning = true;

@@ -24,6 +24,7 @@ import { providerStatus } from "./provider-status.ts";
 import { reachProvider } from "./provider-reach.ts";
 import { permissionChecks } from "./doctor-permissions.ts";
 import { setupChecks } from "./setup-checks.ts";
+import { orphanJobs } from "./orphan-jobs-check.ts";
 
 export type Check = { check: string; status: "ok" | "warn" | "fail"; message: string };
 
@@ -97,7 +98,7 @@ async function journalChecks(env: Env): Promise<Check[]> {
     if (s && (s.mode & 0o077) !== 0)
       checks.push(fail("journal permissions", `${path} is mode ${mode(path)}, readable by others: chmod 600 ${path}`));
   }
-  checks.push(await journalIntegrity(file));
+  checks.push(...(await journalIntegrity(file)));
   return checks;
 }
 
@@ -115,29 +116,50 @@ async function serverJournal(env: Env, where: string): Promise<Check> {
 }
 
 /** SQLite's own integrity check, then the journal's layout and sessions as the store reads them. */
-async function journalIntegrity(file: string): Promise<Check> {
+async function journalIntegrity(file: string): Promise<Check[]> {
   try {
     const db = new Database(file, { readonly: true, strict: true });
     try {
       const rows = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
       const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
       if (problems.length)
-        return fail(
-          "journal",
-          `${file} is damaged (${problems.slice(0, 3).join("; ")}). Move it away to start a new journal; keep it for recovery.`,
-        );
+        return [
+          fail(
+            "journal",
+            `${file} is damaged (${problems.slice(0, 3).join("; ")}). Move it away to start a new journal; keep it for recovery.`,
+          ),
+        ];
     } finally {
       db.close();
     }
     const store = new SqliteJournal(file);
     try {
       const sessions = (await store.list({ limit: 100_000 })).length;
-      return ok("journal", `${file}: intact, ${sessionsAndSize(sessions, await store.journalBytes())}`);
+      return [
+        ok("journal", `${file}: intact, ${sessionsAndSize(sessions, await store.journalBytes())}`),
+        await jobsCheck(file, store),
+      ];
     } finally {
       await store.close();
     }
   } catch (error) {
-    return fail("journal", describeError(error, { journal: file }).body.message);
+    return [fail("journal", describeError(error, { journal: file }).body.message)];
+  }
+}
+
+/** Background jobs still running from sessions no live process holds (a load of the session kills them). */
+async function jobsCheck(file: string, store: SqliteJournal): Promise<Check> {
+  const db = new Database(file, { readonly: true, strict: true });
+  try {
+    const jobs = await orphanJobs(db, store);
+    if (jobs.length === 0) return ok("background jobs", "none left running by a session no process holds");
+    const list = jobs.map((j) => `${j.jobId} of ${j.sessionId} (process group ${j.pid}: ${j.command})`).join("; ");
+    return warn(
+      "background jobs",
+      `still running from sessions no process holds: ${list}. Loading the session stops them (or kill -- -<group>).`,
+    );
+  } finally {
+    db.close();
   }
 }
 

@@ -5,8 +5,9 @@
  * the projection the writer's own client was sent it by (the projector goes live at the end of
  * the replay, as a reopened session's does), and the one transcript renderer; on stderr, what
  * `run` shows beside it (progress lines, a command's output as it comes, the wait for the model at
- * a terminal) and a line at each turn's end saying how it ended. It reads the journal only: the
- * writer is never asked for anything, nor slowed.
+ * a terminal), a background job's output as it is recorded (headed by the job's id, since its card
+ * may be drawn already) and a line at each turn's end saying how it ended. It reads the journal
+ * only: the writer is never asked for anything, nor slowed.
  */
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
 import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
@@ -14,6 +15,9 @@ import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
 import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { retractionOf } from "../replay/retraction.ts";
+import type { Fact } from "../journal/facts/index.ts";
+import { endedLine, outputText } from "../replay/job-card.ts";
+import { visible } from "../view/visible-text.ts";
 import { onSession } from "./sessions.ts";
 import type { FactOf } from "../journal/facts/index.ts";
 import { oneLine, ProgressLines } from "./terminal/progress-lines.ts";
@@ -99,6 +103,9 @@ async function drawFollowing(
           screen.transcript.apply(update);
           progress.print(update);
         }
+        // A background job's output grows a card the transcript may have drawn already: it is drawn as it arrives.
+        const job = jobLines(fact);
+        if (job) screen.progress(job);
         if (fact.kind !== "turn_ended") continue;
         // A turn's end is when run and chat draw the rest of it.
         screen.transcript.flush();
@@ -127,4 +134,14 @@ export function turnEndWords(fact: FactOf<"turn_ended">): string {
     default:
       return "done";
   }
+}
+
+/** A job's output, each line headed by the job's id, or how the job ended; undefined for any other fact. */
+function jobLines(fact: Fact): string | undefined {
+  if (fact.kind === "job_ended") return `[${fact.jobId}] ${endedLine(fact)}\n`;
+  if (fact.kind !== "job_output") return undefined;
+  const lines = outputText(fact).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  // The output came from a command: escapes shown, never run.
+  return lines.map((line) => `[${fact.jobId}] ${visible(line)}\n`).join("") || undefined;
 }

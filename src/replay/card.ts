@@ -6,6 +6,7 @@ import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientproto
 import { textContent } from "../journal/facts/display-shapes.ts";
 import type { PermissionOutcome } from "../journal/facts/index.ts";
 import type { PermissionOption } from "@agentclientprotocol/sdk";
+import type { FactOf } from "../journal/facts/index.ts";
 
 /** verbatim's own data on a card, sent under `_meta.verbatim`. */
 export type CardMeta = {
@@ -14,6 +15,17 @@ export type CardMeta = {
   outcome?: { by: string; reason: string };
   interrupted?: { mayHaveRun: boolean };
   [key: string]: unknown;
+};
+
+/** A background job as its card folds it (job-card.ts). `base`: the call's own content (what its result showed). */
+export type CardJob = {
+  jobId: string;
+  outputPath: string;
+  base: ToolCallContent[];
+  tail: string;
+  chars: number;
+  dropped: number;
+  ended?: FactOf<"job_ended">;
 };
 
 export type Card = {
@@ -33,6 +45,8 @@ export type Card = {
   hookLines?: Map<string, number>;
   /** Keys other clients read, sent at the root of `_meta` beside `verbatim` (e.g. Zed's `subagent_session_info`). */
   interop?: Record<string, unknown>;
+  /** The background job the call started, if any (job-card.ts). */
+  job?: CardJob;
 };
 
 export const cardContent = (card: Card): ToolCallContent[] => [...card.body, ...card.notes];

@@ -68,6 +68,17 @@ export const foldSnapshot = z.strictObject({
   // Authority: a load from the cache takes these from the facts instead (replay/authority.ts).
   permissionSettings: z.strictObject({ fact: permissionSettingsRead, seq: z.number().int() }).optional(),
   trustAsked: z.literal(true).optional(),
+  /** Absent in states stored before background jobs: none were open. */
+  openJobs: mapOf(
+    z.strictObject({
+      jobId: z.string(),
+      toolCallId: z.string(),
+      host: z.string(),
+      pid: z.number().int(),
+      startTime: z.string(),
+      outputPath: z.string(),
+    }),
+  ).optional(),
 });
 export type FoldSnapshot = z.infer<typeof foldSnapshot>;
 
@@ -113,6 +124,7 @@ export function snapshotFold(fold: SessionStateFold): string {
     lastSeq: fold.lastSeq,
     permissionSettings: fold.permissionSettings,
     trustAsked: fold.trustAsked,
+    ...(fold.openJobs.size > 0 ? { openJobs: { $verbatimMap: [...fold.openJobs] } } : {}),
   };
   return JSON.stringify(snapshot);
 }
@@ -154,6 +166,7 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   // Authority: a load from the cache takes these from the facts instead (replay/authority.ts).
   fold.permissionSettings = s.permissionSettings;
   fold.trustAsked = s.trustAsked;
+  refill(fold.openJobs, s.openJobs?.$verbatimMap ?? []);
 }
 
 function refill<V>(map: Map<string, V>, entries: readonly [string, V][]): void {

@@ -11,6 +11,7 @@ import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, prunedTitle, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
+import * as jobCard from "./job-card.ts";
 import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
 import { contextGivenNotice, instructionsLoadedNotice } from "./context-notice.ts";
@@ -195,7 +196,8 @@ export class Projector {
         return this.#withCard(fact.toolCallId, (card) => {
           card.status = fact.status;
           card.body = this.#shown(fact.content);
-          const update = contentAndMetaUpdate(card, { status: fact.status });
+          if (card.job) jobCard.jobCallFinished(card, card.job, card.body);
+          const update = contentAndMetaUpdate(card, { status: card.status });
           return [fact.rawOutput === undefined ? update : { ...update, rawOutput: fact.rawOutput }];
         });
       case "tool_call_refused":
@@ -254,6 +256,21 @@ export class Projector {
           ),
           ...(fact.interruptedTurnId ? [turnEndUpdate({ turnId: fact.interruptedTurnId, ending: "interrupted" })] : []),
         ];
+      case "job_started":
+        return this.#withCard(fact.toolCallId, (card) => {
+          jobCard.jobStarted(card, fact);
+          return [contentAndMetaUpdate(card)];
+        });
+      case "job_output":
+        return this.#withJob(fact, (card, job) => {
+          jobCard.jobOutput(card, job, fact);
+          return [contentAndMetaUpdate(card)];
+        });
+      case "job_ended":
+        return this.#withJob(fact, (card, job) => {
+          jobCard.jobEnded(card, job, fact);
+          return [contentAndMetaUpdate(card, { status: card.status })];
+        });
       case "hook_outcome":
         return this.#hooks.apply(fact, this.#cards, this.context.sessionId);
       case "tool_input_rewritten":
@@ -305,6 +322,18 @@ export class Projector {
     for (const card of this.#cards.parsed()) {
       if (isSettled(card)) continue;
       const copy: Card = { ...card, meta: { ...card.meta }, notes: [...card.notes] };
+      if (copy.job && !copy.job.ended) {
+        // A job the agent's death left running: shown ended, as the `job_ended` its session records next shows it.
+        copy.job = { ...copy.job };
+        jobCard.jobEnded(copy, copy.job, {
+          kind: "job_ended",
+          jobId: copy.job.jobId,
+          toolCallId: copy.toolCallId,
+          by: "interrupted",
+        });
+        marks.push(contentAndMetaUpdate(copy, { status: copy.status }));
+        continue;
+      }
       marks.push(interruptCard(copy, copy.started));
     }
     return marks;
@@ -391,6 +420,15 @@ export class Projector {
    */
   #shown(content: ToolCallContent[]): ToolCallContent[] {
     return this.context.replay ? content.filter((c) => c.type !== "terminal") : content;
+  }
+
+  /** A job's facts change the card of the call that started it (none: nothing is shown). */
+  #withJob(
+    fact: { toolCallId: string; jobId: string },
+    change: (card: Card, job: jobCard.CardJob) => SessionUpdate[],
+  ): SessionUpdate[] {
+    const card = this.#cards.get(fact.toolCallId);
+    return card?.job?.jobId === fact.jobId ? change(card, card.job) : [];
   }
 
   /** Facts about a call with no card project to nothing: no card is ever invented. */

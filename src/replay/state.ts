@@ -32,6 +32,16 @@ export type RestoreState = {
   ended: boolean;
 };
 
+/** A background job still running as far as the journal knows: the process group to kill if its agent died. */
+export type OpenJob = {
+  jobId: string;
+  toolCallId: string;
+  host: string;
+  pid: number;
+  startTime: string;
+  outputPath: string;
+};
+
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
 export class SessionStateFold {
@@ -67,6 +77,8 @@ export class SessionStateFold {
   /** The turn that started last, and whether it ended. */
   lastTurn: { turnId: string; ended: boolean } | undefined;
   readonly openCalls = new Map<string, OpenCall>();
+  /** Background jobs started and not yet ended, by job id. */
+  readonly openJobs = new Map<string, OpenJob>();
   /** Rules from "always" permission answers, oldest first. */
   readonly rules: PermissionRule[] = [];
   /** Directories outside the session's own that the user let file tools into for the session. */
@@ -183,6 +195,8 @@ export class SessionStateFold {
         // Rules read before an import (the file's, from elsewhere) never decide: none are in force until recorded here.
         this.permissionSettings = undefined;
         this.holders.push({ seq, host: "", cwd: "" });
+        // An imported history's jobs ran elsewhere, or belong to the session it was exported from.
+        this.openJobs.clear();
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;
         this.rules.splice(0, this.rules.length, ...fact.rules);
@@ -190,6 +204,8 @@ export class SessionStateFold {
         return;
       case "session_forked":
         this.forkOf = { sessionId: fact.fromSessionId, seq: fact.fromSeq };
+        // The jobs of the history a fork began with are its source's, never the fork's to kill.
+        this.openJobs.clear();
         return;
       case "prompt_received":
         this.prompts++;
@@ -238,6 +254,19 @@ export class SessionStateFold {
         return;
       case "tool_call_refused":
         this.openCalls.delete(fact.toolCallId);
+        return;
+      case "job_started":
+        this.openJobs.set(fact.jobId, {
+          jobId: fact.jobId,
+          toolCallId: fact.toolCallId,
+          host: fact.host,
+          pid: fact.pid,
+          startTime: fact.startTime,
+          outputPath: fact.outputPath,
+        });
+        return;
+      case "job_ended":
+        this.openJobs.delete(fact.jobId);
         return;
       case "session_recovered":
         for (const c of fact.calls) this.openCalls.delete(c.toolCallId);

@@ -159,6 +159,20 @@ describe("hook configuration", () => {
     expect(selectHandlers(config, "PreToolUse", "Task").map((h) => h.command)).toEqual(["agent", "both"]);
   });
 
+  test("a matcher written with an earlier name of a background-job tool (KillShell, KillBash, BashOutput) selects it", () => {
+    const box = sandbox();
+    writeHooks(box, "claude-user", {
+      PreToolUse: [
+        { matcher: "KillShell", hooks: [command("kill-shell")] },
+        { matcher: "KillBash|TaskStop", hooks: [command("stop")] },
+        { matcher: "BashOutput", hooks: [command("output")] },
+      ],
+    });
+    const config = load(box);
+    expect(selectHandlers(config, "PreToolUse", "TaskStop").map((h) => h.command)).toEqual(["kill-shell", "stop"]);
+    expect(selectHandlers(config, "PreToolUse", "TaskOutput").map((h) => h.command)).toEqual(["output"]);
+  });
+
   test("exec form keeps the program and its arguments apart", () => {
     const box = sandbox();
     writeHooks(box, "claude-user", { Stop: [{ hooks: [command("/usr/bin/env", { args: ["printf", "%s", "a b"] })] }] });

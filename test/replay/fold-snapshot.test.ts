@@ -36,9 +36,18 @@ function folded(): SessionStateFold {
   return fold;
 }
 
-/** What the state head held before the snapshot was written by hand: the fold's own fields, its maps tagged. */
+/**
+ * What the state head held before the snapshot was written by hand: the fold's own fields, its maps
+ * tagged. `openJobs`, added since, is left out while empty, as states stored before it hold it.
+ */
 const reflectiveJson = (fold: SessionStateFold) =>
-  JSON.stringify(fold, (_key, value: unknown) => (value instanceof Map ? { $verbatimMap: [...value] } : value));
+  JSON.stringify(fold, (key, value: unknown) =>
+    key === "openJobs" && value instanceof Map && value.size === 0
+      ? undefined
+      : value instanceof Map
+        ? { $verbatimMap: [...value] }
+        : value,
+  );
 
 describe("the session fold's snapshot", () => {
   test("is the text stored states already hold", () => {

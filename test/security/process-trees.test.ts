@@ -59,7 +59,8 @@ describe("a command's setsid child", () => {
       const turn = prompt(
         c.ctx,
         sessionId,
-        `Bash ${JSON.stringify({ command: detachedSleeper(pidFile), timeout: 1500 })}`,
+        // Starting with `sleep`, the command is killed at its timeout rather than moved to the background.
+        `Bash ${JSON.stringify({ command: `sleep 0; ${detachedSleeper(pidFile)}`, timeout: 1500 })}`,
       );
       const pid = await sleeperPid(pidFile);
       await turn;

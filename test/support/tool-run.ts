@@ -2,7 +2,7 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { parseInput } from "../../src/core/tools/registry.ts";
 import { commandEnvironment } from "../../src/core/tools/shell/command-env.ts";
-import type { Tool, ToolContext, ToolHost, ToolOutcome } from "../../src/core/tools/tool.ts";
+import type { JobControl, Tool, ToolContext, ToolHost, ToolOutcome } from "../../src/core/tools/tool.ts";
 
 export type RunOptions = {
   cwd: string;
@@ -11,6 +11,7 @@ export type RunOptions = {
   seenFiles?: Map<string, string>;
   signal?: AbortSignal;
   progress?: ToolCallContent[][];
+  jobs?: JobControl;
 };
 
 /** Validates the input like the turn does, runs the tool, and records what it saw into `seenFiles`. */
@@ -28,6 +29,7 @@ export async function runTool(tool: Tool, raw: unknown, options: RunOptions): Pr
     commandEnv: commandEnvironment(process.env, { names: [], values: [] }),
     seenFiles,
     progress: (content) => options.progress?.push(content),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
   };
   const outcome = await tool.run(parsed.input, context);
   for (const seen of outcome.seen ?? []) seenFiles.set(seen.path, seen.sha256);

@@ -260,7 +260,12 @@ export function selectHandlers(
  * select the same calls (hooks.md §12.2: "use Claude's names for equivalents", with aliases where
  * a tool differs). The payload still carries verbatim's name. Each handler is selected once.
  */
-const MATCHER_ALIASES: Record<string, readonly string[]> = { Task: ["Agent"] };
+const MATCHER_ALIASES: Record<string, readonly string[]> = {
+  Task: ["Agent"],
+  // The background-job tools' earlier names (agent-conventions §3.1), whichever name the model called.
+  TaskStop: ["KillShell", "KillBash"],
+  TaskOutput: ["BashOutput"],
+};
 
 /** The command as shown: shell form as written, exec form as the program and its arguments. */
 export const commandText = (h: Pick<CommandHandler, "command" | "args">) =>

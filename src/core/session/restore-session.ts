@@ -84,10 +84,13 @@ export async function restoreSession(deps: EngineDeps, request: RestoreRequest):
       },
     },
   );
+  const orphaned = await openCallsInterrupted(deps.store, sessionId);
   if (replay) {
-    for (const update of pipeline.end(await openCallsInterrupted(deps.store, sessionId))) replay.update(update);
+    for (const update of pipeline.end(orphaned)) replay.update(update);
     await replay.end();
   }
+  // Jobs a dead writer left running are killed now; their ends are recorded at the next write.
+  if (orphaned) runtime.endOrphanJobs();
   projector.context.replay = false;
   return { runtime, projector };
 }

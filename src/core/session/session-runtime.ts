@@ -37,6 +37,8 @@ import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
 import { settingsDirectories, settingsInForce } from "../permissions/settings-rules.ts";
 import { hostname } from "node:os";
 import { SessionTurns, type SteerOutcome } from "./session-turns.ts";
+import { SessionJobs } from "../jobs/session-jobs.ts";
+import { endOrphanJobs } from "../jobs/orphan-jobs.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
@@ -63,6 +65,8 @@ export class SessionRuntime {
   readonly #mcpSecrets: string[];
   /** This session as its turns take it (session-turn.ts). */
   readonly #turnSession: TurnSession;
+  /** The session's background jobs, made when a top-level session first runs a turn. */
+  #jobs: SessionJobs | undefined;
 
   private constructor(
     readonly sessionId: string,
@@ -131,6 +135,32 @@ export class SessionRuntime {
         await this.setConfig("mode", modeId);
       },
     };
+    Object.defineProperty(this.#turnSession, "jobs", { get: () => this.#sessionJobs(), enumerable: true });
+  }
+
+  /**
+   * The session's background jobs: a subagent's commands end with its call (Claude Code ends a
+   * foreground subagent's jobs with it), and CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1 turns them off.
+   */
+  #sessionJobs(): SessionJobs | undefined {
+    if (this.state.parentSessionId !== undefined || this.#closed) return undefined;
+    if (process.env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS === "1") return undefined;
+    this.#jobs ??= new SessionJobs({
+      sessionId: this.sessionId,
+      record: (fact) => this.record(fact),
+      recordInBackground: (fact) => this.#writer.recordInBackground(fact),
+    });
+    return this.#jobs;
+  }
+
+  /**
+   * After a load with no live process holding the session: kills the process groups of the jobs
+   * its dead writer left running (identified by host, pid and start time, orphan-jobs.ts), and
+   * records each of those jobs ended (`interrupted`) at the session's next write, as the load
+   * showed it. Loading itself never writes.
+   */
+  endOrphanJobs(): void {
+    endOrphanJobs(this.state.openJobs.values(), (fact) => this.#writer.recordSoon(fact));
   }
 
   /** The catalog of this session's workspace. */
@@ -385,6 +415,7 @@ export class SessionRuntime {
         );
       }
     };
+    await step("stopping the background jobs", () => this.#jobs?.close());
     // One more try for what was shown while the journal could not be reached.
     this.#writer.reconnect();
     await step("journaling streamed text", () => this.#writer.flush());

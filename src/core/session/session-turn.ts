@@ -31,6 +31,7 @@ import { recoveryFact } from "./recovery.ts";
 import { syncSettings } from "./permission-settings-sync.ts";
 import { askWorkspaceTrust } from "./workspace-trust.ts";
 import { readDenial, withheldBlocks } from "../permissions/rules-in-force.ts";
+import type { JobControl } from "../tools/tool.ts";
 import type { SessionTooling } from "./session-tooling.ts";
 import type { EngineDeps, SessionIo } from "./session-types.ts";
 import { titleFrom } from "./title.ts";
@@ -68,6 +69,8 @@ export type TurnSession = {
   setMode(modeId: string): Promise<void>;
   /** Steering texts sent while a turn runs (a top-level session's turns are given it). */
   readonly steering?: TurnSteering;
+  /** The session's background jobs (a top-level session's turns are given them). */
+  readonly jobs?: JobControl;
 };
 
 /** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
@@ -203,7 +206,7 @@ async function turnAfterPrompt(
     ...defined({ hooks: session.hooks }),
     ...(session.state.parentSessionId === undefined ? { subagents: session.subagents() } : {}),
     setMode: (modeId) => session.setMode(modeId),
-    ...defined({ steering: session.steering }),
+    ...defined({ steering: session.steering, jobs: session.jobs }),
     window,
     skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
   });

@@ -5,6 +5,10 @@ import type { JournalStore } from "../../journal/store.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { removeEnvFile } from "../hooks/env-file.ts";
 import type { EngineDeps } from "./session-types.ts";
+import { rmSync } from "node:fs";
+import { killOrphanJobs } from "../jobs/orphan-jobs.ts";
+import { jobsDirectory } from "../jobs/session-jobs.ts";
+import type { OpenJob } from "../../replay/state.ts";
 
 /**
  * True when no live process other than this one holds the session: then the calls it left open
@@ -38,7 +42,26 @@ export async function deleteStoredSession(
   deps: Pick<EngineDeps, "store" | "hooks">,
   sessionId: string,
 ): Promise<boolean> {
+  // Jobs end with their session: those a dead writer left running are killed first (a live holder refuses the delete).
+  const holder = await deps.store.holder(sessionId);
+  const jobs = holder ? [] : await openJobs(deps.store, sessionId);
   if (!(await deps.store.delete(sessionId))) return false;
+  killOrphanJobs(jobs);
+  // The jobs' output files go with the session.
+  rmSync(jobsDirectory(sessionId), { recursive: true, force: true });
   removeEnvFile(deps.hooks?.env ?? process.env, sessionId);
   return true;
+}
+
+/** The jobs a session started and did not record ended (a session that forked or imported another's history owns none of its jobs). */
+async function openJobs(store: JournalStore, sessionId: string): Promise<OpenJob[]> {
+  const open = new Map<string, OpenJob>();
+  for await (const page of store.readPages(sessionId)) {
+    for (const { fact } of page) {
+      if (fact.kind === "job_started") open.set(fact.jobId, { ...fact });
+      else if (fact.kind === "job_ended") open.delete(fact.jobId);
+      else if (fact.kind === "session_forked" || fact.kind === "session_imported") open.clear();
+    }
+  }
+  return [...open.values()];
 }

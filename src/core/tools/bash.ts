@@ -3,6 +3,7 @@ import { runLocal, type CommandEnd } from "./shell/local-process.ts";
 import { OutputBuffer } from "./shell/output-buffer.ts";
 import { unsetLine } from "./shell/command-env.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
+import { movesAtTimeout, runMovable } from "./shell/movable-run.ts";
 import { fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 import { defined } from "../../shared/defined.ts";
 
@@ -19,12 +20,21 @@ const input = z.lazy(() =>
       .optional()
       .describe("A timeout in milliseconds (default 120000, at most 600000)"),
     description: z.string().optional().describe("What the command does, in a few words"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run the command in the background (a server, a watcher); read its output later with Read on its output file",
+      ),
   }),
 );
 type Input = z.infer<typeof input>;
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
+/** With run_in_background, `timeout` caps the background run (Claude Code's figures). */
+const BACKGROUND_DEFAULT_TIMEOUT_MS = 1_800_000;
+const BACKGROUND_MAX_TIMEOUT_MS = 7_200_000;
 /** The most output kept and given to the model; past it the middle is left out, with a note. */
 export const BASH_MAX_OUTPUT = 30_000;
 const PROGRESS_MS = 500;
@@ -43,7 +53,10 @@ export const bashTool: Tool<Input> = {
     "Runs a bash command in the working directory and returns its output (stdout and stderr) and exit code. " +
     `Output over ${BASH_MAX_OUTPUT} characters is cut in the middle. timeout is in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, ` +
     `at most ${BASH_MAX_TIMEOUT_MS}); a command that times out or is cancelled is killed with everything it started. ` +
-    "Each command starts in the working directory with no input; prefer Read, Glob, Grep and Edit over cat, find, grep and sed.",
+    "Each command starts in the working directory with no input; prefer Read, Glob, Grep and Edit over cat, find, grep and sed. " +
+    "With run_in_background the command keeps running (a dev server, a watcher): the answer names its job id and output file; " +
+    "read new output with Read on that file and stop it with TaskStop. A foreground command that reaches its timeout moves to the " +
+    "background the same way (except one starting with sleep or running git, which is killed).",
   input,
   kind: "execute",
   access: "execute",
@@ -51,13 +64,18 @@ export const bashTool: Tool<Input> = {
   locations: () => [],
   ruleScope: (i) => i.command,
   async run(i, ctx) {
-    const timeoutMs = Math.min(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
     // What SessionStart hooks exported (CLAUDE_ENV_FILE) is in effect for every command; the card and journal keep the model's command.
     const command = ctx.envFile ? `${sourceLine(ctx.envFile)}${i.command}` : i.command;
+    if (i.run_in_background) return background(i, command, ctx);
+    const timeoutMs = Math.min(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
     const buffer = new OutputBuffer(BASH_MAX_OUTPUT);
     let end: CommandEnd;
     try {
-      if (ctx.host.createTerminal) {
+      if (ctx.jobs && !ctx.host.createTerminal && movesAtTimeout(i.command)) {
+        const ran = await runMovableWithProgress(i.command, command, timeoutMs, ctx, buffer);
+        if ("moved" in ran) return ran.moved;
+        end = ran.end;
+      } else if (ctx.host.createTerminal) {
         const ran = await runInTerminal({
           host: { createTerminal: ctx.host.createTerminal },
           // The client's terminal has the client's environment: verbatim's secret names are unset first.
@@ -81,6 +99,92 @@ export const bashTool: Tool<Input> = {
     return outcome(end, buffer, timeoutMs);
   },
 };
+
+const started = (job: { jobId: string; outputPath: string }) =>
+  `with ID: ${job.jobId}. Output is being written to: ${job.outputPath}. Read that file (Read) for its output so far; stop it with TaskStop {"task_id": "${job.jobId}"}.`;
+
+/** `run_in_background`: the command starts as one of the session's jobs, and the call answers at once. */
+async function background(i: Input, command: string, ctx: ToolContext): Promise<ToolOutcome> {
+  if (!ctx.jobs) {
+    const message = "Background commands are not available here; run the command without run_in_background.";
+    return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
+  }
+  const timeoutMs = Math.min(i.timeout ?? BACKGROUND_DEFAULT_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS);
+  try {
+    const job = await ctx.jobs.start({
+      command,
+      shown: i.command,
+      toolCallId: ctx.toolCallId,
+      cwd: ctx.cwd,
+      env: ctx.commandEnv.variables,
+      timeoutMs,
+    });
+    const text = `Command running in the background ${started(job)}`;
+    return { status: "completed", content: [textContent(text)], rawOutput: job, result: { text, isError: false } };
+  } catch (error) {
+    const message = `The command could not be started: ${error instanceof Error ? error.message : String(error)}`;
+    return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
+  }
+}
+
+/**
+ * A local run that moves to the session's background jobs at its timeout (see movable-run.ts),
+ * showing the latest output in the card while it runs in the foreground.
+ */
+async function runMovableWithProgress(
+  shown: string,
+  command: string,
+  timeoutMs: number,
+  ctx: ToolContext,
+  buffer: OutputBuffer,
+): Promise<{ end: CommandEnd } | { moved: ToolOutcome }> {
+  const jobs = ctx.jobs as NonNullable<ToolContext["jobs"]>;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let shownTotal = 0;
+  let moved: ToolOutcome | undefined;
+  const show = () => {
+    timer = undefined;
+    if (buffer.total === shownTotal) return;
+    shownTotal = buffer.total;
+    ctx.progress([textContent(fenced(buffer.last(PROGRESS_TAIL)))]);
+  };
+  try {
+    const ran = await runMovable({
+      command,
+      cwd: ctx.cwd,
+      env: ctx.commandEnv.variables,
+      timeoutMs,
+      signal: ctx.signal,
+      onOutput: (chunk) => {
+        buffer.append(chunk);
+        timer ??= setTimeout(show, PROGRESS_MS);
+      },
+      onTimeout: async (process) => {
+        clearTimeout(timer);
+        const soFar = buffer.text();
+        const job = await jobs.adopt({
+          process,
+          shown,
+          toolCallId: ctx.toolCallId,
+          soFar,
+          movedAtTimeoutMs: timeoutMs,
+        });
+        const seconds = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)}s`;
+        const text = `Command did not complete within its ${seconds} timeout and was moved to the background ${started(job)}`;
+        moved = {
+          status: "completed",
+          content: [textContent(text)],
+          rawOutput: { ...job, movedAtTimeoutMs: timeoutMs },
+          result: { text: `${soFar ? `${soFar}\n` : ""}${text}`, isError: false },
+        };
+        return true;
+      },
+    });
+    return "moved" in ran && moved ? { moved } : { end: (ran as { end: CommandEnd }).end };
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A local run, showing the latest output in the card while the command runs. */
 async function runWithProgress(

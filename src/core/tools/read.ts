@@ -70,7 +70,9 @@ export const readTool: Tool<Input> = {
       if (path.toLowerCase().endsWith(".ipynb")) return await readNotebook(path, file, ctx.host);
       const special = await readByKind(path, file, readBytes(file, 0, BINARY_SNIFF_BYTES), i.pages);
       if (special) return special;
-      return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, ctx) : await whole(path, file, i, ctx);
+      // A background job's output file is read from disk: the editor has no buffer of it.
+      const from = ctx.jobs?.outputRoot(path) ? { ...ctx, host: {} } : ctx;
+      return file.size > WHOLE_FILE_MAX_BYTES ? streamed(path, file, i, from) : await whole(path, file, i, from);
     } catch (error) {
       if (error instanceof PathError || error instanceof FileProblem) return failed(error.message);
       return failed(`Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`);

@@ -11,6 +11,8 @@ import { notebookEditTool } from "./notebook-edit.ts";
 import { readTool } from "./read.ts";
 import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
+import { TASK_OUTPUT_ALIASES, taskOutputTool } from "./task-output.ts";
+import { TASK_STOP_ALIASES, taskStopTool } from "./task-stop.ts";
 import { todoWriteTool } from "./todo-write.ts";
 import type { Tool } from "./tool.ts";
 import { webFetchTool } from "./web-fetch.ts";
@@ -23,8 +25,13 @@ export class ToolRegistry {
     for (const tool of tools) this.#tools.set(tool.name, tool);
   }
 
+  /** A tool by name, or by an older name Claude Code gave it (ALIASES) when this registry has the tool. */
   get(name: string): Tool | undefined {
-    return this.#tools.get(name);
+    const tool = this.#tools.get(name);
+    if (tool) return tool;
+    const alias = ALIASES.get(name);
+    if (!alias || !this.#tools.has(alias.offeredWith)) return undefined;
+    return alias.tool;
   }
 
   /** Every tool, in the order given. */
@@ -54,6 +61,17 @@ export class ToolRegistry {
   }
 }
 
+/**
+ * Names a model (or a hook) may use that are not offered: Claude Code's earlier names for its
+ * background-job tools. Each is accepted where the tool it stands with (`offeredWith`) is.
+ */
+const ALIASES = new Map<string, { tool: Tool; offeredWith: string }>([
+  ...TASK_STOP_ALIASES.map((name) => [name, { tool: taskStopTool as Tool, offeredWith: "TaskStop" }] as const),
+  ...[...TASK_OUTPUT_ALIASES, "TaskOutput"].map(
+    (name) => [name, { tool: taskOutputTool as Tool, offeredWith: "TaskStop" }] as const,
+  ),
+]);
+
 /** The built-in tools, with Claude Code's names and input shapes. */
 export function defaultTools(): Tool[] {
   const tools = [
@@ -64,6 +82,7 @@ export function defaultTools(): Tool[] {
     globTool,
     grepTool,
     bashTool,
+    taskStopTool,
     todoWriteTool,
     webFetchTool,
     taskTool,

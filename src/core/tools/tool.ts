@@ -10,6 +10,43 @@ import type { UserCommand } from "../commands/command-files.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { CommandEnvironment } from "./shell/command-env.ts";
+import type { JobProcess } from "./shell/job-process.ts";
+
+/** A background job as the tools name it to the model. */
+export type JobHandle = { jobId: string; outputPath: string };
+
+/** What a job printed, for TaskOutput: the part not read before, and whether the job has ended (how, if so). */
+export type JobRead = { text: string; ended?: string; more?: number };
+
+/**
+ * The session's background jobs (src/core/jobs/session-jobs.ts): they outlive the call that
+ * started them and end with the session. Every start, chunk of output and end is recorded.
+ */
+export interface JobControl {
+  /** Starts `command` in the background on this call's card. */
+  start(job: {
+    command: string;
+    shown: string;
+    toolCallId: string;
+    cwd: string;
+    env: Record<string, string>;
+    timeoutMs: number;
+  }): Promise<JobHandle>;
+  /** Takes over a foreground command at its timeout (`soFar`: what it printed until now). */
+  adopt(job: {
+    process: JobProcess;
+    shown: string;
+    toolCallId: string;
+    soFar: string;
+    movedAtTimeoutMs: number;
+  }): Promise<JobHandle>;
+  /** Stops a job the model names; a message for the model, or undefined when no such job runs. */
+  stop(jobId: string): Promise<string | undefined>;
+  /** The job's output not read through this before (waits up to `waitMs` for the job to end); undefined for no such job. */
+  read(jobId: string, waitMs: number, maxChars: number): Promise<JobRead | undefined>;
+  /** The directory of the session's job output files, when `path` is one of them (Read may open it). */
+  outputRoot(path: string): string | undefined;
+}
 
 /** A command running in the client's terminal (ACP `terminal/*`). */
 export interface ClientTerminal {
@@ -85,6 +122,8 @@ export type ToolContext = {
   commandEnv: CommandEnvironment;
   /** Paths a `Read` deny rule covers: a search (Grep, Glob) never shows them. */
   hidden?(path: string): boolean;
+  /** The session's background jobs; absent where commands cannot outlive their call (a subagent). */
+  jobs?: JobControl;
 };
 
 /** How a question ended, as journaled. */

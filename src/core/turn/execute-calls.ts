@@ -44,7 +44,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       });
       continue;
     }
-    const roots = [...ctx.roots, ...ctx.state.grantedDirectories];
+    const roots = [...ctx.roots, ...ctx.state.grantedDirectories, ...jobOutputRoots(ctx, p.tool, p.input)];
     const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal, roots }, ctx);
     if (!decision.run) {
       await ctx.record({
@@ -120,6 +120,17 @@ async function loadInstructions(ctx: TurnContext, toolCallId: string, seen: { pa
   if (notice) await ctx.record({ kind: "notice_shown", messageId: mintId("msg"), ...notice });
 }
 
+/**
+ * A reading call whose every path is one of the session's job output files (the file a Bash result
+ * named) may read there as in the session's own directories: the model reads what its own command printed.
+ */
+function jobOutputRoots(ctx: TurnContext, tool: Tool, input: unknown): string[] {
+  if (!ctx.jobs || tool.access !== "read") return [];
+  const paths = tool.locations(input).map((l) => l.path);
+  const roots = paths.map((path) => ctx.jobs?.outputRoot(path));
+  return paths.length > 0 && roots.every((r) => r !== undefined) ? [...new Set(roots as string[])] : [];
+}
+
 async function announce(ctx: TurnContext, call: AcceptedCall): Promise<Prepared> {
   const tool = ctx.tools.get(call.name);
   if (!tool) {
@@ -189,7 +200,7 @@ async function run(
       seenFiles: ctx.state.seenFiles,
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
-      ...defined({ subagents: ctx.subagents, skills: ctx.skills }),
+      ...defined({ subagents: ctx.subagents, skills: ctx.skills, jobs: ctx.jobs }),
       ...(envFile ? { envFile } : {}),
       ...defined({ hidden }),
     });

@@ -5,7 +5,7 @@ import type { ModelMessage } from "../../replay/model-messages.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { CommandEnvironment } from "../tools/shell/command-env.ts";
-import type { ToolHost } from "../tools/tool.ts";
+import type { JobControl, ToolHost } from "../tools/tool.ts";
 import type { ThoughtLevel } from "../config/thought-levels.ts";
 import type { Provider } from "../providers/types.ts";
 import type { UserCommand } from "../commands/command-files.ts";
@@ -71,4 +71,6 @@ export type TurnContext = {
   window?: { beforeRequest(firstStep: boolean): Promise<string | undefined> };
   /** The session's skills now, for `Skill` calls. */
   skills?(): Promise<UserCommand[]>;
+  /** The session's background jobs; absent inside a subagent. */
+  jobs?: JobControl;
 };

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { hookFacts } from "./hooks.ts";
 import { importFacts } from "./imports.ts";
 import { linkFacts } from "./links.ts";
+import { jobFacts } from "./jobs.ts";
 import { commandFacts } from "./commands.ts";
 import { contextFacts } from "./context.ts";
 import { compactionFacts } from "./compaction.ts";
@@ -35,6 +36,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...rewindFacts,
   ...restoreFacts,
   ...linkFacts,
+  ...jobFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -51,6 +53,7 @@ export * from "./display-shapes.ts";
 export * from "./hooks.ts";
 export * from "./imports.ts";
 export * from "./links.ts";
+export * from "./jobs.ts";
 export * from "./mcp.ts";
 export * from "./subagents.ts";
 export * from "./permissions.ts";

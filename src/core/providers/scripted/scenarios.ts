@@ -8,6 +8,7 @@ import { call, done, fail, say, think, type Scenario, type ScriptContext, type S
 import { toolScenarios } from "./tool-scenarios.ts";
 import { windowScenarios } from "./window-scenarios.ts";
 import { midTurnScenarios } from "./mid-turn-scenarios.ts";
+import { jobScenarios } from "./job-scenarios.ts";
 import { tourScenario } from "./tour-scenario.ts";
 
 const firstResult = (ctx: ScriptContext) => ctx.results[0];
@@ -204,6 +205,7 @@ export const scenarios: Record<string, Scenario> = {
   ...toolScenarios,
   ...midTurnScenarios,
   ...windowScenarios,
+  ...jobScenarios,
 };
 
 /** The step a request is at, or a closing answer if the scenario has no more steps. */

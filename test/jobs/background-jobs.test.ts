@@ -1,0 +1,224 @@
+/**
+ * Background commands, driven through a spawned agent and the scripted model: a loopback server
+ * started in the background and answered by a later call of the same turn, its output read twice
+ * (each read's result recorded), stopped by the model; a reload equal to live; a job alive at a
+ * `kill -9` of the agent, killed by the next load and shown ended; a foreground command moved to
+ * the background at its timeout.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { choose } from "../../src/client/view-client.ts";
+import { comparable } from "../../src/cli/demo.ts";
+import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
+import { jobStillRuns } from "../../src/core/jobs/orphan-jobs.ts";
+import { diffValues } from "../../src/view/view-diff.ts";
+import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { textOf } from "../support/cards.ts";
+import { exportedFacts } from "../support/exported-facts.ts";
+import { runCli } from "../support/cli-process.ts";
+import { agentCommand } from "../../src/client/spawn-agent.ts";
+import { sandbox } from "../support/workspace.ts";
+import { cards } from "../parity/harness.ts";
+
+const allow = { policy: choose("allow_once") };
+
+/** A loopback HTTP server in the runtime the tests run on: prints its port, logs each request. */
+const SERVER = `${process.execPath} -e 'const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch(r) { console.log("GET " + new URL(r.url).pathname); return new Response("hello from the job"); } }); console.log("listening on " + s.port);'`;
+
+const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
+
+/** The recorded result of each call of `name`, in order. */
+function resultsOf(facts: Fact[], name: string): string[] {
+  const ids = ofKind(facts, "tool_call_announced")
+    .filter((f) => f.name === name)
+    .map((f) => f.toolCallId);
+  return ids.map((id) => ofKind(facts, "tool_call_finished").find((f) => f.toolCallId === id)?.result.text ?? "");
+}
+
+/** Whether the process the journal recorded for a job still runs as itself. */
+const runs = (job: FactOf<"job_started">) => jobStillRuns(job);
+
+describe("background jobs", () => {
+  test("a background server answers a later call of the same turn; its output is read twice and the job stopped by the model; a reload equals live", async () => {
+    const box = sandbox("scripted/background-server");
+    const live = await connectProcess(box.env, allow);
+    let sessionId = "";
+    try {
+      ({ sessionId } = await newSession(live.ctx, box.workspace));
+      const response = await prompt(live.ctx, sessionId, SERVER);
+      expect(response.stopReason).toBe("end_turn");
+    } finally {
+      await live.close();
+    }
+    const facts = await exportedFacts(box.env, sessionId);
+    const [started] = ofKind(facts, "job_started");
+    expect(started?.command).toBe(SERVER);
+    expect(runs(started!)).toBe(false);
+    // The request over HTTP, from a later Bash call of the same turn.
+    expect(resultsOf(facts, "Bash").some((r) => r.includes("hello from the job"))).toBe(true);
+    // Both reads, each with what it returned: the second saw the request the server logged.
+    const reads = resultsOf(facts, "Read");
+    expect(reads).toHaveLength(2);
+    expect(reads[0]).toContain("listening on");
+    expect(reads[1]).toContain("GET /hello");
+    expect(resultsOf(facts, "TaskStop")[0]).toContain(`Job ${started!.jobId} was stopped`);
+    const recorded = ofKind(facts, "job_output")
+      .map((f) => (f.output as { resource: { text: string } }).resource.text)
+      .join("");
+    expect(recorded).toContain("listening on");
+    expect(recorded).toContain("GET /hello");
+    expect(ofKind(facts, "job_ended")).toEqual([
+      expect.objectContaining({ jobId: started!.jobId, by: "model" }) as FactOf<"job_ended">,
+    ]);
+
+    const liveView = live.client.view(sessionId);
+    const [serverCard] = cards(liveView);
+    expect(serverCard?.status).toBe("completed");
+    expect(textOf(serverCard?.content)).toContain("GET /hello");
+    expect(textOf(serverCard?.content)).toContain(`Background job ${started!.jobId} was stopped by the model.`);
+
+    // Twice: the first load writes the replay cache, the second reads from it.
+    for (let i = 0; i < 2; i++) {
+      const again = await connectProcess(box.env, allow);
+      try {
+        await load(again.ctx, sessionId, box.workspace);
+        expect(diffValues(comparable(liveView), comparable(again.client.view(sessionId)))).toEqual([]);
+      } finally {
+        await again.close();
+      }
+    }
+  }, 60_000);
+
+  test("a job alive when the agent is killed (kill -9) is killed by the next load, shown ended, and recorded ended at the next write", async () => {
+    const box = sandbox("scripted/call");
+    const live = await connectProcess(box.env, allow);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    // doctor names the job no process answers for.
+    const doctor = await runCli(["doctor", "--json"], box.env);
+    const jobsCheck = doctor.stdout.split("\n").find((l) => l.includes('"background jobs"'));
+    expect(JSON.parse(jobsCheck ?? "{}")).toMatchObject({ status: "warn" });
+    expect(jobsCheck).toContain(job!.jobId);
+
+    const reopened = await connectProcess(box.env, allow);
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      const [card] = cards(reopened.client.view(sessionId));
+      expect(card?.status).toBe("failed");
+      expect(textOf(card?.content)).toContain(`Interrupted: verbatim stopped while background job ${job!.jobId} ran`);
+      for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
+      expect(runs(job!)).toBe(false);
+      // Loading wrote nothing; the session's next write records the job's end first.
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([]);
+      await prompt(reopened.ctx, sessionId, 'Read {"file_path": "README.md"}');
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([
+        expect.objectContaining({ jobId: job!.jobId, by: "interrupted" }) as FactOf<"job_ended">,
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  }, 60_000);
+
+  test("deleting a session whose agent was killed kills the jobs it left running, and removes their output files", async () => {
+    const box = sandbox("scripted/call");
+    const live = await connectProcess(box.env, allow);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    expect(existsSync(job!.outputPath)).toBe(true);
+    expect((await runCli(["delete", sessionId], box.env)).code).toBe(0);
+    for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
+    expect(runs(job!)).toBe(false);
+    expect(existsSync(job!.outputPath)).toBe(false);
+  }, 60_000);
+
+  test("watch draws a job's output as it is recorded, between turns too", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      const watcher = Bun.spawn([...agentCommand(), "watch", sessionId], {
+        env: { ...process.env, ...box.env, NO_COLOR: "1" },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      let stderr = "";
+      const watching = (async () => {
+        const decoder = new TextDecoder();
+        for await (const chunk of watcher.stderr) {
+          stderr += decoder.decode(chunk, { stream: true });
+          if (stderr.includes("tick3")) watcher.kill("SIGINT");
+        }
+        return { code: await watcher.exited, stderr };
+      })();
+      // Watching from before the prompt: the job's output is drawn as it is recorded.
+      await until(() => stderr.includes(`watching ${sessionId}`), "the watcher to follow the session");
+      await prompt(
+        c.ctx,
+        sessionId,
+        'Bash {"command": "for i in 1 2 3; do echo tick$i; sleep 0.4; done", "run_in_background": true}',
+      );
+      const watched = await watching;
+      expect(watched.code).toBe(130);
+      expect(watched.stderr).toMatch(/\[job_\w+\] tick1\n/);
+      expect(watched.stderr).toMatch(/\[job_\w+\] tick3\n/);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  test("a job ends with its agent: the agent's exit (SIGTERM) kills its process group and records its end", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    const { sessionId } = await newSession(c.ctx, box.workspace);
+    await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    c.agent!.kill("SIGTERM");
+    await c.agent!.exited;
+    expect(runs(job!)).toBe(false);
+    expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([
+      expect.objectContaining({ jobId: job!.jobId, by: "session" }) as FactOf<"job_ended">,
+    ]);
+  }, 60_000);
+
+  test("a foreground command that reaches its timeout moves to the background, and its card grows until it ends", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "echo before; sleep 1; echo after", "timeout": 300}');
+      const [card] = cards(c.client.view(sessionId));
+      expect(textOf(card?.content)).toContain(
+        "Command did not complete within its 300 ms timeout and was moved to the background",
+      );
+      await until(() => cards(c.client.view(sessionId))[0]?.status === "completed", "the moved job to end");
+      const ended = textOf(cards(c.client.view(sessionId))[0]?.content);
+      expect(ended).toContain("before\nafter");
+      expect(ended).toMatch(/Background job \S+ ended: exit code 0\./);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  test("a command starting with sleep is killed at its timeout, not moved", async () => {
+    const box = sandbox("scripted/call");
+    const c = await connectProcess(box.env, allow);
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 5", "timeout": 300}');
+      const [card] = cards(c.client.view(sessionId));
+      expect(card?.status).toBe("failed");
+      expect(textOf(card?.content)).toContain("timed out after 300 ms and was killed");
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
