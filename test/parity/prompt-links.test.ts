@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { connectProcess, load, newSession, prompt } from "../support/acp-session.ts";
 import { fixtureServer } from "../support/fixture-server.ts";
 import { imageBytes } from "../support/media.ts";
+import { simplePdf } from "../support/pdf-fixture.ts";
 import { chatKit, modelRef } from "../support/provider-kits.ts";
 import { sandbox } from "../support/workspace.ts";
 import { parity, texts } from "./harness.ts";
@@ -59,6 +60,35 @@ describe("links to files in a prompt", () => {
     );
     expect(texts(r.live, "agent")[1]).toContain(`I see 1 image: image/png (${png.length} bytes)`);
     expect(r.differences).toEqual([]);
+  });
+
+  test("a linked PDF is given to the model as its pages' text; one Read would refuse whole is not read, saying why", async () => {
+    const box = sandbox("scripted/attachments");
+    const spec = join(box.workspace, "spec.pdf");
+    writeFileSync(spec, simplePdf(["Release on Friday", "Ship the notes"], {}));
+    const long = join(box.workspace, "long.pdf");
+    writeFileSync(
+      long,
+      simplePdf(
+        Array.from({ length: 11 }, (_, i) => `Page ${i + 1}`),
+        {},
+      ),
+    );
+    const r = await parity(
+      "scripted/attachments",
+      async ({ ctx, sessionId }) => {
+        await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [link(spec, "spec.pdf")] });
+        await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [link(long, "long.pdf")] });
+      },
+      { box },
+    );
+    expect(r.differences).toEqual([]);
+    const [read, answer, refused] = texts(r.live, "agent");
+    expect(read).toStartWith(`Read ${spec} (`);
+    expect(refused).toStartWith(`Did not read ${long}: ${long} is a PDF of 11 pages`);
+    const text = '<page number="1">\nRelease on Friday\n</page>\n<page number="2">\nShip the notes\n</page>';
+    const resource = `<resource uri="${pathToFileURL(spec).href}">\n${text}\n</resource>`;
+    expect(answer).toContain(`${resource.length} characters of text`);
   });
 
   test("a link outside the session's directories, or to a missing or binary file, is not read, saying why", async () => {

@@ -11,6 +11,7 @@ import type { FactOf } from "../../journal/facts/index.ts";
 import { closeFile, openForRead, readBytes, type OpenedFile } from "../confinement/open-file.ts";
 import { fileKindOf } from "../tools/files/file-kinds.ts";
 import { CorruptImage, formatBytes, prepareImage } from "../tools/files/image-file.ts";
+import { pagesText, PdfProblem, readPdf } from "../tools/files/pdf-file.ts";
 import { confine, PathError } from "../tools/paths.ts";
 import type { ToolHost } from "../tools/tool.ts";
 
@@ -79,7 +80,7 @@ async function contentOf(
       throw error;
     }
   }
-  if (kind?.kind === "pdf") return { reason: "it is a PDF document; ask for it to be read with Read" };
+  if (kind?.kind === "pdf") return pdfContent(uri, path, file);
   if (head.includes(0)) return { reason: `it is ${kind?.kind === "other-binary" ? kind.what : "a binary file"}` };
   if (file.size > MAX_LINKED_TEXT_BYTES) {
     return {
@@ -88,6 +89,26 @@ async function contentOf(
   }
   const text = host.readTextFile ? await host.readTextFile(path) : readBytes(file, 0, file.size + 1).toString("utf8");
   return { content: { type: "resource", resource: { uri, text } } };
+}
+
+/**
+ * A linked PDF's text, page by page, as Read gives a PDF on a wire without documents: a PDF Read
+ * would refuse whole (more pages than it takes without `pages`, encrypted, broken) is not read,
+ * saying why.
+ */
+async function pdfContent(
+  uri: string,
+  path: string,
+  file: OpenedFile,
+): Promise<{ content: ContentBlock } | { reason: string }> {
+  try {
+    const { pages } = await readPdf(path, readBytes(file, 0, file.size), undefined);
+    return { content: { type: "resource", resource: { uri, mimeType: "text/plain", text: pagesText(pages) } } };
+  } catch (error) {
+    if (error instanceof PdfProblem)
+      return { reason: `${error.message.replace(/\.$/, "")}; ask for it to be read with Read` };
+    throw error;
+  }
 }
 
 /** The line the client is shown for a link: that it was read for the model, or why not. */
