@@ -18,10 +18,7 @@ import { CliError } from "./cli-error.ts";
 import { visible } from "../view/visible-text.ts";
 import { choose, type PermissionPolicy } from "../client/view-client.ts";
 import type { Approve } from "./run-args.ts";
-import { colourOn } from "./terminal/ansi.ts";
-import { canAsk } from "./terminal/answering.ts";
-import { processTerminal, readLine } from "./terminal/line-reader.ts";
-import { askPermission } from "./terminal/permission-question.ts";
+import { askAtTerminal, canAsk } from "./terminal/answering.ts";
 
 export { showMessageIds } from "./message-ids.ts";
 
@@ -69,16 +66,8 @@ export async function rewindCommand(
 
 /** Who answers the restore's question: `--approve`, else the person at the terminal, else nobody (refused). */
 function restorePermission(approve: Approve | undefined): PermissionPolicy {
-  if (approve === undefined && canAsk()) {
-    const io = processTerminal();
-    return (request) =>
-      askPermission(request, {
-        write: (text) => process.stderr.write(text),
-        read: (prompt) => readLine(io, prompt),
-        cancelTurn: () => undefined,
-        colour: colourOn(process.stderr),
-      });
-  }
+  if (approve === undefined && canAsk())
+    return askAtTerminal({ write: (text) => process.stderr.write(text), cancelTurn: () => undefined });
   const allowed = approve === "all" || approve === "edits";
   return choose(allowed ? "allow_once" : "reject_once");
 }

@@ -36,6 +36,17 @@ describe("permission questions in a terminal", () => {
     expect(shown.stdout).toContain('Done: the third line now reads "Line 3."');
   });
 
+  test("a wrong answer and the right one typed together: the second answers the retry, nothing is lost", async () => {
+    const box = sandbox("scripted/edit");
+    const t = terminal(["run", "--cwd", box.workspace, "Fix it"], box.env);
+    await t.waitFor("answer 1-4: ");
+    t.type("7\r1\r");
+    expect(await t.exited).toBe(0);
+    expect(t.screen()).toContain('"7" is not one of the answers');
+    const shown = await runCli(["show", sessionOf(t.screen())!], box.env);
+    expect(shown.stdout).toContain("Permission: Allow (allowed once).");
+  });
+
   test("a refusal typed is recorded as the refusal, and the edit does not happen", async () => {
     const box = sandbox("scripted/edit");
     const t = terminal(["run", "--cwd", box.workspace, "Fix it"], box.env);
