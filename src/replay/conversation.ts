@@ -39,6 +39,18 @@ export function isOpeningNote(part: UserPart): boolean {
   );
 }
 
+/** A user message's blocks as the model is given them, block by block: a withheld one (a deny rule covered it) as a line saying so. */
+function givenParts(
+  blocks: readonly ContentBlock[],
+  withheld: readonly { index: number; rule: string }[] | undefined,
+): UserPart[][] {
+  const rules = new Map((withheld ?? []).map((w) => [w.index, w.rule]));
+  return blocks.map((block, i) => {
+    const rule = rules.get(i);
+    return rule === undefined ? userParts(block) : [{ type: "text" as const, text: withheldText(block, rule) }];
+  });
+}
+
 /** The model of a step whose end was never recorded: unknown, so no provider continuity applies. */
 const INTERRUPTED_MODEL = { provider: "unknown", model: "unknown" };
 
@@ -64,11 +76,7 @@ export class ConversationFold {
       case "prompt_received": {
         const moved = this.#moved;
         this.#moved = undefined;
-        const withheld = new Map((fact.withheld ?? []).map((w) => [w.index, w.rule]));
-        const byBlock = fact.blocks.map((block, i) => {
-          const rule = withheld.get(i);
-          return rule === undefined ? userParts(block) : [{ type: "text" as const, text: withheldText(block, rule) }];
-        });
+        const byBlock = givenParts(fact.blocks, fact.withheld);
         this.#promptBlocks.set(fact.turnId, byBlock);
         const parts = byBlock.flat();
         const message: Extract<ModelMessage, { role: "user" }> = {
@@ -81,7 +89,7 @@ export class ConversationFold {
       }
       case "steering_received":
         // Given to the model where it landed: after the results of the step before it.
-        this.messages.push({ role: "user", content: this.#opening(fact.blocks.flatMap(userParts)) });
+        this.messages.push({ role: "user", content: this.#opening(givenParts(fact.blocks, fact.withheld).flat()) });
         return;
       case "prompt_link_read":
         this.#linkRead(fact);

@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
 import { cards, parity, texts } from "../parity/harness.ts";
 import { connectProcess, newSession, prompt, type Connected } from "../support/acp-session.ts";
+import { fixtureServer } from "../support/fixture-server.ts";
+import { heldPermission } from "../support/held-permission.ts";
+import { chatKit, modelRef } from "../support/provider-kits.ts";
 import { runCli } from "../support/cli-process.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 
@@ -122,6 +125,48 @@ describe("a deny on .env holds everywhere", () => {
       expect(view).toContain("a deny rule refuses reading it (Read(.env))");
       expect(texts(c.client.view(sessionId), "agent").join("\n")).not.toContain("sk-live");
       expect(journalText(box)).not.toContain("sk-live");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a steering text's embedded .env is withheld from the model, as a prompt's is", async () => {
+    const server = fixtureServer();
+    const box = sandbox(modelRef(chatKit));
+    Object.assign(box.env, chatKit.env(server));
+    const path = join(box.workspace, ".env");
+    writeFileSync(path, `${SECRET}\n`);
+    userSettings(box, { deny: ["Read(.env)"] });
+    server.enqueue(
+      {
+        sse: chatKit.calls([
+          { id: "call_write", name: "Write", input: { file_path: join(box.workspace, "n.md"), content: "n\n" } },
+        ]),
+      },
+      { sse: chatKit.text("Done.") },
+    );
+    const held = heldPermission();
+    const c = await connectProcess(box.env, { policy: held.policy });
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      const turn = prompt(c.ctx, sessionId, "Write the notes");
+      await held.asked();
+      const send = c.ctx.request.bind(c.ctx) as unknown as (method: string, params: unknown) => Promise<unknown>;
+      expect(
+        await send("_session/steering", {
+          sessionId,
+          prompt: [
+            { type: "text", text: "and mind this " },
+            { type: "resource", resource: { uri: `file://${path}`, text: `${SECRET}\n`, mimeType: "text/plain" } },
+          ],
+        }),
+      ).toEqual({ outcome: "injected" });
+      held.release();
+      expect((await turn).stopReason).toBe("end_turn");
+      const second = JSON.stringify(server.requests[1]?.body);
+      expect(second).toContain("and mind this");
+      expect(second).toContain("Read(.env)");
+      expect(second).not.toContain("sk-live");
     } finally {
       await c.close();
     }

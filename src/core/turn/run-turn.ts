@@ -8,6 +8,7 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
 import { addCost } from "../../replay/session-cost.ts";
 import { mintId } from "../ids.ts";
+import { withheldBlocks } from "../permissions/rules-in-force.ts";
 import { executeCalls } from "./execute-calls.ts";
 import { streamStep } from "./stream-step.ts";
 import type { TurnContext } from "./turn-context.ts";
@@ -116,8 +117,16 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
 
 /** Records each steering text waiting for the turn (a user message at this point), before the step that is given it. */
 async function landSteering(ctx: TurnContext): Promise<void> {
-  for (const blocks of ctx.steering?.take() ?? [])
-    await ctx.record({ kind: "steering_received", turnId: ctx.turnId, messageId: mintId("msg"), blocks });
+  for (const blocks of ctx.steering?.take() ?? []) {
+    const withheld = withheldBlocks(ctx.state, blocks);
+    await ctx.record({
+      kind: "steering_received",
+      turnId: ctx.turnId,
+      messageId: mintId("msg"),
+      blocks,
+      ...(withheld.length ? { withheld } : {}),
+    });
+  }
 }
 
 async function recordUsage(

@@ -4,6 +4,12 @@ import { answeredBy } from "./permissions.ts";
 import { modelRef } from "./session.ts";
 
 /**
+ * Embedded files the model is not given (by block index): a `Read` deny rule covered them when
+ * the message was received, and `rule` names it. The client was shown the blocks as sent.
+ */
+const withheldBlocks = z.array(z.object({ index: z.number().int().nonnegative(), rule: z.string() })).optional();
+
+/**
  * The user's prompt, exactly as received, with its engine-minted message id. `from`: the prompt
  * came from a controller attached in another process (its request in the session's inbox,
  * journal/session-inbox.ts), not from the writer's own client. `steered`: the turn was started by
@@ -20,7 +26,7 @@ export const promptReceived = z.object({
    * Embedded files the model is not given (by block index): a `Read` deny rule covered them when
    * the prompt was received, and `rule` names it. The client was shown the blocks as sent.
    */
-  withheld: z.array(z.object({ index: z.number().int().nonnegative(), rule: z.string() })).optional(),
+  withheld: withheldBlocks,
   steered: z.literal(true).optional(),
 });
 
@@ -34,6 +40,8 @@ export const steeringReceived = z.object({
   turnId: z.string(),
   messageId: z.string(),
   blocks: z.array(contentBlock),
+  /** Embedded files the model is not given, as a prompt's (`prompt_received.withheld`). */
+  withheld: withheldBlocks,
 });
 export type PromptFrom = NonNullable<z.infer<typeof promptReceived>["from"]>;
 
