@@ -10,6 +10,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { journalFile } from "../../src/journal/paths.ts";
+import { MAX_QUEUED_PROMPTS } from "../../src/core/session/turn-line.ts";
 import { INBOX_LIMIT, type InboxRequest } from "../../src/journal/session-inbox.ts";
 import { readAll, type JournalStore } from "../../src/journal/store.ts";
 import { connectProcess, errorOf, newSession, prompt, type Connected } from "../support/acp-session.ts";
@@ -157,9 +158,14 @@ describe("a session's inbox", () => {
       await attach(controller.ctx, { sessionId, role: "controller" });
       const store = openJournal(box.env);
       try {
-        // While the writer's own turn runs, prompts wait in the inbox.
         prompt(writer.ctx, sessionId, "a slow turn").catch(() => undefined);
         await untilPrompts(store, sessionId, (run) => run.length === 1);
+        // The session's line of prompts full behind the slow turn: the writer takes no prompt from
+        // the inbox (it would wait in that line), so the inbox's requests stay there.
+        for (let i = 0; i < MAX_QUEUED_PROMPTS; i++)
+          prompt(writer.ctx, sessionId, `queued ${i}`).catch(() => undefined);
+        const lineFull = await errorOf(prompt(writer.ctx, sessionId, "one more in line"));
+        expect(lineFull.data).toMatchObject({ reason: "queue_full" });
         const by = { pid: 1, host: "another-machine" };
         for (let i = 0; i < INBOX_LIMIT; i++)
           await store.sendToWriter(sessionId, {
