@@ -41,6 +41,8 @@ function count(table: string, ids: string[]): number {
  */
 function age(ids: string[]): void {
   const db = new Database(join(box.home, "journal.db"));
+  // The writer agent may still be storing its turn's replay cache: wait for its write, as the store does.
+  db.run("PRAGMA busy_timeout = 10000");
   try {
     for (const id of ids) db.run("UPDATE sessions SET updated_at = ? WHERE session_id = ?", [LONG_AGO, id]);
   } finally {
