@@ -139,15 +139,8 @@ async function runMovableWithProgress(
   buffer: OutputBuffer,
 ): Promise<{ end: CommandEnd } | { moved: ToolOutcome }> {
   const jobs = ctx.jobs as NonNullable<ToolContext["jobs"]>;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let shownTotal = 0;
+  const progress = outputProgress(ctx, buffer);
   let moved: ToolOutcome | undefined;
-  const show = () => {
-    timer = undefined;
-    if (buffer.total === shownTotal) return;
-    shownTotal = buffer.total;
-    ctx.progress([textContent(fenced(buffer.last(PROGRESS_TAIL)))]);
-  };
   try {
     const ran = await runMovable({
       command,
@@ -155,12 +148,9 @@ async function runMovableWithProgress(
       env: ctx.commandEnv.variables,
       timeoutMs,
       signal: ctx.signal,
-      onOutput: (chunk) => {
-        buffer.append(chunk);
-        timer ??= setTimeout(show, PROGRESS_MS);
-      },
+      onOutput: progress.output,
       onTimeout: async (process) => {
-        clearTimeout(timer);
+        progress.stop();
         const soFar = buffer.text();
         const job = await jobs.adopt({
           process,
@@ -182,7 +172,7 @@ async function runMovableWithProgress(
     });
     return "moved" in ran && moved ? { moved } : { end: (ran as { end: CommandEnd }).end };
   } finally {
-    clearTimeout(timer);
+    progress.stop();
   }
 }
 
@@ -193,6 +183,26 @@ async function runWithProgress(
   ctx: ToolContext,
   buffer: OutputBuffer,
 ): Promise<CommandEnd> {
+  const progress = outputProgress(ctx, buffer);
+  try {
+    return await runLocal({
+      command,
+      cwd: ctx.cwd,
+      env: ctx.commandEnv.variables,
+      timeoutMs,
+      signal: ctx.signal,
+      onOutput: progress.output,
+    });
+  } finally {
+    progress.stop();
+  }
+}
+
+/**
+ * A running command's output into `buffer`, its latest lines shown in the card at most every
+ * PROGRESS_MS. `stop` ends the showing: no progress may follow the final result.
+ */
+function outputProgress(ctx: ToolContext, buffer: OutputBuffer): { output(chunk: string): void; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shownTotal = 0;
   const show = () => {
@@ -201,22 +211,13 @@ async function runWithProgress(
     shownTotal = buffer.total;
     ctx.progress([textContent(fenced(buffer.last(PROGRESS_TAIL)))]);
   };
-  try {
-    return await runLocal({
-      command,
-      cwd: ctx.cwd,
-      env: ctx.commandEnv.variables,
-      timeoutMs,
-      signal: ctx.signal,
-      onOutput: (chunk) => {
-        buffer.append(chunk);
-        timer ??= setTimeout(show, PROGRESS_MS);
-      },
-    });
-  } finally {
-    // No progress may follow the final result.
-    clearTimeout(timer);
-  }
+  return {
+    output(chunk) {
+      buffer.append(chunk);
+      timer ??= setTimeout(show, PROGRESS_MS);
+    },
+    stop: () => clearTimeout(timer),
+  };
 }
 
 function outcome(end: CommandEnd, buffer: OutputBuffer, timeoutMs: number): ToolOutcome {
