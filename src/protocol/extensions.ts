@@ -143,7 +143,11 @@ export const steeringResult = z.union([
  */
 export const REWOUND_NOTIFICATION = "_verbatim/session/rewound";
 
-export const rewoundParams = z.object({ sessionId: z.string(), retracted });
+export const rewoundParams = z.object({
+  sessionId: z.string(),
+  retracted,
+  _meta: z.looseObject({ verbatim: z.looseObject({ position: z.number().int().positive() }) }).optional(),
+});
 
 // ---- The table
 
@@ -167,6 +171,10 @@ export type ExtensionParams<M extends ExtensionMethod> = z.output<(typeof EXTENS
 /** A method's params as a client writes them. */
 export type ExtensionRequestParams<M extends ExtensionMethod> = z.input<(typeof EXTENSION_METHODS)[M]["params"]>;
 export type ExtensionResult<M extends ExtensionMethod> = z.output<(typeof EXTENSION_METHODS)[M]["result"]>;
+export type ExtensionNotification = keyof typeof EXTENSION_NOTIFICATIONS;
+export type ExtensionNotificationParams<N extends ExtensionNotification> = z.input<
+  (typeof EXTENSION_NOTIFICATIONS)[N]["params"]
+>;
 
 /**
  * The reasons an extension method's error names in `error.data.reason`, beside the SDK's code:
