@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAgentApp } from "../src/acp/agent-app.ts";
-import { REWIND_METHOD } from "../src/acp/rewind-params.ts";
+import { REWIND_METHOD, requestExtension } from "../src/protocol/extensions.ts";
 import { ViewClient } from "../src/client/view-client.ts";
 import { engineDeps } from "../src/core/engine-deps.ts";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
@@ -64,7 +64,6 @@ try {
   const resumeStart = now();
   await agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
   const resumeMs = now() - resumeStart;
-  const send = agent.request.bind(agent) as unknown as (method: string, params: unknown) => Promise<unknown>;
   // The answer after each turn's tool call (its turn's last message): from the last turns back to the first.
   const targets = {
     recent: `msg_${turns - 2}_a2`,
@@ -76,7 +75,7 @@ try {
     const samples: number[] = [];
     for (let r = 0; r < runs; r++) {
       const t0 = now();
-      await send(REWIND_METHOD, { sessionId, toMessageId });
+      await requestExtension(agent, REWIND_METHOD, { sessionId, toMessageId });
       samples.push(now() - t0);
       // With the cache on, its writer stores every row again: the next run does not measure that work.
       if (cache) await Bun.sleep(2000);

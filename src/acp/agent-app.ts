@@ -81,6 +81,7 @@ export const ENGINE_REQUESTS = [
   m.session.prompt,
   m.session.setConfigOption,
   m.session.setMode,
+  m.session.setTitle,
 ] as const satisfies readonly AgentRequestMethod[];
 
 /** The notifications the engine handles. */

@@ -1,5 +1,5 @@
 /**
- * `_verbatim/session/attach` and `_verbatim/session/detach` (attach-params.ts): an observer
+ * `_verbatim/session/attach` and `_verbatim/session/detach` (src/protocol/extensions.ts): an observer
  * follows a session that any process runs, on this machine or another sharing the journal. The
  * attach answers once the history it asked for is sent (`{sessionId, role, position, writer, modes,
  * configOptions}`: the last record the history shows, the live process holding the session, if
@@ -20,8 +20,7 @@ import type { JournalStore } from "../journal/store.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
 import { attached, keepAttached } from "./kept-attachment.ts";
-import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
-import { REWOUND_NOTIFICATION } from "../shared/rewound-notification.ts";
+import { ATTACH_METHOD, DETACH_METHOD, type ExtensionParams, REWOUND_NOTIFICATION } from "../protocol/extensions.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { Followers } from "./followers.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
@@ -43,64 +42,58 @@ export function attachHandlers(
   sessions: OpenSessions,
   followers: Followers,
 ): void {
-  app.onExtension(
-    ATTACH_METHOD,
-    (v) => attachParams.parse(v),
-    ({ params, client, requestId }) =>
-      typed(async () => {
-        const { sessionId } = params;
-        await checkAttachable(store, sessions, params);
-        await followers.stop(sessionId);
-        const sender = sessions.sender(client);
-        const sink = sinkOf(sender, sessionId);
-        const projector = sessions.newProjector(true);
-        projector.context.sessionId = sessionId;
-        const history = {
-          policy: params.historyPolicy ?? "full",
-          ...(params.replayFrom !== undefined ? { replayFrom: params.replayFrom } : {}),
-        };
-        const role = params.role ?? "observer";
-        const ask = role === "controller" ? answerAndClaim(store, sessions, client, sessionId, projector) : undefined;
-        const following = await sendHistory(store, sessionId, projector, history, sink, ask);
-        await sender.flush();
-        // A controller is there for the writer (its queued prompts run) while its attachment row lives.
-        const attachment = role === "controller" ? await attached(store, sessionId, sessions.answerer()) : undefined;
-        // Live updates follow the answer (which says where the history ends).
-        sessions.afterResponse.then(requestId, () =>
-          followers.start(
-            sessionId,
-            { role, following, ...defined({ attachmentId: attachment?.attachmentId }) },
-            async (signal) => {
-              // The row lives as long as the following, however the following ends.
-              const ended = new AbortController();
-              const keeping =
-                attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
-              try {
-                await followLive(store, sessionId, following, sink, signal);
-              } finally {
-                ended.abort();
-                await keeping;
-              }
-            },
-          ),
-        );
-        const position = following.cursor.last;
-        const [writer, shown] = await Promise.all([store.holder(sessionId), shownModesAt(store, sessionId, position)]);
-        // As session/load's answer: the mode and config options as of the history sent (updates follow).
-        return { sessionId, role, position, writer: writer ?? null, ...shown };
-      }),
+  app.onExtension(ATTACH_METHOD, ({ params, client, requestId }) =>
+    typed(async () => {
+      const { sessionId } = params;
+      await checkAttachable(store, sessions, params);
+      await followers.stop(sessionId);
+      const sender = sessions.sender(client);
+      const sink = sinkOf(sender, sessionId);
+      const projector = sessions.newProjector(true);
+      projector.context.sessionId = sessionId;
+      const history = {
+        policy: params.historyPolicy ?? "full",
+        ...(params.replayFrom !== undefined ? { replayFrom: params.replayFrom } : {}),
+      };
+      const role = params.role ?? "observer";
+      const ask = role === "controller" ? answerAndClaim(store, sessions, client, sessionId, projector) : undefined;
+      const following = await sendHistory(store, sessionId, projector, history, sink, ask);
+      await sender.flush();
+      // A controller is there for the writer (its queued prompts run) while its attachment row lives.
+      const attachment = role === "controller" ? await attached(store, sessionId, sessions.answerer()) : undefined;
+      // Live updates follow the answer (which says where the history ends).
+      sessions.afterResponse.then(requestId, () =>
+        followers.start(
+          sessionId,
+          { role, following, ...defined({ attachmentId: attachment?.attachmentId }) },
+          async (signal) => {
+            // The row lives as long as the following, however the following ends.
+            const ended = new AbortController();
+            const keeping =
+              attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
+            try {
+              await followLive(store, sessionId, following, sink, signal);
+            } finally {
+              ended.abort();
+              await keeping;
+            }
+          },
+        ),
+      );
+      const position = following.cursor.last;
+      const [writer, shown] = await Promise.all([store.holder(sessionId), shownModesAt(store, sessionId, position)]);
+      // As session/load's answer: the mode and config options as of the history sent (updates follow).
+      return { sessionId, role, position, writer: writer ?? null, ...shown };
+    }),
   );
 
-  app.onExtension(
-    DETACH_METHOD,
-    (v) => detachParams.parse(v),
-    ({ params }) =>
-      typed(async () => {
-        checkSessionId(params.sessionId);
-        if (!(await followers.stop(params.sessionId)))
-          throw unknownSession(params.sessionId, "is not attached on this connection");
-        return {};
-      }),
+  app.onExtension(DETACH_METHOD, ({ params }) =>
+    typed(async () => {
+      checkSessionId(params.sessionId);
+      if (!(await followers.stop(params.sessionId)))
+        throw unknownSession(params.sessionId, "is not attached on this connection");
+      return {};
+    }),
   );
 }
 
@@ -142,7 +135,11 @@ function answerAndClaim(
   };
 }
 
-async function checkAttachable(store: JournalStore, sessions: OpenSessions, params: AttachParams): Promise<void> {
+async function checkAttachable(
+  store: JournalStore,
+  sessions: OpenSessions,
+  params: ExtensionParams<typeof ATTACH_METHOD>,
+): Promise<void> {
   const { sessionId, replayFrom } = params;
   checkSessionId(sessionId);
   if (!(await store.info(sessionId))) throw unknownSession(sessionId);

@@ -29,6 +29,8 @@ export const agentCapabilities: AgentCapabilities = {
     delete: {},
     additionalDirectories: {},
     fork: { atMessageId: true } as SessionForkCapabilities,
+    // Unstable (SDK 2.4.0): `session/set_title` (title-handler.ts).
+    title: {},
   },
   // The session-rewind RFD's methods, served as extension methods (SDK 2.4.0 has neither):
   // `_verbatim/session/rewind` and `_verbatim/session/edit_prompt`, with `files` to restore edits too;

@@ -30,6 +30,7 @@ export function toRequestError(error: unknown): unknown {
       case "unsupported_content":
       case "not_forkable":
       case "unknown_message":
+      case "invalid_title":
         return RequestError.invalidParams(data, error.message);
       case "turn_running":
       case "queue_full":

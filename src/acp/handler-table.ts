@@ -10,22 +10,30 @@ import type {
   AgentRequestHandlersByMethod,
   AgentRequestMethod,
 } from "@agentclientprotocol/sdk/unstable";
+import {
+  EXTENSION_METHODS,
+  type ExtensionMethod,
+  type ExtensionParams,
+  type ExtensionResult,
+} from "../protocol/extensions.ts";
 
-/** An extension method's handler (its params parsed by the app: rewind-params.ts). */
-export type ExtensionHandler<Params> = (context: AgentRequestContext<Params>) => Promise<unknown>;
+/** An extension method's handler: its params parsed, its answer the method's result (src/protocol/extensions.ts). */
+export type ExtensionHandler<M extends ExtensionMethod> = (
+  context: AgentRequestContext<ExtensionParams<M>>,
+) => Promise<ExtensionResult<M>>;
 
 /** Where handler modules register their handlers. */
 export interface HandlerRegistry {
   onRequest<M extends AgentRequestMethod>(method: M, handler: AgentRequestHandlersByMethod[M]): unknown;
   onNotification<M extends AgentNotificationMethod>(method: M, handler: AgentNotificationHandlersByMethod[M]): unknown;
-  /** An extension method (a name starting with `_`), whose params `parse` checked. */
-  onExtension<Params>(method: string, parse: (value: unknown) => Params, handler: ExtensionHandler<Params>): unknown;
+  /** An extension method (src/protocol/extensions.ts), whose params its schema checked. */
+  onExtension<M extends ExtensionMethod>(method: M, handler: ExtensionHandler<M>): unknown;
 }
 
 export class HandlerTable implements HandlerRegistry {
   readonly #requests = new Map<string, unknown>();
   readonly #notifications = new Map<string, unknown>();
-  readonly #extensions = new Map<string, ExtensionHandler<unknown>>();
+  readonly #extensions = new Map<string, (context: AgentRequestContext<unknown>) => Promise<unknown>>();
 
   onRequest<M extends AgentRequestMethod>(method: M, handler: AgentRequestHandlersByMethod[M]): this {
     this.#requests.set(method, handler);
@@ -37,14 +45,17 @@ export class HandlerTable implements HandlerRegistry {
     return this;
   }
 
-  onExtension<Params>(method: string, parse: (value: unknown) => Params, handler: ExtensionHandler<Params>): this {
-    // The app parsed the params with the same parser; parsing again here gives the handler its type.
-    this.#extensions.set(method, (context) => handler({ ...context, params: parse(context.params) }));
+  onExtension<M extends ExtensionMethod>(method: M, handler: ExtensionHandler<M>): this {
+    // The app parsed the params with the same schema; parsing again here gives the handler its type.
+    const params = EXTENSION_METHODS[method].params;
+    this.#extensions.set(method, (context) =>
+      handler({ ...context, params: params.parse(context.params) as ExtensionParams<M> }),
+    );
     return this;
   }
 
   /** The handler registered for an extension method, if any. */
-  extension(method: string): ExtensionHandler<unknown> | undefined {
+  extension(method: string): ((context: AgentRequestContext<unknown>) => Promise<unknown>) | undefined {
     return this.#extensions.get(method);
   }
 

@@ -22,6 +22,7 @@ import { replayCacheOf } from "../core/replay-cache/kept-cache.ts";
 import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 import { steeringHandlers } from "./steering-handler.ts";
+import { titleHandlers } from "./title-handler.ts";
 
 /** The handlers past `initialize`, with what they were wired to. */
 export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; followers: Followers; handlers: HandlerTable };
@@ -54,6 +55,7 @@ export function loadHandlers(
   promptHandlers(handlers, sessions, followers, wired.store);
   rewindHandlers(handlers, wired.store, sessions);
   configHandlers(handlers, sessions);
+  titleHandlers(handlers, wired.store, sessions);
   attachHandlers(handlers, wired.store, sessions, followers);
   steeringHandlers(handlers, sessions, followers);
   return { deps: wired, sessions, followers, handlers };

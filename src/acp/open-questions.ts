@@ -1,5 +1,5 @@
 /**
- * The questions a followed session has open, for a controller (attach-params.ts): permission
+ * The questions a followed session has open, for a controller (src/protocol/extensions.ts): permission
  * questions and AskUserQuestion forms. Each is asked of the controller's client once it is open
  * and live (those open when the history ends, once the attach is answered), and withdrawn from it
  * (its request cancelled) as soon as the journal records an answer, whoever gave it. An observer

@@ -20,7 +20,7 @@ import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkPromptBlocks } from "../core/prompt/prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
-import { EDIT_PROMPT_METHOD, editPromptParams, REWIND_METHOD, rewindParams } from "./rewind-params.ts";
+import { EDIT_PROMPT_METHOD, REWIND_METHOD } from "../protocol/extensions.ts";
 import { defined } from "../shared/defined.ts";
 
 export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessions: OpenSessions): void {
@@ -35,39 +35,33 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
     return rewound;
   };
 
-  app.onExtension(
-    REWIND_METHOD,
-    (v) => rewindParams.parse(v),
-    ({ params }) =>
-      typed(async () => {
-        const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId }, params.files);
-        return {
-          lastMessageId: rewound.lastMessageId ?? null,
-          ...defined({ remainingMessageCount: rewound.remainingMessageCount }),
-          _meta: { verbatim: shownMeta(rewound) },
-        };
-      }),
+  app.onExtension(REWIND_METHOD, ({ params }) =>
+    typed(async () => {
+      const rewound = await rewind(params.sessionId, { toMessageId: params.toMessageId }, params.files);
+      return {
+        lastMessageId: rewound.lastMessageId ?? null,
+        ...defined({ remainingMessageCount: rewound.remainingMessageCount }),
+        _meta: { verbatim: shownMeta(rewound) },
+      };
+    }),
   );
 
-  app.onExtension(
-    EDIT_PROMPT_METHOD,
-    (v) => editPromptParams.parse(v),
-    ({ params }) =>
-      typed(async () => {
-        const blocks = params.newContent as ContentBlock[];
-        checkPromptBlocks(blocks);
-        const rewound = await rewind(params.sessionId, { beforeMessageId: params.messageId }, params.files);
-        const open = sessions.get(params.sessionId);
-        if (!open) throw unknownSession(params.sessionId);
-        const outcome = await open.runtime.prompt(blocks);
-        await sessions.flush();
-        if (!outcome.ok)
-          throw RequestError.internalError(
-            { reason: "turn_failed", sessionId: params.sessionId, error: outcome.error },
-            outcome.error,
-          );
-        return { stopReason: outcome.stopReason, _meta: { verbatim: shownMeta(rewound) } };
-      }),
+  app.onExtension(EDIT_PROMPT_METHOD, ({ params }) =>
+    typed(async () => {
+      const blocks = params.newContent as ContentBlock[];
+      checkPromptBlocks(blocks);
+      const rewound = await rewind(params.sessionId, { beforeMessageId: params.messageId }, params.files);
+      const open = sessions.get(params.sessionId);
+      if (!open) throw unknownSession(params.sessionId);
+      const outcome = await open.runtime.prompt(blocks);
+      await sessions.flush();
+      if (!outcome.ok)
+        throw RequestError.internalError(
+          { reason: "turn_failed", sessionId: params.sessionId, error: outcome.error },
+          outcome.error,
+        );
+      return { stopReason: outcome.stopReason, _meta: { verbatim: shownMeta(rewound) } };
+    }),
   );
 }
 

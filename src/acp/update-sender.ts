@@ -3,6 +3,7 @@
  * last send means every earlier update was written: responses wait on `flush()` so no update
  * of a turn or a replay arrives after its response.
  */
+import type { ExtensionNotification, ExtensionNotificationParams } from "../protocol/extensions.ts";
 import type { AgentContext, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import { WrittenLines } from "./written-lines.ts";
 import { methods } from "@agentclientprotocol/sdk/unstable";
@@ -25,7 +26,7 @@ export class UpdateSender {
   }
 
   /** Sends an extension notification, in order with the updates sent before and after it. */
-  sendExtension(method: string, params: Record<string, unknown>): void {
+  sendExtension<N extends ExtensionNotification>(method: N, params: ExtensionNotificationParams<N>): void {
     this.#inFlight++;
     this.#last = this.client.notify(method, params).then(this.#sent, this.#failed);
   }

@@ -1,5 +1,5 @@
 /**
- * What a controller asks of the process that runs a session it follows (attach-params.ts): a
+ * What a controller asks of the process that runs a session it follows (src/protocol/extensions.ts): a
  * prompt, answered once the writer's turn for it ends (the turn is watched in the journal, as
  * every follower sees it), and a cancel of the writer's running turn. Both go through the
  * session's inbox (journal/session-inbox.ts): never run here, never run twice.

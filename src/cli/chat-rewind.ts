@@ -8,7 +8,7 @@
  * without what was taken back.
  */
 import type { ClientContext, StopReason } from "@agentclientprotocol/sdk";
-import { EDIT_PROMPT_METHOD } from "../acp/rewind-params.ts";
+import { EDIT_PROMPT_METHOD, requestExtension } from "../protocol/extensions.ts";
 import { dropRetracted } from "../view/drop-retracted.ts";
 import type { ViewModel } from "../view/view-model.ts";
 import { visible } from "../view/visible-text.ts";
@@ -16,11 +16,6 @@ import type { LineSource } from "./terminal/line-reader.ts";
 
 /** What a chat line asking for a rewind looks like. */
 export const isRewindCommand = (text: string): boolean => /^\/rewind(\s+--files)?\s*$/.test(text.trim());
-
-type EditAnswer = {
-  stopReason: StopReason;
-  _meta: { verbatim: { retracted: { messageIds: string[]; toolCallIds: string[] } } };
-};
 
 /** The prompts a client's view shows, oldest first: their ids and first lines. */
 export function promptsOf(view: ViewModel): { messageId: string; text: string }[] {
@@ -74,9 +69,8 @@ export async function chatRewind(
   run.say(
     `(rewound: ${taken.messages} message(s) and ${taken.toolCalls} tool call(s) taken back; the journal keeps them; ${files ? "files are restored as the notice below says" : "files are left as they are"}, and commands are never undone)\n`,
   );
-  const send = run.agent.request.bind(run.agent) as unknown as (m: string, p: unknown) => Promise<EditAnswer>;
   const answer = await run.turn(() =>
-    send(EDIT_PROMPT_METHOD, {
+    requestExtension(run.agent, EDIT_PROMPT_METHOD, {
       sessionId: run.sessionId,
       messageId: chosen.messageId,
       newContent: [{ type: "text", text: text.text }],

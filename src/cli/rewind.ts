@@ -9,8 +9,12 @@
  * restore a dead process left unfinished, it finishes that restore.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { REWIND_METHOD } from "../acp/rewind-params.ts";
-import type { FilesRestored } from "../journal/facts/index.ts";
+import {
+  type ExtensionResult,
+  extensionErrorReasonOf,
+  REWIND_METHOD,
+  requestExtension,
+} from "../protocol/extensions.ts";
 import { reportError } from "./cli-error.ts";
 import { startInProcessAgent, type InProcessAgent } from "./in-process-agent.ts";
 import { checkJournalPlace } from "./journal-access.ts";
@@ -22,16 +26,7 @@ import { askAtTerminal, canAsk } from "./terminal/answering.ts";
 
 export { showMessageIds } from "./message-ids.ts";
 
-type Answer = {
-  lastMessageId: string | null;
-  _meta: {
-    verbatim: {
-      retracted: { messageIds: string[]; toolCallIds: string[] };
-      files?: FilesRestored;
-      restore?: { restoreId: string; outcome: "completed" | "refused"; reason?: string };
-    };
-  };
-};
+type Answer = ExtensionResult<typeof REWIND_METHOD>;
 
 /** The exit code of a restore that was refused (as `run`'s refusal). */
 export const RESTORE_REFUSED_EXIT = 3;
@@ -53,8 +48,11 @@ export async function rewindCommand(
     if (!row)
       throw new CliError("session_not_found", `there is no session ${sessionId}; \`verbatim sessions\` lists them`, 1);
     await started.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: row.cwd, mcpServers: [] });
-    const send = started.agent.request.bind(started.agent) as unknown as (m: string, p: unknown) => Promise<Answer>;
-    const answer = await send(REWIND_METHOD, { sessionId, toMessageId: options.to, files: options.files });
+    const answer = await requestExtension(started.agent, REWIND_METHOD, {
+      sessionId,
+      toMessageId: options.to,
+      files: options.files,
+    });
     process.stdout.write(rewoundText(sessionId, options.to, answer));
     return answer._meta.verbatim.restore?.outcome === "refused" ? RESTORE_REFUSED_EXIT : 0;
   } catch (error) {
@@ -74,8 +72,7 @@ function restorePermission(approve: Approve | undefined): PermissionPolicy {
 
 /** A message the session does not show: the error says how to list those it does. */
 function withHint(error: unknown, sessionId: string): unknown {
-  const reason = (error as { data?: { reason?: unknown } } | undefined)?.data?.reason;
-  if (reason !== "unknown_message" || !(error instanceof Error)) return error;
+  if (extensionErrorReasonOf(error) !== "unknown_message" || !(error instanceof Error)) return error;
   return new CliError(
     "unknown_message",
     `${error.message}; \`verbatim show ${sessionId} --ids\` lists its messages`,

@@ -13,7 +13,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { emptyView, reduce, retractLastPrompt, type ViewModel } from "../view/view-model.ts";
 import { dropRetracted } from "../view/drop-retracted.ts";
-import { REWOUND_NOTIFICATION, rewoundParams } from "../shared/rewound-notification.ts";
+import { REWOUND_NOTIFICATION, rewoundParams } from "../protocol/extensions.ts";
 
 export type PermissionPolicy = (
   request: RequestPermissionRequest,

@@ -10,6 +10,7 @@ export class EngineError extends Error {
       | "closed"
       | "not_forkable"
       | "unknown_message"
+      | "invalid_title"
       | "cwd_missing",
     message: string,
     readonly details: Record<string, unknown> = {},

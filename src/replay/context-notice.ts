@@ -46,3 +46,8 @@ export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice
 export function instructionsLoadedNotice(fact: FactOf<"instructions_loaded">): ContextNotice {
   return { severity: "info", title: `Context: loaded ${sourceLine(fact.source)}` };
 }
+
+/** What `_meta.verbatim.context` carries for a `context_given` fact: the fact's lists as recorded. */
+export function contextMeta(fact: FactOf<"context_given">): Record<string, unknown> {
+  return { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+}

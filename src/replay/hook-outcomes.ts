@@ -18,7 +18,7 @@ type Outcome = FactOf<"hook_outcome">;
 /** What a client is shown of an outcome under `_meta.verbatim` (the model's context stays private). */
 export type HookOutcomeMeta = Omit<Outcome, "kind" | "messageId" | "modelContext">;
 
-/** What is known of one outcome shown (exported for the replay cache's snapshot, projector-state.ts). */
+/** What is known of one outcome shown (exported for the replay cache's snapshot, replay-state.ts). */
 export type Shown = {
   revision: number;
   content: string;

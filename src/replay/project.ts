@@ -5,21 +5,19 @@
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { textContent } from "../journal/facts/display-shapes.ts";
-import type { FactOf, StoredFact } from "../journal/facts/index.ts";
-import { cardMeta, contentAndMetaUpdate, interruptCard, isSettled, type Card } from "./card.ts";
+import type { StoredFact } from "../journal/facts/index.ts";
+import { cardMeta, contentAndMetaUpdate, interruptCard, type Card } from "./card.ts";
 import { HookOutcomeProjection } from "./hook-outcomes.ts";
 import { compactedUsage, compactionUpdates, prunedTitle, type CompactionShown } from "./compaction-updates.ts";
 import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 import * as jobCard from "./job-card.ts";
-import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
+import { endedLine, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
-import { contextGivenNotice, instructionsLoadedNotice } from "./context-notice.ts";
-
-/** What `_meta.verbatim.context` carries for a `context_given` fact: the fact's lists as recorded. */
-function contextMeta(fact: FactOf<"context_given">): Record<string, unknown> {
-  return { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
-}
+import { contextGivenNotice, contextMeta, instructionsLoadedNotice } from "./context-notice.ts";
+import { interruptionMarks } from "./interruption-marks.ts";
+import { noticeUpdates } from "./notice-update.ts";
+import { announcedCall, announcedRestore } from "./announced-card.ts";
 
 export type ProjectionContext = {
   /** The client advertised `session.notices`: notices go out as ACP `notice`, live only. */
@@ -32,7 +30,7 @@ export type ProjectionContext = {
   readonly compaction?: boolean;
 };
 
-/** What a projector has folded: its cards, hook outcomes and compactions (projector-state.ts stores and restores it). */
+/** What a projector has folded: its cards, hook outcomes and compactions (replay-state.ts stores and restores it). */
 export type ProjectorFolded = {
   readonly cards: CardTable;
   readonly hooks: HookOutcomeProjection;
@@ -70,7 +68,7 @@ export class Projector {
       case "session_held":
         return [];
       case "files_restore_planned":
-        return [this.#announceRestore(fact)];
+        return [this.#announceCard(announcedRestore(fact))];
       case "files_restore_started":
         return this.#withCard(fact.restoreId, (card) => {
           card.status = "in_progress";
@@ -105,7 +103,7 @@ export class Projector {
         ];
       case "tool_results_pruned":
         return [
-          ...this.#notice({ messageId: fact.messageId, severity: "info", title: prunedTitle(fact) }),
+          ...noticeUpdates(this.context, { messageId: fact.messageId, severity: "info", title: prunedTitle(fact) }),
           { sessionUpdate: "usage_update", used: fact.context.used, size: fact.context.size },
         ];
       case "subagent_started":
@@ -166,18 +164,23 @@ export class Projector {
         return [{ sessionUpdate: "usage_update", used: fact.used, size: fact.size, ...(cost ? { cost } : {}) }];
       }
       case "notice_shown":
-        return this.#notice(fact);
+        return noticeUpdates(this.context, fact);
       case "context_given":
-        return this.#notice({ messageId: fact.messageId, ...contextGivenNotice(fact) }, contextMeta(fact));
+        return noticeUpdates(
+          this.context,
+          { messageId: fact.messageId, ...contextGivenNotice(fact) },
+          contextMeta(fact),
+        );
       case "instructions_loaded":
-        return this.#notice(
+        return noticeUpdates(
+          this.context,
           { messageId: fact.messageId, ...instructionsLoadedNotice(fact) },
           { loaded: { toolCallId: fact.toolCallId, source: fact.source } },
         );
       case "plan_updated":
         return [{ sessionUpdate: "plan", entries: fact.entries }];
       case "tool_call_announced":
-        return [this.#announce(fact)];
+        return [this.#announceCard(announcedCall(fact, this.#shown(fact.content)))];
       case "tool_call_started":
         return this.#withCard(fact.toolCallId, (card) => {
           card.status = "in_progress";
@@ -318,100 +321,7 @@ export class Projector {
    * holds the session; never written. Leaves the projector's state unchanged.
    */
   interruptionMarks(): SessionUpdate[] {
-    const marks: SessionUpdate[] = [];
-    for (const card of this.#cards.parsed()) {
-      if (isSettled(card)) continue;
-      const copy: Card = { ...card, meta: { ...card.meta }, notes: [...card.notes] };
-      if (copy.job && !copy.job.ended) {
-        // A job the agent's death left running: shown ended, as the `job_ended` its session records next shows it.
-        copy.job = { ...copy.job };
-        jobCard.jobEnded(copy, copy.job, {
-          kind: "job_ended",
-          jobId: copy.job.jobId,
-          toolCallId: copy.toolCallId,
-          by: "interrupted",
-        });
-        marks.push(contentAndMetaUpdate(copy, { status: copy.status }));
-        continue;
-      }
-      marks.push(interruptCard(copy, copy.started));
-    }
-    return marks;
-  }
-
-  #announce(fact: FactOf<"tool_call_announced">): SessionUpdate {
-    const card: Card = {
-      toolCallId: fact.toolCallId,
-      title: fact.title,
-      kind: fact.toolKind,
-      rawInput: fact.rawInput,
-      locations: fact.locations,
-      status: "pending",
-      started: false,
-      body: this.#shown(fact.content),
-      notes: [],
-      meta: {},
-    };
-    this.#cards.set(card.toolCallId, card);
-    return {
-      sessionUpdate: "tool_call",
-      toolCallId: card.toolCallId,
-      name: fact.name,
-      title: card.title,
-      kind: fact.toolKind,
-      status: "pending",
-      rawInput: card.rawInput,
-      locations: card.locations,
-      content: card.body,
-    };
-  }
-
-  #announceRestore(fact: FactOf<"files_restore_planned">): SessionUpdate {
-    const card = plannedCard(fact);
-    this.#cards.set(card.toolCallId, card);
-    return {
-      sessionUpdate: "tool_call",
-      toolCallId: card.toolCallId,
-      name: RESTORE_CARD_NAME,
-      title: card.title,
-      kind: card.kind,
-      status: "pending",
-      rawInput: card.rawInput,
-      locations: card.locations,
-      content: card.body,
-      _meta: cardMeta(card),
-    };
-  }
-
-  /** A notice; `context` (the context facts' data) goes under `_meta.verbatim.context` beside it. */
-  #notice(
-    fact: Pick<FactOf<"notice_shown">, "messageId" | "severity" | "title" | "description">,
-    context?: Record<string, unknown>,
-  ): SessionUpdate[] {
-    const { severity, title, description } = fact;
-    const meta = context ? { context } : {};
-    if (this.context.notices) {
-      // ACP notices are live-only: a reload does not show them again.
-      if (this.context.replay) return [];
-      return [
-        {
-          sessionUpdate: "notice",
-          severity,
-          title,
-          ...(description ? { description } : {}),
-          ...(context ? { _meta: { verbatim: meta } } : {}),
-        },
-      ];
-    }
-    const text = description ? `${title}: ${description}` : title;
-    return [
-      {
-        sessionUpdate: "agent_message_chunk",
-        content: { type: "text", text },
-        messageId: fact.messageId,
-        _meta: { verbatim: { notice: { severity, title, ...(description ? { description } : {}) }, ...meta } },
-      },
-    ];
+    return interruptionMarks(this.#cards);
   }
 
   /**
@@ -429,6 +339,12 @@ export class Projector {
   ): SessionUpdate[] {
     const card = this.#cards.get(fact.toolCallId);
     return card?.job?.jobId === fact.jobId ? change(card, card.job) : [];
+  }
+
+  /** A card announced: kept, and shown by its `tool_call`. */
+  #announceCard({ card, update }: { card: Card; update: SessionUpdate }): SessionUpdate {
+    this.#cards.set(card.toolCallId, card);
+    return update;
   }
 
   /** Facts about a call with no card project to nothing: no card is ever invented. */

@@ -92,23 +92,6 @@ export class ReplaySegments {
   readonly #announcedAt = (toolCallId: string): number => this.#announced.get(toolCallId) ?? 0;
 }
 
-/** Every row a session's records yield (for checks and tests). */
-export async function segmentsOf(
-  sessionId: string,
-  capabilities: ReplayCapabilities,
-  pages: AsyncIterable<readonly StoredFact[]>,
-  retraction?: Retraction,
-): Promise<ReplaySegment[]> {
-  const segments = new ReplaySegments(sessionId, capabilities, retraction);
-  const rows: ReplaySegment[] = [];
-  for await (const page of pages)
-    for (const record of page) {
-      const turn = segments.push(record);
-      if (turn) rows.push(turn.row);
-    }
-  return rows;
-}
-
 /** What the writer stores for a session's records from record 1: every finished turn's row, and the state parts as they stand last. */
 export async function cacheOf(
   sessionId: string,

@@ -36,21 +36,25 @@ function runtimeClosure(from: string): Set<string> {
 
 /**
  * The layers, top to bottom, each with the folders below it that it may import. The entry is
- * src/cli.ts; `shared` is the helpers every layer may use (src/shared/), which import nothing of
- * verbatim's; `journal/facts` is the fact schemas, below the stores.
+ * src/cli.ts; `shared` is the small helpers (src/shared/), which import nothing of verbatim's;
+ * `protocol` is verbatim's ACP extensions (src/protocol/), which the wire, the CLI and the client
+ * share; `journal/facts` is the fact schemas, below the stores. The table is a ratchet: it allows
+ * only imports some module makes, so a cell nothing uses any more is taken out (a test fails on
+ * it), and docs/developing.md shows the same table (another test holds them equal).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   entry: ["start", "cli", "shared"],
   start: ["acp", "core", "shared"],
-  cli: ["acp", "client", "view", "core", "replay", "journal", "journal/facts", "shared"],
-  client: ["view", "shared"],
-  view: ["shared"],
-  acp: ["core", "replay", "journal", "journal/facts", "shared"],
+  cli: ["acp", "client", "view", "protocol", "core", "replay", "journal", "journal/facts", "shared"],
+  client: ["view", "protocol"],
+  view: [],
+  acp: ["protocol", "core", "replay", "journal", "journal/facts", "shared"],
+  protocol: ["journal/facts"],
   core: ["lazy-sdks", "replay", "journal", "journal/facts", "shared"],
-  "lazy-sdks": ["shared"],
-  replay: ["journal", "journal/facts", "shared"],
+  "lazy-sdks": [],
+  replay: ["journal", "journal/facts"],
   journal: ["journal/facts", "shared"],
-  "journal/facts": ["shared"],
+  "journal/facts": [],
   shared: [],
 };
 
@@ -89,6 +93,28 @@ describe("imports", () => {
 
   test("the layer table goes one way: no layer may import one that may import it back", () => {
     expect(cycles(new Map(Object.entries(MAY_IMPORT).map(([layer, below]) => [layer, new Set(below)])))).toEqual([]);
+  });
+
+  test("the layer table is a ratchet: every import it allows is one some module makes", () => {
+    const made = new Set(
+      [...graph.all].flatMap(([from, imports]) =>
+        [...imports].filter((to) => to.startsWith("src/")).map((to) => `${layerOf(from)} -> ${layerOf(to)}`),
+      ),
+    );
+    const unused = Object.entries(MAY_IMPORT).flatMap(([from, below]) =>
+      below.map((to) => `${from} -> ${to}`).filter((cell) => !made.has(cell)),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  test("docs/developing.md shows the layer table as it is here, row by row", () => {
+    const folder = (name: string) => (name === "src/cli.ts" ? "entry" : name.replace(/^src\//, ""));
+    const doc = readFileSync(join(ROOT, "docs/developing.md"), "utf8");
+    const rows = [...doc.matchAll(/^\| (src\/\S+) \| (.*) \|$/gm)].map((row) => [
+      folder(row[1]!),
+      [...row[2]!.matchAll(/\bsrc\/[a-z-]+(?:\/facts)?(?:\.ts)?/g)].map((m) => folder(m[0])),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(MAY_IMPORT);
   });
 
   test("every import between folders is one the layer table allows (type-only imports included)", () => {

@@ -4,6 +4,7 @@
  * unasked, an ask asks, a compound command with one denied part is refused, each card names the
  * rule that decided (live and after a reload), and bad rules are named and never widen anything.
  */
+import { requestExtension, STEERING_METHOD } from "../../src/protocol/extensions.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -151,9 +152,8 @@ describe("a deny on .env holds everywhere", () => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       const turn = prompt(c.ctx, sessionId, "Write the notes");
       await held.asked();
-      const send = c.ctx.request.bind(c.ctx) as unknown as (method: string, params: unknown) => Promise<unknown>;
       expect(
-        await send("_session/steering", {
+        await requestExtension(c.ctx, STEERING_METHOD, {
           sessionId,
           prompt: [
             { type: "text", text: "and mind this " },

@@ -1,34 +1,28 @@
 /** The attach extension methods as a client calls them, and the journal positions a follower is sent. */
-import type {
-  ClientContext,
-  SessionConfigOption,
-  SessionModeState,
-  SessionNotification,
-} from "@agentclientprotocol/sdk";
+import type { ClientContext, SessionNotification } from "@agentclientprotocol/sdk";
 import { expect } from "bun:test";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
 import { connectProcess, load, until, type Connected } from "./acp-session.ts";
 import type { Sandbox } from "./workspace.ts";
-import { ATTACH_METHOD, DETACH_METHOD, type AttachParams } from "../../src/acp/attach-params.ts";
+import {
+  ATTACH_METHOD,
+  DETACH_METHOD,
+  type ExtensionRequestParams,
+  type ExtensionResult,
+  requestExtension,
+} from "../../src/protocol/extensions.ts";
 
-export type AttachAnswer = {
-  sessionId: string;
-  role: "observer";
-  position: number;
-  writer: { pid: number; host: string; startTime: string } | null;
-  modes: SessionModeState;
-  configOptions: SessionConfigOption[];
-};
+export type AttachAnswer = ExtensionResult<typeof ATTACH_METHOD>;
 
-const send = (ctx: ClientContext) =>
-  ctx.request.bind(ctx) as unknown as <T>(method: string, params: unknown) => Promise<T>;
+/** Params the schema refuses are sent as they are (the agent's answer to them is what a test looks at). */
+export const attach = (
+  ctx: ClientContext,
+  params: ExtensionRequestParams<typeof ATTACH_METHOD> | Record<string, unknown>,
+): Promise<AttachAnswer> => ctx.request<AttachAnswer>(ATTACH_METHOD, params);
 
-export const attach = (ctx: ClientContext, params: AttachParams | Record<string, unknown>) =>
-  send(ctx)<AttachAnswer>(ATTACH_METHOD, params);
-
-export const detach = (ctx: ClientContext, sessionId: string) => send(ctx)<object>(DETACH_METHOD, { sessionId });
+export const detach = (ctx: ClientContext, sessionId: string) => requestExtension(ctx, DETACH_METHOD, { sessionId });
 
 /** The journal position a live update carries (`_meta.verbatim.position`), if any. */
 export function positionOf(notification: SessionNotification): number | undefined {

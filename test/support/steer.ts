@@ -1,9 +1,8 @@
-/** `_session/steering`, the adapters' extension method: sent as any method, with its result's shape. */
+/** `_session/steering`, the adapters' extension method, as a client calls it (src/protocol/extensions.ts). */
 import type { ClientContext } from "@agentclientprotocol/sdk";
+import { type ExtensionResult, requestExtension, STEERING_METHOD } from "../../src/protocol/extensions.ts";
 
-export type SteeringResult =
-  | { outcome: "injected" | "startedNewTurn" }
-  | { outcome: "promptRequired"; reason: "noRunningTurn" };
+export type SteeringResult = ExtensionResult<typeof STEERING_METHOD>;
 
 export function steer(
   ctx: ClientContext,
@@ -11,8 +10,7 @@ export function steer(
   text: string,
   options: { idleBehavior?: "promptRequired" } = {},
 ): Promise<SteeringResult> {
-  const send = ctx.request.bind(ctx) as unknown as (method: string, params: unknown) => Promise<SteeringResult>;
-  return send("_session/steering", {
+  return requestExtension(ctx, STEERING_METHOD, {
     sessionId,
     prompt: [{ type: "text", text }],
     ...(options.idleBehavior ? { _meta: { steering: { idleBehavior: options.idleBehavior } } } : {}),
