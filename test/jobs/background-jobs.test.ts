@@ -18,6 +18,7 @@ import { exportedFacts } from "../support/exported-facts.ts";
 import { runCli } from "../support/cli-process.ts";
 import { agentCommand } from "../../src/client/spawn-agent.ts";
 import { sandbox } from "../support/workspace.ts";
+import { freshDatabase } from "../support/postgres-server.ts";
 import { cards } from "../parity/harness.ts";
 
 const allow = { policy: choose("allow_once") };
@@ -121,6 +122,36 @@ describe("background jobs", () => {
     } finally {
       await reopened.close();
     }
+  }, 60_000);
+
+  test("doctor lists a job still running from a session no process holds on a PostgreSQL journal too, and no more once a load stopped it", async () => {
+    const box = sandbox("scripted/call");
+    const env = { ...box.env, VERBATIM_JOURNAL: await freshDatabase() };
+    const live = await connectProcess(env, allow);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    const jobsCheck = async () => {
+      const doctor = await runCli(["doctor", "--json"], env);
+      const line = doctor.stdout.split("\n").find((l) => l.includes('"background jobs"'));
+      return JSON.parse(line ?? "{}") as { status?: string; detail?: string };
+    };
+    const before = await jobsCheck();
+    expect(before.status).toBe("warn");
+    expect(JSON.stringify(before)).toContain(`${job!.jobId} of ${sessionId} (process group ${job!.pid}: sleep 300)`);
+
+    const reopened = await connectProcess(env, allow);
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
+      expect(runs(job!)).toBe(false);
+    } finally {
+      await reopened.close();
+    }
+    expect(await jobsCheck()).toMatchObject({ status: "ok" });
   }, 60_000);
 
   test("deleting a session whose agent was killed kills the jobs it left running, and removes their output files", async () => {
