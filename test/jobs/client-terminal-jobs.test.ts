@@ -17,6 +17,7 @@ import { connectProcess, load, newSession, prompt, until } from "../support/acp-
 import { textOf } from "../support/cards.ts";
 import { ClientServices } from "../support/client-services.ts";
 import { exportedFacts } from "../support/exported-facts.ts";
+import { runCli } from "../support/cli-process.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { cards } from "../parity/harness.ts";
 
@@ -138,5 +139,37 @@ describe("background jobs in the client's terminal", () => {
     expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([
       expect.objectContaining({ by: "session" }) as FactOf<"job_ended">,
     ]);
+  }, 60_000);
+
+  test("a job in the client's terminal at a kill -9 of its agent is shown ended by the next load and recorded ended at the next write; the terminal is the client's: the load kills nothing", async () => {
+    const box = sandbox("scripted/call");
+    const services = new ClientServices({ terminal: true });
+    const live = await connectProcess(box.env, { ...allow, services });
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+    // The terminal is the client's: doctor has no process of this machine to report.
+    const doctor = await runCli(["doctor", "--json"], box.env);
+    expect(doctor.stdout.split("\n").find((l) => l.includes('"background jobs"'))).toContain('"ok"');
+
+    const reopened = await connectProcess(box.env, { ...allow, services: new ClientServices({ terminal: true }) });
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      const [card] = cards(reopened.client.view(sessionId));
+      expect(card?.status).toBe("failed");
+      expect(textOf(card?.content)).toContain(`Interrupted: verbatim stopped while background job ${job!.jobId} ran`);
+      expect(services.running()).toEqual(["term-1"]);
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([]);
+      await prompt(reopened.ctx, sessionId, 'Read {"file_path": "README.md"}');
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_ended")).toEqual([
+        expect.objectContaining({ jobId: job!.jobId, by: "interrupted" }) as FactOf<"job_ended">,
+      ]);
+    } finally {
+      await reopened.close();
+      await live.close();
+      services.killAll();
+    }
   }, 60_000);
 });
