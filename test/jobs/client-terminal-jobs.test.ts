@@ -85,6 +85,24 @@ describe("background jobs in the client's terminal", () => {
     await expectReloadEqualsLive(box, sessionId, c.client.view(sessionId));
   }, 60_000);
 
+  test("in a client terminal as locally, a command starting with sleep is killed at its timeout (terminal/kill, then released), not moved", async () => {
+    const box = sandbox("scripted/call");
+    const services = new ClientServices({ terminal: true });
+    const c = await connectProcess(box.env, { ...allow, services });
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 5", "timeout": 300}');
+      const [card] = cards(c.client.view(sessionId));
+      expect(card?.status).toBe("failed");
+      expect(textOf(card?.content)).toContain("timed out after 300 ms and was killed");
+      expect(services.calls).toContain("terminal/kill");
+      expect(services.calls.at(-1)).toBe("terminal/release");
+      expect(services.running()).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
   test("run_in_background starts the command in the client's terminal; its output is recorded as it flows; TaskStop kills and releases the terminal; a reload equals live", async () => {
     const box = sandbox("scripted/call");
     const services = new ClientServices({ terminal: true });
