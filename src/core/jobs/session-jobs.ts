@@ -11,8 +11,8 @@ import { dirname, join, resolve } from "node:path";
 import type { Fact, JobEndedBy } from "../../journal/facts/index.ts";
 import { thisProcess } from "../../journal/process-identity.ts";
 import { mintId } from "../ids.ts";
-import { JobProcess, type JobEnd } from "../tools/shell/job-process.ts";
-import type { JobRunner } from "../tools/shell/job-runner.ts";
+import { JobProcess } from "../tools/shell/job-process.ts";
+import type { JobEnd, JobRunner } from "../tools/shell/job-runner.ts";
 import type { JobControl, JobHandle, JobRead } from "../tools/tool.ts";
 import { liveJobs } from "./live-jobs.ts";
 

@@ -8,12 +8,10 @@
 import { killGroup, ProcessTree } from "../../process-group.ts";
 import { processStartTime } from "../../../journal/process-identity.ts";
 import { log } from "../../../shared/log.ts";
-import type { JobPlace, JobRunner } from "./job-runner.ts";
+import type { JobEnd, JobPlace, JobRunner } from "./job-runner.ts";
 
 /** After the leader exits, how long to keep reading output still in the pipes. */
 const DRAIN_MS = 250;
-
-export type JobEnd = { exitCode: number | null; signal: string | null };
 
 export class JobProcess implements JobRunner {
   readonly pid: number;

@@ -2,9 +2,9 @@
  * What a background job runs on, as the session's jobs (src/core/jobs/session-jobs.ts) drive it:
  * a local process group (job-process.ts) or a command in the client's terminal (terminal-job.ts).
  */
-import type { JobEnd } from "./job-process.ts";
 
-export type { JobEnd } from "./job-process.ts";
+/** How a job's command ended. */
+export type JobEnd = { exitCode: number | null; signal: string | null };
 
 /** Where a job runs, as its `job_started` records it: a local group's leader, or the client's terminal. */
 export type JobPlace = { pid: number; startTime: string } | { terminalId: string };
