@@ -225,7 +225,10 @@ async function runInClientTerminal(
           soFar,
           movedAtTimeoutMs: timeoutMs,
         });
-        moved = movedOutcome(job, soFar, timeoutMs);
+        // The model is given what it is given of any command's output (its file holds all of it).
+        const given = new OutputBuffer(BASH_MAX_OUTPUT);
+        given.append(soFar);
+        moved = movedOutcome(job, given.text(), timeoutMs);
         return true;
       },
     }),
