@@ -8,7 +8,7 @@
  * and Claude Code's exceptions to that. The same in a client's terminal: client-terminal-jobs.test.ts.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
@@ -21,6 +21,7 @@ import { exportedFacts } from "../support/exported-facts.ts";
 import { runCli } from "../support/cli-process.ts";
 import { agentCommand } from "../../src/client/spawn-agent.ts";
 import { sandbox } from "../support/workspace.ts";
+import { ClientServices } from "../support/client-services.ts";
 import { freshDatabase } from "../support/postgres-server.ts";
 import { cards } from "../parity/harness.ts";
 
@@ -92,6 +93,15 @@ describe("a background loopback server, as the model drives it through one turn"
     expect(reads[1]).toContain("GET /hello");
   });
 
+  test("reading its output file asks nothing, though the file lies outside the session's directories", () => {
+    const reads = ofKind(facts, "tool_call_announced").filter((f) => f.name === "Read");
+    expect(reads).toHaveLength(2);
+    const asked = new Set(ofKind(facts, "permission_requested").map((f) => f.toolCallId));
+    expect(reads.filter((f) => asked.has(f.toolCallId))).toEqual([]);
+    // The Bash calls were asked about, as any command is.
+    expect(asked.size).toBeGreaterThan(0);
+  });
+
   test("the model stops it with TaskStop: the job's card settles, saying so, with the output it recorded", () => {
     const [started] = ofKind(facts, "job_started");
     expect(resultsOf(facts, "TaskStop")[0]).toContain(`Job ${started!.jobId} was stopped`);
@@ -127,6 +137,23 @@ describe("a background loopback server, as the model drives it through one turn"
 });
 
 describe("background jobs", () => {
+  test("with a client that offers file access, a job's output file is read from disk, not through the editor", async () => {
+    const box = sandbox("scripted/call");
+    const services = new ClientServices({ fs: true });
+    const c = await connectProcess(box.env, { ...allow, services });
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "echo from the job", "run_in_background": true}');
+      const [started] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+      await until(() => existsSync(started!.outputPath) && readFileSync(started!.outputPath, "utf8") !== "", "output");
+      await prompt(c.ctx, sessionId, `Read ${JSON.stringify({ file_path: started!.outputPath })}`);
+      expect(textOf(cards(c.client.view(sessionId))[1]?.content)).toContain("from the job");
+      expect(services.calls).not.toContain("fs/read_text_file");
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
   test("a job alive when the agent is killed (kill -9) is killed by the next load, shown ended, and recorded ended at the next write", async () => {
     const box = sandbox("scripted/call");
     const live = await connectProcess(box.env, allow);
