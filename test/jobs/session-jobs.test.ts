@@ -7,6 +7,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SessionJobs } from "../../src/core/jobs/session-jobs.ts";
+import { JobProcess } from "../../src/core/tools/shell/job-process.ts";
 import { defaultTools, ToolRegistry } from "../../src/core/tools/registry.ts";
 import { encodeFact } from "../../src/journal/codec.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
@@ -135,6 +136,27 @@ describe("a session's background jobs", () => {
     expect(read.result.text).toBe("first\nsecond\n\nThe job exited with 0.");
     const again = await runTool(output, { task_id: job.jobId, block: false }, { cwd: ws, jobs });
     expect(again.result.text).toBe("(no new output)\nThe job exited with 0.");
+  });
+
+  test("a command handed over at its timeout after its session ended ends with it, not in the background", async () => {
+    const { jobs, facts } = jobsRecording();
+    await jobs.close();
+    const command = new JobProcess({
+      command: "sleep 300",
+      cwd: sandbox().workspace,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    const handing = jobs.adopt({
+      process: command,
+      shown: "sleep 300",
+      toolCallId: "call_1",
+      soFar: "",
+      movedAtTimeoutMs: 100,
+    });
+    expect(handing).rejects.toThrow("the session is closing");
+    await handing.catch(() => undefined);
+    expect(command.running).toBe(false);
+    expect(facts).toEqual([]);
   });
 
   test("KillShell and BashOutput (Claude Code's older names) reach TaskStop and TaskOutput", async () => {
