@@ -16,6 +16,7 @@ import { trustedFolders } from "../core/hooks/trust.ts";
 import { journalUrl, openJournal } from "../core/config/open-journal.ts";
 import { redactUrl } from "../journal/postgres-url.ts";
 import { SqliteJournal } from "../journal/sqlite-store.ts";
+import type { JournalStore } from "../journal/store.ts";
 import { visible } from "../view/visible-text.ts";
 import { byteSize } from "./byte-size.ts";
 import { describeError } from "./cli-error.ts";
@@ -78,7 +79,7 @@ async function journalChecks(env: Env): Promise<Check[]> {
   } catch (error) {
     return [fail("journal", describeError(error).body.message)];
   }
-  if (url !== undefined) return [await serverJournal(env, redactUrl(url))];
+  if (url !== undefined) return serverJournal(env, redactUrl(url));
   const { home, file } = journalPlace(env);
   try {
     checkJournalPlace(env, { write: false });
@@ -103,13 +104,16 @@ async function journalChecks(env: Env): Promise<Check[]> {
 }
 
 /** A journal on PostgreSQL: that it answers, and how many sessions it holds. */
-async function serverJournal(env: Env, where: string): Promise<Check> {
+async function serverJournal(env: Env, where: string): Promise<Check[]> {
   const store = openJournal(env);
   try {
     const sessions = (await store.list({ limit: 100_000 })).length;
-    return ok("journal", `PostgreSQL at ${where}: ${sessionsAndSize(sessions, await store.journalBytes())}`);
+    return [
+      ok("journal", `PostgreSQL at ${where}: ${sessionsAndSize(sessions, await store.journalBytes())}`),
+      await jobsCheck(store),
+    ];
   } catch (error) {
-    return fail("journal", describeError(error, { journal: where }).body.message);
+    return [fail("journal", describeError(error, { journal: where }).body.message)];
   } finally {
     await store.close().catch(() => undefined);
   }
@@ -137,7 +141,7 @@ async function journalIntegrity(file: string): Promise<Check[]> {
       const sessions = (await store.list({ limit: 100_000 })).length;
       return [
         ok("journal", `${file}: intact, ${sessionsAndSize(sessions, await store.journalBytes())}`),
-        await jobsCheck(file, store),
+        await jobsCheck(store),
       ];
     } finally {
       await store.close();
@@ -148,19 +152,14 @@ async function journalIntegrity(file: string): Promise<Check[]> {
 }
 
 /** Background jobs still running from sessions no live process holds (a load of the session kills them). */
-async function jobsCheck(file: string, store: SqliteJournal): Promise<Check> {
-  const db = new Database(file, { readonly: true, strict: true });
-  try {
-    const jobs = await orphanJobs(db, store);
-    if (jobs.length === 0) return ok("background jobs", "none left running by a session no process holds");
-    const list = jobs.map((j) => `${j.jobId} of ${j.sessionId} (process group ${j.pid}: ${j.command})`).join("; ");
-    return warn(
-      "background jobs",
-      `still running from sessions no process holds: ${list}. Loading the session stops them (or kill -- -<group>).`,
-    );
-  } finally {
-    db.close();
-  }
+async function jobsCheck(store: JournalStore): Promise<Check> {
+  const jobs = await orphanJobs(store);
+  if (jobs.length === 0) return ok("background jobs", "none left running by a session no process holds");
+  const list = jobs.map((j) => `${j.jobId} of ${j.sessionId} (process group ${j.pid}: ${j.command})`).join("; ");
+  return warn(
+    "background jobs",
+    `still running from sessions no process holds: ${list}. Loading the session stops them (or kill -- -<group>).`,
+  );
 }
 
 /** How many sessions, and the room the journal takes (`verbatim prune` gives old sessions' back). */

@@ -2,36 +2,20 @@
  * `verbatim doctor`'s background-job check: jobs the journal has started and not ended, in
  * sessions no live process holds, whose process group still runs on this machine as recorded
  * (host, pid and start time: a reused pid is never reported). A load of the session kills them.
+ * The same on SQLite and on PostgreSQL (where jobs of other machines are theirs to report).
  */
-import type { Database } from "bun:sqlite";
 import { jobStillRuns } from "../core/jobs/orphan-jobs.ts";
 import type { JournalStore } from "../journal/store.ts";
 
 export type OrphanJob = { sessionId: string; jobId: string; pid: number; command: string };
 
-type Row = { session_id: string; body: string };
-
-/** Jobs still running that no live process answers for (SQLite journal, read-only). */
-export async function orphanJobs(db: Database, store: JournalStore): Promise<OrphanJob[]> {
-  const rows = db
-    .query<Row, []>(
-      `SELECT s.session_id, s.body FROM facts s WHERE s.kind = 'job_started' AND NOT EXISTS (
-         SELECT 1 FROM facts e WHERE e.session_id = s.session_id AND e.kind = 'job_ended'
-           AND json_extract(e.body, '$.jobId') = json_extract(s.body, '$.jobId'))`,
-    )
-    .all();
+/** Jobs still running that no live process answers for (never writes). */
+export async function orphanJobs(store: Pick<JournalStore, "unendedJobs" | "holder">): Promise<OrphanJob[]> {
   const found: OrphanJob[] = [];
-  for (const row of rows) {
-    const job = JSON.parse(row.body) as {
-      jobId: string;
-      host: string;
-      pid: number;
-      startTime: string;
-      command: string;
-    };
-    if (!jobStillRuns(job)) continue;
-    if (await store.holder(row.session_id)) continue;
-    found.push({ sessionId: row.session_id, jobId: job.jobId, pid: job.pid, command: job.command });
+  for (const { sessionId, started } of await store.unendedJobs()) {
+    if (started.pid === undefined || !jobStillRuns(started)) continue;
+    if (await store.holder(sessionId)) continue;
+    found.push({ sessionId, jobId: started.jobId, pid: started.pid, command: started.command });
   }
   return found;
 }

@@ -6,7 +6,8 @@
 import type { SQL } from "bun";
 import { pgReplayCacheBytes } from "./postgres-replay-cache.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
-import type { SessionRow } from "./store.ts";
+import type { SessionRow, UnendedJob } from "./store.ts";
+import { unendedJob, unendedJobsSql, type UnendedJobRow } from "./unended-jobs.ts";
 
 /** The journal's tables in the `verbatim` schema, with their indexes and out-of-line storage. */
 export async function pgJournalBytes(sql: SQL): Promise<number> {
@@ -33,4 +34,10 @@ export async function pgIdleSessions(sql: SQL, before: string): Promise<SessionR
     SELECT * FROM verbatim.sessions WHERE parent_session_id IS NULL AND updated_at < ${before}
     ORDER BY updated_at, session_id`) as SessionDbRow[];
   return rows.map(toSessionRow);
+}
+
+/** Jobs started and not ended, across the journal (unended-jobs.ts). */
+export async function pgUnendedJobs(sql: SQL): Promise<UnendedJob[]> {
+  const text = unendedJobsSql("verbatim.facts", (body) => `(${body}::jsonb ->> 'jobId')`);
+  return ((await sql.unsafe(text)) as UnendedJobRow[]).map(unendedJob);
 }

@@ -29,7 +29,7 @@ import { insertCreated, insertFork, insertImported } from "./postgres-new-sessio
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { thisProcess } from "./process-identity.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
+import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow, UnendedJob } from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -42,7 +42,7 @@ import { claimPgAnswer, deletePgAnswerClaims, pgAnswerClaimOf } from "./postgres
 import type { AnswerClaim } from "./answer-claims.ts";
 import { deletePgInbox, sendPgToWriter, takePgFromInbox } from "./postgres-session-inbox.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
-import { pgIdleSessions, pgJournalBytes, pgSessionBytes } from "./postgres-housekeeping.ts";
+import { pgIdleSessions, pgJournalBytes, pgSessionBytes, pgUnendedJobs } from "./postgres-housekeeping.ts";
 import type { Attachment } from "./session-attachments.ts";
 import {
   deletePgAttachments,
@@ -293,6 +293,11 @@ export class PostgresJournal implements JournalStore {
   async idleSince(before: string): Promise<SessionRow[]> {
     if ((await this.#layout.read()) === undefined) return [];
     return this.#guard(undefined, () => pgIdleSessions(this.#sql, before));
+  }
+
+  async unendedJobs(): Promise<UnendedJob[]> {
+    if ((await this.#layout.read()) === undefined) return [];
+    return this.#guard(undefined, () => pgUnendedJobs(this.#sql));
   }
 
   async acquire(sessionId: string): Promise<void> {

@@ -8,7 +8,8 @@ import { statSync } from "node:fs";
 import { guard } from "./sqlite-errors.ts";
 import { sizes } from "./sqlite-replay-cache.ts";
 import { toSessionRow, type SessionDbRow } from "./session-rows.ts";
-import type { SessionRow } from "./store.ts";
+import type { SessionRow, UnendedJob } from "./store.ts";
+import { unendedJob, unendedJobsSql, type UnendedJobRow } from "./unended-jobs.ts";
 
 /** The journal's files on disk: the database and its write-ahead log (0 before the first session). */
 export function sqliteJournalBytes(path: string): number {
@@ -41,6 +42,13 @@ export function idleSessions(db: Database | undefined, before: string): SessionR
       )
       .all(before),
   ).map(toSessionRow);
+}
+
+/** Jobs started and not ended, across the journal (unended-jobs.ts). */
+export function sqliteUnendedJobs(db: Database | undefined): UnendedJob[] {
+  if (!db) return [];
+  const text = unendedJobsSql("facts", (body) => `json_extract(${body}, '$.jobId')`);
+  return guard(undefined, () => db.query<UnendedJobRow, []>(text).all()).map(unendedJob);
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   sessionInfo,
   type Row,
 } from "./sqlite-reads.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
+import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow, UnendedJob } from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -49,7 +49,13 @@ import type { Attachment } from "./session-attachments.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
-import { idleSessions, sqliteJournalBytes, sqliteSessionBytes, vacuum } from "./sqlite-housekeeping.ts";
+import {
+  idleSessions,
+  sqliteJournalBytes,
+  sqliteSessionBytes,
+  sqliteUnendedJobs,
+  vacuum,
+} from "./sqlite-housekeeping.ts";
 
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
@@ -224,6 +230,10 @@ export class SqliteJournal implements JournalStore {
 
   async idleSince(before: string): Promise<SessionRow[]> {
     return idleSessions(this.#reader(), before);
+  }
+
+  async unendedJobs(): Promise<UnendedJob[]> {
+    return sqliteUnendedJobs(this.#reader());
   }
 
   async reclaimSpace(): Promise<void> {

@@ -3,12 +3,15 @@
  * records on a server for a team sharing sessions across machines. Every method is asynchronous
  * (a server answers over a connection): a promise that resolves means the work is committed.
  */
-import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
+import type { Fact, FactKind, FactOf, StoredFact } from "./facts/index.ts";
 import type { ReplayCacheStore } from "./replay-cache.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import type { HostProcess } from "./process-identity.ts";
 import type { Attachment } from "./session-attachments.ts";
+
+/** A job's start with no end recorded after it, and the session it is in. */
+export type UnendedJob = { sessionId: string; started: FactOf<"job_started"> };
 
 /** Records `fromSeq` to `toSeq` of a session, both included. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -128,6 +131,11 @@ export interface JournalStore extends ReplayCacheStore {
   sessionBytes(sessionId: string): Promise<number>;
   /** Top-level sessions whose last record is older than `before` (an ISO time), oldest first. Never writes. */
   idleSince(before: string): Promise<SessionRow[]>;
+  /**
+   * Every background job a session started and did not record ended, across the journal (a fork
+   * or an import owns none of the jobs of the history it began with). Never writes.
+   */
+  unendedJobs(): Promise<UnendedJob[]>;
   /**
    * Gives the room deleted sessions left back to the file system, where the store can: SQLite
    * rewrites its file (VACUUM). PostgreSQL has none: its autovacuum reuses the room.

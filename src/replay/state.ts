@@ -32,15 +32,28 @@ export type RestoreState = {
   ended: boolean;
 };
 
-/** A background job still running as far as the journal knows: the process group to kill if its agent died. */
+/**
+ * A background job still running as far as the journal knows: the process group to kill if its
+ * agent died (`pid`, `startTime`), or the client's terminal it ran in (`terminalId`).
+ */
 export type OpenJob = {
   jobId: string;
   toolCallId: string;
   host: string;
-  pid: number;
-  startTime: string;
+  pid?: number;
+  startTime?: string;
+  terminalId?: string;
   outputPath: string;
 };
+
+/** Where a job runs, as its start recorded it (only the fields it has: a stored state keeps no undefined key). */
+function definedJob(fact: FactOf<"job_started">): Pick<OpenJob, "pid" | "startTime" | "terminalId"> {
+  return {
+    ...(fact.pid !== undefined ? { pid: fact.pid } : {}),
+    ...(fact.startTime !== undefined ? { startTime: fact.startTime } : {}),
+    ...(fact.terminalId !== undefined ? { terminalId: fact.terminalId } : {}),
+  };
+}
 
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
@@ -260,8 +273,7 @@ export class SessionStateFold {
           jobId: fact.jobId,
           toolCallId: fact.toolCallId,
           host: fact.host,
-          pid: fact.pid,
-          startTime: fact.startTime,
+          ...definedJob(fact),
           outputPath: fact.outputPath,
         });
         return;

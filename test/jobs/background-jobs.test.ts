@@ -1,23 +1,28 @@
 /**
- * Background commands, driven through a spawned agent and the scripted model: a loopback server
- * started in the background and answered by a later call of the same turn, its output read twice
- * (each read's result recorded), stopped by the model; a reload equal to live; a job alive at a
- * `kill -9` of the agent, killed by the next load and shown ended; a foreground command moved to
- * the background at its timeout.
+ * Background commands, driven through a spawned agent and the scripted model (issue 53's list): a
+ * loopback server started in the background and answered by a later call of the same turn, its
+ * output read twice (each read's result recorded), stopped by the model, a reload equal to live;
+ * a job alive at a `kill -9` of the agent, killed by the next load and shown ended, and listed by
+ * doctor until then (SQLite and PostgreSQL); a session's delete and the agent's exit ending its
+ * jobs; watch drawing a job's output; a foreground command moved to the background at its timeout,
+ * and Claude Code's exceptions to that. The same in a client's terminal: client-terminal-jobs.test.ts.
  */
-import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { choose } from "../../src/client/view-client.ts";
 import { comparable } from "../../src/cli/demo.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { jobStillRuns } from "../../src/core/jobs/orphan-jobs.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
+import type { ViewModel } from "../../src/view/view-model.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
 import { exportedFacts } from "../support/exported-facts.ts";
 import { runCli } from "../support/cli-process.ts";
 import { agentCommand } from "../../src/client/spawn-agent.ts";
 import { sandbox } from "../support/workspace.ts";
+import { ClientServices } from "../support/client-services.ts";
+import { freshDatabase } from "../support/postgres-server.ts";
 import { cards } from "../parity/harness.ts";
 
 const allow = { policy: choose("allow_once") };
@@ -38,54 +43,114 @@ function resultsOf(facts: Fact[], name: string): string[] {
 /** Whether the process the journal recorded for a job still runs as itself. */
 const runs = (job: FactOf<"job_started">) => jobStillRuns(job);
 
-describe("background jobs", () => {
-  test("a background server answers a later call of the same turn; its output is read twice and the job stopped by the model; a reload equals live", async () => {
-    const box = sandbox("scripted/background-server");
+describe("a background loopback server, as the model drives it through one turn", () => {
+  const box = sandbox("scripted/background-server");
+  let sessionId = "";
+  let facts: (Fact & { at: string })[] = [];
+  let liveView: ViewModel | undefined;
+
+  // One turn: the model starts the server in the background, waits for it, reads its output file,
+  // asks it over HTTP, reads the file again, and stops it (src/core/providers/scripted/job-scenarios.ts).
+  beforeAll(async () => {
     const live = await connectProcess(box.env, allow);
-    let sessionId = "";
     try {
       ({ sessionId } = await newSession(live.ctx, box.workspace));
-      const response = await prompt(live.ctx, sessionId, SERVER);
-      expect(response.stopReason).toBe("end_turn");
+      expect((await prompt(live.ctx, sessionId, SERVER)).stopReason).toBe("end_turn");
+      liveView = live.client.view(sessionId);
     } finally {
       await live.close();
     }
-    const facts = await exportedFacts(box.env, sessionId);
+    facts = await exportedFacts(box.env, sessionId);
+  }, 60_000);
+
+  test("run_in_background answers at once with the job's id and output file, and the job runs in a process of its own", () => {
     const [started] = ofKind(facts, "job_started");
     expect(started?.command).toBe(SERVER);
-    expect(runs(started!)).toBe(false);
-    // The request over HTTP, from a later Bash call of the same turn.
+    expect(resultsOf(facts, "Bash")[0]).toBe(
+      `Command running in the background with ID: ${started!.jobId}. Output is being written to: ${started!.outputPath}. ` +
+        `Read that file (Read) for its output so far; stop it with TaskStop {"task_id": "${started!.jobId}"}.`,
+    );
+    expect(started?.pid).toBeGreaterThan(0);
+  });
+
+  test("the server answers a later call of the same turn over loopback HTTP", () => {
     expect(resultsOf(facts, "Bash").some((r) => r.includes("hello from the job"))).toBe(true);
-    // Both reads, each with what it returned: the second saw the request the server logged.
-    const reads = resultsOf(facts, "Read");
-    expect(reads).toHaveLength(2);
-    expect(reads[0]).toContain("listening on");
-    expect(reads[1]).toContain("GET /hello");
-    expect(resultsOf(facts, "TaskStop")[0]).toContain(`Job ${started!.jobId} was stopped`);
+  });
+
+  test("its output is recorded as it flows", () => {
     const recorded = ofKind(facts, "job_output")
       .map((f) => (f.output as { resource: { text: string } }).resource.text)
       .join("");
     expect(recorded).toContain("listening on");
     expect(recorded).toContain("GET /hello");
+  });
+
+  test("each read of its output file is recorded with what it returned: the second saw the request the server logged", () => {
+    const reads = resultsOf(facts, "Read");
+    expect(reads).toHaveLength(2);
+    expect(reads[0]).toContain("listening on");
+    expect(reads[0]).not.toContain("GET /hello");
+    expect(reads[1]).toContain("GET /hello");
+  });
+
+  test("reading its output file asks nothing, though the file lies outside the session's directories", () => {
+    const reads = ofKind(facts, "tool_call_announced").filter((f) => f.name === "Read");
+    expect(reads).toHaveLength(2);
+    const asked = new Set(ofKind(facts, "permission_requested").map((f) => f.toolCallId));
+    expect(reads.filter((f) => asked.has(f.toolCallId))).toEqual([]);
+    // The Bash calls were asked about, as any command is.
+    expect(asked.size).toBeGreaterThan(0);
+  });
+
+  test("the model stops it with TaskStop: the job's card settles, saying so, with the output it recorded", () => {
+    const [started] = ofKind(facts, "job_started");
+    expect(resultsOf(facts, "TaskStop")[0]).toContain(`Job ${started!.jobId} was stopped`);
     expect(ofKind(facts, "job_ended")).toEqual([
       expect.objectContaining({ jobId: started!.jobId, by: "model" }) as FactOf<"job_ended">,
     ]);
-
-    const liveView = live.client.view(sessionId);
-    const [serverCard] = cards(liveView);
+    expect(runs(started!)).toBe(false);
+    const [serverCard] = cards(liveView!);
     expect(serverCard?.status).toBe("completed");
     expect(textOf(serverCard?.content)).toContain("GET /hello");
     expect(textOf(serverCard?.content)).toContain(`Background job ${started!.jobId} was stopped by the model.`);
+  });
 
+  test("a reload shows the job's card, its output and every read exactly as live, and runs nothing", async () => {
+    const readCards = () => cards(liveView!).filter((c) => c.title.startsWith("Read"));
+    expect(readCards().map((c) => textOf(c.content))).toEqual([
+      expect.stringContaining("listening on") as unknown as string,
+      expect.stringContaining("GET /hello") as unknown as string,
+    ]);
     // Twice: the first load writes the replay cache, the second reads from it.
     for (let i = 0; i < 2; i++) {
       const again = await connectProcess(box.env, allow);
       try {
         await load(again.ctx, sessionId, box.workspace);
-        expect(diffValues(comparable(liveView), comparable(again.client.view(sessionId)))).toEqual([]);
+        expect(diffValues(comparable(liveView!), comparable(again.client.view(sessionId)))).toEqual([]);
       } finally {
         await again.close();
       }
+    }
+    // Nothing was started nor recorded by the loads.
+    expect(await exportedFacts(box.env, sessionId)).toEqual(facts);
+  }, 60_000);
+});
+
+describe("background jobs", () => {
+  test("with a client that offers file access, a job's output file is read from disk, not through the editor", async () => {
+    const box = sandbox("scripted/call");
+    const services = new ClientServices({ fs: true });
+    const c = await connectProcess(box.env, { ...allow, services });
+    try {
+      const { sessionId } = await newSession(c.ctx, box.workspace);
+      await prompt(c.ctx, sessionId, 'Bash {"command": "echo from the job", "run_in_background": true}');
+      const [started] = ofKind(await exportedFacts(box.env, sessionId), "job_started");
+      await until(() => existsSync(started!.outputPath) && readFileSync(started!.outputPath, "utf8") !== "", "output");
+      await prompt(c.ctx, sessionId, `Read ${JSON.stringify({ file_path: started!.outputPath })}`);
+      expect(textOf(cards(c.client.view(sessionId))[1]?.content)).toContain("from the job");
+      expect(services.calls).not.toContain("fs/read_text_file");
+    } finally {
+      await c.close();
     }
   }, 60_000);
 
@@ -121,6 +186,36 @@ describe("background jobs", () => {
     } finally {
       await reopened.close();
     }
+  }, 60_000);
+
+  test("doctor lists a job still running from a session no process holds on a PostgreSQL journal too, and no more once a load stopped it", async () => {
+    const box = sandbox("scripted/call");
+    const env = { ...box.env, VERBATIM_JOURNAL: await freshDatabase() };
+    const live = await connectProcess(env, allow);
+    const { sessionId } = await newSession(live.ctx, box.workspace);
+    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    live.agent!.kill(9);
+    await live.agent!.exited;
+    const [job] = ofKind(await exportedFacts(env, sessionId), "job_started");
+    expect(runs(job!)).toBe(true);
+    const jobsCheck = async () => {
+      const doctor = await runCli(["doctor", "--json"], env);
+      const line = doctor.stdout.split("\n").find((l) => l.includes('"background jobs"'));
+      return JSON.parse(line ?? "{}") as { status?: string; detail?: string };
+    };
+    const before = await jobsCheck();
+    expect(before.status).toBe("warn");
+    expect(JSON.stringify(before)).toContain(`${job!.jobId} of ${sessionId} (process group ${job!.pid}: sleep 300)`);
+
+    const reopened = await connectProcess(env, allow);
+    try {
+      await load(reopened.ctx, sessionId, box.workspace);
+      for (let i = 0; i < 200 && runs(job!); i++) await Bun.sleep(25);
+      expect(runs(job!)).toBe(false);
+    } finally {
+      await reopened.close();
+    }
+    expect(await jobsCheck()).toMatchObject({ status: "ok" });
   }, 60_000);
 
   test("deleting a session whose agent was killed kills the jobs it left running, and removes their output files", async () => {
@@ -208,15 +303,19 @@ describe("background jobs", () => {
     }
   }, 60_000);
 
-  test("a command starting with sleep is killed at its timeout, not moved", async () => {
+  test("as in Claude Code, a command starting with sleep, or running git, is killed at its timeout, not moved", async () => {
     const box = sandbox("scripted/call");
     const c = await connectProcess(box.env, allow);
     try {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 5", "timeout": 300}');
-      const [card] = cards(c.client.view(sessionId));
-      expect(card?.status).toBe("failed");
-      expect(textOf(card?.content)).toContain("timed out after 300 ms and was killed");
+      await prompt(c.ctx, sessionId, 'Bash {"command": "echo start; git --version && sleep 5", "timeout": 300}');
+      for (const card of cards(c.client.view(sessionId))) {
+        expect(card.status).toBe("failed");
+        expect(textOf(card.content)).toContain("timed out after 300 ms and was killed");
+      }
+      expect(cards(c.client.view(sessionId))).toHaveLength(2);
+      expect(ofKind(await exportedFacts(box.env, sessionId), "job_started")).toEqual([]);
     } finally {
       await c.close();
     }

@@ -1,12 +1,13 @@
 /**
  * A session's jobs on their own (no agent): output recorded as it flows, within its bounds, long
- * output stored through the blob store; aliases of Claude Code's older tool names; the end of a
- * session stopping every job with its whole process group.
+ * output stored through the blob store; a background run's timeout; TaskOutput and the aliases of
+ * Claude Code's older tool names; the end of a session stopping every job with its whole process group.
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SessionJobs } from "../../src/core/jobs/session-jobs.ts";
+import { JobProcess } from "../../src/core/tools/shell/job-process.ts";
 import { defaultTools, ToolRegistry } from "../../src/core/tools/registry.ts";
 import { encodeFact } from "../../src/journal/codec.ts";
 import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
@@ -109,6 +110,53 @@ describe("a session's background jobs", () => {
     expect(facts.find((f) => f.kind === "job_ended")).toMatchObject({ by: "session" });
     for (let i = 0; i < 300 && runsAs(child, childStart); i++) await Bun.sleep(10);
     expect(runsAs(child, childStart)).toBe(false);
+  });
+
+  test("a job still running at its timeout is stopped, and its end says so", async () => {
+    const { jobs, facts } = jobsRecording();
+    const ws = sandbox().workspace;
+    await jobs.start({
+      command: "echo up; sleep 300",
+      shown: "echo up; sleep 300",
+      toolCallId: "call_1",
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? "" },
+      timeoutMs: 300,
+    });
+    expect(await ended(facts)).toMatchObject({ kind: "job_ended", by: "timeout" });
+    expect(recordedText(facts)).toBe("up\n");
+  });
+
+  test("TaskOutput waits for the job's end, returns what it printed and how it ended, and never the same output twice", async () => {
+    const { jobs } = jobsRecording();
+    const ws = sandbox().workspace;
+    const job = await start(jobs, "echo first; sleep 0.3; echo second", ws);
+    const output = new ToolRegistry(defaultTools()).get("TaskOutput")!;
+    const read = await runTool(output, { task_id: job.jobId }, { cwd: ws, jobs });
+    expect(read.result.text).toBe("first\nsecond\n\nThe job exited with 0.");
+    const again = await runTool(output, { task_id: job.jobId, block: false }, { cwd: ws, jobs });
+    expect(again.result.text).toBe("(no new output)\nThe job exited with 0.");
+  });
+
+  test("a command handed over at its timeout after its session ended ends with it, not in the background", async () => {
+    const { jobs, facts } = jobsRecording();
+    await jobs.close();
+    const command = new JobProcess({
+      command: "sleep 300",
+      cwd: sandbox().workspace,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    const handing = jobs.adopt({
+      process: command,
+      shown: "sleep 300",
+      toolCallId: "call_1",
+      soFar: "",
+      movedAtTimeoutMs: 100,
+    });
+    expect(handing).rejects.toThrow("the session is closing");
+    await handing.catch(() => undefined);
+    expect(command.running).toBe(false);
+    expect(facts).toEqual([]);
   });
 
   test("KillShell and BashOutput (Claude Code's older names) reach TaskStop and TaskOutput", async () => {

@@ -1,7 +1,7 @@
 /** One contract, both stores: what the engine relies on from a journal, whether SQLite or PostgreSQL holds it. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import type { Fact } from "../../src/journal/facts/index.ts";
+import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { openJournal } from "../../src/core/config/open-journal.ts";
 import { withChecksum } from "../../src/journal/replay-cache.ts";
 import { readAll, type JournalStore } from "../../src/journal/store.ts";
@@ -301,6 +301,47 @@ for (const kind of storeKinds) {
       expect(await store.sessionBytes("ses_big_child")).toBe(0);
       expect(await store.sessionBytes("ses_kept")).toBe(kept);
       expect(await store.idleSince("2020-01-01T00:00:00.000Z")).toEqual([]);
+    });
+
+    test("unended jobs: each job a session started and did not record ended, not those of the history a fork began with", async () => {
+      const { store } = await open();
+      const job = (jobId: string): FactOf<"job_started"> => ({
+        kind: "job_started",
+        jobId,
+        toolCallId: `call_${jobId}`,
+        command: `serve ${jobId}`,
+        outputPath: `/tmp/${jobId}.output`,
+        host: "box",
+        pid: 4242,
+        startTime: "77",
+      });
+      const id = await create(store, "ses_jobs");
+      await store.append(id, 2, job("job_running"), now());
+      await store.append(id, 3, job("job_done"), now());
+      await store.append(
+        id,
+        4,
+        { kind: "job_ended", jobId: "job_done", toolCallId: "call_job_done", by: "exit" },
+        now(),
+      );
+      const when = now();
+      await store.fork(
+        {
+          sessionId: "ses_jobs_fork",
+          cwd: "/work",
+          additionalDirectories: [],
+          createdAt: when,
+          updatedAt: when,
+          forkOf: { sessionId: id, seq: 4 },
+        },
+        { kind: "session_forked", fromSessionId: id, fromSeq: 4 },
+      );
+      await store.acquire("ses_jobs_fork");
+      await store.append("ses_jobs_fork", 6, job("job_of_fork"), now());
+      expect(await store.unendedJobs()).toEqual([
+        { sessionId: "ses_jobs", started: job("job_running") },
+        { sessionId: "ses_jobs_fork", started: job("job_of_fork") },
+      ]);
     });
 
     test("a fork copies the source's records and payloads, then its own record, and names its origin", async () => {

@@ -52,6 +52,11 @@ export class ClientServices {
     return [...this.#terminals.entries()].filter(([, t]) => !t.exit).map(([id]) => id);
   }
 
+  /** Kills every terminal still running (a test's cleanup, as an editor does when it closes). */
+  killAll(): void {
+    for (const t of this.#terminals.values()) if (!t.exit) killGroup(t.proc.pid);
+  }
+
   register = (app: ClientApp): ClientApp => {
     let out = app;
     const answer = this.offer.answer;

@@ -10,9 +10,13 @@ import type { FactOf } from "../../journal/facts/index.ts";
 import { ProcessTree } from "../process-group.ts";
 import { liveJobs } from "./live-jobs.ts";
 
-/** Whether the job's leader still runs on this machine as the process the journal recorded. */
+/**
+ * Whether the job's leader still runs on this machine as the process the journal recorded. A job
+ * in a client's terminal never does: its process was the client's, reachable only through the
+ * connection that died with its agent.
+ */
 export function jobStillRuns(job: Pick<OpenJob, "host" | "pid" | "startTime">): boolean {
-  if (job.host !== thisProcess().host || job.startTime === "") return false;
+  if (job.host !== thisProcess().host || !job.startTime || job.pid === undefined) return false;
   return processStartTime(job.pid) === job.startTime && !zombie(job.pid);
 }
 
@@ -30,7 +34,7 @@ function zombie(pid: number): boolean {
 export function killOrphanJobs(jobs: Iterable<OpenJob>): OpenJob[] {
   const killed: OpenJob[] = [];
   for (const job of jobs) {
-    if (!jobStillRuns(job)) continue;
+    if (!jobStillRuns(job) || job.pid === undefined) continue;
     new ProcessTree(job.pid).signal("SIGKILL");
     killed.push(job);
   }
@@ -44,7 +48,7 @@ export function killOrphanJobs(jobs: Iterable<OpenJob>): OpenJob[] {
  * not an orphan.
  */
 export function endOrphanJobs(open: Iterable<OpenJob>, recordSoon: (fact: FactOf<"job_ended">) => void): void {
-  const orphans = [...open].filter((job) => !liveJobs.runs(job.pid, job.startTime));
+  const orphans = [...open].filter((job) => !liveJobs.runs(job.jobId));
   killOrphanJobs(orphans);
   for (const job of orphans)
     recordSoon({ kind: "job_ended", jobId: job.jobId, toolCallId: job.toolCallId, by: "interrupted" });

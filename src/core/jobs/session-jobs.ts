@@ -11,7 +11,8 @@ import { dirname, join, resolve } from "node:path";
 import type { Fact, JobEndedBy } from "../../journal/facts/index.ts";
 import { thisProcess } from "../../journal/process-identity.ts";
 import { mintId } from "../ids.ts";
-import { JobProcess, type JobEnd } from "../tools/shell/job-process.ts";
+import { JobProcess } from "../tools/shell/job-process.ts";
+import type { JobEnd, JobRunner } from "../tools/shell/job-runner.ts";
 import type { JobControl, JobHandle, JobRead } from "../tools/tool.ts";
 import { liveJobs } from "./live-jobs.ts";
 
@@ -39,7 +40,7 @@ type Job = {
   jobId: string;
   toolCallId: string;
   outputPath: string;
-  process: JobProcess;
+  process: JobRunner;
   fd: number;
   pending: string;
   dropped: number;
@@ -76,18 +77,25 @@ export class SessionJobs implements JobControl {
   async start(job: Parameters<JobControl["start"]>[0]): Promise<JobHandle> {
     if (this.#closed) throw new Error("the session is closing");
     const process = new JobProcess({ command: job.command, cwd: job.cwd, env: job.env });
-    const handle = await this.#begin(process, job.shown, job.toolCallId, "");
-    const entry = this.#jobs.get(handle.jobId) as Job;
-    const timer = setTimeout(() => void this.#stop(entry, "timeout"), job.timeoutMs);
-    void entry.done.finally(() => clearTimeout(timer));
+    return this.adopt({ process, shown: job.shown, toolCallId: job.toolCallId, soFar: "", timeoutMs: job.timeoutMs });
+  }
+
+  async adopt(job: Parameters<JobControl["adopt"]>[0]): Promise<JobHandle> {
+    if (this.#closed) {
+      // The session ended while the command ran in the foreground: it ends with it.
+      await job.process.stop(SESSION_END_GRACE_MS);
+      throw new Error("the session is closing");
+    }
+    const handle = await this.#begin(job.process, job.shown, job.toolCallId, job.soFar, job.movedAtTimeoutMs);
+    if (job.timeoutMs !== undefined) {
+      const entry = this.#jobs.get(handle.jobId) as Job;
+      const timer = setTimeout(() => void this.#stop(entry, "timeout"), job.timeoutMs);
+      void entry.done.finally(() => clearTimeout(timer));
+    }
     return handle;
   }
 
-  adopt(job: Parameters<JobControl["adopt"]>[0]): Promise<JobHandle> {
-    return this.#begin(job.process, job.shown, job.toolCallId, job.soFar, job.movedAtTimeoutMs);
-  }
-
-  async #begin(process: JobProcess, shown: string, toolCallId: string, soFar: string, movedAtTimeoutMs?: number) {
+  async #begin(process: JobRunner, shown: string, toolCallId: string, soFar: string, movedAtTimeoutMs?: number) {
     const jobId = mintId("job");
     const outputPath = join(this.directory, `${jobId}.output`);
     mkdirSync(dirname(outputPath), { recursive: true, mode: 0o700 });
@@ -108,7 +116,7 @@ export class SessionJobs implements JobControl {
       done: Promise.resolve(),
     };
     this.#jobs.set(jobId, job);
-    liveJobs.add(process);
+    liveJobs.add(process, jobId);
     // Output is taken from now on; it is recorded after the job's start.
     process.sink = (chunk) => this.#output(job, chunk);
     if (soFar) this.#output(job, soFar);
@@ -120,8 +128,7 @@ export class SessionJobs implements JobControl {
       command: shown,
       outputPath,
       host: me.host,
-      pid: process.pid,
-      startTime: process.startTime,
+      ...process.place,
       ...(movedAtTimeoutMs !== undefined ? { movedAtTimeoutMs } : {}),
     });
     job.done = process.ended.then((end) => this.#ended(job, end));

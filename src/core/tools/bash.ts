@@ -3,8 +3,9 @@ import { runLocal, type CommandEnd } from "./shell/local-process.ts";
 import { OutputBuffer } from "./shell/output-buffer.ts";
 import { unsetLine } from "./shell/command-env.ts";
 import { runInTerminal } from "./shell/terminal-run.ts";
+import { TerminalJob } from "./shell/terminal-job.ts";
 import { movesAtTimeout, runMovable } from "./shell/movable-run.ts";
-import { fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
+import { fenced, textContent, type JobHandle, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 import { defined } from "../../shared/defined.ts";
 
 /** The line a command starts with to source the session's env file (the path single-quoted for the shell). */
@@ -76,16 +77,8 @@ export const bashTool: Tool<Input> = {
         if ("moved" in ran) return ran.moved;
         end = ran.end;
       } else if (ctx.host.createTerminal) {
-        const ran = await runInTerminal({
-          host: { createTerminal: ctx.host.createTerminal },
-          // The client's terminal has the client's environment: verbatim's secret names are unset first.
-          command: `${unsetLine(ctx.commandEnv.removed)}${command}`,
-          cwd: ctx.cwd,
-          timeoutMs,
-          outputByteLimit: TERMINAL_OUTPUT_BYTES,
-          signal: ctx.signal,
-          onTerminal: (terminalId) => ctx.progress([{ type: "terminal", terminalId }]),
-        });
+        const ran = await runInClientTerminal(i.command, command, timeoutMs, ctx);
+        if ("moved" in ran) return ran.moved;
         if (ran.truncated) buffer.append(`… [earlier output dropped by the terminal] …\n`);
         buffer.append(ran.output);
         end = ran;
@@ -111,14 +104,22 @@ async function background(i: Input, command: string, ctx: ToolContext): Promise<
   }
   const timeoutMs = Math.min(i.timeout ?? BACKGROUND_DEFAULT_TIMEOUT_MS, BACKGROUND_MAX_TIMEOUT_MS);
   try {
-    const job = await ctx.jobs.start({
-      command,
-      shown: i.command,
-      toolCallId: ctx.toolCallId,
-      cwd: ctx.cwd,
-      env: ctx.commandEnv.variables,
-      timeoutMs,
-    });
+    const job = ctx.host.createTerminal
+      ? await ctx.jobs.adopt({
+          process: new TerminalJob(await ctx.host.createTerminal(terminalParams(command, ctx))),
+          shown: i.command,
+          toolCallId: ctx.toolCallId,
+          soFar: "",
+          timeoutMs,
+        })
+      : await ctx.jobs.start({
+          command,
+          shown: i.command,
+          toolCallId: ctx.toolCallId,
+          cwd: ctx.cwd,
+          env: ctx.commandEnv.variables,
+          timeoutMs,
+        });
     const text = `Command running in the background ${started(job)}`;
     return { status: "completed", content: [textContent(text)], rawOutput: job, result: { text, isError: false } };
   } catch (error) {
@@ -159,14 +160,7 @@ async function runMovableWithProgress(
           soFar,
           movedAtTimeoutMs: timeoutMs,
         });
-        const seconds = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)}s`;
-        const text = `Command did not complete within its ${seconds} timeout and was moved to the background ${started(job)}`;
-        moved = {
-          status: "completed",
-          content: [textContent(text)],
-          rawOutput: { ...job, movedAtTimeoutMs: timeoutMs },
-          result: { text: `${soFar ? `${soFar}\n` : ""}${text}`, isError: false },
-        };
+        moved = movedOutcome(job, soFar, timeoutMs);
         return true;
       },
     });
@@ -174,6 +168,73 @@ async function runMovableWithProgress(
   } finally {
     progress.stop();
   }
+}
+
+/** What a command moved to the background at its timeout answers: its job, and what it printed until then. */
+function movedOutcome(job: JobHandle, soFar: string, timeoutMs: number): ToolOutcome {
+  const seconds = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)}s`;
+  const text = `Command did not complete within its ${seconds} timeout and was moved to the background ${started(job)}`;
+  return {
+    status: "completed",
+    content: [textContent(text)],
+    rawOutput: { ...job, movedAtTimeoutMs: timeoutMs },
+    result: { text: `${soFar ? `${soFar}\n` : ""}${text}`, isError: false },
+  };
+}
+
+/** The command line for the client's terminal, which has the client's environment: verbatim's secret names are unset first. */
+const terminalCommand = (command: string, ctx: ToolContext): string => `${unsetLine(ctx.commandEnv.removed)}${command}`;
+
+/** How a background command is created in the client's terminal (as runInTerminal creates a foreground one). */
+function terminalParams(command: string, ctx: ToolContext) {
+  return {
+    command: "bash",
+    args: ["-c", terminalCommand(command, ctx)],
+    cwd: ctx.cwd,
+    outputByteLimit: TERMINAL_OUTPUT_BYTES,
+  };
+}
+
+/**
+ * A run in the client's terminal, shown live in the card. At its timeout a command that moves
+ * (movesAtTimeout) is handed, terminal and all, to the session's background jobs, as a local run is.
+ */
+async function runInClientTerminal(
+  shown: string,
+  command: string,
+  timeoutMs: number,
+  ctx: ToolContext,
+): Promise<Exclude<Awaited<ReturnType<typeof runInTerminal>>, { moved: true }> | { moved: ToolOutcome }> {
+  const jobs = movesAtTimeout(shown) ? ctx.jobs : undefined;
+  let moved: ToolOutcome | undefined;
+  const ran = await runInTerminal({
+    host: { createTerminal: ctx.host.createTerminal as NonNullable<ToolContext["host"]["createTerminal"]> },
+    command: terminalCommand(command, ctx),
+    cwd: ctx.cwd,
+    timeoutMs,
+    outputByteLimit: TERMINAL_OUTPUT_BYTES,
+    signal: ctx.signal,
+    onTerminal: (terminalId) => ctx.progress([{ type: "terminal", terminalId }]),
+    ...(jobs && {
+      onTimeout: async (terminal) => {
+        const { output: soFar } = await terminal.output();
+        const job = await jobs.adopt({
+          process: new TerminalJob(terminal, soFar),
+          shown,
+          toolCallId: ctx.toolCallId,
+          soFar,
+          movedAtTimeoutMs: timeoutMs,
+        });
+        // The model is given what it is given of any command's output (its file holds all of it).
+        const given = new OutputBuffer(BASH_MAX_OUTPUT);
+        given.append(soFar);
+        moved = movedOutcome(job, given.text(), timeoutMs);
+        return true;
+      },
+    }),
+  });
+  if ("moved" in ran) return { moved: moved as ToolOutcome };
+  return ran;
 }
 
 /** A local run, showing the latest output in the card while the command runs. */

@@ -10,7 +10,7 @@ import type { UserCommand } from "../commands/command-files.ts";
 import type { SubagentLauncher } from "./subagent-launcher.ts";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { CommandEnvironment } from "./shell/command-env.ts";
-import type { JobProcess } from "./shell/job-process.ts";
+import type { JobRunner } from "./shell/job-runner.ts";
 
 /** A background job as the tools name it to the model. */
 export type JobHandle = { jobId: string; outputPath: string };
@@ -32,13 +32,18 @@ export interface JobControl {
     env: Record<string, string>;
     timeoutMs: number;
   }): Promise<JobHandle>;
-  /** Takes over a foreground command at its timeout (`soFar`: what it printed until now). */
+  /**
+   * Takes over a command already running: a foreground command at its timeout (`soFar`: what it
+   * printed until now; `movedAtTimeoutMs`: that timeout), or one started in the client's terminal
+   * to run in the background (`timeoutMs`: when to stop it).
+   */
   adopt(job: {
-    process: JobProcess;
+    process: JobRunner;
     shown: string;
     toolCallId: string;
     soFar: string;
-    movedAtTimeoutMs: number;
+    movedAtTimeoutMs?: number;
+    timeoutMs?: number;
   }): Promise<JobHandle>;
   /** Stops a job the model names; a message for the model, or undefined when no such job runs. */
   stop(jobId: string): Promise<string | undefined>;

@@ -8,9 +8,11 @@ import { z } from "zod";
 import { contentBlock } from "./display-shapes.ts";
 
 /**
- * A job began running in the background, on the card of the `Bash` call that started it. The
- * process (`host`, `pid`: the leader of its process group, `startTime`: the leader's start time)
- * identifies the group to kill after the agent died, never a reused pid.
+ * A job began running in the background, on the card of the `Bash` call that started it. A local
+ * job's process (`host`, `pid`: the leader of its process group, `startTime`: the leader's start
+ * time) identifies the group to kill after the agent died, never a reused pid. A job in the
+ * client's terminal (`terminal/*`) names that terminal instead (`terminalId`, no pid): its process
+ * is the client's, which the agent can reach only through the connection that made it.
  */
 export const jobStarted = z.object({
   kind: z.literal("job_started"),
@@ -20,8 +22,9 @@ export const jobStarted = z.object({
   /** The file the job's output goes to, which the model reads with `Read`. */
   outputPath: z.string(),
   host: z.string(),
-  pid: z.number().int(),
-  startTime: z.string(),
+  pid: z.number().int().optional(),
+  startTime: z.string().optional(),
+  terminalId: z.string().optional(),
   /** Set when a foreground command was moved here at its timeout (in ms). */
   movedAtTimeoutMs: z.number().int().optional(),
 });

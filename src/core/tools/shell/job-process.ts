@@ -8,13 +8,12 @@
 import { killGroup, ProcessTree } from "../../process-group.ts";
 import { processStartTime } from "../../../journal/process-identity.ts";
 import { log } from "../../../shared/log.ts";
+import type { JobEnd, JobPlace, JobRunner } from "./job-runner.ts";
 
 /** After the leader exits, how long to keep reading output still in the pipes. */
 const DRAIN_MS = 250;
 
-export type JobEnd = { exitCode: number | null; signal: string | null };
-
-export class JobProcess {
+export class JobProcess implements JobRunner {
   readonly pid: number;
   /** The leader's start time (clock ticks since boot), which with the pid names the group after a crash. */
   readonly startTime: string;
@@ -47,6 +46,10 @@ export class JobProcess {
       const signal = this.#child.signalCode;
       return { exitCode: this.#child.exitCode, signal: signal === null ? null : String(signal) };
     });
+  }
+
+  get place(): JobPlace {
+    return { pid: this.pid, startTime: this.startTime };
   }
 
   get running(): boolean {
