@@ -22,6 +22,11 @@ function offeredLine(kind: string, item: OfferedItem): string {
   return `${kind} ${item.name} (${item.scope}): ${item.path}`;
 }
 
+/** An instruction file a `claudeMdExcludes` pattern kept out. */
+export function excludedLine(e: { path: string; pattern: string }): string {
+  return `excluded ${e.path} (claudeMdExcludes: ${e.pattern})`;
+}
+
 /** The notice of a `context_given` fact. */
 export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice {
   const bytes = fact.sources.reduce((sum, s) => sum + s.bytes, 0);
@@ -29,11 +34,14 @@ export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice
   if (fact.skills.length) parts.push(plural(fact.skills.length, "skill"));
   if (fact.commands.length) parts.push(plural(fact.commands.length, "command"));
   if (fact.agents.length) parts.push(plural(fact.agents.length, "agent"));
+  const excluded = fact.excluded ?? [];
+  if (excluded.length) parts.push(`${plural(excluded.length, "instruction file")} excluded`);
   const lines = [
     ...fact.sources.map(sourceLine),
     ...fact.skills.map((s) => offeredLine("skill", s)),
     ...fact.commands.map((c) => offeredLine("command", c)),
     ...fact.agents.map((a) => offeredLine("agent", a)),
+    ...excluded.map(excludedLine),
   ];
   return {
     severity: "info",

@@ -138,7 +138,14 @@ export class SessionStateFold {
         this.commands = fact.commands;
         return;
       case "context_given":
-        this.context = { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+        this.context = {
+          sources: fact.sources,
+          skills: fact.skills,
+          commands: fact.commands,
+          agents: fact.agents,
+          ...(fact.excludes ? { excludes: fact.excludes } : {}),
+          ...(fact.excluded ? { excluded: fact.excluded } : {}),
+        };
         return;
       case "instructions_loaded":
         this.loadedInstructions = [...(this.loadedInstructions ?? []), fact.source.path];

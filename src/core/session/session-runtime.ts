@@ -222,7 +222,7 @@ export class SessionRuntime {
       for (const notice of startNotices(catalog.warnings(), prompt.skipped, prompt.cut)) await runtime.record(notice);
       // A session given no instruction file, skill, command or agent has nothing to show beyond its prompt.
       // What the model was given is recorded once the client knows the session (syncCommands, after the response).
-      runtime.#tooling.startedWith(prompt.sources);
+      runtime.#tooling.startedWith(prompt.sources, { excludes: prompt.excludes, excluded: prompt.excluded });
     }
     return runtime;
   }

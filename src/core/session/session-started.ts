@@ -123,6 +123,7 @@ async function offeredAtStart(params: NewSessionParams): Promise<OfferedAtStart>
 export function contextGivenFact(
   sources: ContextSource[],
   offered: { skills?: OfferedItem[]; commands?: OfferedItem[]; agents?: OfferedItem[] } = {},
+  exclusions: Pick<FactOf<"context_given">, "excludes" | "excluded"> = {},
 ): FactOf<"context_given"> {
   return {
     kind: "context_given",
@@ -131,5 +132,7 @@ export function contextGivenFact(
     skills: offered.skills ?? [],
     commands: offered.commands ?? [],
     agents: offered.agents ?? [],
+    ...(exclusions.excludes?.length ? { excludes: exclusions.excludes } : {}),
+    ...(exclusions.excluded?.length ? { excluded: exclusions.excluded } : {}),
   };
 }

@@ -113,6 +113,7 @@ async function loadInstructions(ctx: TurnContext, toolCallId: string, seen: { pa
     loaded: ctx.state.loadedInstructions ?? [],
     env: process.env,
     skipped,
+    excludes: ctx.state.context?.excludes ?? [],
   });
   for (const { source, text } of loaded)
     await ctx.record({ kind: "instructions_loaded", messageId: mintId("msg"), toolCallId, source, text });

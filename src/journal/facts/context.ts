@@ -37,6 +37,13 @@ export const contextGiven = z.object({
   skills: z.array(offeredItem),
   commands: z.array(offeredItem),
   agents: z.array(offeredItem),
+  /**
+   * The settings' `claudeMdExcludes` patterns as read when the session started (a file loaded on
+   * demand later is checked against these), and the instruction files they kept out of the
+   * system prompt, each with the pattern. Absent in records written before they were kept.
+   */
+  excludes: z.array(z.string()).optional(),
+  excluded: z.array(z.object({ path: z.string(), pattern: z.string() })).optional(),
 });
 
 /**
