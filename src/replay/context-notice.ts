@@ -54,3 +54,20 @@ export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice
 export function instructionsLoadedNotice(fact: FactOf<"instructions_loaded">): ContextNotice {
   return { severity: "info", title: `Context: loaded ${sourceLine(fact.source)}` };
 }
+
+/** The notice of a `command_activated` fact: what the command or skill changed for the rest of its turn. */
+export function commandActivatedNotice(fact: FactOf<"command_activated">): ContextNotice {
+  const lines = [
+    ...fact.allow.map((rule) => `allows ${rule} without asking`),
+    ...fact.deny.map((rule) => `refuses ${rule}`),
+    ...(fact.model ? [`uses the model ${fact.model.provider}/${fact.model.model}`] : []),
+    ...(fact.effort ? [`thinks at the level ${fact.effort}`] : []),
+    ...Object.keys(fact.hooks ?? {}).map((event) => `runs its ${event} hooks`),
+    ...(fact.withheld ?? []),
+  ];
+  return {
+    severity: "info",
+    title: `/${fact.name} acts for the rest of this turn (${fact.path})`,
+    ...(lines.length ? { description: lines.join("\n") } : {}),
+  };
+}

@@ -14,11 +14,17 @@ import { CardTable } from "./card-table.ts";
 import * as jobCard from "./job-card.ts";
 import { endedLine, plannedCard, RESTORE_CARD_NAME, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
-import { contextGivenNotice, instructionsLoadedNotice } from "./context-notice.ts";
+import { commandActivatedNotice, contextGivenNotice, instructionsLoadedNotice } from "./context-notice.ts";
 
 /** What `_meta.verbatim.context` carries for a `context_given` fact: the fact's lists as recorded. */
 function contextMeta(fact: FactOf<"context_given">): Record<string, unknown> {
-  return { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+  return {
+    sources: fact.sources,
+    skills: fact.skills,
+    commands: fact.commands,
+    agents: fact.agents,
+    ...(fact.excluded ? { excluded: fact.excluded } : {}),
+  };
 }
 
 export type ProjectionContext = {
@@ -169,6 +175,8 @@ export class Projector {
         return this.#notice(fact);
       case "context_given":
         return this.#notice({ messageId: fact.messageId, ...contextGivenNotice(fact) }, contextMeta(fact));
+      case "command_activated":
+        return this.#notice({ messageId: fact.messageId, ...commandActivatedNotice(fact) });
       case "instructions_loaded":
         return this.#notice(
           { messageId: fact.messageId, ...instructionsLoadedNotice(fact) },

@@ -65,6 +65,11 @@ export class SessionStateFold {
    * one is, so that the cached state of a session that loaded none is what it was.
    */
   loadedInstructions: string[] | undefined;
+  /**
+   * The commands and skills acting in the turn that runs now (`command_activated`), in the order
+   * they began; undefined outside one, so that the cached state of a session between turns is what it was.
+   */
+  activeCommands: FactOf<"command_activated">[] | undefined;
   /** Tokens in context after the last model step since the last compaction, and the window. */
   contextUsage: { used: number; size: number } | undefined;
   /** The session's cost so far (every priced step, compaction and subagent), if any was priced. */
@@ -217,9 +222,16 @@ export class SessionStateFold {
       case "prompt_received":
         this.prompts++;
         this.lastTurn = { turnId: fact.turnId, ended: false };
+        this.activeCommands = undefined;
         return;
       case "turn_ended":
         if (this.lastTurn?.turnId === fact.turnId) this.lastTurn.ended = true;
+        this.activeCommands = undefined;
+        return;
+      case "command_activated":
+        // A command acts in its own turn only: one recorded for a turn that is over is history.
+        if (this.lastTurn?.turnId === fact.turnId && !this.lastTurn.ended)
+          this.activeCommands = [...(this.activeCommands ?? []), fact];
         return;
       case "step_ended":
         if (fact.outcome !== "completed") return;

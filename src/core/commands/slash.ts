@@ -1,12 +1,19 @@
 /** Recognising a slash command in a prompt: its first block is text that starts `/<name>`. */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { type InlineRunner, runInlines } from "./shell-inlines.ts";
-import { type CommandPlace, compactCommand, contextCommand, expandCommand, userCommands } from "./project-commands.ts";
+import {
+  type CommandPlace,
+  compactCommand,
+  contextCommand,
+  expandCommand,
+  type UserCommand,
+  userCommands,
+} from "./project-commands.ts";
 
 export type Invocation =
   | { kind: "compact"; arguments: string }
   | { kind: "context"; arguments: string }
-  | { kind: "prompt"; name: string; arguments: string; modelText: string };
+  | { kind: "prompt"; name: string; arguments: string; modelText: string; command: UserCommand };
 
 /**
  * The command a prompt invokes, read against the user's command files as they are now (only
@@ -34,5 +41,6 @@ export async function invocationOf(
     name,
     arguments: args,
     modelText: await runInlines(expanded, command, place.trusted, runInline),
+    command,
   };
 }

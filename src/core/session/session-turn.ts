@@ -24,7 +24,8 @@ import { readPromptLinks } from "./prompt-links.ts";
 import { WindowGuard } from "../compaction/window-guard.ts";
 import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
 import { contextReport } from "../commands/context-report.ts";
-import { commandFiles } from "../commands/command-files.ts";
+import { commandFiles, type UserCommand } from "../commands/command-files.ts";
+import { activationOf } from "../commands/activation.ts";
 import type { InlineRunner } from "../commands/shell-inlines.ts";
 import { commandPlace } from "./command-place.ts";
 import { recoveryFact } from "./recovery.ts";
@@ -71,6 +72,8 @@ export type TurnSession = {
   readonly steering?: TurnSteering;
   /** The session's background jobs (a top-level session's turns are given them). */
   readonly jobs?: JobControl;
+  /** The forked skill a subagent's session runs for (`context: fork`): it acts in the turn as a typed command does. */
+  forkedCommand?: UserCommand;
 };
 
 /** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
@@ -141,6 +144,9 @@ async function turnAfterPrompt(
     inlineRunner(session, signal),
   );
   const { model, thoughtLevel } = session.configValues();
+  const activate = commandActivation(session, turnId, model);
+  const acting = invocation?.kind === "prompt" ? invocation.command : session.forkedCommand;
+  if (acting) await activate(acting);
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
     const blocked = await session.hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
@@ -209,7 +215,23 @@ async function turnAfterPrompt(
     ...defined({ steering: session.steering, jobs: session.jobs }),
     window,
     skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
+    activateCommand: activate,
+    providerFor: (ref) => session.catalog().provider(ref),
   });
+}
+
+/** Records what a command or skill does to the rest of turn `turnId`, when it does anything (commands/activation.ts). */
+function commandActivation(session: TurnSession, turnId: string, model: ModelRef) {
+  return async (command: UserCommand, toolCallId?: string): Promise<void> => {
+    const fact = activationOf(command, {
+      turnId,
+      ...defined({ toolCallId }),
+      trusted: commandPlace(session.state).trusted,
+      model,
+      models: session.catalog().models(),
+    });
+    if (fact) await session.record(fact);
+  };
 }
 
 /** How a command's `` !`cmd` `` inlines run: bash in the working directory, with the model's scrubbed environment, 30 s at most. */

@@ -11,6 +11,7 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, Money, StoredFact } from "../../journal/facts/index.ts";
 import { SubagentProgress } from "../../replay/subagent-progress.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import {
   subagentKinds,
   type SubagentKind,
@@ -40,6 +41,7 @@ export type ParentSession = {
     kind: SubagentKind,
     parentToolCallId: string,
     publish: (record: StoredFact) => Promise<void> | undefined,
+    command?: UserCommand,
   ): Promise<ChildSession>;
 };
 
@@ -72,7 +74,7 @@ export function subagentLauncher(
           content: progress.content(),
           ...defined({ title }),
         });
-      });
+      }, request.command);
       await parent.record({
         kind: "subagent_started",
         toolCallId,

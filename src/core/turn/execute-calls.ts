@@ -14,6 +14,7 @@ import { checkFormAnswer } from "../tools/form-answer.ts";
 import { PendingWrites } from "./pending-writes.ts";
 import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { onDemandInstructions } from "../instructions/on-demand.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import { mintId } from "../ids.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { defined } from "../../shared/defined.ts";
@@ -202,6 +203,9 @@ async function run(
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
       ...defined({ subagents: ctx.subagents, skills: ctx.skills, jobs: ctx.jobs }),
+      ...(ctx.activateCommand
+        ? { activate: (command: UserCommand) => ctx.activateCommand!(command, toolCallId) }
+        : {}),
       ...(envFile ? { envFile } : {}),
       ...defined({ hidden }),
     });
