@@ -16,7 +16,14 @@ import { mintId } from "../ids.ts";
 import type { UserCommand } from "./command-files.ts";
 
 /** Claude Code's effort levels as verbatim's thought levels (`max` and `xhigh` think as hard as verbatim does: `high`). */
-const EFFORTS: Record<string, ThoughtLevel> = { off: "off", low: "low", medium: "medium", high: "high", xhigh: "high", max: "high" };
+const EFFORTS: Record<string, ThoughtLevel> = {
+  off: "off",
+  low: "low",
+  medium: "medium",
+  high: "high",
+  xhigh: "high",
+  max: "high",
+};
 
 export type ActivationPlace = {
   turnId: string;

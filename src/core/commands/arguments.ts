@@ -23,10 +23,7 @@ export function substituteArguments(body: string, args: string, names: readonly 
   const named = names.filter((n) => NAME.test(n) && n !== "ARGUMENTS");
   // Longest first, so `$file_name` is not read as `$file` followed by `_name`.
   const alternation = [...named].sort((a, b) => b.length - a.length).join("|");
-  const pattern = new RegExp(
-    named.length ? `${PLACEHOLDER}|\\$(${alternation})(?![A-Za-z0-9_])` : PLACEHOLDER,
-    "g",
-  );
+  const pattern = new RegExp(named.length ? `${PLACEHOLDER}|\\$(${alternation})(?![A-Za-z0-9_])` : PLACEHOLDER, "g");
   let used = false;
   const text = body.replace(
     pattern,

@@ -199,7 +199,8 @@ function skillFields(fields: Record<string, unknown>): Partial<UserCommand> {
   if (disallowed?.length) out.disallowedTools = disallowed;
   const effort = textField(fields, "effort");
   if (effort) out.effort = effort;
-  const names = typeof fields.arguments === "string" ? fields.arguments.split(/[\s,]+/) : listField(fields, "arguments");
+  const names =
+    typeof fields.arguments === "string" ? fields.arguments.split(/[\s,]+/) : listField(fields, "arguments");
   if (names?.length) out.argumentNames = names.filter((n) => n.length > 0);
   if (textField(fields, "context") === "fork") {
     const agent = textField(fields, "agent");

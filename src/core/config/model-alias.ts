@@ -18,8 +18,7 @@ export function namedModel(name: string | undefined, current: ModelRef, models: 
   const value = name?.trim() ?? "";
   if (value === "" || value === "inherit") return { state: "inherit" };
   const ref = parseModelRef(value);
-  if (ref && models.some((m) => m.ref.provider === ref.provider))
-    return { state: "ok", ref };
+  if (ref && models.some((m) => m.ref.provider === ref.provider)) return { state: "ok", ref };
   const own = models.filter((m) => m.ref.provider === current.provider);
   const exact = own.find((m) => m.ref.model === value) ?? models.find((m) => m.ref.model === value);
   if (exact) return { state: "ok", ref: exact.ref };

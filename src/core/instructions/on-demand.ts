@@ -55,7 +55,8 @@ export async function onDemandInstructions(p: {
         else given.add(path);
       }
     }
-    for (const rule of await matchingRules(file, p, given)) if (!excluded(rule.path)) add(rule.path, "rules", rule.text, rule.body);
+    for (const rule of await matchingRules(file, p, given))
+      if (!excluded(rule.path)) add(rule.path, "rules", rule.text, rule.body);
   }
   return out;
 }

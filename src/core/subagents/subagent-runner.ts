@@ -60,21 +60,26 @@ export function subagentLauncher(
       const progress = new SubagentProgress();
       const calls = new ChildCalls();
       // The parent's card follows the child's facts: a child fact is shown once the card shows it.
-      const child = await parent.spawn(kind, toolCallId, (record) => {
-        const { fact } = record;
-        calls.apply(fact);
-        const changed = progress.apply(fact);
-        // While a child's question is open the card is titled by the call that waits: the question
-        // is asked about this card, and a client may show a question by its title alone.
-        const title = retitle(fact, calls, kind.name, request.title);
-        if (!changed && title === undefined) return undefined;
-        return parent.record({
-          kind: "tool_call_progressed",
-          toolCallId,
-          content: progress.content(),
-          ...defined({ title }),
-        });
-      }, request.command);
+      const child = await parent.spawn(
+        kind,
+        toolCallId,
+        (record) => {
+          const { fact } = record;
+          calls.apply(fact);
+          const changed = progress.apply(fact);
+          // While a child's question is open the card is titled by the call that waits: the question
+          // is asked about this card, and a client may show a question by its title alone.
+          const title = retitle(fact, calls, kind.name, request.title);
+          if (!changed && title === undefined) return undefined;
+          return parent.record({
+            kind: "tool_call_progressed",
+            toolCallId,
+            content: progress.content(),
+            ...defined({ title }),
+          });
+        },
+        request.command,
+      );
       await parent.record({
         kind: "subagent_started",
         toolCallId,

@@ -54,10 +54,13 @@ export const skillTool: Tool<Input> = {
 
 /** A `context: fork` skill: run by a subagent of type `agent`, in which the skill acts; its report is the result. */
 async function forked(skill: UserCommand, agent: string, text: string, ctx: ToolContext): Promise<ToolOutcome> {
-  if (!ctx.subagents) return failed(`The skill "${skill.name}" runs in a subagent, and a subagent cannot start another.`);
+  if (!ctx.subagents)
+    return failed(`The skill "${skill.name}" runs in a subagent, and a subagent cannot start another.`);
   const kinds = (await ctx.subagents.kinds()).map((k) => k.name);
   if (!kinds.includes(agent))
-    return failed(`The skill "${skill.name}" runs in a subagent of type "${agent}", which does not exist. Types: ${kinds.join(", ")}.`);
+    return failed(
+      `The skill "${skill.name}" runs in a subagent of type "${agent}", which does not exist. Types: ${kinds.join(", ")}.`,
+    );
   const result = await ctx.subagents.run({
     parentToolCallId: ctx.toolCallId,
     title: `Skill: ${skill.name}`,

@@ -10,7 +10,13 @@ import type { UserCommand } from "../commands/command-files.ts";
  * A type of subagent: its system prompt, and (for a custom one) the only tools it is given and
  * the model it runs on (`model` as its file writes it: config/model-alias.ts; none: the parent's).
  */
-export type SubagentKind = { name: string; description: string; systemPrompt: string; tools?: string[]; model?: string };
+export type SubagentKind = {
+  name: string;
+  description: string;
+  systemPrompt: string;
+  tools?: string[];
+  model?: string;
+};
 
 export type SubagentRequest = {
   /** The parent's `Task` call, whose card shows the subagent's progress. */

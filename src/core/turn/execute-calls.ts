@@ -203,9 +203,7 @@ async function run(
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
       ...defined({ subagents: ctx.subagents, skills: ctx.skills, jobs: ctx.jobs }),
-      ...(ctx.activateCommand
-        ? { activate: (command: UserCommand) => ctx.activateCommand!(command, toolCallId) }
-        : {}),
+      ...(ctx.activateCommand ? { activate: (command: UserCommand) => ctx.activateCommand!(command, toolCallId) } : {}),
       ...(envFile ? { envFile } : {}),
       ...defined({ hidden }),
     });
