@@ -322,3 +322,42 @@ describe("claudeMdExcludes", () => {
     expect(shown.stdout).toContain(`  excluded ${join(w, "CLAUDE.local.md")} (claudeMdExcludes: **/CLAUDE.local.md)`);
   });
 });
+
+describe("a skill's paths", () => {
+  test("a skill with paths is offered to the model only once it reads a file they match, once", async () => {
+    const box = sandbox(modelRef(anthropicKit));
+    const w = box.workspace;
+    const file = join(box.userHome, ".claude", "skills", "api", "SKILL.md");
+    put(file, '---\ndescription: Conventions of the API routes\npaths: ["src/api/**"]\n---\nValidate inputs.\n');
+    put(join(w, "src", "api", "route.ts"), "export {};\n");
+    put(join(w, "src", "other.ts"), "export {};\n");
+    const { server, c, sessionId } = await started(box);
+    try {
+      server.enqueue(
+        { sse: anthropicKit.calls([{ id: "call_early", name: "Skill", input: { skill: "api" } }]) },
+        {
+          sse: anthropicKit.calls([
+            { id: "call_other", name: "Read", input: { file_path: join(w, "src", "other.ts") } },
+          ]),
+        },
+        {
+          sse: anthropicKit.calls([
+            { id: "call_api", name: "Read", input: { file_path: join(w, "src", "api", "route.ts") } },
+          ]),
+        },
+        { sse: anthropicKit.calls([{ id: "call_load", name: "Skill", input: { skill: "api" } }]) },
+        { sse: anthropicKit.text("Done.") },
+      );
+      await prompt(c.ctx, sessionId, "Work on the API");
+      expect(systemOf(bodyOf(server, 0))).not.toContain("Conventions of the API routes");
+      expect(lastMessage(bodyOf(server, 1))).toContain('There is no skill \\"api\\"');
+      expect(JSON.stringify(bodyOf(server, 2))).not.toContain("Conventions of the API routes");
+      const offered = `Contents of ${file} (a skill for the files just read, now yours to load with the Skill tool):\n\n- api: Conventions of the API routes`;
+      expect(lastMessage(bodyOf(server, 3))).toContain(JSON.stringify(offered).slice(1, -1));
+      expect(lastMessage(bodyOf(server, 4))).toContain("Validate inputs.");
+      expect(JSON.stringify(bodyOf(server, 4)).split("Conventions of the API routes").length).toBe(2);
+    } finally {
+      await c.close();
+    }
+  });
+});

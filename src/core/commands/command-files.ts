@@ -226,5 +226,6 @@ export function offered(command: UserCommand): OfferedItem {
     path: command.path,
     sha256: command.sha256,
     scope: command.scope,
+    ...(command.modelInvocable && command.paths ? { paths: command.paths } : {}),
   };
 }

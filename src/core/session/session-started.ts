@@ -81,8 +81,9 @@ export async function sessionStartedFact(
   const { child } = options;
   const offered: OfferedAtStart = child ? { skills: [], commands: [], agents: [] } : await offeredAtStart(params);
   const forModel = offered.skills.filter((s) => s.modelInvocable);
+  // A skill with `paths` is listed to the model once it reads a file they match (instructions/path-skills.ts).
   const prompt = await buildSystemPrompt(params.cwd, params.additionalDirectories, options.today, process.env, {
-    skills: forModel,
+    skills: forModel.filter((s) => !s.paths),
     agents: offered.agents,
   });
   const systemPrompt = prompt.text;

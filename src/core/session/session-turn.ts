@@ -214,10 +214,18 @@ async function turnAfterPrompt(
     setMode: (modeId) => session.setMode(modeId),
     ...defined({ steering: session.steering, jobs: session.jobs }),
     window,
-    skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
+    skills: () => modelSkills(session.state),
     activateCommand: activate,
     providerFor: (ref) => session.catalog().provider(ref),
   });
+}
+
+/** The skills the model may load now: a skill with `paths` once a file they match was read (instructions/path-skills.ts). */
+async function modelSkills(state: SessionStateFold): Promise<UserCommand[]> {
+  const loaded = state.loadedInstructions ?? [];
+  return (await commandFiles(commandPlace(state))).commands.filter(
+    (c) => c.kind === "skill" && (!c.paths || !c.modelInvocable || loaded.includes(c.path)),
+  );
 }
 
 /** Records what a command or skill does to the rest of turn `turnId`, when it does anything (commands/activation.ts). */
