@@ -62,7 +62,7 @@ export function commandActivatedNotice(fact: FactOf<"command_activated">): Conte
     ...fact.deny.map((rule) => `refuses ${rule}`),
     ...(fact.model ? [`uses the model ${fact.model.provider}/${fact.model.model}`] : []),
     ...(fact.effort ? [`thinks at the level ${fact.effort}`] : []),
-    ...Object.keys(fact.hooks ?? {}).map((event) => `runs its ${event} hooks`),
+    ...Object.keys(fact.hooks ?? {}).map((event) => `runs its ${event} hooks from now on in this session`),
     ...(fact.withheld ?? []),
   ];
   return {

@@ -40,6 +40,9 @@ export const foldSnapshot = z.strictObject({
   context: contextGiven.omit({ kind: true, messageId: true }).strict().optional(),
   loadedInstructions: z.array(z.string()).optional(),
   activeCommands: z.array(commandActivated.strict()).optional(),
+  skillHooks: z
+    .array(z.strictObject({ path: z.string(), hooks: z.record(z.string(), z.array(z.unknown())) }))
+    .optional(),
   contextUsage: z.strictObject({ used: z.number(), size: z.number() }).optional(),
   sessionCost: money.optional(),
   modeId: z.string(),
@@ -108,6 +111,7 @@ export function snapshotFold(fold: SessionStateFold): string {
     context: fold.context,
     loadedInstructions: fold.loadedInstructions,
     activeCommands: fold.activeCommands,
+    skillHooks: fold.skillHooks,
     contextUsage: fold.contextUsage,
     sessionCost: fold.sessionCost,
     modeId: fold.modeId,
@@ -150,6 +154,7 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.context = s.context;
   fold.loadedInstructions = s.loadedInstructions;
   fold.activeCommands = s.activeCommands;
+  fold.skillHooks = s.skillHooks;
   fold.contextUsage = s.contextUsage;
   fold.sessionCost = s.sessionCost;
   fold.modeId = s.modeId;

@@ -361,3 +361,46 @@ describe("a skill's paths", () => {
     }
   });
 });
+
+describe("a skill's hooks", () => {
+  const guard = [
+    "---",
+    "description: Guard the repository",
+    "hooks:",
+    "  PreToolUse:",
+    "    - matcher: Bash",
+    "      hooks:",
+    "        - type: command",
+    "          command: \"echo 'no commands while guarded' >&2; exit 2\"",
+    "---",
+    "Guarded.",
+    "",
+  ].join("\n");
+
+  test("a personal skill's hooks run once it is invoked, for the rest of the session", async () => {
+    const box = sandbox(modelRef(anthropicKit));
+    put(join(box.userHome, ".claude", "skills", "guard", "SKILL.md"), guard);
+    const { server, c, sessionId } = await started(box);
+    try {
+      server.enqueue(
+        { sse: echoCall("call_0", "before") },
+        { sse: anthropicKit.text("Ran.") },
+        { sse: anthropicKit.calls([{ id: "call_skill", name: "Skill", input: { skill: "guard" } }]) },
+        { sse: echoCall("call_1", "during") },
+        { sse: anthropicKit.text("Blocked.") },
+        { sse: echoCall("call_2", "after") },
+        { sse: anthropicKit.text("Still blocked.") },
+      );
+      await prompt(c.ctx, sessionId, "Echo before");
+      expect(lastMessage(bodyOf(server, 1))).toContain("before");
+      await prompt(c.ctx, sessionId, "Guard, then echo");
+      expect(lastMessage(bodyOf(server, 4))).toContain(
+        'Bash was blocked by a hook and did not run. The hook\'s reason:\\n<hook_context source=\\"PreToolUse hooks\\">\\nno commands while guarded',
+      );
+      await prompt(c.ctx, sessionId, "Echo after");
+      expect(lastMessage(bodyOf(server, 6))).toContain("no commands while guarded");
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -3,9 +3,9 @@
  * §4.3-4.4), decided once when it begins to act and recorded (`command_activated`): its
  * `allowed-tools` become allow rules (a project command's only in a trusted workspace, as its
  * `` !`cmd` `` inlines), its `disallowed-tools` deny rules (in any workspace: they only take
- * away), its `model` and `effort` what the turn's next model requests use, and a skill's `hooks`
- * run while it acts (a project skill's only in a trusted workspace, as the hooks contract says of
- * every project hook). Nothing is recorded for a command that changes none of these.
+ * away), its `model` and `effort` what the turn's next model requests use; a skill's `hooks` are
+ * registered for the rest of the session, as Claude Code registers them (a project skill's only in
+ * a trusted workspace, as the hooks contract says of every project hook). Nothing is recorded for a command that changes none of these.
  */
 import type { FactOf, ModelRef } from "../../journal/facts/index.ts";
 import type { ModelChoice } from "../config/config-options.ts";
@@ -50,6 +50,10 @@ export function activationOf(command: UserCommand, place: ActivationPlace): Fact
   const effort = command.effort === undefined ? undefined : EFFORTS[command.effort.toLowerCase()];
   if (command.effort !== undefined && effort === undefined)
     withheld.push(`its effort "${command.effort}" is not low, medium, high or max; the session's is used`);
+  if (command.shell !== undefined && command.shell !== "bash" && command.body.includes("!`"))
+    withheld.push(
+      `its shell "${command.shell}" is not one verbatim runs (only bash): its !\`cmd\` inlines stay as written`,
+    );
   const fact: FactOf<"command_activated"> = {
     kind: "command_activated",
     messageId: mintId("msg"),

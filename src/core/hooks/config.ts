@@ -104,6 +104,21 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
   return disabled ? { handlers: [], untrusted: [], problems: config.problems } : config;
 }
 
+/**
+ * The handlers of the skills registered in the session (command_activated's `hooks`, in the order
+ * they were invoked), after the settings files': a skill's copy of a handler stays separate, as
+ * Claude Code keeps it. Problems in them are dropped here: a skill's hooks were told when it was read.
+ */
+export function skillHandlers(
+  skills: readonly { path: string; hooks: Record<string, unknown[]> }[],
+  after: number,
+): CommandHandler[] {
+  let order = after;
+  return skills.flatMap((skill) =>
+    handlersOf({ kind: "skill", path: skill.path }, skill.hooks, []).map((h) => ({ ...h, displayOrder: order++ })),
+  );
+}
+
 function handlersOf(source: HookSource, hooks: unknown, problems: ConfigProblem[]): CommandHandler[] {
   if (hooks === undefined) return [];
   const events = z.record(z.string(), z.array(z.unknown())).safeParse(hooks);

@@ -35,8 +35,9 @@ export const commandInvoked = z.object({
  * A user command or skill began to act for the rest of turn `turnId` (typed by the user, or loaded
  * by the model's `Skill` call `toolCallId`): as its front matter says, `allow` (`allowed-tools`)
  * and `deny` (`disallowed-tools`) are permission rules the gate decides the turn's later calls by,
- * `model` and `effort` what the turn's next model requests use, `hooks` the skill's own hooks
- * (as written, their groups per event) that run while it acts. What needs a trusted workspace
+ * `model` and `effort` what the turn's next model requests use; `hooks`, the skill's own hooks (as
+ * written, their groups per event), are registered for the rest of the session, as Claude Code
+ * registers them. What needs a trusted workspace
  * and did not have one (a project command's allow rules and hooks) is named in `withheld`
  * instead. Recorded as decided, so a reload decides and shows the same.
  */
