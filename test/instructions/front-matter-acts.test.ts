@@ -404,3 +404,31 @@ describe("a skill's hooks", () => {
     }
   });
 });
+
+describe("a forked skill the user types", () => {
+  test("the model is asked to run it with the Skill tool, which forks it", async () => {
+    const box = sandbox(modelRef(anthropicKit));
+    put(
+      join(box.userHome, ".claude", "skills", "audit", "SKILL.md"),
+      "---\ndescription: Audit the code\ncontext: fork\n---\nAudit $ARGUMENTS for bugs.\n",
+    );
+    const { server, c, sessionId } = await started(box);
+    try {
+      server.enqueue(
+        { sse: anthropicKit.calls([{ id: "call_skill", name: "Skill", input: { skill: "audit", args: "src/" } }]) },
+        { sse: anthropicKit.text("One bug.") },
+        { sse: anthropicKit.text("The audit found one bug.") },
+      );
+      await prompt(c.ctx, sessionId, "/audit src/");
+      expect(lastMessage(bodyOf(server, 0))).toContain(
+        JSON.stringify(
+          'The user ran /audit, a skill that runs in a subagent of its own. Call the Skill tool now with {"skill":"audit","args":"src/"}, then tell the user what it reported.',
+        ).slice(1, -1),
+      );
+      expect(lastMessage(bodyOf(server, 1))).toContain("Audit src/ for bugs.");
+      expect(lastMessage(bodyOf(server, 2))).toContain("One bug.");
+    } finally {
+      await c.close();
+    }
+  });
+});

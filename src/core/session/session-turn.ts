@@ -145,7 +145,7 @@ async function turnAfterPrompt(
   );
   const { model, thoughtLevel } = session.configValues();
   const activate = commandActivation(session, turnId, model);
-  const acting = invocation?.kind === "prompt" ? invocation.command : session.forkedCommand;
+  const acting = invocation?.kind === "prompt" && !invocation.forked ? invocation.command : session.forkedCommand;
   if (acting) await activate(acting);
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
