@@ -183,6 +183,31 @@ describe("model and effort", () => {
     }
   });
 
+  test("a skill the model loads moves the turn's next requests to its model", async () => {
+    const box = sandbox(modelRef(anthropicKit));
+    put(
+      join(box.userHome, ".claude", "skills", "quick", "SKILL.md"),
+      "---\ndescription: Quick\nmodel: haiku\n---\nBe quick.\n",
+    );
+    const { server, c, sessionId } = await started(box);
+    try {
+      server.enqueue(
+        { sse: anthropicKit.calls([{ id: "call_skill", name: "Skill", input: { skill: "quick" } }]) },
+        { sse: anthropicKit.text("Quick.") },
+        { sse: anthropicKit.text("Normal.") },
+      );
+      await prompt(c.ctx, sessionId, "Be quick");
+      await prompt(c.ctx, sessionId, "Hello");
+      expect([0, 1, 2].map((i) => bodyOf(server, i).model)).toEqual([
+        "claude-sonnet-4-6",
+        "claude-haiku-4-5",
+        "claude-sonnet-4-6",
+      ]);
+    } finally {
+      await c.close();
+    }
+  });
+
   test("a custom subagent runs on the model its file names", async () => {
     const box = sandbox(modelRef(anthropicKit));
     put(

@@ -25,7 +25,7 @@ import { WindowGuard } from "../compaction/window-guard.ts";
 import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
 import { contextReport } from "../commands/context-report.ts";
 import { commandFiles, type UserCommand } from "../commands/command-files.ts";
-import { activationOf } from "../commands/activation.ts";
+import { activationOf, turnSettings } from "../commands/activation.ts";
 import type { InlineRunner } from "../commands/shell-inlines.ts";
 import { commandPlace } from "./command-place.ts";
 import { recoveryFact } from "./recovery.ts";
@@ -145,8 +145,8 @@ async function turnAfterPrompt(
   );
   const { model, thoughtLevel } = session.configValues();
   const activate = commandActivation(session, turnId, model);
-  const acting = invocation?.kind === "prompt" && !invocation.forked ? invocation.command : session.forkedCommand;
-  if (acting) await activate(acting);
+  const typed = invocation?.kind === "prompt" && !invocation.forked ? invocation.command : session.forkedCommand;
+  if (typed) await activate(typed);
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
     const blocked = await session.hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
@@ -169,13 +169,16 @@ async function turnAfterPrompt(
     return { ok: false, error };
   }
   const hooks = session.hooks;
+  // A typed command's model is the turn's from its first request: compaction measures against its window.
+  const settings = turnSettings(session.state.activeCommands, { model, thoughtLevel });
+  const actingProvider = session.catalog().provider(settings.model);
   const prelude = {
     turnId,
     state: session.state,
     messages: conversation.messages,
     record: (fact: Fact) => session.record(fact),
-    provider,
-    model,
+    provider: actingProvider ?? provider,
+    model: actingProvider ? settings.model : model,
     signal,
     ...(hooks ? { hooks } : {}),
   };
@@ -202,9 +205,9 @@ async function turnAfterPrompt(
     system: session.state.systemPrompt,
     toolSpecs: session.state.modelTools(),
     tools: session.tools.with(session.tooling.mcpTools),
-    provider,
-    model: model as ModelRef,
-    thoughtLevel,
+    provider: prelude.provider,
+    model: prelude.model as ModelRef,
+    thoughtLevel: settings.thoughtLevel,
     host: session.io.host,
     commandEnv: commandEnv(session),
     gate: session.io.gate ?? readOnlyGate,
