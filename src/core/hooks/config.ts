@@ -40,6 +40,8 @@ export type HookConfig = {
   /** Handlers from project and local files of a workspace that is not trusted: not run. */
   untrusted: CommandHandler[];
   problems: ConfigProblem[];
+  /** `disableAllHooks` is in force: no hook runs, a skill's neither. */
+  disabled?: true;
 };
 
 /** Timeouts above this many seconds are taken to be milliseconds (Gemini CLI and Qwen Code use ms). */
@@ -101,7 +103,7 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
       (held ? config.untrusted : config.handlers).push(handler);
     }
   }
-  return disabled ? { handlers: [], untrusted: [], problems: config.problems } : config;
+  return disabled ? { handlers: [], untrusted: [], problems: config.problems, disabled: true } : config;
 }
 
 /**

@@ -65,7 +65,7 @@ export class HookEngine {
   /** The settings files' handlers as last read, and those of the skills invoked so far (recorded: state.skillHooks). */
   #inForce(): Pick<HookConfig, "handlers"> {
     const skills = this.host.state.skillHooks;
-    if (!skills?.length) return this.#config;
+    if (!skills?.length || this.#config.disabled) return this.#config;
     return { handlers: [...this.#config.handlers, ...skillHandlers(skills, this.#config.handlers.length)] };
   }
 
