@@ -42,7 +42,7 @@ export type UserCommand = {
   argumentNames?: string[];
   /** `context: fork`: the skill runs in a subagent of type `agent` (default general-purpose), whose report is its result. */
   fork?: { agent?: string };
-  /** Its own hooks (`hooks`), per event, as written; they run while it acts, in a trusted workspace. */
+  /** Its own hooks (`hooks`), per event, as written: registered once it is invoked, for the rest of the session (a project skill's in a trusted workspace). */
   hooks?: Record<string, unknown[]>;
   /** `paths`: globs of the files that make the skill offered to the model once one is read. */
   paths?: string[];

@@ -147,9 +147,14 @@ async function turnAfterPrompt(
   const activate = commandActivation(session, turnId, model);
   const typed = invocation?.kind === "prompt" && !invocation.forked ? invocation.command : session.forkedCommand;
   if (typed) await activate(typed);
+  // A typed command's model is the turn's from its first request: hooks are told it, compaction measures against its window.
+  const settings = turnSettings(session.state.activeCommands, { model, thoughtLevel });
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
-    const blocked = await session.hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
+    const blocked = await session.hooks.beginTurn(
+      { turnId, promptId, prompt, model: formatModelRef(settings.model) },
+      signal,
+    );
     if (blocked !== undefined || signal.aborted) {
       const stopReason = signal.aborted ? "cancelled" : "end_turn";
       await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
@@ -169,8 +174,6 @@ async function turnAfterPrompt(
     return { ok: false, error };
   }
   const hooks = session.hooks;
-  // A typed command's model is the turn's from its first request: compaction measures against its window.
-  const settings = turnSettings(session.state.activeCommands, { model, thoughtLevel });
   const actingProvider = session.catalog().provider(settings.model);
   const prelude = {
     turnId,
