@@ -3,6 +3,7 @@
  * commands, skills and agents a session there would read, each file that would be skipped (with
  * why: bad front matter, a link out of its roots, ...) and each name clash.
  */
+import { claudeMdExcludes } from "../core/instructions/excludes.ts";
 import { commandFiles } from "../core/commands/command-files.ts";
 import { isTrusted } from "../core/hooks/trust.ts";
 import { instructionCandidates } from "../core/instructions/instruction-files.ts";
@@ -16,7 +17,7 @@ type Env = Record<string, string | undefined>;
 export async function setupChecks(env: Env, cwd: string): Promise<Check[]> {
   const place = { cwd, roots: [cwd], env, trusted: isTrusted(env, cwd) };
   const [instructions, commands, agents] = await Promise.all([
-    readInstructions(instructionCandidates(cwd, [cwd], env), env),
+    readInstructions(instructionCandidates(cwd, [cwd], env), env, claudeMdExcludes(env, cwd)),
     commandFiles(place),
     agentFiles(place),
   ]);

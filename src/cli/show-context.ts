@@ -6,7 +6,7 @@
  */
 import type { StoredFact } from "../journal/facts/index.ts";
 import { readRecords } from "../journal/store.ts";
-import { sourceLine } from "../replay/context-notice.ts";
+import { excludedLine, sourceLine } from "../replay/context-notice.ts";
 import { visible } from "../view/visible-text.ts";
 import { onSession } from "./sessions.ts";
 
@@ -23,6 +23,7 @@ export function contextLines({ fact, at, seq }: StoredFact): string[] {
         ...fact.skills.map((s) => `  skill /${s.name} (${s.scope}) ${s.path} sha256 ${s.sha256.slice(0, 12)}`),
         ...fact.commands.map((c) => `  command /${c.name} (${c.scope}) ${c.path} sha256 ${c.sha256.slice(0, 12)}`),
         ...fact.agents.map((a) => `  agent ${a.name} (${a.scope}) ${a.path} sha256 ${a.sha256.slice(0, 12)}`),
+        ...(fact.excluded ?? []).map((e) => `  ${excludedLine(e)}`),
       ];
     case "instructions_loaded":
       return [`${when} loaded on demand (with call ${fact.toolCallId}): ${sourceLine(fact.source)}`];

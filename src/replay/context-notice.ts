@@ -22,6 +22,11 @@ function offeredLine(kind: string, item: OfferedItem): string {
   return `${kind} ${item.name} (${item.scope}): ${item.path}`;
 }
 
+/** An instruction file a `claudeMdExcludes` pattern kept out. */
+export function excludedLine(e: { path: string; pattern: string }): string {
+  return `excluded ${e.path} (claudeMdExcludes: ${e.pattern})`;
+}
+
 /** The notice of a `context_given` fact. */
 export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice {
   const bytes = fact.sources.reduce((sum, s) => sum + s.bytes, 0);
@@ -29,11 +34,14 @@ export function contextGivenNotice(fact: FactOf<"context_given">): ContextNotice
   if (fact.skills.length) parts.push(plural(fact.skills.length, "skill"));
   if (fact.commands.length) parts.push(plural(fact.commands.length, "command"));
   if (fact.agents.length) parts.push(plural(fact.agents.length, "agent"));
+  const excluded = fact.excluded ?? [];
+  if (excluded.length) parts.push(`${plural(excluded.length, "instruction file")} excluded`);
   const lines = [
     ...fact.sources.map(sourceLine),
     ...fact.skills.map((s) => offeredLine("skill", s)),
     ...fact.commands.map((c) => offeredLine("command", c)),
     ...fact.agents.map((a) => offeredLine("agent", a)),
+    ...excluded.map(excludedLine),
   ];
   return {
     severity: "info",
@@ -49,5 +57,28 @@ export function instructionsLoadedNotice(fact: FactOf<"instructions_loaded">): C
 
 /** What `_meta.verbatim.context` carries for a `context_given` fact: the fact's lists as recorded. */
 export function contextMeta(fact: FactOf<"context_given">): Record<string, unknown> {
-  return { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+  return {
+    sources: fact.sources,
+    skills: fact.skills,
+    commands: fact.commands,
+    agents: fact.agents,
+    ...(fact.excluded ? { excluded: fact.excluded } : {}),
+  };
+}
+
+/** The notice of a `command_activated` fact: what the command or skill changed for the rest of its turn. */
+export function commandActivatedNotice(fact: FactOf<"command_activated">): ContextNotice {
+  const lines = [
+    ...fact.allow.map((rule) => `allows ${rule} without asking`),
+    ...fact.deny.map((rule) => `refuses ${rule}`),
+    ...(fact.model ? [`uses the model ${fact.model.provider}/${fact.model.model}`] : []),
+    ...(fact.effort ? [`thinks at the level ${fact.effort}`] : []),
+    ...Object.keys(fact.hooks ?? {}).map((event) => `runs its ${event} hooks from now on in this session`),
+    ...(fact.withheld ?? []),
+  ];
+  return {
+    severity: "info",
+    title: `/${fact.name} acts for the rest of this turn (${fact.path})`,
+    ...(lines.length ? { description: lines.join("\n") } : {}),
+  };
 }

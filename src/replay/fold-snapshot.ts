@@ -10,6 +10,7 @@ import { z } from "zod";
 import { configOption, money, sessionMode } from "../journal/facts/display-shapes.ts";
 import { availableCommand } from "../journal/facts/commands.ts";
 import { contextGiven } from "../journal/facts/context.ts";
+import { commandActivated } from "../journal/facts/commands.ts";
 import { permissionRuleAdded, permissionSettingsRead } from "../journal/facts/permissions.ts";
 import { fileToRestore } from "../journal/facts/restore.ts";
 import { retractedRange } from "../journal/facts/rewind.ts";
@@ -38,6 +39,10 @@ export const foldSnapshot = z.strictObject({
   commands: z.array(availableCommand).optional(),
   context: contextGiven.omit({ kind: true, messageId: true }).strict().optional(),
   loadedInstructions: z.array(z.string()).optional(),
+  activeCommands: z.array(commandActivated.strict()).optional(),
+  skillHooks: z
+    .array(z.strictObject({ path: z.string(), hooks: z.record(z.string(), z.array(z.unknown())) }))
+    .optional(),
   contextUsage: z.strictObject({ used: z.number(), size: z.number() }).optional(),
   sessionCost: money.optional(),
   modeId: z.string(),
@@ -106,6 +111,8 @@ export function snapshotFold(fold: SessionStateFold): string {
     commands: fold.commands,
     context: fold.context,
     loadedInstructions: fold.loadedInstructions,
+    activeCommands: fold.activeCommands,
+    skillHooks: fold.skillHooks,
     contextUsage: fold.contextUsage,
     sessionCost: fold.sessionCost,
     modeId: fold.modeId,
@@ -147,6 +154,8 @@ export function restoreFold(fold: SessionStateFold, text: string): void {
   fold.commands = s.commands;
   fold.context = s.context;
   fold.loadedInstructions = s.loadedInstructions;
+  fold.activeCommands = s.activeCommands;
+  fold.skillHooks = s.skillHooks;
   fold.contextUsage = s.contextUsage;
   fold.sessionCost = s.sessionCost;
   fold.modeId = s.modeId;

@@ -70,6 +70,7 @@ function shownMessage(fact: Fact): { messageId: string; role: MessageRole } | un
     case "notice_shown":
     case "context_given":
     case "instructions_loaded":
+    case "command_activated":
       return { messageId: fact.messageId, role: "agent" };
     default:
       return undefined;

@@ -14,7 +14,7 @@ import { CardTable } from "./card-table.ts";
 import * as jobCard from "./job-card.ts";
 import { endedLine, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
-import { contextGivenNotice, contextMeta, instructionsLoadedNotice } from "./context-notice.ts";
+import { commandActivatedNotice, contextGivenNotice, contextMeta, instructionsLoadedNotice } from "./context-notice.ts";
 import { interruptionMarks } from "./interruption-marks.ts";
 import { noticeUpdates } from "./notice-update.ts";
 import { announcedCall, announcedRestore } from "./announced-card.ts";
@@ -171,6 +171,8 @@ export class Projector {
           { messageId: fact.messageId, ...contextGivenNotice(fact) },
           contextMeta(fact),
         );
+      case "command_activated":
+        return noticeUpdates(this.context, { messageId: fact.messageId, ...commandActivatedNotice(fact) });
       case "instructions_loaded":
         return noticeUpdates(
           this.context,

@@ -78,6 +78,16 @@ export class SessionStateFold {
    * one is, so that the cached state of a session that loaded none is what it was.
    */
   loadedInstructions: string[] | undefined;
+  /**
+   * The commands and skills acting in the turn that runs now (`command_activated`), in the order
+   * they began; undefined outside one, so that the cached state of a session between turns is what it was.
+   */
+  activeCommands: FactOf<"command_activated">[] | undefined;
+  /**
+   * The hooks of the skills invoked so far, in order: registered for the rest of the session, as
+   * Claude Code registers them; undefined until a skill with hooks is invoked.
+   */
+  skillHooks: { path: string; hooks: Record<string, unknown[]> }[] | undefined;
   /** Tokens in context after the last model step since the last compaction, and the window. */
   contextUsage: { used: number; size: number } | undefined;
   /** The session's cost so far (every priced step, compaction and subagent), if any was priced. */
@@ -151,7 +161,14 @@ export class SessionStateFold {
         this.commands = fact.commands;
         return;
       case "context_given":
-        this.context = { sources: fact.sources, skills: fact.skills, commands: fact.commands, agents: fact.agents };
+        this.context = {
+          sources: fact.sources,
+          skills: fact.skills,
+          commands: fact.commands,
+          agents: fact.agents,
+          ...(fact.excludes ? { excludes: fact.excludes } : {}),
+          ...(fact.excluded ? { excluded: fact.excluded } : {}),
+        };
         return;
       case "instructions_loaded":
         this.loadedInstructions = [...(this.loadedInstructions ?? []), fact.source.path];
@@ -213,6 +230,8 @@ export class SessionStateFold {
         // Imported from a file: the history before this is the file's, what it allowed is only what this keeps.
         this.additionalDirectories = fact.additionalDirectories;
         this.rules.splice(0, this.rules.length, ...fact.rules);
+        // Hooks registered in the imported history are the file's: none run here until a skill is invoked here.
+        this.skillHooks = undefined;
         this.grantedDirectories.splice(0, this.grantedDirectories.length, ...fact.grantedDirectories);
         return;
       case "session_forked":
@@ -223,9 +242,17 @@ export class SessionStateFold {
       case "prompt_received":
         this.prompts++;
         this.lastTurn = { turnId: fact.turnId, ended: false };
+        this.activeCommands = undefined;
         return;
       case "turn_ended":
         if (this.lastTurn?.turnId === fact.turnId) this.lastTurn.ended = true;
+        this.activeCommands = undefined;
+        return;
+      case "command_activated":
+        // A command acts in its own turn only: one recorded for a turn that is over is history.
+        if (this.lastTurn?.turnId === fact.turnId && !this.lastTurn.ended)
+          this.activeCommands = [...(this.activeCommands ?? []), fact];
+        if (fact.hooks) this.skillHooks = [...(this.skillHooks ?? []), { path: fact.path, hooks: fact.hooks }];
         return;
       case "step_ended":
         if (fact.outcome !== "completed") return;

@@ -1,7 +1,8 @@
 /**
  * The commands and skills a user keeps (agent-conventions §4.3-4.4), read as Claude Code reads
  * them: skills from `~/.claude/skills/<name>/SKILL.md` and (in a trusted workspace)
- * `.claude/skills/<name>/SKILL.md`; Markdown commands from `~/.claude/commands` and the project's
+ * `.claude/skills/<name>/SKILL.md` of the working directory and each parent up to the git root
+ * (instruction-files.ts's projectFolders, the closest first); Markdown commands from `~/.claude/commands` and the project's
  * `.verbatim/commands` and `.claude/commands`, a subfolder naming a namespace (`frontend/build.md`
  * is `/frontend:build`). Front matter is YAML. On a name clash the first found wins, in this order:
  * the built-in commands, personal skills, project skills, personal commands, project commands;
@@ -15,6 +16,7 @@ import { homeDir } from "../../shared/home-dir.ts";
 import { sha256Hex } from "../../shared/sha256.ts";
 import { ownDirectory, readOwnFile, type SkippedFile, userConfigRoots } from "../confinement/own-files.ts";
 import { booleanField, frontMatter, listField, textField } from "../instructions/front-matter.ts";
+import { projectFolders } from "../instructions/instruction-files.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -30,7 +32,22 @@ export type UserCommand = {
   kind: "skill" | "command";
   /** The tools the command may use without asking (honoured only for a personal command, or in a trusted workspace). */
   allowedTools?: string[];
+  /** The tools refused while it acts (`disallowed-tools`), in any workspace. */
+  disallowedTools?: string[];
+  /** The model it runs on (`model`: an alias, an id, `provider/model` or `inherit`: model-alias.ts). */
   model?: string;
+  /** How hard the model thinks while it acts (`effort`: `low`, `medium`, `high`, `max`). */
+  effort?: string;
+  /** The names of its positional arguments (`arguments`): `$name` is the argument at that place. */
+  argumentNames?: string[];
+  /** `context: fork`: the skill runs in a subagent of type `agent` (default general-purpose), whose report is its result. */
+  fork?: { agent?: string };
+  /** Its own hooks (`hooks`), per event, as written: registered once it is invoked, for the rest of the session (a project skill's in a trusted workspace). */
+  hooks?: Record<string, unknown[]>;
+  /** `paths`: globs of the files that make the skill offered to the model once one is read. */
+  paths?: string[];
+  /** `shell`: what runs its `` !`cmd` `` inlines (`bash`, the default; no other is supported). */
+  shell?: string;
   /** A skill the model may not load itself (`disable-model-invocation: true`). */
   modelInvocable: boolean;
   /** A skill the user cannot type (`user-invocable: false`): offered to the model only. */
@@ -66,7 +83,10 @@ export async function commandFiles(p: {
   const project = [...p.roots];
   const folders: Folder[] = [
     { dir: join(home, ".claude", "skills"), roots: user, scope: "user", kind: "skill" },
-    { dir: join(p.cwd, ".claude", "skills"), roots: project, scope: "project", kind: "skill" },
+    // The working directory's skills, then each parent's up to the git root: the closest wins a clash.
+    ...projectFolders(p.cwd, p.roots).map(
+      ({ dir, roots }): Folder => ({ dir: join(dir, ".claude", "skills"), roots, scope: "project", kind: "skill" }),
+    ),
     { dir: join(home, ".claude", "commands"), roots: user, scope: "user", kind: "command" },
     { dir: join(p.cwd, ".verbatim", "commands"), roots: project, scope: "project", kind: "command" },
     { dir: join(p.cwd, ".claude", "commands"), roots: project, scope: "project", kind: "command" },
@@ -153,6 +173,7 @@ async function readCommand(entry: Entry, folder: Folder, skipped: SkippedFile[])
   const hint = textField(fields, "argument-hint");
   const allowedTools = listField(fields, "allowed-tools");
   const model = textField(fields, "model");
+  const extra = skillFields(fields);
   return {
     name: entry.name,
     description,
@@ -167,7 +188,34 @@ async function readCommand(entry: Entry, folder: Folder, skipped: SkippedFile[])
     modelInvocable: folder.kind === "skill" && booleanField(fields, "disable-model-invocation") !== true,
     userInvocable: booleanField(fields, "user-invocable") !== false,
     ...(entry.dir ? { dir: entry.dir } : {}),
+    ...extra,
   };
+}
+
+/** The front-matter fields beyond a command's first ones (agent-conventions §4.3), as given. */
+function skillFields(fields: Record<string, unknown>): Partial<UserCommand> {
+  const out: Partial<UserCommand> = {};
+  const disallowed = listField(fields, "disallowed-tools");
+  if (disallowed?.length) out.disallowedTools = disallowed;
+  const effort = textField(fields, "effort");
+  if (effort) out.effort = effort;
+  const names =
+    typeof fields.arguments === "string" ? fields.arguments.split(/[\s,]+/) : listField(fields, "arguments");
+  if (names?.length) out.argumentNames = names.filter((n) => n.length > 0);
+  if (textField(fields, "context") === "fork") {
+    const agent = textField(fields, "agent");
+    out.fork = agent ? { agent } : {};
+  }
+  const hooks = fields.hooks;
+  if (typeof hooks === "object" && hooks !== null && !Array.isArray(hooks)) {
+    const groups = Object.entries(hooks).filter((e): e is [string, unknown[]] => Array.isArray(e[1]));
+    if (groups.length) out.hooks = Object.fromEntries(groups);
+  }
+  const paths = listField(fields, "paths");
+  if (paths?.length) out.paths = paths;
+  const shell = textField(fields, "shell");
+  if (shell) out.shell = shell;
+  return out;
 }
 
 /** A command or skill as `context_given` records it. */
@@ -178,5 +226,6 @@ export function offered(command: UserCommand): OfferedItem {
     path: command.path,
     sha256: command.sha256,
     scope: command.scope,
+    ...(command.modelInvocable && command.paths ? { paths: command.paths } : {}),
   };
 }

@@ -70,5 +70,5 @@ export function expandCommand(
       .split("${CLAUDE_SESSION_ID}")
       .join(context.sessionId ?? "");
   }
-  return substituteArguments(body, args);
+  return substituteArguments(body, args, command.argumentNames);
 }

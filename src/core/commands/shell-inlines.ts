@@ -3,7 +3,8 @@
  * and its output takes its place in the text the model reads (recorded as the invocation's
  * `modelText`, so a reload never runs it again). Only when the command's own `allowed-tools`
  * lets Bash run it (`Bash`, `Bash(*)`, or `Bash(prefix:*)` / `Bash(prefix*)` with a matching
- * start), and for a project command only in a trusted workspace; otherwise the text stays as written.
+ * start), for a project command only in a trusted workspace, and when its `shell:` is bash (the
+ * default; verbatim runs no other, such as `powershell`); otherwise the text stays as written.
  */
 import type { UserCommand } from "./command-files.ts";
 
@@ -33,6 +34,8 @@ export async function runInlines(
 ): Promise<string> {
   if (!run || !text.includes("!`")) return text;
   if (command.scope === "project" && !trusted) return text;
+  // `shell:` names what runs them; verbatim runs bash only, so another shell's inlines stay as written.
+  if (command.shell !== undefined && command.shell !== "bash") return text;
   let out = "";
   let last = 0;
   for (const match of text.matchAll(INLINE)) {

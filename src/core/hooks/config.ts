@@ -40,6 +40,8 @@ export type HookConfig = {
   /** Handlers from project and local files of a workspace that is not trusted: not run. */
   untrusted: CommandHandler[];
   problems: ConfigProblem[];
+  /** `disableAllHooks` is in force: no hook runs, a skill's neither. */
+  disabled?: true;
 };
 
 /** Timeouts above this many seconds are taken to be milliseconds (Gemini CLI and Qwen Code use ms). */
@@ -101,7 +103,22 @@ export function loadHookConfig({ env, cwd, trusted }: LoadOptions): HookConfig {
       (held ? config.untrusted : config.handlers).push(handler);
     }
   }
-  return disabled ? { handlers: [], untrusted: [], problems: config.problems } : config;
+  return disabled ? { handlers: [], untrusted: [], problems: config.problems, disabled: true } : config;
+}
+
+/**
+ * The handlers of the skills registered in the session (command_activated's `hooks`, in the order
+ * they were invoked), after the settings files': a skill's copy of a handler stays separate, as
+ * Claude Code keeps it. Problems in them are dropped here: a skill's hooks were told when it was read.
+ */
+export function skillHandlers(
+  skills: readonly { path: string; hooks: Record<string, unknown[]> }[],
+  after: number,
+): CommandHandler[] {
+  let order = after;
+  return skills.flatMap((skill) =>
+    handlersOf({ kind: "skill", path: skill.path }, skill.hooks, []).map((h) => ({ ...h, displayOrder: order++ })),
+  );
 }
 
 function handlersOf(source: HookSource, hooks: unknown, problems: ConfigProblem[]): CommandHandler[] {

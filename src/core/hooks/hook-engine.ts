@@ -11,7 +11,7 @@ import { mintId } from "../ids.ts";
 import type { Tool } from "../tools/tool.ts";
 import { runningRun } from "./classify.ts";
 import { configNotices } from "./config-notices.ts";
-import { loadHookConfig, selectHandlers, type HookConfig } from "./config.ts";
+import { loadHookConfig, selectHandlers, skillHandlers, type HookConfig } from "./config.ts";
 import type { HookEventName } from "./events.ts";
 import { payloadOf, type CommonFields } from "./payload.ts";
 import { resolve, type Resolution } from "./resolve.ts";
@@ -59,7 +59,14 @@ export class HookEngine {
 
   /** True when `event` (with `matchValue`) has handlers in the configuration last read. */
   has(event: HookEventName, matchValue: string | undefined): boolean {
-    return selectHandlers(this.#config, event, matchValue).length > 0;
+    return selectHandlers(this.#inForce(), event, matchValue).length > 0;
+  }
+
+  /** The settings files' handlers as last read, and those of the skills invoked so far (recorded: state.skillHooks). */
+  #inForce(): Pick<HookConfig, "handlers"> {
+    const skills = this.host.state.skillHooks;
+    if (!skills?.length || this.#config.disabled) return this.#config;
+    return { handlers: [...this.#config.handlers, ...skillHandlers(skills, this.#config.handlers.length)] };
   }
 
   /** Runs `event`'s matching handlers and journals the outcome; undefined when none matched. */
@@ -69,7 +76,7 @@ export class HookEngine {
     fields: Record<string, unknown>,
     options: FireOptions = {},
   ): Promise<Fired | undefined> {
-    const selected = selectHandlers(this.#config, event, matchValue).map((handler) => ({
+    const selected = selectHandlers(this.#inForce(), event, matchValue).map((handler) => ({
       handler,
       hookRunId: mintId("hr"),
     }));

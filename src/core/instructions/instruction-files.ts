@@ -40,7 +40,7 @@ export function ancestors(cwd: string): string[] {
 }
 
 /** The nearest directory at or above `cwd` holding `.git`, or undefined. */
-function gitRoot(chain: readonly string[]): string | undefined {
+export function gitRoot(chain: readonly string[]): string | undefined {
   for (let i = chain.length - 1; i >= 0; i--) if (existsSync(join(chain[i]!, ".git"))) return chain[i];
   return undefined;
 }
@@ -92,6 +92,22 @@ export function instructionCandidates(cwd: string, sessionRoots: readonly string
   for (const path of markdownFiles(join(cwd, ".claude", "rules"), true))
     list.push({ path, scope: "rules", roots: [...sessionRoots], rule: true });
   return list;
+}
+
+/**
+ * The folders a project's `.claude/<kind>` is looked for in, closest first, each with the roots a
+ * file there must resolve inside: the working directory and each parent up to the git root (only
+ * the working directory outside a git repository). A parent inside the session's roots reads with
+ * those roots; one above them only inside itself (the exception docs/security.md names).
+ */
+export function projectFolders(cwd: string, sessionRoots: readonly string[]): { dir: string; roots: string[] }[] {
+  const chain = ancestors(cwd);
+  const git = gitRoot(chain);
+  const inside = realRoots(sessionRoots);
+  return chain
+    .filter((dir) => (git === undefined ? dir === cwd : dir.length >= git.length))
+    .reverse()
+    .map((dir) => ({ dir, roots: insideAny(resolveReal(dir), inside) ? [...sessionRoots] : [dir] }));
 }
 
 /**

@@ -10,6 +10,7 @@ import { homeDir } from "../../shared/home-dir.ts";
 import { readOwnFile, type SkippedFile, userConfigRoots } from "../confinement/own-files.ts";
 import { within } from "../confinement/resolve.ts";
 import { sectionText } from "./section-text.ts";
+import { excludingPattern } from "./excludes.ts";
 import { frontMatter, listField } from "./front-matter.ts";
 import { markdownFiles } from "./instruction-files.ts";
 import { MAX_INSTRUCTION_CHARS, sourceOf, withoutComments } from "./read-instructions.ts";
@@ -28,8 +29,11 @@ export async function onDemandInstructions(p: {
   loaded: readonly string[];
   env: Env;
   skipped: SkippedFile[];
+  /** The session's `claudeMdExcludes` patterns (excludes.ts): a file one matches is not given. */
+  excludes?: readonly string[];
 }): Promise<LoadedInstructions[]> {
   const given = new Set(p.loaded);
+  const excluded = (path: string) => excludingPattern(path, p.excludes ?? []) !== undefined;
   const out: LoadedInstructions[] = [];
   /** `text` as read (what the source's size and hash are of), `given` the part the model is given. */
   const add = (path: string, scope: ContextSource["scope"], text: string, givenText = text) => {
@@ -44,14 +48,15 @@ export async function onDemandInstructions(p: {
     for (const dir of foldersBetween(p.cwd, dirname(file))) {
       for (const name of NESTED_NAMES) {
         const path = join(dir, name);
-        if (given.has(path)) continue;
+        if (given.has(path) || excluded(path)) continue;
         const read = readOwnFile(path, p.roots, { maxBytes: MAX_INSTRUCTION_CHARS * 4, truncate: true });
         if (read.state === "skipped") p.skipped.push(read.skipped);
         if (read.state === "ok") add(path, "nested", read.text);
         else given.add(path);
       }
     }
-    for (const rule of await matchingRules(file, p, given)) add(rule.path, "rules", rule.text, rule.body);
+    for (const rule of await matchingRules(file, p, given))
+      if (!excluded(rule.path)) add(rule.path, "rules", rule.text, rule.body);
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * through an import) is given once. A rule with `paths:` is kept aside, to be given when the model
  * reads a file it matches.
  */
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ContextSource } from "../../journal/facts/index.ts";
 import { homeDir } from "../../shared/home-dir.ts";
@@ -13,6 +14,7 @@ import { readOwnFile, type SkippedFile, userConfigRoots } from "../confinement/o
 import { resolveReal } from "../confinement/resolve.ts";
 import { frontMatter, listField } from "./front-matter.ts";
 import type { Candidate } from "./instruction-files.ts";
+import { type Excluded, excludingPattern } from "./excludes.ts";
 import type { Section } from "./section-text.ts";
 
 type Env = Record<string, string | undefined>;
@@ -32,6 +34,8 @@ export type ReadInstructions = {
   skipped: SkippedFile[];
   /** Files given only in part: longer than MAX_INSTRUCTION_CHARS. */
   cut: string[];
+  /** Files a `claudeMdExcludes` pattern kept out, with the pattern. */
+  excluded: Excluded[];
 };
 
 /** A source's facts for a file's text as read from disk (its size and hash are the file's, before any cut). */
@@ -39,21 +43,37 @@ export function sourceOf(path: string, scope: ContextSource["scope"], text: stri
   return { path, scope, bytes: Buffer.byteLength(text), sha256: sha256Hex(text) };
 }
 
-/** Reads every candidate in order, with its imports. */
-export async function readInstructions(candidates: readonly Candidate[], env: Env): Promise<ReadInstructions> {
-  const out: ReadInstructions = { sections: [], pathRules: [], skipped: [], cut: [] };
+/**
+ * Reads every candidate in order, with its imports. A file (or import) one of `excludes` matches
+ * is not read, but the managed file (which Claude Code does not let a user exclude).
+ */
+export async function readInstructions(
+  candidates: readonly Candidate[],
+  env: Env,
+  excludes: readonly string[] = [],
+): Promise<ReadInstructions> {
+  const out: ReadInstructions = { sections: [], pathRules: [], skipped: [], cut: [], excluded: [] };
   const given = new Set<string>();
-  for (const candidate of candidates) await readOne(candidate, [], out, given, env);
+  for (const candidate of candidates) await readOne(candidate, [], out, given, { env, excludes });
   return out;
 }
+
+type Reading = { env: Env; excludes: readonly string[] };
 
 async function readOne(
   candidate: Candidate,
   chain: readonly string[],
   out: ReadInstructions,
   given: Set<string>,
-  env: Env,
+  reading: Reading,
 ): Promise<void> {
+  const { env } = reading;
+  const pattern = candidate.scope === "managed" ? undefined : excludingPattern(candidate.path, reading.excludes);
+  if (pattern !== undefined) {
+    if (!out.excluded.some((e) => e.path === candidate.path) && existsSync(candidate.path))
+      out.excluded.push({ path: candidate.path, pattern });
+    return;
+  }
   const real = safeReal(candidate.path);
   if (chain.includes(real)) {
     out.skipped.push({ path: candidate.path, reason: `it imports itself through ${chain.join(" → ")} (a cycle)` });
@@ -95,7 +115,7 @@ async function readOne(
     return;
   }
   const roots = [...new Set([...candidate.roots, ...userConfigRoots(env)])];
-  for (const path of imports) await readOne({ path, scope: "import", roots }, next, out, given, env);
+  for (const path of imports) await readOne({ path, scope: "import", roots }, next, out, given, reading);
 }
 
 function safeReal(path: string): string {

@@ -13,6 +13,7 @@ const SCOPE_LABELS: Record<ContextSource["scope"], string> = {
   agents: "AGENTS.md instructions; where they conflict, the file closest to the working directory wins",
   import: "imported by the file before it",
   nested: "instructions for the files in this directory",
+  skill: "a skill for the files just read, now yours to load with the Skill tool",
 };
 
 /** A file's text as the model is given it, under a line saying where it comes from. */

@@ -30,13 +30,16 @@ export async function judgeCall(
 ): Promise<JudgedCall> {
   const settings = settingsInForce(state, hostname());
   const home = settings?.home ?? homeDir(process.env);
-  const set = ruleSetOf(settings, state.rules, { cwd: state.cwd, home });
+  const set = ruleSetOf(settings, state.rules, { cwd: state.cwd, home, ...commandsActing(state) });
   const subject = await callSubject(call.tool, call.input, { cwd: state.cwd, home, roots: call.roots });
   const hidden = SEARCHES.has(call.tool.name) ? deniedReads(set) : undefined;
   return { verdict: judge(set, subject), subject, trusted: settings?.trusted ?? false, ...(hidden ? { hidden } : {}) };
 }
 
 const SEARCHES = new Set(["Grep", "Glob"]);
+
+/** The commands acting in the turn that runs (their recorded rules), if any. */
+const commandsActing = (state: SessionStateFold) => (state.activeCommands ? { commands: state.activeCommands } : {});
 
 /** Whether a path (or where it leads) is one a `Read` deny covers; undefined when no such rule stands. */
 function deniedReads(set: RuleSet): ((path: string) => boolean) | undefined {
@@ -86,7 +89,7 @@ export function withheldBlocks(
 export function readDenial(state: SessionStateFold): (path: string) => string | undefined {
   const settings = settingsInForce(state, hostname());
   const home = settings?.home ?? homeDir(process.env);
-  const set = ruleSetOf(settings, state.rules, { cwd: state.cwd, home });
+  const set = ruleSetOf(settings, state.rules, { cwd: state.cwd, home, ...commandsActing(state) });
   return (path) => {
     const verdict = judge(set, {
       tool: "Read",

@@ -6,8 +6,9 @@
  * give their top-level `defaultMode`. Project and local allow rules, directories and modes hold
  * only in a trusted workspace; their deny and ask rules always hold.
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type {
+  CommandActivated,
   FactOf,
   PermissionRule,
   PermissionSettingsFile,
@@ -100,12 +101,12 @@ function holds(fact: PermissionSettingsRead, file: PermissionSettingsFile, decis
 
 /**
  * The rules in force: the recorded files' (when `settings` is this host's, recorded since the
- * last import) and the session's own answers.
+ * last import), the session's own answers, and those of the commands acting in the turn.
  */
 export function ruleSetOf(
   settings: PermissionSettingsRead | undefined,
   sessionRules: readonly PermissionRule[],
-  session: { cwd: string; home: string },
+  session: { cwd: string; home: string; commands?: readonly Pick<CommandActivated, "path" | "allow" | "deny">[] },
 ): RuleSet {
   const rules: RuleEntry[] = [];
   const bad: BadRuleEntry[] = [];
@@ -127,6 +128,13 @@ export function ruleSetOf(
   }
   const anchors: PathAnchors = { cwd: session.cwd, home: session.home, source: session.cwd };
   for (const rule of sessionRules) add(sessionRuleEntry(rule, anchors));
+  // The commands acting in the turn: their file's folder anchors a relative path, as a settings file's does.
+  for (const command of session.commands ?? []) {
+    const source = { scope: "command" as const, path: command.path };
+    const at: PathAnchors = { ...anchors, source: dirname(command.path) };
+    for (const text of command.deny) add(ruleEntry(text, "deny", source, at));
+    for (const text of command.allow) add(ruleEntry(text, "allow", source, at));
+  }
   const unread = settings?.unread ?? [];
   return {
     rules,

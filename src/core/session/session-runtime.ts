@@ -27,6 +27,9 @@ import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
 import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
 import { agentFiles } from "../subagents/agent-files.ts";
+import type { SubagentKind } from "../tools/subagent-launcher.ts";
+import { namedModel } from "../config/model-alias.ts";
+import { formatModelRef } from "../config/model-ref.ts";
 import { commandPlace } from "./command-place.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
@@ -197,6 +200,7 @@ export class SessionRuntime {
       child?.mcpSecrets,
     );
     runtime.#conversation = new ConversationFold();
+    if (child?.command) runtime.#turnSession.forkedCommand = child.command;
     const started = await sessionStartedFact(params, {
       agentVersion: deps.agentVersion,
       today: now.slice(0, 10),
@@ -222,7 +226,7 @@ export class SessionRuntime {
       for (const notice of startNotices(catalog.warnings(), prompt.skipped, prompt.cut)) await runtime.record(notice);
       // A session given no instruction file, skill, command or agent has nothing to show beyond its prompt.
       // What the model was given is recorded once the client knows the session (syncCommands, after the response).
-      runtime.#tooling.startedWith(prompt.sources);
+      runtime.#tooling.startedWith(prompt.sources, { excludes: prompt.excludes, excluded: prompt.excluded });
     }
     return runtime;
   }
@@ -455,7 +459,7 @@ export class SessionRuntime {
     return subagentLauncher(
       {
         record: (fact) => this.record(fact),
-        spawn: (kind, parentToolCallId, publish): Promise<ChildSession> =>
+        spawn: async (kind, parentToolCallId, publish, command): Promise<ChildSession> =>
           SessionRuntime.create(
             this.deps,
             (sessionId) => ({
@@ -470,13 +474,33 @@ export class SessionRuntime {
               parentSessionId: this.sessionId,
               kind,
               tools: onlyListed(this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), kind.tools),
-              values: this.configValues(),
+              values: await this.#childValues(kind),
               mcpSecrets: this.#mcpSecrets,
+              ...defined({ command }),
             },
           ),
       },
       async () => (await agentFiles(commandPlace(this.state))).agents,
     );
+  }
+
+  /**
+   * What a subagent of `kind` starts with: this session's mode and thought level, and the model its
+   * type names (config/model-alias.ts), else this session's. A model this process does not list is
+   * told in a notice and the session's is used.
+   */
+  async #childValues(kind: SubagentKind): Promise<ConfigValues> {
+    const values = this.configValues();
+    const named = namedModel(kind.model, values.model, this.#catalog.models());
+    if (named.state === "ok") return { ...values, model: named.ref };
+    if (named.state === "unknown")
+      await this.record({
+        kind: "notice_shown",
+        messageId: mintId("msg"),
+        severity: "warning",
+        title: `The subagent ${kind.name} names the model "${named.name}", which this verbatim does not list; it runs on ${formatModelRef(values.model)}`,
+      });
+    return values;
   }
 
   /** The model context; built from the journal the first time a restored session needs it. */

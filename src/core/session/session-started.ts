@@ -81,8 +81,9 @@ export async function sessionStartedFact(
   const { child } = options;
   const offered: OfferedAtStart = child ? { skills: [], commands: [], agents: [] } : await offeredAtStart(params);
   const forModel = offered.skills.filter((s) => s.modelInvocable);
+  // A skill with `paths` is listed to the model once it reads a file they match (instructions/path-skills.ts).
   const prompt = await buildSystemPrompt(params.cwd, params.additionalDirectories, options.today, process.env, {
-    skills: forModel,
+    skills: forModel.filter((s) => !s.paths),
     agents: offered.agents,
   });
   const systemPrompt = prompt.text;
@@ -123,6 +124,7 @@ async function offeredAtStart(params: NewSessionParams): Promise<OfferedAtStart>
 export function contextGivenFact(
   sources: ContextSource[],
   offered: { skills?: OfferedItem[]; commands?: OfferedItem[]; agents?: OfferedItem[] } = {},
+  exclusions: Pick<FactOf<"context_given">, "excludes" | "excluded"> = {},
 ): FactOf<"context_given"> {
   return {
     kind: "context_given",
@@ -131,5 +133,7 @@ export function contextGivenFact(
     skills: offered.skills ?? [],
     commands: offered.commands ?? [],
     agents: offered.agents ?? [],
+    ...(exclusions.excludes?.length ? { excludes: exclusions.excludes } : {}),
+    ...(exclusions.excluded?.length ? { excluded: exclusions.excluded } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * to see it) whenever it differs from the one last recorded; a turn offers exactly what is.
  * (Compared with Bun's deep equality: node:util costs the engine milliseconds to load.)
  */
-import type { ContextSource, Fact } from "../../journal/facts/index.ts";
+import type { ContextSource, Fact, FactOf } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import { availableCommands } from "../commands/project-commands.ts";
 import { mintId } from "../ids.ts";
@@ -18,6 +18,8 @@ import { McpHub } from "../mcp/mcp-hub.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import type { Tool } from "../tools/tool.ts";
 
+type Exclusions = Pick<FactOf<"context_given">, "excludes" | "excluded">;
+
 export type ToolingHost = {
   state: SessionStateFold;
   record(fact: Fact): Promise<void>;
@@ -29,8 +31,9 @@ export class SessionTooling {
   readonly #hub: McpHub | undefined;
   #mcpTools: Tool[] = [];
   #skippedShown = "[]";
-  /** The instruction files a session created in this process was built from, until `context_given` records them. */
+  /** The instruction files a session created in this process was built from (and those excluded), until `context_given` records them. */
   #startSources: ContextSource[] | undefined;
+  #startExclusions: Exclusions = {};
   #syncing: Promise<void> = Promise.resolve();
   /** The changes to the files the model was given already told in this process (`path` and how). */
   readonly #changesShown = new Set<string>();
@@ -56,8 +59,9 @@ export class SessionTooling {
   }
 
   /** A new session's system prompt was built from `sources`: recorded with what it offers, once the client knows the session. */
-  startedWith(sources: ContextSource[]): void {
+  startedWith(sources: ContextSource[], exclusions: Exclusions = {}): void {
     this.#startSources = sources;
+    this.#startExclusions = exclusions;
   }
 
   /** Starts connecting the MCP servers (in the background). Idempotent. */
@@ -101,11 +105,12 @@ export class SessionTooling {
     };
     const context = state.context;
     const sources = context?.sources ?? this.#startSources ?? [];
+    const exclusions = context ? { excludes: context.excludes, excluded: context.excluded } : this.#startExclusions;
     this.#startSources = undefined;
     const before = { skills: context?.skills ?? [], commands: context?.commands ?? [], agents: context?.agents ?? [] };
-    const first = context === undefined && sources.length > 0;
+    const first = context === undefined && (sources.length > 0 || (exclusions.excluded?.length ?? 0) > 0);
     if (first || !Bun.deepEquals(offeredNow, before, true))
-      await this.host.record(contextGivenFact(sources, offeredNow));
+      await this.host.record(contextGivenFact(sources, offeredNow, exclusions));
     const notices = setupNotices({
       skipped: [...(files?.skipped ?? []), ...agents.skipped],
       clashes: [...(files?.clashes ?? []), ...agents.clashes],

@@ -24,7 +24,8 @@ import { readPromptLinks } from "./prompt-links.ts";
 import { WindowGuard } from "../compaction/window-guard.ts";
 import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
 import { contextReport } from "../commands/context-report.ts";
-import { commandFiles } from "../commands/command-files.ts";
+import { commandFiles, type UserCommand } from "../commands/command-files.ts";
+import { activationOf, turnSettings } from "../commands/activation.ts";
 import type { InlineRunner } from "../commands/shell-inlines.ts";
 import { commandPlace } from "./command-place.ts";
 import { recoveryFact } from "./recovery.ts";
@@ -71,6 +72,8 @@ export type TurnSession = {
   readonly steering?: TurnSteering;
   /** The session's background jobs (a top-level session's turns are given them). */
   readonly jobs?: JobControl;
+  /** The forked skill a subagent's session runs for (`context: fork`): it acts in the turn as a typed command does. */
+  forkedCommand?: UserCommand;
 };
 
 /** How a turn is cancelled: its signal, and the way to cancel it from inside (TurnContext.cancel). */
@@ -141,9 +144,17 @@ async function turnAfterPrompt(
     inlineRunner(session, signal),
   );
   const { model, thoughtLevel } = session.configValues();
+  const activate = commandActivation(session, turnId, model);
+  const typed = invocation?.kind === "prompt" && !invocation.forked ? invocation.command : session.forkedCommand;
+  if (typed) await activate(typed);
+  // A typed command's model is the turn's from its first request: hooks are told it, compaction measures against its window.
+  const settings = turnSettings(session.state.activeCommands, { model, thoughtLevel });
   if (session.hooks) {
     const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
-    const blocked = await session.hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
+    const blocked = await session.hooks.beginTurn(
+      { turnId, promptId, prompt, model: formatModelRef(settings.model) },
+      signal,
+    );
     if (blocked !== undefined || signal.aborted) {
       const stopReason = signal.aborted ? "cancelled" : "end_turn";
       await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
@@ -163,13 +174,14 @@ async function turnAfterPrompt(
     return { ok: false, error };
   }
   const hooks = session.hooks;
+  const actingProvider = session.catalog().provider(settings.model);
   const prelude = {
     turnId,
     state: session.state,
     messages: conversation.messages,
     record: (fact: Fact) => session.record(fact),
-    provider,
-    model,
+    provider: actingProvider ?? provider,
+    model: actingProvider ? settings.model : model,
     signal,
     ...(hooks ? { hooks } : {}),
   };
@@ -196,9 +208,9 @@ async function turnAfterPrompt(
     system: session.state.systemPrompt,
     toolSpecs: session.state.modelTools(),
     tools: session.tools.with(session.tooling.mcpTools),
-    provider,
-    model: model as ModelRef,
-    thoughtLevel,
+    provider: prelude.provider,
+    model: prelude.model as ModelRef,
+    thoughtLevel: settings.thoughtLevel,
     host: session.io.host,
     commandEnv: commandEnv(session),
     gate: session.io.gate ?? readOnlyGate,
@@ -208,8 +220,32 @@ async function turnAfterPrompt(
     setMode: (modeId) => session.setMode(modeId),
     ...defined({ steering: session.steering, jobs: session.jobs }),
     window,
-    skills: async () => (await commandFiles(commandPlace(session.state))).commands.filter((c) => c.kind === "skill"),
+    skills: () => modelSkills(session.state),
+    activateCommand: activate,
+    providerFor: (ref) => session.catalog().provider(ref),
   });
+}
+
+/** The skills the model may load now: a skill with `paths` once a file they match was read (instructions/path-skills.ts). */
+async function modelSkills(state: SessionStateFold): Promise<UserCommand[]> {
+  const loaded = state.loadedInstructions ?? [];
+  return (await commandFiles(commandPlace(state))).commands.filter(
+    (c) => c.kind === "skill" && (!c.paths || !c.modelInvocable || loaded.includes(c.path)),
+  );
+}
+
+/** Records what a command or skill does to the rest of turn `turnId`, when it does anything (commands/activation.ts). */
+function commandActivation(session: TurnSession, turnId: string, model: ModelRef) {
+  return async (command: UserCommand, toolCallId?: string): Promise<void> => {
+    const fact = activationOf(command, {
+      turnId,
+      ...defined({ toolCallId }),
+      trusted: commandPlace(session.state).trusted,
+      model,
+      models: session.catalog().models(),
+    });
+    if (fact) await session.record(fact);
+  };
 }
 
 /** How a command's `` !`cmd` `` inlines run: bash in the working directory, with the model's scrubbed environment, 30 s at most. */

@@ -1,4 +1,5 @@
 /** What a session runtime is built from, and how it reaches its client. */
+import type { UserCommand } from "../commands/command-files.ts";
 import type { StoredFact } from "../../journal/facts/index.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import type { ConfigValues } from "../config/config-options.ts";
@@ -63,4 +64,6 @@ export type ChildParams = {
   values: ConfigValues;
   /** The parent's MCP secret values: the child uses its MCP tools, and its commands must not see them either. */
   mcpSecrets: string[];
+  /** A forked skill (`context: fork`) the child runs: it acts in the child's turn as a typed command acts in its own. */
+  command?: UserCommand;
 };

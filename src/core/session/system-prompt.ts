@@ -8,6 +8,7 @@ import { sectionText } from "../instructions/section-text.ts";
 import type { SkippedFile } from "../confinement/own-files.ts";
 import { instructionCandidates } from "../instructions/instruction-files.ts";
 import { type PathRule, readInstructions } from "../instructions/read-instructions.ts";
+import { claudeMdExcludes, type Excluded } from "../instructions/excludes.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -18,6 +19,9 @@ export type BuiltPrompt = {
   /** Instruction files not read (the caller shows why), and those given only in part. */
   skipped: SkippedFile[];
   cut: string[];
+  /** The `claudeMdExcludes` patterns in force, and the instruction files they kept out. */
+  excludes: string[];
+  excluded: Excluded[];
 };
 
 /** The prompt, the instruction files it holds, and those it left out. */
@@ -45,7 +49,8 @@ export async function buildSystemPrompt(
     `Date: ${today}`,
   ];
   const roots = [cwd, ...additionalDirectories];
-  const read = await readInstructions(instructionCandidates(cwd, roots, env), env);
+  const excludes = claudeMdExcludes(env, cwd);
+  const read = await readInstructions(instructionCandidates(cwd, roots, env), env, excludes);
   if (read.sections.length > 0) {
     parts.push("", "The user's instructions follow. They override default behaviour; follow them exactly as written.");
     for (const section of read.sections) parts.push("", sectionText(section));
@@ -68,5 +73,7 @@ export async function buildSystemPrompt(
     pathRules: read.pathRules,
     skipped: read.skipped,
     cut: read.cut,
+    excludes,
+    excluded: read.excluded,
   };
 }

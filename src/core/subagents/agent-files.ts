@@ -18,7 +18,7 @@ import { subagentKinds, type SubagentKind } from "../tools/subagent-launcher.ts"
 
 type Env = Record<string, string | undefined>;
 
-export type CustomAgent = SubagentKind & { path: string; sha256: string; scope: OfferedItem["scope"]; model?: string };
+export type CustomAgent = SubagentKind & { path: string; sha256: string; scope: OfferedItem["scope"] };
 
 export type AgentFiles = { agents: CustomAgent[]; skipped: SkippedFile[]; clashes: Clash[] };
 

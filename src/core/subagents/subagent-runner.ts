@@ -11,6 +11,7 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Fact, Money, StoredFact } from "../../journal/facts/index.ts";
 import { SubagentProgress } from "../../replay/subagent-progress.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import {
   subagentKinds,
   type SubagentKind,
@@ -40,6 +41,7 @@ export type ParentSession = {
     kind: SubagentKind,
     parentToolCallId: string,
     publish: (record: StoredFact) => Promise<void> | undefined,
+    command?: UserCommand,
   ): Promise<ChildSession>;
 };
 
@@ -58,21 +60,26 @@ export function subagentLauncher(
       const progress = new SubagentProgress();
       const calls = new ChildCalls();
       // The parent's card follows the child's facts: a child fact is shown once the card shows it.
-      const child = await parent.spawn(kind, toolCallId, (record) => {
-        const { fact } = record;
-        calls.apply(fact);
-        const changed = progress.apply(fact);
-        // While a child's question is open the card is titled by the call that waits: the question
-        // is asked about this card, and a client may show a question by its title alone.
-        const title = retitle(fact, calls, kind.name, request.title);
-        if (!changed && title === undefined) return undefined;
-        return parent.record({
-          kind: "tool_call_progressed",
-          toolCallId,
-          content: progress.content(),
-          ...defined({ title }),
-        });
-      });
+      const child = await parent.spawn(
+        kind,
+        toolCallId,
+        (record) => {
+          const { fact } = record;
+          calls.apply(fact);
+          const changed = progress.apply(fact);
+          // While a child's question is open the card is titled by the call that waits: the question
+          // is asked about this card, and a client may show a question by its title alone.
+          const title = retitle(fact, calls, kind.name, request.title);
+          if (!changed && title === undefined) return undefined;
+          return parent.record({
+            kind: "tool_call_progressed",
+            toolCallId,
+            content: progress.content(),
+            ...defined({ title }),
+          });
+        },
+        request.command,
+      );
       await parent.record({
         kind: "subagent_started",
         toolCallId,

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import { expandCommand } from "../commands/project-commands.ts";
-import { failed, type Tool } from "./tool.ts";
+import { failed, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
+import type { UserCommand } from "../commands/command-files.ts";
+import { defined } from "../../shared/defined.ts";
 
 const input = z.lazy(() =>
   z.object({
@@ -13,9 +15,12 @@ type Input = z.infer<typeof input>;
 
 /**
  * Loads a skill (Claude Code's `Skill` tool and input): the skill's instructions, with its
- * arguments put in, are the result the model reads. Offered only to a session that has skills the
- * model may load; a skill marked `disable-model-invocation` is refused. What the model was given
- * is the call's recorded result.
+ * arguments put in, are the result the model reads, and the skill acts for the rest of the turn
+ * (its allowed-tools, model, effort, hooks: commands/activation.ts). A skill with `context: fork`
+ * runs instead in a subagent of its `agent` type (general-purpose by default) with its
+ * instructions as the task, and the subagent's report is the result. Offered only to a session
+ * that has skills the model may load; a skill marked `disable-model-invocation` is refused. What
+ * the model was given is the call's recorded result.
  */
 export const skillTool: Tool<Input> = {
   name: "Skill",
@@ -37,6 +42,8 @@ export const skillTool: Tool<Input> = {
     if (!skill.modelInvocable)
       return failed(`The skill "${i.skill}" is for the user to run (/${i.skill}); it cannot be loaded by the model.`);
     const text = `Base directory for this skill: ${skill.dir ?? ""}\n\n${expandCommand(skill, i.args ?? "", { cwd: ctx.cwd, sessionId: ctx.sessionId })}`;
+    if (skill.fork) return forked(skill, skill.fork.agent ?? "general-purpose", text, ctx);
+    await ctx.activate?.(skill);
     return {
       status: "completed",
       content: [textContent(`Loaded the skill ${skill.name} (${skill.path})`)],
@@ -44,3 +51,30 @@ export const skillTool: Tool<Input> = {
     };
   },
 };
+
+/** A `context: fork` skill: run by a subagent of type `agent`, in which the skill acts; its report is the result. */
+async function forked(skill: UserCommand, agent: string, text: string, ctx: ToolContext): Promise<ToolOutcome> {
+  if (!ctx.subagents)
+    return failed(`The skill "${skill.name}" runs in a subagent, and a subagent cannot start another.`);
+  const kinds = (await ctx.subagents.kinds()).map((k) => k.name);
+  if (!kinds.includes(agent))
+    return failed(
+      `The skill "${skill.name}" runs in a subagent of type "${agent}", which does not exist. Types: ${kinds.join(", ")}.`,
+    );
+  const result = await ctx.subagents.run({
+    parentToolCallId: ctx.toolCallId,
+    title: `Skill: ${skill.name}`,
+    subagentType: agent,
+    description: `the skill ${skill.name}`,
+    prompt: text,
+    signal: ctx.signal,
+    command: skill,
+  });
+  return {
+    status: result.ok ? "completed" : "failed",
+    content: result.content,
+    rawOutput: { sessionId: result.sessionId },
+    result: { text: result.text, isError: !result.ok },
+    ...defined({ cost: result.cost }),
+  };
+}

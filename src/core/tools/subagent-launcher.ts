@@ -4,9 +4,19 @@
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Money } from "../../journal/facts/index.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 
-/** A type of subagent: its system prompt, and (for a custom one) the only tools it is given. */
-export type SubagentKind = { name: string; description: string; systemPrompt: string; tools?: string[] };
+/**
+ * A type of subagent: its system prompt, and (for a custom one) the only tools it is given and
+ * the model it runs on (`model` as its file writes it: config/model-alias.ts; none: the parent's).
+ */
+export type SubagentKind = {
+  name: string;
+  description: string;
+  systemPrompt: string;
+  tools?: string[];
+  model?: string;
+};
 
 export type SubagentRequest = {
   /** The parent's `Task` call, whose card shows the subagent's progress. */
@@ -17,6 +27,8 @@ export type SubagentRequest = {
   description: string;
   prompt: string;
   signal: AbortSignal;
+  /** A forked skill (`context: fork`) the subagent runs: it acts in the subagent's turn (commands/activation.ts). */
+  command?: UserCommand;
 };
 
 export type SubagentResult = {

@@ -115,6 +115,8 @@ export type ToolContext = {
   subagents?: SubagentLauncher;
   /** The skills the session has now (the `Skill` tool), read when asked. */
   skills?(): Promise<UserCommand[]>;
+  /** Records that a loaded skill acts for the rest of the turn (its allowed-tools, model, effort, hooks). */
+  activate?(command: UserCommand): Promise<void>;
   /** A file of variables SessionStart hooks set (`CLAUDE_ENV_FILE`), which Bash sources first. */
   envFile?: string;
   /**

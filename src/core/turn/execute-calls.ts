@@ -14,6 +14,8 @@ import { checkFormAnswer } from "../tools/form-answer.ts";
 import { PendingWrites } from "./pending-writes.ts";
 import { skippedNotice, type SkippedFile } from "../confinement/own-files.ts";
 import { onDemandInstructions } from "../instructions/on-demand.ts";
+import { pathSkills } from "../instructions/path-skills.ts";
+import type { UserCommand } from "../commands/command-files.ts";
 import { mintId } from "../ids.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { defined } from "../../shared/defined.ts";
@@ -113,7 +115,19 @@ async function loadInstructions(ctx: TurnContext, toolCallId: string, seen: { pa
     loaded: ctx.state.loadedInstructions ?? [],
     env: process.env,
     skipped,
+    excludes: ctx.state.context?.excludes ?? [],
   });
+  loaded.push(
+    ...pathSkills({
+      paths: seen.map((s) => s.path),
+      cwd: ctx.cwd,
+      roots: ctx.roots,
+      skills: (ctx.state.context?.skills ?? []).filter((s) => s.paths),
+      loaded: ctx.state.loadedInstructions ?? [],
+      env: process.env,
+      skipped,
+    }),
+  );
   for (const { source, text } of loaded)
     await ctx.record({ kind: "instructions_loaded", messageId: mintId("msg"), toolCallId, source, text });
   const notice = skippedNotice(skipped);
@@ -201,6 +215,7 @@ async function run(
       progress: (content) => progressed.add(ctx.record({ kind: "tool_call_progressed", toolCallId, content })),
       ...(ctx.host.askForm ? { ask: (form: QuestionForm) => askUser(ctx, toolCallId, form) } : {}),
       ...defined({ subagents: ctx.subagents, skills: ctx.skills, jobs: ctx.jobs }),
+      ...(ctx.activateCommand ? { activate: (command: UserCommand) => ctx.activateCommand!(command, toolCallId) } : {}),
       ...(envFile ? { envFile } : {}),
       ...defined({ hidden }),
     });

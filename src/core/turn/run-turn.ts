@@ -14,6 +14,7 @@ import { streamStep } from "./stream-step.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { validateStep } from "./validate-step.ts";
 import { defined } from "../../shared/defined.ts";
+import { turnSettings } from "../commands/activation.ts";
 
 export type TurnOutcome = { ok: true; stopReason: StopReason } | { ok: false; error: string };
 
@@ -26,7 +27,9 @@ export const STOP_HOOK_BLOCK_CAP = 8;
 
 export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
   let stopBlocks = 0;
+  const session = { model: ctx.model, provider: ctx.provider, thoughtLevel: ctx.thoughtLevel };
   for (let step = 0; step < ctx.maxSteps; step++) {
+    actingCommands(ctx, session);
     // A hook said `continue: false` (SessionStart, say): no further model step.
     if (ctx.hooks?.halted() !== undefined) return await end(ctx, "end_turn");
     await landSteering(ctx);
@@ -113,6 +116,20 @@ export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
     if (ctx.signal.aborted) return await end(ctx, "cancelled");
   }
   return await end(ctx, "max_turn_requests");
+}
+
+/**
+ * The model and thought level of the next request: those of the commands acting in the turn
+ * (their recorded `command_activated` facts), else the session's. A model whose provider this
+ * process no longer has keeps the session's (the step records the model it used).
+ */
+function actingCommands(ctx: TurnContext, session: Pick<TurnContext, "model" | "provider" | "thoughtLevel">): void {
+  const wanted = turnSettings(ctx.state.activeCommands, session);
+  const same = wanted.model.provider === session.model.provider && wanted.model.model === session.model.model;
+  const provider = same ? session.provider : ctx.providerFor?.(wanted.model);
+  ctx.model = provider ? wanted.model : session.model;
+  ctx.provider = provider ?? session.provider;
+  ctx.thoughtLevel = wanted.thoughtLevel;
 }
 
 /** Records each steering text waiting for the turn (a user message at this point), before the step that is given it. */

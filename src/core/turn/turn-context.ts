@@ -48,9 +48,12 @@ export type TurnContext = {
   system: string;
   toolSpecs: ToolSpec[];
   tools: ToolRegistry;
+  /** The provider, model and thought level of the next request (a command acting in the turn may change them: run-turn.ts). */
   provider: Provider;
   model: ModelRef;
   thoughtLevel: ThoughtLevel;
+  /** The provider of another model this process lists (for a command's `model`), if configured. */
+  providerFor?(model: ModelRef): Provider | undefined;
   host: ToolHost;
   /** The environment the model's commands run in (secrets taken out). */
   commandEnv: CommandEnvironment;
@@ -71,6 +74,8 @@ export type TurnContext = {
   window?: { beforeRequest(firstStep: boolean): Promise<string | undefined> };
   /** The session's skills now, for `Skill` calls. */
   skills?(): Promise<UserCommand[]>;
+  /** Records what a command or skill does to the rest of the turn (commands/activation.ts); `toolCallId`: the `Skill` call that loaded it. */
+  activateCommand?(command: UserCommand, toolCallId?: string): Promise<void>;
   /** The session's background jobs; absent inside a subagent. */
   jobs?: JobControl;
 };

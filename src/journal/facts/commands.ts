@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modelRef } from "./session.ts";
 
 /** A slash command as shown to the client (ACP `AvailableCommand`). */
 export const availableCommand = z.object({
@@ -30,4 +31,32 @@ export const commandInvoked = z.object({
   modelText: z.string().optional(),
 });
 
-export const commandFacts = [commandsAvailable, commandInvoked] as const;
+/**
+ * A user command or skill began to act for the rest of turn `turnId` (typed by the user, or loaded
+ * by the model's `Skill` call `toolCallId`): as its front matter says, `allow` (`allowed-tools`)
+ * and `deny` (`disallowed-tools`) are permission rules the gate decides the turn's later calls by,
+ * `model` and `effort` what the turn's next model requests use; `hooks`, the skill's own hooks (as
+ * written, their groups per event), are registered for the rest of the session, as Claude Code
+ * registers them. What needs a trusted workspace
+ * and did not have one (a project command's allow rules and hooks) is named in `withheld`
+ * instead. Recorded as decided, so a reload decides and shows the same.
+ */
+export const commandActivated = z.object({
+  kind: z.literal("command_activated"),
+  messageId: z.string(),
+  turnId: z.string(),
+  name: z.string(),
+  path: z.string(),
+  scope: z.enum(["user", "project"]),
+  toolCallId: z.string().optional(),
+  allow: z.array(z.string()),
+  deny: z.array(z.string()),
+  model: modelRef.optional(),
+  effort: z.enum(["off", "low", "medium", "high"]).optional(),
+  hooks: z.record(z.string(), z.array(z.unknown())).optional(),
+  /** What the command asked for and did not get, each with why (`allowed-tools needs a trusted workspace`). */
+  withheld: z.array(z.string()).optional(),
+});
+export type CommandActivated = z.infer<typeof commandActivated>;
+
+export const commandFacts = [commandsAvailable, commandInvoked, commandActivated] as const;

@@ -7,7 +7,8 @@ import { z } from "zod";
 export const contextSource = z.object({
   path: z.string(),
   /** Which convention read it: Claude Code's tiers, the AGENTS.md chain, or an `@path` import. */
-  scope: z.enum(["managed", "user", "project", "local", "rules", "agents", "import", "nested"]),
+  /** `skill`: a skill with `paths` globs, offered to the model once it read a file they match. */
+  scope: z.enum(["managed", "user", "project", "local", "rules", "agents", "import", "nested", "skill"]),
   bytes: z.number().int().nonnegative(),
   sha256: z.string(),
 });
@@ -21,6 +22,8 @@ export const offeredItem = z.object({
   sha256: z.string(),
   /** `user` for `~/.claude/...`, `project` for the working directory's. */
   scope: z.enum(["user", "project"]),
+  /** A skill's `paths` globs: it is offered to the model only once it reads a file they match. */
+  paths: z.array(z.string()).optional(),
 });
 export type OfferedItem = z.infer<typeof offeredItem>;
 
@@ -37,6 +40,13 @@ export const contextGiven = z.object({
   skills: z.array(offeredItem),
   commands: z.array(offeredItem),
   agents: z.array(offeredItem),
+  /**
+   * The settings' `claudeMdExcludes` patterns as read when the session started (a file loaded on
+   * demand later is checked against these), and the instruction files they kept out of the
+   * system prompt, each with the pattern. Absent in records written before they were kept.
+   */
+  excludes: z.array(z.string()).optional(),
+  excluded: z.array(z.object({ path: z.string(), pattern: z.string() })).optional(),
 });
 
 /**

@@ -8,7 +8,8 @@ import { json, toolCallContent, toolCallLocation } from "./display-shapes.ts";
 
 /** Where a configured handler came from. `project` and `local` run only in trusted workspaces. */
 export const hookSource = z.object({
-  kind: z.enum(["user", "project", "local"]),
+  /** `skill`: the `hooks` of a skill's front matter, registered when it was invoked (`path`: its SKILL.md). */
+  kind: z.enum(["user", "project", "local", "skill"]),
   path: z.string(),
 });
 export type HookSource = z.infer<typeof hookSource>;

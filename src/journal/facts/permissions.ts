@@ -121,10 +121,13 @@ export const permissionSettingsRead = z.object({
 });
 export type PermissionSettingsRead = z.infer<typeof permissionSettingsRead>;
 
-/** A rule as a card names it: its text, and the file it came from (none: an answer in this session). */
+/**
+ * A rule as a card names it: its text, and the file it came from (none: an answer in this
+ * session; `command`: the `allowed-tools` or `disallowed-tools` of a command or skill acting in the turn).
+ */
 export const decidingRule = z.object({
   text: z.string(),
-  scope: z.enum(["managed", "user", "project", "local", "session"]),
+  scope: z.enum(["managed", "user", "project", "local", "session", "command"]),
   path: z.string().optional(),
 });
 export type DecidingRule = z.infer<typeof decidingRule>;

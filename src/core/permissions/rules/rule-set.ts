@@ -11,8 +11,11 @@ import { domainMatches } from "./domain-match.ts";
 import { pathMatches, type PathAnchors } from "./path-match.ts";
 import { canonicalTool, parseRule, type ParsedRule, type RuleDecision } from "./rule-text.ts";
 
-/** Where a rule comes from: a settings file (its scope and path), or an answer in this session. */
-export type RuleSource = { scope: "managed" | "user" | "project" | "local" | "session"; path?: string };
+/**
+ * Where a rule comes from: a settings file (its scope and path), an answer in this session, or
+ * the front matter of a command or skill acting in the current turn (`command`, its file's path).
+ */
+export type RuleSource = { scope: "managed" | "user" | "project" | "local" | "session" | "command"; path?: string };
 
 type Legacy = { form: "exact"; tool: string; scope?: string };
 export type RuleEntry = {
