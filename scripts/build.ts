@@ -34,6 +34,8 @@ const VENDORED = [
   // The YAML parser is loaded only by a file with front matter, once a session: its bytecode
   // (three times its size) would cost the package more than it saves that one load.
   { name: "yaml", bytecode: false },
+  // The sandbox runtime: loaded when a session's first command runs.
+  { name: "sandbox-runtime", bytecode: true },
 ].map(({ name, bytecode }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,

@@ -76,7 +76,7 @@ export class SessionJobs implements JobControl {
   async start(job: Parameters<JobControl["start"]>[0]): Promise<JobHandle> {
     if (this.#closed) throw new Error("the session is closing");
     const process = new JobProcess({ command: job.command, cwd: job.cwd, env: job.env });
-    const handle = await this.#begin(process, job.shown, job.toolCallId, "");
+    const handle = await this.#begin(process, job.shown, job.toolCallId, "", undefined, job.onEnd);
     const entry = this.#jobs.get(handle.jobId) as Job;
     const timer = setTimeout(() => void this.#stop(entry, "timeout"), job.timeoutMs);
     void entry.done.finally(() => clearTimeout(timer));
@@ -84,10 +84,17 @@ export class SessionJobs implements JobControl {
   }
 
   adopt(job: Parameters<JobControl["adopt"]>[0]): Promise<JobHandle> {
-    return this.#begin(job.process, job.shown, job.toolCallId, job.soFar, job.movedAtTimeoutMs);
+    return this.#begin(job.process, job.shown, job.toolCallId, job.soFar, job.movedAtTimeoutMs, job.onEnd);
   }
 
-  async #begin(process: JobProcess, shown: string, toolCallId: string, soFar: string, movedAtTimeoutMs?: number) {
+  async #begin(
+    process: JobProcess,
+    shown: string,
+    toolCallId: string,
+    soFar: string,
+    movedAtTimeoutMs?: number,
+    onEnd?: () => Promise<unknown>,
+  ) {
     const jobId = mintId("job");
     const outputPath = join(this.directory, `${jobId}.output`);
     mkdirSync(dirname(outputPath), { recursive: true, mode: 0o700 });
@@ -124,7 +131,10 @@ export class SessionJobs implements JobControl {
       startTime: process.startTime,
       ...(movedAtTimeoutMs !== undefined ? { movedAtTimeoutMs } : {}),
     });
-    job.done = process.ended.then((end) => this.#ended(job, end));
+    job.done = process.ended.then(async (end) => {
+      await onEnd?.().catch(() => undefined);
+      await this.#ended(job, end);
+    });
     return { jobId, outputPath };
   }
 

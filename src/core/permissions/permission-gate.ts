@@ -26,6 +26,7 @@ import { outsideOptions, permissionOptions, PROJECT_OPTION_ID, suggestedRules } 
 import { saveProjectRules } from "./project-rules.ts";
 import { KEEP_PLANNING, NOT_PLANNING, PLAN_APPROVAL_TOOL, planApprovalOptions } from "./plan-approval.ts";
 import { defined } from "../../shared/defined.ts";
+import { bashConfinement, SANDBOXED_TOOL, type Confinement } from "./sandbox-confinement.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
 
@@ -55,12 +56,16 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       return approvePlan(options, effective, session);
     const judged = await judgeCall(session.state, effective);
     const ruled = judged.verdict;
+    const confinement =
+      effective.tool.name === SANDBOXED_TOOL
+        ? await bashConfinement(session, effective.input, judged.subject)
+        : undefined;
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
       mode: session.state.modeId,
       ruled,
-      ...defined({ hook: pre?.verdict }),
+      ...defined({ hook: pre?.verdict, sandbox: sandboxAnswer(confinement) }),
     });
     const ruling = (decision: "allow" | "ask" | "deny", why?: string) =>
       session.record({
@@ -82,7 +87,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       run: true as const,
       input: effective.input,
       ...(outside.length ? { roots: outside } : {}),
-      ...defined({ hidden: judged.hidden }),
+      ...defined({ hidden: judged.hidden, sandbox: confinement }),
     };
     if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) {
       if (
@@ -117,6 +122,10 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     }
   };
 }
+
+/** How a confined command is decided: unasked when the sandbox's auto-allow holds. */
+const sandboxAnswer = (c: Confinement | undefined): "unasked" | "asks" | undefined =>
+  c?.sandboxed ? (c.inForce.autoAllowBashIfSandboxed ? "unasked" : "asks") : undefined;
 
 /** Why a call is asked about when no ask rule says so (undefined: no rule matched it). */
 function askedWhy(ruled: RuleVerdict | undefined, outside: string[]): string | undefined {

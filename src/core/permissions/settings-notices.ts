@@ -6,6 +6,7 @@
  */
 import type { PermissionSettingsRead } from "../../journal/facts/index.ts";
 import { ruleSetOf, settingsMode } from "./settings-rules.ts";
+import { sandboxInForce } from "../sandbox/sandbox-settings.ts";
 
 export type SettingsNotice = { severity: "warning" | "error"; title: string; description: string };
 
@@ -32,7 +33,20 @@ export function settingsNotices(settings: PermissionSettingsRead): SettingsNotic
     notices.push({
       severity: "warning",
       title: "Permission settings ignored: not of the expected shape",
-      description: malformed.map((m) => `${m} is not a list of strings (or a string), so it was ignored`).join("\n"),
+      description: malformed
+        .map((m) =>
+          m.endsWith(": sandbox")
+            ? `${m} is not of the shape of Claude Code's sandbox settings, so it was ignored`
+            : `${m} is not a list of strings (or a string), so it was ignored`,
+        )
+        .join("\n"),
+    });
+  const sandbox = sandboxInForce(settings);
+  if (!sandbox.enabled)
+    notices.push({
+      severity: "warning",
+      title: "The sandbox is off: commands run unconfined, and each one asks first",
+      description: `${sandbox.disabledBy ?? "A settings file"} sets sandbox.enabled to false.`,
     });
   const { unknown } = settingsMode(settings);
   if (unknown)
