@@ -6,7 +6,11 @@ import { textContent } from "../journal/facts/display-shapes.ts";
 import type { FactOf, SandboxViolation } from "../journal/facts/index.ts";
 import type { Card } from "./card.ts";
 
-type SandboxMeta = { policy?: FactOf<"command_sandboxed">["policy"]; violations?: SandboxViolation[]; dropped?: number };
+type SandboxMeta = {
+  policy?: FactOf<"command_sandboxed">["policy"];
+  violations?: SandboxViolation[];
+  dropped?: number;
+};
 
 export function commandSandboxed(card: Card, fact: FactOf<"command_sandboxed">): void {
   card.meta = { ...card.meta, sandbox: { ...(card.meta.sandbox as SandboxMeta | undefined), policy: fact.policy } };

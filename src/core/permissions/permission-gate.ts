@@ -56,10 +56,13 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       return approvePlan(options, effective, session);
     const judged = await judgeCall(session.state, effective);
     const ruled = judged.verdict;
-    const confinement =
+    const confined =
       effective.tool.name === SANDBOXED_TOOL
         ? await bashConfinement(session, effective.input, judged.subject)
         : undefined;
+    const confinement: Confinement | undefined = confined?.sandboxed
+      ? { ...confined, askHosts: (hosts, signal) => askAboutHosts(options, request.toolCallId, hosts, session, signal) }
+      : confined;
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
@@ -319,6 +322,37 @@ async function askRecorded(
     ...defined({ answeredBy, failure: answer.failure }),
   });
   return { outcome: { ...outcome, requestId }, ...defined({ chosen, failure: answer.failure }) };
+}
+
+/**
+ * Hosts the sandbox blocked for a command that has run, put to the user on its card: "always"
+ * records a `WebFetch(domain:…)` allow rule per host, which later commands' network allowlist and
+ * WebFetch honour; the command itself is not run again (the model is told it may retry).
+ */
+async function askAboutHosts(
+  gate: PermissionGateOptions,
+  toolCallId: string,
+  hosts: string[],
+  session: GateSession,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const named = hosts.join(", ");
+  const options: PermissionOption[] = [
+    { optionId: "allow_hosts_always", name: `Allow ${named} for this session's commands`, kind: "allow_always" },
+    { optionId: "keep_blocked", name: "Keep blocked", kind: "reject_once" },
+  ];
+  const { outcome, chosen } = await askRecorded(gate, toolCallId, options, session, signal);
+  if (chosen?.kind !== "allow_always") return [];
+  for (const host of hosts)
+    await session.record({
+      kind: "permission_rule_added",
+      requestId: outcome.requestId,
+      toolCallId,
+      toolName: "WebFetch",
+      decision: "allow",
+      rule: `WebFetch(domain:${host})`,
+    });
+  return hosts;
 }
 
 /** Whether the user let a card that is no tool call (a file restore) go ahead, and if not, why. */

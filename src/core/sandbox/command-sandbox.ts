@@ -15,14 +15,23 @@ import { parseViolation } from "./violations.ts";
 const MAX_RECORDED_VIOLATIONS = 50;
 
 /** What the sandbox refused a command; `retryOutside`: whether the model may ask to run it outside (`dangerouslyDisableSandbox`). */
-export type SandboxVerdicts = { violations: SandboxViolation[]; dropped: number; retryOutside: boolean };
+export type SandboxVerdicts = {
+  violations: SandboxViolation[];
+  dropped: number;
+  retryOutside: boolean;
+  /** Blocked hosts the user then allowed for later commands (asked only for a command the model waits on). */
+  allowedAfter?: string[];
+};
 
 /** A command ready to run: the line to run, and what to do once it has ended. */
 export type PreparedCommand = {
   command: string;
   sandboxed: boolean;
-  /** Records what the sandbox refused (if anything) and returns it. Call once, when the command has ended. */
-  finish(): Promise<SandboxVerdicts>;
+  /**
+   * Records what the sandbox refused (if anything) and returns it; with `ask`, blocked hosts are
+   * then put to the user. Call once, when the command has ended (later calls get the same answer).
+   */
+  finish(ask?: { signal: AbortSignal }): Promise<SandboxVerdicts>;
 };
 
 export interface CommandSandbox {
@@ -47,6 +56,7 @@ export function commandSandbox(options: {
       const c = options.confinement;
       if (!c?.sandboxed) return unconfined(command);
       const retryOutside = c.inForce.allowUnsandboxedCommands;
+      const ask = c.inForce.strictAllowlist ? undefined : c.askHosts;
       const start = await startSandbox();
       if (!start.ok) throw new Error(`the sandbox stopped working: ${start.reason}`);
       const manager = start.manager;
@@ -63,25 +73,27 @@ export function commandSandbox(options: {
       return {
         command: wrapped,
         sandboxed: true,
-        finish: () => (finished ??= verdicts()),
+        finish: (ask) => (finished ??= verdicts(ask?.signal)),
       };
-      async function verdicts(): Promise<SandboxVerdicts> {
-          manager.unregisterCommandNetworkLists(key);
-          const all = manager
-            .getSandboxViolationStore()
-            .getViolationsForCommand(key)
-            .map((v) => parseViolation(v.line))
-            .filter((v) => !permittedWrite(v, policy));
-          const violations = all.slice(0, MAX_RECORDED_VIOLATIONS);
-          const dropped = all.length - violations.length;
-          if (violations.length)
-            await options.record({
-              kind: "sandbox_violations",
-              toolCallId: options.toolCallId,
-              violations,
-              ...(dropped ? { dropped } : {}),
-            });
-          return { violations, dropped, retryOutside };
+      async function verdicts(signal: AbortSignal | undefined): Promise<SandboxVerdicts> {
+        manager.unregisterCommandNetworkLists(key);
+        const all = manager
+          .getSandboxViolationStore()
+          .getViolationsForCommand(key)
+          .map((v) => parseViolation(v.line))
+          .filter((v) => !permittedWrite(v, policy));
+        const violations = all.slice(0, MAX_RECORDED_VIOLATIONS);
+        const dropped = all.length - violations.length;
+        if (violations.length)
+          await options.record({
+            kind: "sandbox_violations",
+            toolCallId: options.toolCallId,
+            violations,
+            ...(dropped ? { dropped } : {}),
+          });
+        const blocked = blockedHosts(violations, policy);
+        const allowedAfter = signal && !signal.aborted && blocked.length && ask ? await ask(blocked, signal) : [];
+        return { violations, dropped, retryOutside, ...(allowedAfter.length ? { allowedAfter } : {}) };
       }
     },
   };
@@ -97,6 +109,12 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(dir
 function permittedWrite(v: SandboxViolation, policy: SandboxPolicy): boolean {
   if (v.type !== "write") return false;
   return policy.writable.some((d) => under(v.path, d)) && !policy.unwritable.some((d) => under(v.path, d));
+}
+
+/** The hosts a user could allow: blocked, named (not an address the settings deny), at most five. */
+function blockedHosts(violations: SandboxViolation[], policy: SandboxPolicy): string[] {
+  const hosts = violations.flatMap((v) => (v.type === "network" ? [v.host.toLowerCase()] : []));
+  return [...new Set(hosts)].filter((h) => !policy.deniedHosts.includes(h) && /^[a-z0-9.-]+$/.test(h)).slice(0, 5);
 }
 
 type RuntimeConfig = NonNullable<

@@ -47,7 +47,11 @@ export type PolicyInputs = {
 
 export function sandboxPolicy(p: PolicyInputs): SandboxPolicy {
   const at = (path: string) =>
-    path === "~" || path.startsWith("~/") ? join(p.home, path.slice(1)) : isAbsolute(path) ? path : resolve(p.cwd, path);
+    path === "~" || path.startsWith("~/")
+      ? join(p.home, path.slice(1))
+      : isAbsolute(path)
+        ? path
+        : resolve(p.cwd, path);
   return {
     writable: p.readOnly ? [] : unique([...p.roots, ...p.inForce.allowWrite.map(at)]),
     unwritable: unique(p.inForce.denyWrite.map(at)),
@@ -67,4 +71,5 @@ export function sandboxPolicy(p: PolicyInputs): SandboxPolicy {
 
 const unique = (xs: string[]) => [...new Set(xs)];
 
-const nonEmpty = <K extends string>(key: K, xs: string[]) => (xs.length ? { [key]: xs } : {}) as Partial<Record<K, string[]>>;
+const nonEmpty = <K extends string>(key: K, xs: string[]) =>
+  (xs.length ? { [key]: xs } : {}) as Partial<Record<K, string[]>>;

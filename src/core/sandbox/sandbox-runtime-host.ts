@@ -38,7 +38,8 @@ async function start(): Promise<SandboxStart> {
     return { ok: false, reason: `the sandbox does not run on ${process.platform}` };
   const runtime = await import("../../lazy-sdks/sandbox-runtime.ts");
   const manager = runtime.SandboxManager;
-  if (!manager.isSupportedPlatform()) return { ok: false, reason: "this platform is not supported by the sandbox runtime (WSL 1?)" };
+  if (!manager.isSupportedPlatform())
+    return { ok: false, reason: "this platform is not supported by the sandbox runtime (WSL 1?)" };
   const applyPath = process.platform === "linux" ? await runtime.applySeccompPath() : undefined;
   const deps = await manager.checkDependenciesAsync();
   if (deps.errors.length > 0)
@@ -67,7 +68,9 @@ async function start(): Promise<SandboxStart> {
 
 /** Runs `true` in the sandbox; undefined when it worked, else what it printed. */
 async function probeRun(manager: Manager): Promise<string | undefined> {
-  const wrapped = await manager.wrapWithSandbox("true", undefined, { filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } });
+  const wrapped = await manager.wrapWithSandbox("true", undefined, {
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+  });
   const child = Bun.spawn(["bash", "-c", wrapped], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [err, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
   return code === 0 ? undefined : err.trim().split("\n").slice(-3).join(" ") || `exit code ${code}`;

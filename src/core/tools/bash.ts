@@ -116,7 +116,7 @@ export const bashTool: Tool<Input> = {
       const message = `The command could not be started: ${error instanceof Error ? error.message : String(error)}`;
       return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
     }
-    return withVerdicts(outcome(end, buffer, timeoutMs), await prepared.finish());
+    return withVerdicts(outcome(end, buffer, timeoutMs), await prepared.finish({ signal: ctx.signal }));
   },
 };
 
@@ -133,9 +133,14 @@ const asGiven = (command: string): PreparedCommand => ({
 function withVerdicts(result: ToolOutcome, verdicts: SandboxVerdicts): ToolOutcome {
   if (verdicts.violations.length === 0) return result;
   const line = violationsLine(verdicts.violations, verdicts.dropped);
-  const retry = verdicts.retryOutside
-    ? " If the command needs this, retry it with dangerouslyDisableSandbox: true (the user is asked first), or ask the user to allow the host or path."
+  const allowed = verdicts.allowedAfter?.length
+    ? ` The user then allowed ${verdicts.allowedAfter.join(", ")} for later commands: run the command again to reach it.`
     : "";
+  const retry = allowed
+    ? allowed
+    : verdicts.retryOutside
+      ? " If the command needs this, retry it with dangerouslyDisableSandbox: true (the user is asked first), or ask the user to allow the host or path."
+      : "";
   return { ...result, result: { ...result.result, text: `${result.result.text}\n${line}${retry}` } };
 }
 
@@ -143,7 +148,12 @@ const started = (job: { jobId: string; outputPath: string }) =>
   `with ID: ${job.jobId}. Output is being written to: ${job.outputPath}. Read that file (Read) for its output so far; stop it with TaskStop {"task_id": "${job.jobId}"}.`;
 
 /** `run_in_background`: the command starts as one of the session's jobs, and the call answers at once. */
-async function background(i: Input, command: string, ctx: ToolContext, prepared: PreparedCommand): Promise<ToolOutcome> {
+async function background(
+  i: Input,
+  command: string,
+  ctx: ToolContext,
+  prepared: PreparedCommand,
+): Promise<ToolOutcome> {
   if (!ctx.jobs) {
     const message = "Background commands are not available here; run the command without run_in_background.";
     return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };

@@ -17,9 +17,7 @@ export const sandboxSettings = z.object({
   allowUnsandboxedCommands: z.boolean().optional(),
   excludedCommands: strings,
   enableWeakerNestedSandbox: z.boolean().optional(),
-  filesystem: z
-    .object({ allowWrite: strings, denyWrite: strings, denyRead: strings, allowRead: strings })
-    .optional(),
+  filesystem: z.object({ allowWrite: strings, denyWrite: strings, denyRead: strings, allowRead: strings }).optional(),
   network: z
     .object({
       allowedDomains: strings,
