@@ -49,7 +49,9 @@ describe.skipIf(skipped !== undefined)("commands in the OS sandbox", () => {
     for (const view of [r.live, r.reloaded]) {
       const [card] = cards(view);
       expect(textOf(card?.content)).toContain(`Sandbox refused: writing ${outside}/x.txt.`);
-      expect((card?.meta as { verbatim: { sandbox: { violations: unknown[] } } }).verbatim.sandbox.violations).toHaveLength(1);
+      expect(
+        (card?.meta as { verbatim: { sandbox: { violations: unknown[] } } }).verbatim.sandbox.violations,
+      ).toHaveLength(1);
     }
     // The model is told what was refused.
     const result = ofKind(facts, "tool_call_finished")[0]?.result.text;
