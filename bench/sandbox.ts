@@ -55,7 +55,9 @@ const variants: Record<string, () => Promise<void>> = {
     await prepared.finish();
   },
   "bare bwrap": async () => {
-    await run("bwrap --new-session --die-with-parent --unshare-net --unshare-pid --ro-bind / / --dev /dev --proc /proc -- true");
+    await run(
+      "bwrap --new-session --die-with-parent --unshare-net --unshare-pid --ro-bind / / --dev /dev --proc /proc -- true",
+    );
   },
 };
 

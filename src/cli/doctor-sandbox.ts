@@ -6,24 +6,23 @@
 import { hostname } from "node:os";
 import { isTrusted } from "../core/hooks/trust.ts";
 import { readPermissionSettings } from "../core/permissions/settings-rules.ts";
-import { startSandbox } from "../core/sandbox/sandbox-runtime-host.ts";
-import { sandboxInForce } from "../core/sandbox/sandbox-settings.ts";
 
 type Env = Record<string, string | undefined>;
 type Check = { check: string; status: "ok" | "warn" | "fail"; message: string };
 
 export async function sandboxCheck(env: Env, cwd: string): Promise<Check> {
   const check = "sandbox";
-  const inForce = sandboxInForce(readPermissionSettings(env, cwd, isTrusted(env, cwd), hostname()));
   if (env.VERBATIM_SANDBOX === "off")
     return { check, status: "warn", message: "off (VERBATIM_SANDBOX=off): commands run unconfined, each asks first" };
+  const run = await import("../core/sandbox/sandbox-run.ts");
+  const inForce = run.sandboxInForce(readPermissionSettings(env, cwd, isTrusted(env, cwd), hostname()));
   if (!inForce.enabled)
     return {
       check,
       status: "warn",
       message: `off (${inForce.disabledBy ?? "a settings file"} sets sandbox.enabled to false): commands run unconfined, each asks first`,
     };
-  const start = await startSandbox();
+  const start = await run.startSandbox();
   if (!start.ok)
     return {
       check,

@@ -8,9 +8,10 @@
  * The runtime finds its seccomp helper (`apply-seccomp`) next to its own files, which bundling
  * moves; the helper is imported here as a file instead, so the build copies it beside this bundle
  * and the single-file binary embeds it, and its path is handed to the runtime (`seccomp.applyPath`).
- * Embedded in the binary it is no file bubblewrap can run: it is written out once (0700 folder).
+ * Embedded in the binary, or beside the bundle without its executable bit, it is no file bubblewrap
+ * can run: it is then written out once (0700 folder, 0700 file).
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import applySeccompArm64 from "../../node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/arm64/apply-seccomp" with {
@@ -31,10 +32,12 @@ export async function applySeccompPath(): Promise<string | undefined> {
   const embedded = process.arch === "x64" ? applySeccompX64 : process.arch === "arm64" ? applySeccompArm64 : undefined;
   if (embedded === undefined) return undefined;
   const path = located(embedded);
-  if (!path.startsWith("/$bunfs/") && existsSync(path)) return path;
+  // Beside the bundle it is a file, but npm and the build may not keep its executable bit.
+  if (!path.startsWith("/$bunfs/") && existsSync(path) && (statSync(path).mode & 0o100) !== 0) return path;
   const dir = join(tmpdir(), `verbatim-${process.getuid?.() ?? "user"}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const out = join(dir, `apply-seccomp-${process.arch}`);
+  // Named by its size: a newer helper never runs an older one left behind.
+  const out = join(dir, `apply-seccomp-${process.arch}-${statSync(path).size}`);
   if (!existsSync(out)) {
     writeFileSync(out, await Bun.file(path).bytes(), { mode: 0o700 });
     chmodSync(out, 0o700);

@@ -6,7 +6,6 @@
  */
 import type { PermissionSettingsRead } from "../../journal/facts/index.ts";
 import { ruleSetOf, settingsMode } from "./settings-rules.ts";
-import { sandboxInForce } from "../sandbox/sandbox-settings.ts";
 
 export type SettingsNotice = { severity: "warning" | "error"; title: string; description: string };
 
@@ -41,13 +40,7 @@ export function settingsNotices(settings: PermissionSettingsRead): SettingsNotic
         )
         .join("\n"),
     });
-  const sandbox = sandboxInForce(settings);
-  if (!sandbox.enabled)
-    notices.push({
-      severity: "warning",
-      title: "The sandbox is off: commands run unconfined, and each one asks first",
-      description: `${sandbox.disabledBy ?? "A settings file"} sets sandbox.enabled to false.`,
-    });
+
   const { unknown } = settingsMode(settings);
   if (unknown)
     notices.push({
