@@ -34,6 +34,8 @@ const VENDORED = [
   // The YAML parser is loaded only by a file with front matter, once a session: its bytecode
   // (three times its size) would cost the package more than it saves that one load.
   { name: "yaml", bytecode: false },
+  // The sandbox runtime: loaded once a process, by the first command it confines.
+  { name: "sandbox-runtime", bytecode: false },
 ].map(({ name, bytecode }) => ({
   filter: new RegExp(`/lazy-sdks/${name}\\.ts$`),
   entry: `src/lazy-sdks/${name}.ts`,
@@ -51,8 +53,28 @@ const VENDORED = [
  */
 const AGENT = { filter: /(^\.|\/cli)\/agent-entry\.ts$/, entry: "src/cli/agent-entry.ts", name: "agent.js" };
 
+/**
+ * What drives the OS sandbox's runtime (src/core/sandbox/sandbox-run.ts): the agent loads it with
+ * the first command it confines, so the agent's bundle holds none of it.
+ */
+const SANDBOX_RUN = {
+  filter: /(^\.|\/sandbox)\/sandbox-run\.ts$/,
+  entry: "src/core/sandbox/sandbox-run.ts",
+  name: "sandbox-run.js",
+};
+
 /** The bundles the start bundle loads when first needed, beside it in `dist/`. */
 const SPLIT = [AGENT];
+
+/** The bundles the agent's bundle loads when first needed, beside it in `dist/`. */
+const AGENT_SPLIT = [SANDBOX_RUN];
+
+const splitOff = (bundles: readonly { filter: RegExp; name: string }[]) => ({
+  name: "split",
+  setup(builder: Bun.PluginBuilder) {
+    for (const b of bundles) builder.onResolve({ filter: b.filter }, () => ({ path: `./${b.name}`, external: true }));
+  },
+});
 
 const common = { target: "bun", format: "cjs", bytecode: true, minify: true } as const;
 
@@ -80,15 +102,7 @@ await build({
   entrypoints: [join(ROOT, "src/cli.ts")],
   outdir,
   naming: "verbatim.js",
-  plugins: [
-    vendored,
-    {
-      name: "split",
-      setup(builder) {
-        for (const b of SPLIT) builder.onResolve({ filter: b.filter }, () => ({ path: `./${b.name}`, external: true }));
-      },
-    },
-  ],
+  plugins: [vendored, splitOff([...SPLIT, ...AGENT_SPLIT])],
 });
 // The agent's bundle holds the ACP SDK, whose schemas it builds when first used (lazy-sdk-schemas.ts).
 for (const b of SPLIT) {
@@ -97,8 +111,11 @@ for (const b of SPLIT) {
     entrypoints: [join(ROOT, b.entry)],
     outdir,
     naming: b.name,
-    plugins: [vendored, lazySdkSchemas],
+    plugins: [vendored, splitOff(AGENT_SPLIT), lazySdkSchemas],
   });
+}
+for (const b of AGENT_SPLIT) {
+  await build({ ...common, entrypoints: [join(ROOT, b.entry)], outdir, naming: b.name, plugins: [vendored] });
 }
 for (const v of VENDORED) {
   await build({
@@ -118,7 +135,8 @@ const main = join(outdir, "verbatim.js");
 console.log(
   `built ${shown(main)} (${size(main)}) in ${((performance.now() - started) / 1000).toFixed(1)} s, with the bundles it loads when first needed:`,
 );
-for (const b of SPLIT) console.log(`  ${shown(join(outdir, b.name))} (${size(join(outdir, b.name))})`);
+for (const b of [...SPLIT, ...AGENT_SPLIT])
+  console.log(`  ${shown(join(outdir, b.name))} (${size(join(outdir, b.name))})`);
 for (const v of VENDORED)
   console.log(`  ${shown(join(outdir, "vendor", v.name))} (${size(join(outdir, "vendor", v.name))})`);
 // The launcher (what npm installs as `verbatim`) runs the checkout's own dist/ only.

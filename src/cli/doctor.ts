@@ -1,7 +1,7 @@
 /**
  * `verbatim doctor`: checks what verbatim depends on and says what to fix. Bun; the journal (its
  * place, its permissions, its integrity); the config files; each configured provider (set up,
- * and answering); the trusted workspaces; the instruction files, commands, skills and agents
+ * and answering); the trusted workspaces; the OS sandbox (doctor-sandbox.ts); the instruction files, commands, skills and agents
  * (files skipped, names that clash). Changes nothing. Exits 1 when a check fails (a
  * warning alone exits 0).
  */
@@ -24,6 +24,7 @@ import { checkJournalPlace, journalPlace } from "./journal-access.ts";
 import { providerStatus } from "./provider-status.ts";
 import { reachProvider } from "./provider-reach.ts";
 import { permissionChecks } from "./doctor-permissions.ts";
+import { sandboxCheck } from "./doctor-sandbox.ts";
 import { setupChecks } from "./setup-checks.ts";
 import { orphanJobs } from "./orphan-jobs-check.ts";
 
@@ -64,6 +65,7 @@ async function runChecks(env: Env, cwd: string): Promise<Check[]> {
     ...(await providerChecks(env, cwd)),
     ...trustChecks(env, cwd),
     ...permissionChecks(env, cwd),
+    await sandboxCheck(env, cwd),
     ...(await setupChecks(env, cwd)),
   ];
 }

@@ -3,3 +3,9 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
+
+/** The sandbox runtime's seccomp helper, imported `with { type: "file" }` (sandbox-runtime.ts). */
+declare module "*/apply-seccomp" {
+  const path: string;
+  export default path;
+}

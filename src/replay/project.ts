@@ -12,6 +12,7 @@ import { compactedUsage, compactionUpdates, prunedTitle, type CompactionShown } 
 import { answerLine, permissionLine, questionLine, refusalLine, ruleLine } from "./card-lines.ts";
 import { CardTable } from "./card-table.ts";
 import * as jobCard from "./job-card.ts";
+import * as sandboxCard from "./sandbox-card.ts";
 import { endedLine, type RestoreMeta } from "./restore-card.ts";
 import { turnEndedOf, turnEndUpdate } from "./turn-end.ts";
 import { commandActivatedNotice, contextGivenNotice, contextMeta, instructionsLoadedNotice } from "./context-notice.ts";
@@ -275,6 +276,16 @@ export class Projector {
         return this.#withJob(fact, (card, job) => {
           jobCard.jobEnded(card, job, fact);
           return [contentAndMetaUpdate(card, { status: card.status })];
+        });
+      case "command_sandboxed":
+        return this.#withCard(fact.toolCallId, (card) => {
+          sandboxCard.commandSandboxed(card, fact);
+          return [contentAndMetaUpdate(card)];
+        });
+      case "sandbox_violations":
+        return this.#withCard(fact.toolCallId, (card) => {
+          sandboxCard.sandboxViolations(card, fact);
+          return [contentAndMetaUpdate(card)];
         });
       case "hook_outcome":
         return this.#hooks.apply(fact, this.#cards, this.context.sessionId);

@@ -20,9 +20,11 @@ const pkg = JSON.parse(readFileSync(join(CHECKOUT, "package.json"), "utf8")) as 
 /**
  * What the tarball may weigh (measured 3.0 MB packed, 6.7 MB unpacked at 0.1.0). Raised from 4 and
  * 9 MB when the image and PDF libraries (issue 56) and the shell parser's two WebAssembly modules
- * (issue 50) came, with the other capabilities merged beside them (docs/performance.md).
+ * (issue 50) came, with the other capabilities merged beside them (docs/performance.md); the
+ * budgets from 6.5 and 15 MB to 7 and 17 MB when the OS sandbox's runtime came (issue 51: its
+ * bundle, 0.6 MB, and its seccomp helper for x64 and arm64, 1.4 MB unpacked; docs/security.md).
  */
-const BUDGET = { packed: 6_500_000, unpacked: 15_000_000 };
+const BUDGET = { packed: 7_000_000, unpacked: 17_000_000 };
 
 let stage = "";
 let tarball = "";
@@ -134,6 +136,7 @@ describe("the npm package", () => {
       "dist/vendor/mcp-sdk.js",
       "dist/vendor/openai-sdk.js",
       "dist/vendor/pdf-reader.js",
+      "dist/vendor/sandbox-runtime.js",
       "dist/vendor/shell-parser.js",
       "dist/vendor/yaml.js",
     ]);

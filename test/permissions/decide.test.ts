@@ -79,3 +79,24 @@ describe("hook verdicts (one more input)", () => {
     expect(decide({ ...bash, mode: "plan", rules: [], hook: { decision: "allow" } }).action).toBe("deny");
   });
 });
+
+describe("a command the OS sandbox confines", () => {
+  const sandboxed = (mode: string, sandbox: "unasked" | "asks", rules: PermissionRule[] = []) =>
+    decide({ ...bash, mode, rules, sandbox }).action;
+
+  test("runs unasked in the default and acceptEdits modes when the sandbox's auto-allow holds", () => {
+    expect(["default", "acceptEdits"].map((mode) => sandboxed(mode, "unasked"))).toEqual(["allow", "allow"]);
+  });
+
+  test("asks when auto-allow is off (autoAllowBashIfSandboxed: false)", () => {
+    expect(sandboxed("default", "asks")).toBe("ask");
+  });
+
+  test("runs (read-only) in plan mode instead of being refused, auto-allow or not", () => {
+    expect([sandboxed("plan", "unasked"), sandboxed("plan", "asks")]).toEqual(["allow", "allow"]);
+  });
+
+  test("a deny rule still refuses it", () => {
+    expect(sandboxed("default", "unasked", [rule("Bash", "deny")])).toBe("deny");
+  });
+});

@@ -27,7 +27,7 @@ const fields: Record<string, string[]> = {
     "offset",
     "multiline",
   ],
-  Bash: ["command", "timeout", "description", "run_in_background"],
+  Bash: ["command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"],
   TaskStop: ["task_id", "shell_id"],
   TodoWrite: ["todos"],
   WebFetch: ["url", "prompt"],

@@ -77,16 +77,31 @@ export class SessionJobs implements JobControl {
   async start(job: Parameters<JobControl["start"]>[0]): Promise<JobHandle> {
     if (this.#closed) throw new Error("the session is closing");
     const process = new JobProcess({ command: job.command, cwd: job.cwd, env: job.env });
-    return this.adopt({ process, shown: job.shown, toolCallId: job.toolCallId, soFar: "", timeoutMs: job.timeoutMs });
+    return this.adopt({
+      process,
+      shown: job.shown,
+      toolCallId: job.toolCallId,
+      soFar: "",
+      timeoutMs: job.timeoutMs,
+      ...(job.onEnd ? { onEnd: job.onEnd } : {}),
+    });
   }
 
   async adopt(job: Parameters<JobControl["adopt"]>[0]): Promise<JobHandle> {
     if (this.#closed) {
       // The session ended while the command ran in the foreground: it ends with it.
       await job.process.stop(SESSION_END_GRACE_MS);
+      await job.onEnd?.().catch(() => undefined);
       throw new Error("the session is closing");
     }
-    const handle = await this.#begin(job.process, job.shown, job.toolCallId, job.soFar, job.movedAtTimeoutMs);
+    const handle = await this.#begin(
+      job.process,
+      job.shown,
+      job.toolCallId,
+      job.soFar,
+      job.movedAtTimeoutMs,
+      job.onEnd,
+    );
     if (job.timeoutMs !== undefined) {
       const entry = this.#jobs.get(handle.jobId) as Job;
       const timer = setTimeout(() => void this.#stop(entry, "timeout"), job.timeoutMs);
@@ -95,7 +110,14 @@ export class SessionJobs implements JobControl {
     return handle;
   }
 
-  async #begin(process: JobRunner, shown: string, toolCallId: string, soFar: string, movedAtTimeoutMs?: number) {
+  async #begin(
+    process: JobRunner,
+    shown: string,
+    toolCallId: string,
+    soFar: string,
+    movedAtTimeoutMs?: number,
+    onEnd?: () => Promise<unknown>,
+  ) {
     const jobId = mintId("job");
     const outputPath = join(this.directory, `${jobId}.output`);
     mkdirSync(dirname(outputPath), { recursive: true, mode: 0o700 });
@@ -131,7 +153,10 @@ export class SessionJobs implements JobControl {
       ...process.place,
       ...(movedAtTimeoutMs !== undefined ? { movedAtTimeoutMs } : {}),
     });
-    job.done = process.ended.then((end) => this.#ended(job, end));
+    job.done = process.ended.then(async (end) => {
+      await onEnd?.().catch(() => undefined);
+      await this.#ended(job, end);
+    });
     return { jobId, outputPath };
   }
 

@@ -7,13 +7,15 @@ import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { HookVerdict, RefusedBy } from "./decide.ts";
+import type { Confinement } from "../sandbox/confinement.ts";
 
 export type GateDecision =
   /**
    * `roots`: directories outside the session's own that this call may use (the user allowed it).
    * `hidden`: paths a deny rule keeps from the call's results (a search never shows them).
    */
-  | { run: true; input: unknown; roots?: string[]; hidden?: (path: string) => boolean }
+  /** `sandbox`: for a command, whether it runs in the OS sandbox (src/core/sandbox/), decided here once. */
+  | { run: true; input: unknown; roots?: string[]; hidden?: (path: string) => boolean; sandbox?: Confinement }
   /**
    * `endsTurn`: the refusal is the user's cancel of the turn (the client answered the question
    * `cancelled`, which ACP gives a question the user's cancel left open): the turn ends as

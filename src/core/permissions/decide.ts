@@ -13,6 +13,10 @@
  * the mode's default: a deny rule refuses (even when permissions are bypassed), an ask rule asks
  * (even a read, even bypassed, even after a hook allowed), an allow rule runs without asking;
  * plan mode refuses whatever the rules say.
+ *
+ * A command the OS sandbox confines (src/core/sandbox/) runs without a question when
+ * `autoAllowBashIfSandboxed` holds (`sandbox: "unasked"`; deny and ask rules and hooks still
+ * decide first), and in plan mode runs read-only instead of being refused.
  */
 import type { z } from "zod";
 import type { PermissionRule, refusedBy } from "../../journal/facts/index.ts";
@@ -45,6 +49,8 @@ export type PolicyInput = {
   rules?: readonly PermissionRule[];
   ruled?: RuleVerdict | undefined;
   hook?: HookVerdict;
+  /** The call runs in the OS sandbox: `unasked` when the sandbox's auto-allow holds, else `asks`. */
+  sandbox?: "unasked" | "asks";
 };
 
 /** The verdict of a session's answers alone, for a call judged without its paths or commands. */
@@ -62,8 +68,8 @@ function answersVerdict(tool: Tool, input: unknown, rules: readonly PermissionRu
 export const ruleNamed = (rule: RuleEntry): string =>
   rule.source.path === undefined ? `${rule.text} (this session)` : `${rule.text} in ${rule.source.path}`;
 
-export function decide({ tool, input, mode, rules = [], ruled, hook }: PolicyInput): Verdict {
-  if (mode === "plan" && (tool.access === "edit" || tool.access === "execute")) {
+export function decide({ tool, input, mode, rules = [], ruled, hook, sandbox }: PolicyInput): Verdict {
+  if (mode === "plan" && (tool.access === "edit" || tool.access === "execute") && sandbox === undefined) {
     return {
       action: "deny",
       by: "mode",
@@ -91,6 +97,7 @@ export function decide({ tool, input, mode, rules = [], ruled, hook }: PolicyInp
   if (hook?.decision === "ask" || verdict?.decision === "ask") return { action: "ask" };
   if (tool.access === "read" || mode === "bypassPermissions" || hook?.decision === "allow") return { action: "allow" };
   if (verdict?.decision === "allow") return { action: "allow" };
+  if (sandbox === "unasked" || (sandbox !== undefined && mode === "plan")) return { action: "allow" };
   if (mode === "acceptEdits" && tool.access === "edit") return { action: "allow" };
   return { action: "ask" };
 }

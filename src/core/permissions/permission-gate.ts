@@ -26,6 +26,7 @@ import { outsideOptions, permissionOptions, PROJECT_OPTION_ID, suggestedRules } 
 import { saveProjectRules } from "./project-rules.ts";
 import { KEEP_PLANNING, NOT_PLANNING, PLAN_APPROVAL_TOOL, planApprovalOptions } from "./plan-approval.ts";
 import { defined } from "../../shared/defined.ts";
+import { bashConfinement, SANDBOXED_TOOL, type Confinement } from "./sandbox-confinement.ts";
 
 export type PermissionQuestion = { requestId: string; toolCallId: string; options: PermissionOption[] };
 
@@ -55,12 +56,19 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       return approvePlan(options, effective, session);
     const judged = await judgeCall(session.state, effective);
     const ruled = judged.verdict;
+    const confined =
+      effective.tool.name === SANDBOXED_TOOL
+        ? await bashConfinement(session, effective.input, judged.subject)
+        : undefined;
+    const confinement: Confinement | undefined = confined?.sandboxed
+      ? { ...confined, askHosts: (hosts, signal) => askAboutHosts(options, request.toolCallId, hosts, session, signal) }
+      : confined;
     const verdict = decide({
       tool: effective.tool,
       input: effective.input,
       mode: session.state.modeId,
       ruled,
-      ...defined({ hook: pre?.verdict }),
+      ...defined({ hook: pre?.verdict, sandbox: sandboxAnswer(confinement) }),
     });
     const ruling = (decision: "allow" | "ask" | "deny", why?: string) =>
       session.record({
@@ -82,7 +90,7 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
       run: true as const,
       input: effective.input,
       ...(outside.length ? { roots: outside } : {}),
-      ...defined({ hidden: judged.hidden }),
+      ...defined({ hidden: judged.hidden, sandbox: confinement }),
     };
     if (verdict.action === "allow" && (outside.length === 0 || allowsAll)) {
       if (
@@ -117,6 +125,10 @@ export function permissionGate(options: PermissionGateOptions): CallGate {
     }
   };
 }
+
+/** How a confined command is decided: unasked when the sandbox's auto-allow holds. */
+const sandboxAnswer = (c: Confinement | undefined): "unasked" | "asks" | undefined =>
+  c?.sandboxed ? (c.inForce.autoAllowBashIfSandboxed ? "unasked" : "asks") : undefined;
 
 /** Why a call is asked about when no ask rule says so (undefined: no rule matched it). */
 function askedWhy(ruled: RuleVerdict | undefined, outside: string[]): string | undefined {
@@ -310,6 +322,37 @@ async function askRecorded(
     ...defined({ answeredBy, failure: answer.failure }),
   });
   return { outcome: { ...outcome, requestId }, ...defined({ chosen, failure: answer.failure }) };
+}
+
+/**
+ * Hosts the sandbox blocked for a command that has run, put to the user on its card: "always"
+ * records a `WebFetch(domain:…)` allow rule per host, which later commands' network allowlist and
+ * WebFetch honour; the command itself is not run again (the model is told it may retry).
+ */
+async function askAboutHosts(
+  gate: PermissionGateOptions,
+  toolCallId: string,
+  hosts: string[],
+  session: GateSession,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const named = hosts.join(", ");
+  const options: PermissionOption[] = [
+    { optionId: "allow_hosts_always", name: `Allow ${named} for this session's commands`, kind: "allow_always" },
+    { optionId: "keep_blocked", name: "Keep blocked", kind: "reject_once" },
+  ];
+  const { outcome, chosen } = await askRecorded(gate, toolCallId, options, session, signal);
+  if (chosen?.kind !== "allow_always") return [];
+  for (const host of hosts)
+    await session.record({
+      kind: "permission_rule_added",
+      requestId: outcome.requestId,
+      toolCallId,
+      toolName: "WebFetch",
+      decision: "allow",
+      rule: `WebFetch(domain:${host})`,
+    });
+  return hosts;
 }
 
 /** Whether the user let a card that is no tool call (a file restore) go ahead, and if not, why. */

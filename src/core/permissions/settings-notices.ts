@@ -32,8 +32,15 @@ export function settingsNotices(settings: PermissionSettingsRead): SettingsNotic
     notices.push({
       severity: "warning",
       title: "Permission settings ignored: not of the expected shape",
-      description: malformed.map((m) => `${m} is not a list of strings (or a string), so it was ignored`).join("\n"),
+      description: malformed
+        .map((m) =>
+          m.endsWith(": sandbox")
+            ? `${m} is not of the shape of Claude Code's sandbox settings, so it was ignored`
+            : `${m} is not a list of strings (or a string), so it was ignored`,
+        )
+        .join("\n"),
     });
+
   const { unknown } = settingsMode(settings);
   if (unknown)
     notices.push({

@@ -2,7 +2,7 @@
  * The permission keys of the settings files (settings-files.ts): read into the fact a session
  * records (`permission_settings_read`), and from that fact (never from the files) into the rules
  * the gate decides by. `permissions.allow`, `ask`, `deny`, `additionalDirectories`,
- * `defaultMode`, and managed `allowManagedPermissionRulesOnly`; verbatim's own config files also
+ * `defaultMode`, `sandbox` (src/core/sandbox/), and managed `allowManagedPermissionRulesOnly`; verbatim's own config files also
  * give their top-level `defaultMode`. Project and local allow rules, directories and modes hold
  * only in a trusted workspace; their deny and ask rules always hold.
  */
@@ -14,6 +14,7 @@ import type {
   PermissionSettingsFile,
   PermissionSettingsRead,
 } from "../../journal/facts/index.ts";
+import { sandboxSettings } from "../../journal/facts/index.ts";
 import { homeDir } from "../../shared/home-dir.ts";
 import { readSettingsFiles, type SettingsFile } from "../config/settings-files.ts";
 import type { PathAnchors } from "./rules/path-match.ts";
@@ -65,6 +66,8 @@ function permissionKeys(file: SettingsFile & { state: "ok" }): PermissionSetting
   const mode = permissions.defaultMode ?? (file.origin === "verbatim" ? file.value.defaultMode : undefined);
   if (mode !== undefined && typeof mode !== "string") malformed.push("permissions.defaultMode");
   const managedOnly = file.scope === "managed" && file.value.allowManagedPermissionRulesOnly === true;
+  const sandbox = file.value.sandbox === undefined ? undefined : sandboxSettings.safeParse(file.value.sandbox);
+  if (sandbox && !sandbox.success) malformed.push("sandbox");
   return {
     path: file.path,
     scope: file.scope,
@@ -76,6 +79,7 @@ function permissionKeys(file: SettingsFile & { state: "ok" }): PermissionSetting
     additionalDirectories: list("additionalDirectories"),
     ...(typeof mode === "string" ? { defaultMode: mode } : {}),
     ...(managedOnly ? { managedOnly } : {}),
+    ...(sandbox?.success ? { sandbox: sandbox.data } : {}),
     ...(malformed.length ? { malformed } : {}),
   };
 }

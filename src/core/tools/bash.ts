@@ -7,6 +7,8 @@ import { TerminalJob } from "./shell/terminal-job.ts";
 import { movesAtTimeout, runMovable } from "./shell/movable-run.ts";
 import { fenced, textContent, type JobHandle, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 import { defined } from "../../shared/defined.ts";
+import type { PreparedCommand, SandboxVerdicts } from "../sandbox/command-sandbox.ts";
+import { violationsLine } from "../../replay/sandbox-card.ts";
 
 /** The line a command starts with to source the session's env file (the path single-quoted for the shell). */
 const sourceLine = (path: string): string => `. '${path.replaceAll("'", "'\\''")}'\n`;
@@ -26,6 +28,12 @@ const input = z.lazy(() =>
       .optional()
       .describe(
         "Run the command in the background (a server, a watcher); read its output later with Read on its output file",
+      ),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run outside the OS sandbox: only after a command failed because the sandbox refused it; the user is asked first",
       ),
   }),
 );
@@ -57,7 +65,9 @@ export const bashTool: Tool<Input> = {
     "Each command starts in the working directory with no input; prefer Read, Glob, Grep and Edit over cat, find, grep and sed. " +
     "With run_in_background the command keeps running (a dev server, a watcher): the answer names its job id and output file; " +
     "read new output with Read on that file and stop it with TaskStop. A foreground command that reaches its timeout moves to the " +
-    "background the same way (except one starting with sleep or running git, which is killed).",
+    "background the same way (except one starting with sleep or running git, which is killed). " +
+    "Commands run in an OS sandbox where this machine has one: writes only inside the working directories and the temp folder, " +
+    "no reading of secrets, network only to allowed hosts; the result says what the sandbox refused.",
   input,
   kind: "execute",
   access: "execute",
@@ -66,18 +76,27 @@ export const bashTool: Tool<Input> = {
   ruleScope: (i) => i.command,
   async run(i, ctx) {
     // What SessionStart hooks exported (CLAUDE_ENV_FILE) is in effect for every command; the card and journal keep the model's command.
-    const command = ctx.envFile ? `${sourceLine(ctx.envFile)}${i.command}` : i.command;
-    if (i.run_in_background) return background(i, command, ctx);
+    const given = ctx.envFile ? `${sourceLine(ctx.envFile)}${i.command}` : i.command;
+    let prepared: PreparedCommand;
+    try {
+      prepared = ctx.sandbox ? await ctx.sandbox.prepare(given, i.command) : asGiven(given);
+    } catch (error) {
+      const message = `The command could not be started in the sandbox: ${error instanceof Error ? error.message : String(error)}`;
+      return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
+    }
+    // The line that runs: wrapped for the OS sandbox when the gate confined the command (src/core/sandbox/).
+    const command = prepared.command;
+    if (i.run_in_background) return background(i, command, ctx, prepared);
     const timeoutMs = Math.min(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
     const buffer = new OutputBuffer(BASH_MAX_OUTPUT);
     let end: CommandEnd;
     try {
       if (ctx.jobs && !ctx.host.createTerminal && movesAtTimeout(i.command)) {
-        const ran = await runMovableWithProgress(i.command, command, timeoutMs, ctx, buffer);
+        const ran = await runMovableWithProgress(i.command, command, timeoutMs, ctx, buffer, prepared);
         if ("moved" in ran) return ran.moved;
         end = ran.end;
       } else if (ctx.host.createTerminal) {
-        const ran = await runInClientTerminal(i.command, command, timeoutMs, ctx);
+        const ran = await runInClientTerminal(i.command, command, timeoutMs, ctx, prepared);
         if ("moved" in ran) return ran.moved;
         if (ran.truncated) buffer.append(`… [earlier output dropped by the terminal] …\n`);
         buffer.append(ran.output);
@@ -86,18 +105,48 @@ export const bashTool: Tool<Input> = {
         end = await runWithProgress(command, timeoutMs, ctx, buffer);
       }
     } catch (error) {
+      await prepared.finish();
       const message = `The command could not be started: ${error instanceof Error ? error.message : String(error)}`;
       return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
     }
-    return outcome(end, buffer, timeoutMs);
+    return withVerdicts(outcome(end, buffer, timeoutMs), await prepared.finish({ signal: ctx.signal }));
   },
 };
+
+const asGiven = (command: string): PreparedCommand => ({
+  command,
+  sandboxed: false,
+  finish: async () => ({ violations: [], dropped: 0, retryOutside: false }),
+});
+
+/**
+ * What the sandbox refused, told to the model with the result (the card shows it from its own
+ * fact): what it can do about it is to ask the user to run the command outside the sandbox.
+ */
+function withVerdicts(result: ToolOutcome, verdicts: SandboxVerdicts): ToolOutcome {
+  if (verdicts.violations.length === 0) return result;
+  const line = violationsLine(verdicts.violations, verdicts.dropped);
+  const allowed = verdicts.allowedAfter?.length
+    ? ` The user then allowed ${verdicts.allowedAfter.join(", ")} for later commands: run the command again to reach it.`
+    : "";
+  const retry = allowed
+    ? allowed
+    : verdicts.retryOutside
+      ? " If the command needs this, retry it with dangerouslyDisableSandbox: true (the user is asked first), or ask the user to allow the host or path."
+      : "";
+  return { ...result, result: { ...result.result, text: `${result.result.text}\n${line}${retry}` } };
+}
 
 const started = (job: { jobId: string; outputPath: string }) =>
   `with ID: ${job.jobId}. Output is being written to: ${job.outputPath}. Read that file (Read) for its output so far; stop it with TaskStop {"task_id": "${job.jobId}"}.`;
 
 /** `run_in_background`: the command starts as one of the session's jobs, and the call answers at once. */
-async function background(i: Input, command: string, ctx: ToolContext): Promise<ToolOutcome> {
+async function background(
+  i: Input,
+  command: string,
+  ctx: ToolContext,
+  prepared: PreparedCommand,
+): Promise<ToolOutcome> {
   if (!ctx.jobs) {
     const message = "Background commands are not available here; run the command without run_in_background.";
     return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
@@ -111,6 +160,7 @@ async function background(i: Input, command: string, ctx: ToolContext): Promise<
           toolCallId: ctx.toolCallId,
           soFar: "",
           timeoutMs,
+          onEnd: prepared.finish,
         })
       : await ctx.jobs.start({
           command,
@@ -119,10 +169,12 @@ async function background(i: Input, command: string, ctx: ToolContext): Promise<
           cwd: ctx.cwd,
           env: ctx.commandEnv.variables,
           timeoutMs,
+          onEnd: prepared.finish,
         });
     const text = `Command running in the background ${started(job)}`;
     return { status: "completed", content: [textContent(text)], rawOutput: job, result: { text, isError: false } };
   } catch (error) {
+    await prepared.finish();
     const message = `The command could not be started: ${error instanceof Error ? error.message : String(error)}`;
     return { status: "failed", content: [textContent(message)], result: { text: message, isError: true } };
   }
@@ -138,6 +190,7 @@ async function runMovableWithProgress(
   timeoutMs: number,
   ctx: ToolContext,
   buffer: OutputBuffer,
+  prepared: PreparedCommand,
 ): Promise<{ end: CommandEnd } | { moved: ToolOutcome }> {
   const jobs = ctx.jobs as NonNullable<ToolContext["jobs"]>;
   const progress = outputProgress(ctx, buffer);
@@ -159,6 +212,7 @@ async function runMovableWithProgress(
           toolCallId: ctx.toolCallId,
           soFar,
           movedAtTimeoutMs: timeoutMs,
+          onEnd: prepared.finish,
         });
         moved = movedOutcome(job, soFar, timeoutMs);
         return true;
@@ -204,6 +258,7 @@ async function runInClientTerminal(
   command: string,
   timeoutMs: number,
   ctx: ToolContext,
+  prepared: PreparedCommand,
 ): Promise<Exclude<Awaited<ReturnType<typeof runInTerminal>>, { moved: true }> | { moved: ToolOutcome }> {
   const jobs = movesAtTimeout(shown) ? ctx.jobs : undefined;
   let moved: ToolOutcome | undefined;
@@ -224,6 +279,7 @@ async function runInClientTerminal(
           toolCallId: ctx.toolCallId,
           soFar,
           movedAtTimeoutMs: timeoutMs,
+          onEnd: prepared.finish,
         });
         // The model is given what it is given of any command's output (its file holds all of it).
         const given = new OutputBuffer(BASH_MAX_OUTPUT);

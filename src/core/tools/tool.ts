@@ -11,6 +11,7 @@ import type { SubagentLauncher } from "./subagent-launcher.ts";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { CommandEnvironment } from "./shell/command-env.ts";
 import type { JobRunner } from "./shell/job-runner.ts";
+import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 
 /** A background job as the tools name it to the model. */
 export type JobHandle = { jobId: string; outputPath: string };
@@ -31,6 +32,8 @@ export interface JobControl {
     cwd: string;
     env: Record<string, string>;
     timeoutMs: number;
+    /** Called when the job has ended, before its end is recorded (the sandbox's verdicts go on its card first). */
+    onEnd?: () => Promise<unknown>;
   }): Promise<JobHandle>;
   /**
    * Takes over a command already running: a foreground command at its timeout (`soFar`: what it
@@ -44,6 +47,8 @@ export interface JobControl {
     soFar: string;
     movedAtTimeoutMs?: number;
     timeoutMs?: number;
+    /** Called when the job has ended, before its end is recorded (the sandbox's verdicts go on its card first). */
+    onEnd?: () => Promise<unknown>;
   }): Promise<JobHandle>;
   /** Stops a job the model names; a message for the model, or undefined when no such job runs. */
   stop(jobId: string): Promise<string | undefined>;
@@ -131,6 +136,8 @@ export type ToolContext = {
   hidden?(path: string): boolean;
   /** The session's background jobs; absent where commands cannot outlive their call (a subagent). */
   jobs?: JobControl;
+  /** Wraps a command for the OS sandbox as the gate decided (src/core/sandbox/); absent: commands run as given. */
+  sandbox?: CommandSandbox;
 };
 
 /** How a question ended, as journaled. */

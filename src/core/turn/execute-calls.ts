@@ -19,6 +19,12 @@ import type { UserCommand } from "../commands/command-files.ts";
 import { mintId } from "../ids.ts";
 import type { TurnContext } from "./turn-context.ts";
 import { defined } from "../../shared/defined.ts";
+import { homeDir } from "../../shared/home-dir.ts";
+import { userConfigFolder } from "../../shared/user-config-folder.ts";
+import { dataHome } from "../../journal/paths.ts";
+import type { Confinement } from "../sandbox/confinement.ts";
+import { commandSandbox, type CommandSandbox } from "../sandbox/command-sandbox.ts";
+import { sandboxRuleInputs } from "../permissions/sandbox-confinement.ts";
 
 type Prepared = { call: AcceptedCall; tool: Tool; input: unknown } | { call: AcceptedCall; error: string };
 
@@ -73,6 +79,7 @@ export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Pro
       toolCallId,
       [...roots, ...(decision.roots ?? [])],
       decision.hidden,
+      decision.sandbox,
     );
     // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
     if (ctx.hooks && !ctx.signal.aborted) {
@@ -197,8 +204,10 @@ async function run(
   toolCallId: string,
   roots: string[],
   hidden?: (path: string) => boolean,
+  confinement?: Confinement,
 ): Promise<ToolOutcome> {
   const envFile = ctx.hooks?.envFile();
+  const sandbox = confinement ? sandboxFor(ctx, toolCallId, roots, confinement, envFile) : undefined;
   // What the tool reports as it runs is in line at once; a failure to record it fails the turn, not the tool.
   const progressed = new PendingWrites();
   let outcome: ToolOutcome;
@@ -217,7 +226,7 @@ async function run(
       ...defined({ subagents: ctx.subagents, skills: ctx.skills, jobs: ctx.jobs }),
       ...(ctx.activateCommand ? { activate: (command: UserCommand) => ctx.activateCommand!(command, toolCallId) } : {}),
       ...(envFile ? { envFile } : {}),
-      ...defined({ hidden }),
+      ...defined({ hidden, sandbox }),
     });
   } catch (error) {
     const message = `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
@@ -225,6 +234,30 @@ async function run(
   }
   await progressed.settled();
   return outcome;
+}
+
+/** The OS sandbox of one command call, as the gate decided it (src/core/sandbox/). */
+function sandboxFor(
+  ctx: TurnContext,
+  toolCallId: string,
+  roots: string[],
+  confinement: Confinement,
+  envFile: string | undefined,
+): CommandSandbox {
+  const env = process.env;
+  return commandSandbox({
+    confinement,
+    toolCallId,
+    record: ctx.record,
+    policy: {
+      ...sandboxRuleInputs(ctx.state),
+      roots,
+      cwd: ctx.cwd,
+      home: homeDir(env),
+      ownFolders: [userConfigFolder(env), dataHome(env)],
+      ownReadable: envFile ? [envFile] : [],
+    },
+  });
 }
 
 /** Journals the question, puts it to the client, and journals how it ended (journal first, then ask). */

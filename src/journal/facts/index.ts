@@ -7,6 +7,7 @@ import { hookFacts } from "./hooks.ts";
 import { importFacts } from "./imports.ts";
 import { linkFacts } from "./links.ts";
 import { jobFacts } from "./jobs.ts";
+import { sandboxFacts } from "./sandbox.ts";
 import { commandFacts } from "./commands.ts";
 import { contextFacts } from "./context.ts";
 import { compactionFacts } from "./compaction.ts";
@@ -37,6 +38,7 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...restoreFacts,
   ...linkFacts,
   ...jobFacts,
+  ...sandboxFacts,
 ]);
 
 export type Fact = z.infer<typeof factSchema>;
@@ -60,6 +62,7 @@ export * from "./permissions.ts";
 export * from "./questions.ts";
 export * from "./restore.ts";
 export * from "./rewind.ts";
+export * from "./sandbox.ts";
 export * from "./session.ts";
 export * from "./tools.ts";
 export * from "./turn.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { permissionOption } from "./display-shapes.ts";
+import { sandboxSettings } from "./sandbox.ts";
 
 /** A permission question sent to the client for one tool call. */
 export const permissionRequested = z.object({
@@ -98,6 +99,8 @@ export const permissionSettingsFile = z.object({
   defaultMode: z.string().optional(),
   /** Managed `allowManagedPermissionRulesOnly`: no other file's rules apply. */
   managedOnly: z.boolean().optional(),
+  /** The file's `sandbox` keys (src/core/sandbox/); absent when it has none, and in records older than the sandbox. */
+  sandbox: sandboxSettings.optional(),
   /** Keys whose value was not of the expected shape (a `deny` that is not a list makes every tool ask). */
   malformed: z.array(z.string()).optional(),
 });
