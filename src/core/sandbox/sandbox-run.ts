@@ -112,9 +112,7 @@ async function verdicts(
   signal: AbortSignal | undefined,
 ): Promise<SandboxVerdicts> {
   manager.unregisterCommandNetworkLists(key);
-  const all = manager
-    .getSandboxViolationStore()
-    .getViolationsForCommand(key)
+  const all = (await settledViolations(manager, key))
     .map((v) => parseViolation(v.line))
     .filter((v) => !permittedWrite(v, policy));
   const violations = all.slice(0, MAX_RECORDED_VIOLATIONS);
@@ -135,6 +133,29 @@ async function verdicts(
     retryOutside: c.inForce.allowUnsandboxedCommands,
     ...(allowedAfter.length ? { allowedAfter } : {}),
   };
+}
+
+/** How long the monitor's reports may keep arriving after a command ended: a few event-loop turns. */
+const SETTLE_STEP_MS = 5;
+const SETTLE_STEPS = 8;
+
+/**
+ * The runtime's reports for one command once they stop arriving. The helper inside the sandbox
+ * writes each write attempt to the runtime's monitor socket before the command exits, but this
+ * process reads that socket on its own turns: read at the exit, the last reports (often the only
+ * one) were still unread (a refused write missing from its card, seen under load). Waits until two
+ * reads a turn apart agree, at most SETTLE_STEPS turns.
+ */
+async function settledViolations(manager: Manager, key: string) {
+  const store = manager.getSandboxViolationStore();
+  let seen = store.getViolationsForCommand(key).length;
+  for (let step = 0; step < SETTLE_STEPS; step++) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+    const now = store.getViolationsForCommand(key).length;
+    if (now === seen && step > 0) break;
+    seen = now;
+  }
+  return store.getViolationsForCommand(key);
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
