@@ -119,6 +119,8 @@ export async function loadOnce(
   /** Milliseconds from the load request to its first update. */
   let firstUpdateMs = Number.NaN;
   let rssAfterInitialize = Number.NaN;
+  /** The agent's memory when the load is sent (idle, with the engine loaded when `afterInitializeMs` is long enough). */
+  let rssAtLoad = Number.NaN;
   let failure: string | undefined;
   agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
   await readLines(agent.proc.stdout, (line, at) => {
@@ -126,6 +128,7 @@ export async function loadOnce(
     if (id === 0) {
       rssAfterInitialize = rssMb(agent.proc.pid, "VmRSS");
       const sendLoad = () => {
+        rssAtLoad = rssMb(agent.proc.pid, "VmRSS");
         t0 = now();
         agent.send(requestLine(1, "session/load", { sessionId, cwd, mcpServers: [] }));
       };
@@ -145,7 +148,7 @@ export async function loadOnce(
   const peak = rssMb(agent.proc.pid, "VmHWM");
   await agent.stop();
   if (failure || Number.isNaN(ms)) throw new Error(`session/load failed: ${failure ?? "no response"}`);
-  return { ms, fromSpawnMs, updates, firstUpdateMs, rssAfterInitialize, peak };
+  return { ms, fromSpawnMs, updates, firstUpdateMs, rssAfterInitialize, rssAtLoad, peak };
 }
 
 export async function reopen(
