@@ -94,14 +94,22 @@ type Subject = { name: string; entry: string; env: Record<string, string>; cwd: 
 type Figures = Record<string, number[]>;
 
 /** One run of every figure for `s`. */
-async function runOnce(s: Subject, into: Figures): Promise<void> {
+async function runOnce(s: Subject, into: Figures, cpu: Figures): Promise<void> {
   const add = (figure: string, value: number) => (into[figure] ??= []).push(value);
+  const addCpu = (figure: string, value: number) => (cpu[figure] ??= []).push(value);
   add("cold initialize (ms)", await timeToInitialize(s.entry, s.env));
-  add("warm load, 500 turns (ms)", (await loadOnce(s.entry, s.env, "ses_500", s.cwd, ENGINE_LOADED_MS)).ms);
-  add("cold reopen, 10 turns (ms)", (await loadOnce(s.entry, s.env, "ses_10", s.cwd)).fromSpawnMs);
-  add("cold reopen, 500 turns (ms)", (await loadOnce(s.entry, s.env, "ses_500", s.cwd)).fromSpawnMs);
+  const warm = await loadOnce(s.entry, s.env, "ses_500", s.cwd, ENGINE_LOADED_MS);
+  add("warm load, 500 turns (ms)", warm.ms);
+  addCpu("warm load, 500 turns (ms)", warm.cpuMs);
+  const cold10 = await loadOnce(s.entry, s.env, "ses_10", s.cwd);
+  add("cold reopen, 10 turns (ms)", cold10.fromSpawnMs);
+  addCpu("cold reopen, 10 turns (ms)", cold10.cpuFromSpawnMs);
+  const cold = await loadOnce(s.entry, s.env, "ses_500", s.cwd);
+  add("cold reopen, 500 turns (ms)", cold.fromSpawnMs);
+  addCpu("cold reopen, 500 turns (ms)", cold.cpuFromSpawnMs);
   const big = await loadOnce(s.entry, s.env, "ses_10000", s.cwd, ENGINE_LOADED_MS);
   add("10,000 turns, running agent (ms)", big.ms);
+  addCpu("10,000 turns, running agent (ms)", big.cpuMs);
   add("10,000 turns: peak / idle memory", big.peak / big.rssAtLoad);
 }
 
@@ -124,14 +132,20 @@ const subjects: Subject[] = [
   ...(withSource ? [{ name: "source", entry: join(ROOT, "src", "cli.ts"), ...mineJournal }] : []),
 ];
 const figures = new Map<string, Figures>(subjects.map((s) => [s.name, {}]));
+/** The agent's own CPU time for the same figures: not judged, but steadier than wall time on a shared machine. */
+const cpuFigures = new Map<string, Figures>(subjects.map((s) => [s.name, {}]));
 let failed = false;
 try {
-  process.stdout.write(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(" ")}; base ${sha}; ${runs} runs\n`);
+  process.stdout.write(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; base ${sha}; ${runs} runs\n`,
+  );
   // One of each first, not counted (the OS file cache).
-  for (const s of subjects) await runOnce(s, {});
+  for (const s of subjects) await runOnce(s, {}, {});
   for (let i = 0; i < runs; i++) {
     log(`run ${i + 1} of ${runs}`);
-    for (const s of subjects) await runOnce(s, figures.get(s.name) as Figures);
+    for (const s of subjects) await runOnce(s, figures.get(s.name) as Figures, cpuFigures.get(s.name) as Figures);
   }
   const b = figures.get("base") as Figures;
   const t = figures.get("this") as Figures;
@@ -140,10 +154,26 @@ try {
     const over = ratio > LIMIT;
     failed ||= over;
     process.stdout.write(
-      `${figure.padEnd(36)} base ${median(b[figure] ?? []).toFixed(2).padStart(8)}  this ${median(t[figure] ?? []).toFixed(2).padStart(8)}  this/base ${ratio.toFixed(3)}${over ? `  PAST ${LIMIT}x` : ""}\n`,
+      `${figure.padEnd(36)} base ${median(b[figure] ?? [])
+        .toFixed(2)
+        .padStart(8)}  this ${median(t[figure] ?? [])
+        .toFixed(2)
+        .padStart(8)}  this/base ${ratio.toFixed(3)}${over ? `  PAST ${LIMIT}x` : ""}\n`,
     );
   }
-  process.stdout.write(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  const bc = cpuFigures.get("base") as Figures;
+  const tc = cpuFigures.get("this") as Figures;
+  for (const figure of Object.keys(tc)) {
+    const m = (f: Figures) => median(f[figure] ?? []);
+    process.stdout.write(
+      `${`  agent CPU: ${figure}`.padEnd(36)} base ${m(bc).toFixed(2).padStart(8)}  this ${m(tc).toFixed(2).padStart(8)}  this/base ${(m(tc) / m(bc)).toFixed(3)}\n`,
+    );
+  }
+  process.stdout.write(
+    `load average at end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
   for (const [name, f] of figures) process.stdout.write(`cold reopen target, ${name}: ${target(f)}\n`);
 } finally {
   mine.dispose();
