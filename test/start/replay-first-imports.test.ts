@@ -26,10 +26,16 @@ function reached(...from: string[]): Set<string> {
 }
 
 /** The engine's parts a load served before it must not reach. */
-const ENGINE = /^src\/(core\/(tools|providers|hooks|mcp|turn|permissions|jobs|subagents|compaction|instructions|commands)\/|lazy-sdks\/|core\/engine-deps\.ts$|core\/session\/session-runtime\.ts$|acp\/lazy-handlers\.ts$)/;
+const ENGINE =
+  /^src\/(core\/(tools|providers|hooks|mcp|turn|permissions|jobs|subagents|compaction|instructions|commands)\/|lazy-sdks\/|core\/engine-deps\.ts$|core\/session\/session-runtime\.ts$|acp\/lazy-handlers\.ts$)/;
 
 /** What answering `initialize` loads: the stdio server and the app (the SDK), and what its handler imports. */
-const atInitialize = reached("src/cli/agent-entry.ts", "src/acp/stdio.ts", "src/core/providers/catalog.ts", "src/core/hooks/trust.ts");
+const atInitialize = reached(
+  "src/cli/agent-entry.ts",
+  "src/acp/stdio.ts",
+  "src/core/providers/catalog.ts",
+  "src/core/hooks/trust.ts",
+);
 
 test("the graph is read: answering initialize reaches the app, and the engine's handlers reach its tools", () => {
   expect(atInitialize.has("src/acp/agent-app.ts")).toBe(true);
