@@ -86,6 +86,10 @@ export function floorRead(
   return { ms, openMs, bytes };
 }
 
+/** Milliseconds of CPU the process has had so far (Linux's schedstat): steadier than wall time on a loaded machine. */
+export const cpuMs = (pid: number): number =>
+  Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+
 const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
@@ -119,6 +123,11 @@ export async function loadOnce(
   /** Milliseconds from the load request to its first update. */
   let firstUpdateMs = Number.NaN;
   let rssAfterInitialize = Number.NaN;
+  /** The agent's memory when the load is sent (idle, with the engine loaded when `afterInitializeMs` is long enough). */
+  let rssAtLoad = Number.NaN;
+  /** The agent's CPU time when the load was sent, and when it was answered. */
+  let cpuAtLoad = Number.NaN;
+  let cpuAtAnswer = Number.NaN;
   let failure: string | undefined;
   agent.send(requestLine(0, "initialize", { protocolVersion: 1, clientCapabilities: {} }));
   await readLines(agent.proc.stdout, (line, at) => {
@@ -126,6 +135,8 @@ export async function loadOnce(
     if (id === 0) {
       rssAfterInitialize = rssMb(agent.proc.pid, "VmRSS");
       const sendLoad = () => {
+        rssAtLoad = rssMb(agent.proc.pid, "VmRSS");
+        cpuAtLoad = cpuMs(agent.proc.pid);
         t0 = now();
         agent.send(requestLine(1, "session/load", { sessionId, cwd, mcpServers: [] }));
       };
@@ -134,6 +145,7 @@ export async function loadOnce(
       return false;
     }
     if (id === 1) {
+      cpuAtAnswer = cpuMs(agent.proc.pid);
       ms = at - t0;
       fromSpawnMs = at - spawned;
       if (text(line).includes('"error"')) failure = text(line);
@@ -145,7 +157,18 @@ export async function loadOnce(
   const peak = rssMb(agent.proc.pid, "VmHWM");
   await agent.stop();
   if (failure || Number.isNaN(ms)) throw new Error(`session/load failed: ${failure ?? "no response"}`);
-  return { ms, fromSpawnMs, updates, firstUpdateMs, rssAfterInitialize, peak };
+  return {
+    ms,
+    fromSpawnMs,
+    updates,
+    firstUpdateMs,
+    rssAfterInitialize,
+    rssAtLoad,
+    peak,
+    /** The agent's CPU milliseconds from the load request to its answer, and from its spawn to that answer. */
+    cpuMs: cpuAtAnswer - cpuAtLoad,
+    cpuFromSpawnMs: cpuAtAnswer,
+  };
 }
 
 export async function reopen(

@@ -27,6 +27,7 @@ const ENVIRONMENT = `environment:
   VERBATIM_NOTIFY_COMMAND             a command told of busy / needs you / done (JSON on stdin)
   VERBATIM_REPLAY_CACHE=off           neither store nor use the replay cache (reopen from facts)
   VERBATIM_EARLY_INITIALIZE=off       let the full agent answer initialize (not the start path)
+  VERBATIM_REPLAY_FIRST=off           let a session/load wait for the whole engine (not only the replay)
 
 config files: $XDG_CONFIG_HOME/verbatim/config.json, then .verbatim/config.json (see README)
 `;

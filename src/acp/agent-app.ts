@@ -28,6 +28,7 @@ import { EXTENSION_REQUESTS, type ExtensionRequest } from "./extension-requests.
 import { initializeResponse } from "./capabilities.ts";
 import { clientProfile, type ClientProfile } from "./client-profile.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
+import type { ReplayFirst } from "./replay-first.ts";
 import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../shared/version.ts";
@@ -44,9 +45,10 @@ export type Agent = {
   /** Cancels running turns and releases every open session (on disconnect). */
   closeAll(): Promise<void>;
   /**
-   * Starts loading the engine in the background, and then opens the journal for reading: what
-   * the first session method would do first (call it once `initialize` is answered). Writes
-   * nothing and sends nothing; a failure is left for the first method that needs the engine.
+   * Opens the journal for reading, then loads the engine in the background once the client has
+   * had the time to send a load (which is then answered first: replay-first.ts); call it once
+   * `initialize` is answered. Writes nothing and sends nothing; a failure is left for the first
+   * method that needs the engine.
    */
   preload(): void;
   /** The engine's dependencies once it has loaded (the given ones, or those built from the environment). */
@@ -89,9 +91,13 @@ export const ENGINE_NOTIFICATIONS = [m.session.cancel] as const satisfies readon
 
 /**
  * Creates the app. Without `deps`, the engine builds them from the environment when it loads;
- * `trust` trusts every workspace (the `--trust` flag, for headless runs).
+ * `trust` trusts every workspace (the `--trust` flag, for headless runs); `replayFirst`: when a
+ * load is answered before the engine has loaded (`VERBATIM_REPLAY_FIRST` when not given).
  */
-export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = {}): Agent {
+export function createAgentApp(
+  deps?: AgentDeps,
+  options: { trust?: boolean; replayFirst?: ReplayFirstMode } = {},
+): Agent {
   // The client as its last `initialize` described it: derived once there, read by every session.
   let profile: ClientProfile = clientProfile();
   let engine: LoadedHandlers | undefined;
@@ -102,16 +108,53 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
   let asked = false;
   const responses = new AfterResponse();
   const forkMessageIds = new ForkMessageIds();
+  const replayFirstMode = options.replayFirst ?? replayFirstModeOf(process.env);
+  /** What loads and resumes are served from before the engine has loaded (replay-first.ts); undefined when off. */
+  let reading: Promise<ReplayFirst | undefined> | undefined;
+  const readingSide = (): Promise<ReplayFirst | undefined> =>
+    (reading ??=
+      replayFirstMode === "off"
+        ? Promise.resolve(undefined)
+        : import("./replay-first.ts").then(({ replayFirst }) =>
+            replayFirst(deps, () => profile, {
+              trust: options.trust ?? false,
+              ...defined({ catalog: processCatalog }),
+            }),
+          ));
   const load = (): Promise<LoadedHandlers> =>
-    (loading ??= import("./lazy-handlers.ts").then(({ loadHandlers }) => {
-      engine = loadHandlers(deps, () => profile, {
+    (loading ??= (async () => {
+      const first = await readingSide();
+      const { loadHandlers, takeOver } = await import("./lazy-handlers.ts");
+      const loaded = loadHandlers(deps, () => profile, {
         trust: options.trust ?? false,
         responses,
         forkMessageIds,
-        ...defined({ catalog: processCatalog }),
+        ...defined({ catalog: processCatalog, replayFirst: first }),
       });
-      return engine;
-    }));
+      if (first) await takeOver(loaded, first);
+      engine = loaded;
+      warmUp([() => loaded.deps.store.warm(), () => loaded.deps.replaySeal?.warm()], () => closed, [
+        collectUnlessAsked(() => asked),
+      ]);
+      return loaded;
+    })());
+  /** Loads the engine, unless a load is being served before it (which calls this again once answered). */
+  const engineWhenIdle = (): void => {
+    if (closed || loading) return;
+    void readingSide().then(
+      (first) => {
+        if (closed || loading || first?.busy) return;
+        load().catch(() => undefined);
+      },
+      () => undefined,
+    );
+  };
+  /** A load or resume answered before the engine has loaded, or undefined once the engine answers them. */
+  const servedFirst = async (): Promise<ReplayFirst | undefined> => {
+    if (engine || replayFirstMode === "off") return undefined;
+    const first = await readingSide().catch(() => undefined);
+    return first?.serving ? first : undefined;
+  };
   /** The catalog of the directory verbatim runs in: what `initialize` offers to configure. */
   const catalog = async (): Promise<ProviderCatalog> => {
     if (!processCatalog) {
@@ -142,7 +185,19 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
       );
     }),
   );
-  for (const method of ENGINE_REQUESTS) forwardRequest(app, method, load);
+  app.onRequest(m.session.load, async (context) => {
+    const first = await servedFirst();
+    if (!first) return engineRequest(m.session.load, load, context);
+    responses.then(context.requestId, engineWhenIdle);
+    return first.load(context.params, context.client, context.signal);
+  });
+  app.onRequest(m.session.resume, async (context) => {
+    const first = await servedFirst();
+    if (!first) return engineRequest(m.session.resume, load, context);
+    responses.then(context.requestId, engineWhenIdle);
+    return first.resume(context.params, context.client);
+  });
+  for (const method of ENGINE_REQUESTS) if (!SERVED_FIRST.has(method)) forwardRequest(app, method, load);
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
   for (const extension of EXTENSION_REQUESTS) forwardExtension(app, extension, load);
   const received = (message: unknown) => {
@@ -156,17 +211,23 @@ export function createAgentApp(deps?: AgentDeps, options: { trust?: boolean } = 
     connect: (stream) => app.connect(responses.watch(stream)),
     closeAll: async () => {
       closed = true;
+      // An engine still loading takes its sessions over first (replay-first.ts), then they close with the rest.
+      const loaded = engine ?? (await loading?.catch(() => undefined));
       // Followers stop first: nothing more is read from the journal about to close.
-      await engine?.followers.stopAll();
-      if (engine) await Promise.all(engine.sessions.all().map((s) => s.runtime.close()));
+      await loaded?.followers.stopAll();
+      if (loaded) await Promise.all(loaded.sessions.all().map((s) => s.runtime.close()));
+      // The journal the loads served before the engine opened; once loaded, the engine's owner closes it (loadedDeps).
+      else if (!deps && reading) await (await reading.catch(() => undefined))?.deps.store.close();
     },
     preload: () => {
       if (closed) return;
-      load().then(
-        ({ deps }) =>
-          warmUp([() => deps.store.warm(), () => deps.replaySeal?.warm()], () => closed, [
-            collectUnlessAsked(() => asked),
-          ]),
+      if (replayFirstMode === "off") return engineWhenIdle();
+      // The journal opens now; the engine once the client has had the time to send a load, which
+      // is then answered first (replay-first.ts), or at once for any other request.
+      void readingSide().then(
+        () => {
+          if (replayFirstMode === "idle") setTimeout(engineWhenIdle, ENGINE_AFTER_IDLE_MS);
+        },
         () => undefined,
       );
     },
@@ -205,13 +266,41 @@ function forwardRequest<M extends AgentRequestMethod>(
   load: () => Promise<LoadedHandlers>,
 ): void {
   type Context = Parameters<AgentRequestHandlersByMethod[M]>[0];
-  const forward = async (context: Context): Promise<unknown> => {
-    const handler = (await load()).handlers.request(method) as ((context: Context) => unknown) | undefined;
-    if (!handler) throw RequestError.methodNotFound(method);
-    return handler(context);
-  };
+  const forward = (context: Context): Promise<unknown> => engineRequest(method, load, context);
   app.onRequest(method, forward as unknown as AgentRequestHandlersByMethod[M]);
 }
+
+/** Hands a request to the engine's handler, once the engine has loaded. */
+async function engineRequest<M extends AgentRequestMethod, C>(
+  method: M,
+  load: () => Promise<LoadedHandlers>,
+  context: C,
+): Promise<never> {
+  const handler = (await load()).handlers.request(method) as ((context: C) => never) | undefined;
+  if (!handler) throw RequestError.methodNotFound(method);
+  return handler(context);
+}
+
+/**
+ * When a load or resume is answered before the engine has loaded (replay-first.ts), from
+ * `VERBATIM_REPLAY_FIRST`: `idle` (the default), when it arrives before the engine has started,
+ * which it does once the client has sent nothing for ENGINE_AFTER_IDLE_MS after `initialize`;
+ * `always`, when it arrives before any request that needs the engine (which then starts only for
+ * such a request, or once the load is answered; for tests that drive one way); `off`, never (the
+ * engine loads right after `initialize`, and a load waits for it).
+ */
+export type ReplayFirstMode = "idle" | "always" | "off";
+
+export function replayFirstModeOf(env: Record<string, string | undefined>): ReplayFirstMode {
+  const mode = env.VERBATIM_REPLAY_FIRST;
+  return mode === "off" || mode === "always" ? mode : "idle";
+}
+
+/** How long after `initialize` the engine waits for a load to come first (a client restoring its session sends it at once). */
+const ENGINE_AFTER_IDLE_MS = 20;
+
+/** The requests answered before the engine has loaded when they come first. */
+const SERVED_FIRST: ReadonlySet<AgentRequestMethod> = new Set([m.session.load, m.session.resume]);
 
 function forwardExtension(
   app: AgentApp,

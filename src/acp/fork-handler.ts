@@ -22,7 +22,8 @@ import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkDirectories, checkSessionId } from "./request-checks.ts";
-import { activate, modeState } from "./session-lifecycle.ts";
+import { activate } from "./session-lifecycle.ts";
+import { modeState } from "./mode-state.ts";
 import { restoreSession } from "./session-restore.ts";
 
 export function forkHandlers(
@@ -58,7 +59,7 @@ export function forkHandlers(
             }),
         });
         activate(runtime, params);
-        return { sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+        return { sessionId, modes: modeState(runtime.state), configOptions: runtime.currentConfigOptions() };
       });
     }),
   );

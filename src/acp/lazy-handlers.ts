@@ -15,6 +15,10 @@ import { forkHandlers } from "./fork-handler.ts";
 import { ForkMessageIds } from "./fork-message-ids.ts";
 import { Followers } from "./followers.ts";
 import { HandlerTable } from "./handler-table.ts";
+import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
+import type { ReplayFirst } from "./replay-first.ts";
+import { goLive } from "./replayed-sessions.ts";
+import { defined } from "../shared/defined.ts";
 import { listHandlers } from "./list-handler.ts";
 import { OpenSessions } from "./open-sessions.ts";
 import { promptHandlers } from "./prompt-handlers.ts";
@@ -23,6 +27,14 @@ import { rewindHandlers } from "./rewind-handlers.ts";
 import { lifecycleHandlers } from "./session-lifecycle.ts";
 import { steeringHandlers } from "./steering-handler.ts";
 import { titleHandlers } from "./title-handler.ts";
+
+/**
+ * Makes live the sessions `first` served before the engine had loaded (replay-first.ts), once
+ * it has stopped serving them; from then on loads and resumes are the engine's.
+ */
+export async function takeOver(loaded: LoadedHandlers, first: ReplayFirst): Promise<void> {
+  goLive(loaded.deps, loaded.sessions, await first.handOver());
+}
 
 /** The handlers past `initialize`, with what they were wired to. */
 export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; followers: Followers; handlers: HandlerTable };
@@ -36,15 +48,24 @@ export type LoadedHandlers = { deps: EngineDeps; sessions: OpenSessions; followe
 export function loadHandlers(
   deps: EngineDeps | undefined,
   profile: () => ClientProfile,
-  options: { trust: boolean; catalog?: ProviderCatalog; responses: AfterResponse; forkMessageIds?: ForkMessageIds },
+  options: {
+    trust: boolean;
+    catalog?: ProviderCatalog;
+    responses: AfterResponse;
+    forkMessageIds?: ForkMessageIds;
+    /** What loads were served from before the engine loaded: its journal, catalogs and update sender are the engine's too. */
+    replayFirst?: ReplayFirst;
+  },
 ): LoadedHandlers {
-  const wired = deps ?? engineDeps(process.env, options);
+  const first = options.replayFirst;
+  const wired = deps ?? engineDeps(process.env, { ...options, ...defined({ reading: first?.deps }) });
   const sessions = new OpenSessions(
     options.responses,
     profile,
     replayCacheOf(wired.store),
     wired.store,
     wired.replaySeal,
+    ...(first ? [(client: AgentContext) => first.sender(client)] : []),
   );
   const handlers = new HandlerTable();
   authHandlers(handlers, wired);

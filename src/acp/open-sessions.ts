@@ -41,7 +41,8 @@ export class OpenSessions {
    * `cacheStore`: the journal, when the replay cache is kept (core/replay-cache/kept-cache.ts);
    * `claimStore`: the journal, where the sessions' questions may be answered from other clients
    * too (journal/answer-claims.ts); `seal`: this user's seal of the cache's rows
-   * (core/replay-cache/replay-seal.ts).
+   * (core/replay-cache/replay-seal.ts); `makeSender`: makes the connection's update sender (the
+   * one a load served before the engine had loaded used: replay-first.ts).
    */
   constructor(
     readonly afterResponse: AfterResponse,
@@ -49,11 +50,12 @@ export class OpenSessions {
     readonly cacheStore: JournalStore | undefined,
     readonly claimStore: JournalStore | undefined,
     readonly seal?: ReplaySeal,
+    readonly makeSender: (client: AgentContext) => UpdateSender = (client) => new UpdateSender(client),
   ) {}
 
   /** The connection's one update sender (every handler's client context is the same connection). */
   sender(client: AgentContext): UpdateSender {
-    this.#sender ??= new UpdateSender(client);
+    this.#sender ??= this.makeSender(client);
     return this.#sender;
   }
 

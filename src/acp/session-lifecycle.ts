@@ -1,6 +1,7 @@
 /** The session lifecycle methods: session/new, load, resume, close and delete (session/list is in list-handler.ts, session/fork in fork-handler.ts). */
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
+import { RequestError, type AgentContext } from "@agentclientprotocol/sdk/unstable";
+import { modeState } from "./mode-state.ts";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
 import { deleteStoredSession } from "../core/session/stored-sessions.ts";
 import { busy } from "../journal/errors.ts";
@@ -35,7 +36,11 @@ export function lifecycleHandlers(
       // The client learns the session id from the response: what the session shows next (its
       // slash commands, its MCP servers' reports) starts once the response is written.
       sessions.afterResponse.then(requestId, () => runtime.begin());
-      return { sessionId: runtime.sessionId, modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+      return {
+        sessionId: runtime.sessionId,
+        modes: modeState(runtime.state),
+        configOptions: runtime.currentConfigOptions(),
+      };
     }),
   );
 
@@ -71,7 +76,7 @@ export function lifecycleHandlers(
       signal,
     });
     activate(runtime, params);
-    return { modes: modeState(runtime), configOptions: runtime.currentConfigOptions() };
+    return { modes: modeState(runtime.state), configOptions: runtime.currentConfigOptions() };
   }
 
   app.onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
@@ -94,7 +99,7 @@ export function lifecycleHandlers(
         const sender = sessions.sender(client);
         for (const update of openingUpdates(runtime.runtime.state)) sender.send(params.sessionId, update);
         await sender.flush();
-        return { modes: modeState(runtime.runtime), configOptions: runtime.runtime.currentConfigOptions() };
+        return { modes: modeState(runtime.runtime.state), configOptions: runtime.runtime.currentConfigOptions() };
       });
     }),
   );
@@ -143,8 +148,4 @@ function activate(runtime: SessionRuntime, params: { cwd: string; additionalDire
   if (params.cwd === runtime.state.cwd) runtime.activateDirectories(params.additionalDirectories ?? []);
 }
 
-function modeState(runtime: SessionRuntime): SessionModeState {
-  return { currentModeId: runtime.state.modeId, availableModes: runtime.state.availableModes };
-}
-
-export { activate, modeState };
+export { activate };

@@ -7,7 +7,7 @@ import "../shared/zod-jitless.ts";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../shared/log.ts";
-import { createAgentApp } from "./agent-app.ts";
+import { createAgentApp, type ReplayFirstMode } from "./agent-app.ts";
 import { exitOnSignals } from "./exit-signals.ts";
 import { guardLineLength, maxMessageBytes } from "./line-guard.ts";
 import { PendingRequests } from "./pending-requests.ts";
@@ -40,10 +40,19 @@ const processEnds = (input: ReadableStream<Uint8Array> = Bun.stdin.stream()): St
  * (src/start/early-initialize.ts).
  */
 export async function serveStdio(
-  options: { deps?: EngineDeps; trust?: boolean; ends?: StdioEnds; early?: EarlyStart } = {},
+  options: {
+    deps?: EngineDeps;
+    trust?: boolean;
+    ends?: StdioEnds;
+    early?: EarlyStart;
+    replayFirst?: ReplayFirstMode;
+  } = {},
 ): Promise<void> {
   if (!options.ends) protectStdout();
-  const agent = createAgentApp(options.deps, { trust: options.trust ?? false });
+  const agent = createAgentApp(options.deps, {
+    trust: options.trust ?? false,
+    ...(options.replayFirst ? { replayFirst: options.replayFirst } : {}),
+  });
   const stdio = stdioStream(
     options.ends ?? processEnds(options.early?.input),
     () => agent.preload(),

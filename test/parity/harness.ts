@@ -62,8 +62,9 @@ export async function parity(
   }
   // The reloading client offers what the live one did unless told otherwise; a reload must use none of it.
   const callsBefore = options.services?.calls.length ?? 0;
+  // The reload is served before the engine has loaded (replay-first.ts); the second one below after it.
   const fresh = await connectProcess(
-    box.env,
+    { ...box.env, VERBATIM_REPLAY_FIRST: "always" },
     options.reload ?? {
       ...(options.capabilities ? { capabilities: options.capabilities } : {}),
       ...(options.services ? { services: options.services } : {}),
@@ -138,7 +139,8 @@ async function showDifferences(box: Sandbox, sessionId: string, loaded: SessionN
 
 /**
  * Every parity scenario's reload is replayed a second time from the facts alone (the replay cache
- * off): it must send exactly what the reload did, whatever of it came from the cache.
+ * off), and the other way a load is served (after the engine has loaded, where the reload was
+ * served before it: replay-first.ts): it must send exactly what the reload did.
  */
 async function sameWithoutReplayCache(
   box: Sandbox,
@@ -147,7 +149,7 @@ async function sameWithoutReplayCache(
   options: ClientOptions,
 ): Promise<void> {
   const factsOnly = await connectProcess(
-    { ...box.env, VERBATIM_REPLAY_CACHE: "off" },
+    { ...box.env, VERBATIM_REPLAY_CACHE: "off", VERBATIM_REPLAY_FIRST: "off" },
     {
       ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     },

@@ -74,9 +74,10 @@ describe("the replay cache on the golden journals", () => {
   });
 
   for (const g of goldens) {
-    test(`${g.meta.name} loads to the same bytes from its cache as from its facts`, async () => {
+    // The two loads are also the two ways a load is served: after the engine has loaded, and before it (replay-first.ts).
+    test(`${g.meta.name} loads to the same bytes from its cache as from its facts, before the engine as after it`, async () => {
       const factsOnly = await loadBytes(
-        { ...env, VERBATIM_REPLAY_CACHE: "off" },
+        { ...env, VERBATIM_REPLAY_CACHE: "off", VERBATIM_REPLAY_FIRST: "off" },
         g.meta.sessionId,
         g.meta.cwd,
         g.meta.loadCapabilities,
@@ -84,7 +85,14 @@ describe("the replay cache on the golden journals", () => {
       const cache = derived.get(g.meta.name) ?? { rows: [], parts: [] };
       const rewoundAt = retractions.get(g.meta.name)?.rewoundAt;
       storeCache(join(home, "journal.db"), g.meta.sessionId, capabilitiesOf(g), cache, rewoundAt);
-      expect(await loadBytes(env, g.meta.sessionId, g.meta.cwd, g.meta.loadCapabilities)).toBe(factsOnly);
+      expect(
+        await loadBytes(
+          { ...env, VERBATIM_REPLAY_FIRST: "always" },
+          g.meta.sessionId,
+          g.meta.cwd,
+          g.meta.loadCapabilities,
+        ),
+      ).toBe(factsOnly);
     });
   }
 });

@@ -10,6 +10,8 @@ export type ImportGraph = {
   /** Module paths relative to the repository root (`src/...`), each with what it imports. */
   all: Map<string, Set<string>>;
   runtime: Map<string, Set<string>>;
+  /** Of `runtime`, those evaluated with the module (dynamic `import()`s left out: they are evaluated when called). */
+  static: Map<string, Set<string>>;
   /** Package imports (not relative) that stay at runtime, per module. */
   packages: Map<string, Set<string>>;
 };
@@ -35,7 +37,7 @@ function allSpecifiers(code: string): string[] {
 
 export function importGraph(): ImportGraph {
   const transpiler = new Bun.Transpiler({ loader: "ts" });
-  const graph: ImportGraph = { all: new Map(), runtime: new Map(), packages: new Map() };
+  const graph: ImportGraph = { all: new Map(), runtime: new Map(), static: new Map(), packages: new Map() };
   for (const file of sources(join(ROOT, "src"))) {
     const module = relative(ROOT, file);
     const code = readFileSync(file, "utf8").replace(/^#!.*/, "");
@@ -44,9 +46,12 @@ export function importGraph(): ImportGraph {
     const all = allSpecifiers(code)
       .map(local)
       .filter((m): m is string => m !== undefined);
-    const runtime = transpiler.scanImports(code).map((i) => i.path);
+    const scanned = transpiler.scanImports(code);
+    const runtime = scanned.map((i) => i.path);
     graph.all.set(module, new Set(all));
     graph.runtime.set(module, new Set(runtime.map(local).filter((m): m is string => m !== undefined)));
+    const evaluated = scanned.filter((i) => i.kind !== "dynamic-import").map((i) => local(i.path));
+    graph.static.set(module, new Set(evaluated.filter((m): m is string => m !== undefined)));
     graph.packages.set(module, new Set(runtime.filter((s) => !s.startsWith("."))));
   }
   return graph;

@@ -86,12 +86,6 @@ export class JournalWriter {
     this.#nextSeq = seq + 1;
   }
 
-  /** Folds a record read from the journal while restoring the session (nothing is shown or written). */
-  restored(record: StoredFact): void {
-    this.#nextSeq = record.seq + 1;
-    this.host.absorb(record);
-  }
-
   /**
    * Appends a fact (taking the lease first if this process has not), then folds and shows it;
    * resolves once that is done. A streamed chunk resolves once it joins its batch: it is committed,

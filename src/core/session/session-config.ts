@@ -3,7 +3,8 @@
  * changed by name with the checks a client's request needs. Pure; the runtime records the change.
  */
 import type { SessionStateFold } from "../../replay/state.ts";
-import type { ConfigValues } from "../config/config-options.ts";
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
+import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
 import { isModeId } from "../config/modes.ts";
 import { formatModelRef, parseModelRef } from "../config/model-ref.ts";
 import { isThoughtLevel, type ThoughtLevel } from "../config/thought-levels.ts";
@@ -21,6 +22,14 @@ export function configValuesOf(state: SessionStateFold): ConfigValues {
     model: model ?? { provider: "unknown", model: "unknown" },
     thoughtLevel: isThoughtLevel(level) ? level : DEFAULT_THOUGHT_LEVEL,
   };
+}
+
+/** The config options as the session's facts last set them, listing the models `catalog` knows. */
+export function currentConfigOptions(
+  state: SessionStateFold,
+  catalog: Pick<ProviderCatalog, "models">,
+): SessionConfigOption[] {
+  return buildConfigOptions(configValuesOf(state), catalog.models());
 }
 
 /** `current` with one option changed. Throws `invalid_config` for an unknown option or value. */

@@ -6,11 +6,12 @@
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
 import type { Fact, PromptFrom, StoredFact } from "../../journal/facts/index.ts";
+import type { SessionRow } from "../../journal/store.ts";
 import { ConversationFold } from "../../replay/conversation.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
-import { changedConfig, configValuesOf } from "./session-config.ts";
+import { changedConfig, configValuesOf, currentConfigOptions } from "./session-config.ts";
 import { log } from "../../shared/log.ts";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
@@ -34,6 +35,7 @@ import { commandPlace } from "./command-place.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
+import { StoredFold } from "./stored-fold.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
 import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
@@ -247,22 +249,33 @@ export class SessionRuntime {
     mcpServers: McpServerConfig[] = [],
     start?: { seq: number; restore(state: SessionStateFold): void },
   ): Promise<SessionRuntime> {
-    const first = await deps.store.info(sessionId);
+    const info = await deps.store.info(sessionId);
+    const fold = new StoredFold();
+    if (start) fold.restoredTo(start.seq, (state) => start.restore(state));
+    await fold.read(pages, each);
+    return SessionRuntime.adopt(deps, io, sessionId, info, fold, mcpServers);
+  }
+
+  /**
+   * Continues a session from what a restore folded (`fold`, stored-fold.ts) without reading its
+   * records again: a load that replayed it before the engine had loaded becomes live this way
+   * (replay-stored.ts). `info` is the session's row. Never writes.
+   */
+  static adopt(
+    deps: EngineDeps,
+    io: SessionIo,
+    sessionId: string,
+    info: Pick<SessionRow, "cwd" | "parentSessionId"> | undefined,
+    fold: StoredFold,
+    mcpServers: McpServerConfig[] = [],
+  ): SessionRuntime {
     // A subagent's session never offers Task or AskUserQuestion: only top-level sessions start subagents and ask the user.
-    const tools = first?.parentSessionId ? deps.tools.without(PARENT_ONLY) : deps.tools;
-    const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, first?.cwd ?? process.cwd());
-    if (start) {
-      start.restore(runtime.state);
-      runtime.#writer.restoredTo(start.seq);
-      runtime.#messages = undefined;
-    }
-    for await (const page of pages) {
-      for (const record of page) {
-        runtime.#writer.restored(record);
-        const wait = each(record);
-        if (wait) await wait;
-      }
-    }
+    const tools = info?.parentSessionId ? deps.tools.without(PARENT_ONLY) : deps.tools;
+    const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, info?.cwd ?? process.cwd());
+    // In place: the tooling and the hooks hold `state`. The conversation is folded when first needed.
+    Object.assign(runtime.state, fold.state);
+    runtime.#writer.restoredTo(fold.seq);
+    runtime.#messages = fold.messages;
     return runtime;
   }
 
@@ -395,7 +408,7 @@ export class SessionRuntime {
 
   /** The config options as they stand, listing the models this process knows. */
   currentConfigOptions(): SessionConfigOption[] {
-    return buildConfigOptions(this.configValues(), this.#catalog.models());
+    return currentConfigOptions(this.state, this.#catalog);
   }
 
   /**

@@ -1,5 +1,4 @@
 /** Operations on a stored session that do not open it: the same for the wire layer and the CLI. */
-import { isThisProcess } from "../../journal/process-identity.ts";
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { JournalStore } from "../../journal/store.ts";
 import { SessionStateFold } from "../../replay/state.ts";
@@ -10,14 +9,8 @@ import { killOrphanJobs } from "../jobs/orphan-jobs.ts";
 import { jobsDirectory } from "../jobs/session-jobs.ts";
 import type { OpenJob } from "../../replay/state.ts";
 
-/**
- * True when no live process other than this one holds the session: then the calls it left open
- * are shown interrupted (a live holder may still finish them).
- */
-export async function openCallsInterrupted(store: JournalStore, sessionId: string): Promise<boolean> {
-  const holder = await store.holder(sessionId);
-  return !holder || isThisProcess(holder);
-}
+// Its own module, so that a load replayed before the engine has loaded reaches none of the rest of this one.
+export { openCallsInterrupted } from "./open-calls.ts";
 
 /** A session's mode and config options as of record `upToSeq`, as they were last shown (its authority records say them). */
 export async function shownModesAt(
