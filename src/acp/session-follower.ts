@@ -9,13 +9,13 @@ import type { StoredFact } from "../journal/facts/index.ts";
 import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
 import type { JournalStore } from "../journal/store.ts";
 import type { Projector } from "../replay/project.ts";
-import { ReplayPipeline } from "../replay/replay-pipeline.ts";
-import { retractionOf } from "../replay/retraction.ts";
 import { turnEndUpdate } from "../replay/turn-end.ts";
 import { JournalError } from "../journal/errors.ts";
 import { log } from "../shared/log.ts";
 import { sleep } from "../shared/sleep.ts";
 import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import { readStoredSession } from "../core/session/stored-replay.ts";
+import { defined } from "../shared/defined.ts";
 import { OpenQuestions, type AskQuestion } from "./open-questions.ts";
 
 /** How long a follower waits, with a turn open and nothing new, before it asks whether the writer still lives. */
@@ -76,8 +76,6 @@ export async function sendHistory(
   ask?: AskQuestion,
 ): Promise<Following> {
   const full = options.policy === "full" && options.replayFrom === undefined;
-  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
-  const pipeline = new ReplayPipeline(projector, rewound);
   const following: Following = {
     projector,
     openTurn: undefined,
@@ -85,22 +83,33 @@ export async function sendHistory(
     cursor: new FollowCursor(),
     watchers: new Set(),
   };
+  const took = (record: StoredFact) => {
+    following.cursor.took(record);
+    note(following, record, false);
+  };
   const after = options.policy === "full" ? options.replayFrom : undefined;
-  const tail: StoredFact[] = [];
-  for await (const page of store.readPages(sessionId)) {
-    for (const record of page) {
-      if (after !== undefined && record.seq > after) tail.push(record);
-      else for (const update of pipeline.push(record)) if (full) sink.update(update);
-      following.cursor.took(record);
-      note(following, record, false);
-    }
-    await sink.pressure();
-  }
-  const ended = pipeline.end(full && (await openCallsInterrupted(store, sessionId)));
-  if (full) for (const update of ended) sink.update(update);
+  await readStoredSession(store, sessionId, {
+    projector,
+    sink: {
+      update: (update) => {
+        if (full) sink.update(update);
+      },
+      pressure: () => sink.pressure(),
+      stopIfCancelled: () => undefined,
+      end: async () => undefined,
+    },
+    each: took,
+    marks: full,
+    ...defined({ upTo: after }),
+  });
   // Past the history the records are projected one by one, as a reload projects them.
   projector.context.replay = true;
-  for (const record of tail) sendLive(projector, record, sink);
+  if (after === undefined) return following;
+  for await (const page of store.readPages(sessionId, after + 1))
+    for (const record of page) {
+      sendLive(projector, record, sink);
+      took(record);
+    }
   return following;
 }
 

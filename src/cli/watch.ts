@@ -9,12 +9,11 @@
  * may be drawn already) and a line at each turn's end saying how it ended. It reads the journal
  * only: the writer is never asked for anything, nor slowed.
  */
-import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import { drawingSink } from "../core/session/replay-sink.ts";
+import { readStoredSession } from "../core/session/stored-replay.ts";
 import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
-import { ReplayPipeline } from "../replay/replay-pipeline.ts";
-import { retractionOf } from "../replay/retraction.ts";
 import type { Fact } from "../journal/facts/index.ts";
 import { endedLine, outputText } from "../replay/job-card.ts";
 import { visible } from "../view/visible-text.ts";
@@ -55,21 +54,18 @@ async function drawRecorded(
   sessionId: string,
   screen: Screen,
 ): Promise<{ cursor: FollowCursor; projector: Projector; turnOpen: boolean }> {
-  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
   const projector = new Projector({ notices: false, replay: true, sessionId });
-  const pipeline = new ReplayPipeline(projector, rewound);
   const cursor = new FollowCursor();
   let turnOpen = false;
-  for await (const page of store.readPages(sessionId)) {
-    for (const record of page) {
-      for (const update of pipeline.push(record)) screen.transcript.apply(update);
+  await readStoredSession(store, sessionId, {
+    projector,
+    sink: drawingSink((update) => screen.transcript.apply(update)),
+    each: (record) => {
       cursor.took(record);
       if (record.fact.kind === "prompt_received") turnOpen = true;
       if (record.fact.kind === "turn_ended" || record.fact.kind === "session_recovered") turnOpen = false;
-    }
-  }
-  // Not flushed: a message the writer is still streaming stays open, to be drawn on as it grows.
-  for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) screen.transcript.apply(update);
+    },
+  });
   return { cursor, projector, turnOpen };
 }
 
