@@ -6,20 +6,21 @@
  * any, and the session's mode and config options then, as session/load answers them); then each
  * record's updates follow as its writer commits it, with `_meta.verbatim.position`. A controller
  * is also asked the session's permission questions, its answers claimed for the writer (its only
- * write: journal/answer-claims.ts). A follower otherwise reads the journal only (session-follower.ts). docs/acp-language.md says this.
+ * write: journal/answer-claims.ts). A follower otherwise reads the journal only (core/follow/session-follower.ts). docs/acp-language.md says this.
  */
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk/unstable";
 import type { Projector } from "../replay/project.ts";
 import { log } from "../shared/log.ts";
-import type { AskQuestion, OpenQuestion } from "./open-questions.ts";
+import type { AskQuestion, OpenQuestion } from "../core/follow/open-questions.ts";
 import type { ClaimedAnswer } from "../journal/answer-claims.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
-import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
+import { followLive, sendHistory } from "../core/follow/session-follower.ts";
+import type { ReplaySink } from "../core/session/replay-sink.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
-import { attached, keepAttached } from "./kept-attachment.ts";
+import { attached, keepAttached } from "../core/follow/kept-attachment.ts";
 import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
 import { REWOUND_NOTIFICATION } from "../shared/rewound-notification.ts";
 import { typed, unknownSession } from "./errors.ts";
@@ -29,12 +30,15 @@ import type { OpenSessions } from "./open-sessions.ts";
 import { checkSessionId } from "./request-checks.ts";
 import type { UpdateSender } from "./update-sender.ts";
 
-const sinkOf = (sender: UpdateSender, sessionId: string): FollowSink => ({
+/** A follower's updates to this client: those past the history with their position (`_meta.verbatim.position`). */
+const sinkOf = (sender: UpdateSender, sessionId: string): ReplaySink => ({
   update: (update, position) =>
     sender.send(sessionId, update, position === undefined ? undefined : { verbatim: { position } }),
   pressure: () => sender.pressure(),
   rewound: (retracted, position) =>
     sender.sendExtension(REWOUND_NOTIFICATION, { sessionId, retracted, _meta: { verbatim: { position } } }),
+  stopIfCancelled: () => undefined,
+  end: () => sender.flush(),
 });
 
 export function attachHandlers(

@@ -9,11 +9,11 @@ import { checkSessionId } from "./request-checks.ts";
 import type { Followers } from "./followers.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { log } from "../shared/log.ts";
-import { cancelTheWriter, promptTheWriter } from "./writer-requests.ts";
+import { cancelTheWriter, promptTheWriter } from "../core/follow/writer-requests.ts";
 
 /**
  * `followers`: a session this connection follows as a controller is prompted and cancelled
- * through its writer (writer-requests.ts); an observer can do neither.
+ * through its writer (core/follow/writer-requests.ts); an observer can do neither.
  */
 export function promptHandlers(
   app: HandlerRegistry,

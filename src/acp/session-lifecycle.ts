@@ -2,9 +2,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { RequestError, type AgentContext, type SessionModeState } from "@agentclientprotocol/sdk/unstable";
 import { SessionRuntime, type EngineDeps } from "../core/session/session-runtime.ts";
-import { deleteStoredSession } from "../core/session/stored-sessions.ts";
-import { busy } from "../journal/errors.ts";
-import { isThisProcess } from "../journal/process-identity.ts";
+import { deleteStoredSession, refuseHeldElsewhere } from "../core/session/stored-sessions.ts";
 import { throwIfCancelled, typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import { mcpServerConfigs } from "./mcp-servers.ts";
@@ -122,8 +120,7 @@ export function lifecycleHandlers(
         const open = sessions.get(params.sessionId);
         if (open) {
           // A delete another live process refuses must leave the session open here: ask before closing it.
-          const holder = await deps.store.holder(params.sessionId);
-          if (holder && !isThisProcess(holder)) throw busy(params.sessionId, holder);
+          await refuseHeldElsewhere(deps.store, params.sessionId);
           sessions.delete(params.sessionId);
           await open.runtime.close();
         }

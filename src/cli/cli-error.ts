@@ -202,6 +202,10 @@ function engineBody(code: EngineError["code"], message: string, details: Record<
       return body("unknown_message", `${message}. \`verbatim show ID --ids\` lists the session's message ids.`, data);
     case "cwd_missing":
       return body("cwd_missing", message, data);
+    case "no_writer":
+    case "turn_failed":
+    case "following_ended":
+      return body(code, message, data);
   }
 }
 

@@ -10,7 +10,10 @@ export class EngineError extends Error {
       | "closed"
       | "not_forkable"
       | "unknown_message"
-      | "cwd_missing",
+      | "cwd_missing"
+      | "no_writer"
+      | "turn_failed"
+      | "following_ended",
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {

@@ -15,8 +15,13 @@ export type ReplaySink = {
    * every update; a promise to wait on before the next lines (the client's pace), or undefined.
    */
   lines?(lines: readonly (string | Uint8Array)[]): Promise<void> | undefined;
-  /** One projected update, after everything handed on before it. */
-  update(update: ProjectedUpdate): void;
+  /**
+   * One projected update, after everything handed on before it; `position`: the journal record it
+   * shows, on those a follower sends past the history (a load's and the history's carry none).
+   */
+  update(update: ProjectedUpdate, position?: number): void;
+  /** A follower's: the session was rewound at `position`; the client drops the entries named. */
+  rewound?(retracted: { messageIds: string[]; toolCallIds: string[] }, position: number): void;
   /** Backpressure: a promise to wait on while the client has not taken what was handed on; undefined when it keeps up. */
   pressure(): Promise<void> | undefined;
   /** Throws the wire's error once the load was cancelled; the load calls it between records. */

@@ -5,12 +5,12 @@
  * process killed leaves its row to expire. The writer runs the controller's queued prompts only
  * while the row lives.
  */
-import { mintId } from "../core/ids.ts";
-import type { AnsweredBy } from "../journal/facts/index.ts";
-import { ATTACHMENT_REFRESH_MS, type Attachment } from "../journal/session-attachments.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { log } from "../shared/log.ts";
-import { sleep } from "../shared/sleep.ts";
+import { mintId } from "../ids.ts";
+import type { AnsweredBy } from "../../journal/facts/index.ts";
+import { ATTACHMENT_REFRESH_MS, type Attachment } from "../../journal/session-attachments.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { log } from "../../shared/log.ts";
+import { sleep } from "../../shared/sleep.ts";
 
 type AttachmentStore = Pick<JournalStore, "keepAttachment" | "dropAttachment">;
 
