@@ -31,6 +31,8 @@ import { commandPlace } from "./command-place.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
 import { Located } from "./rewind-index.ts";
+import { rewindTo, type Rewound, type RewindTarget } from "./rewind.ts";
+import { recoveryFact } from "./recovery.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
 import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
@@ -506,9 +508,29 @@ export class SessionRuntime {
     this.#messages = new Located();
   }
 
-  /** The session's messages and calls as folded from record 1, if they were (see #messages). */
-  messageIndex(): Located | undefined {
-    return this.#messages;
+  /**
+   * Rewinds the session (`session/rewind`, and `session/edit_prompt` before its new prompt): a
+   * running turn is cancelled first, a turn a dead process left open is closed as the next prompt
+   * would close it, then the point is recorded (rewind.ts); `files`: the workspace's files too
+   * (restore-step.ts).
+   */
+  async rewind(target: RewindTarget, options: { files?: boolean } = {}): Promise<Rewound> {
+    const cancelledTurnId = this.running ? this.state.lastTurn?.turnId : undefined;
+    if (this.running) {
+      this.cancel();
+      await this.settled();
+    }
+    if (this.state.needsRecovery()) await this.record(recoveryFact(this.state));
+    const session = {
+      sessionId: this.sessionId,
+      state: this.state,
+      store: this.deps.store,
+      roots: [this.state.cwd, ...this.additionalDirectories],
+      index: this.#messages,
+      record: (fact: Fact) => this.record(fact),
+      askCard: this.io.askCard,
+    };
+    return rewindTo(session, target, cancelledTurnId, options.files ?? false);
   }
 
   #absorb(record: StoredFact): void {
