@@ -15,12 +15,12 @@ import type { AskQuestion, OpenQuestion } from "../core/follow/open-questions.ts
 import type { ClaimedAnswer } from "../journal/answer-claims.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
-import { followLive, sendHistory } from "../core/follow/session-follower.ts";
+import { sendHistory } from "../core/follow/session-follower.ts";
 import type { ReplaySink } from "../core/session/replay-sink.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
-import { attached, keepAttached } from "../core/follow/kept-attachment.ts";
+import { attached, followAttached } from "../core/follow/kept-attachment.ts";
 import { ATTACH_METHOD, attachParams, DETACH_METHOD, detachParams, type AttachParams } from "./attach-params.ts";
 import { REWOUND_NOTIFICATION } from "../shared/rewound-notification.ts";
 import { typed, unknownSession } from "./errors.ts";
@@ -74,18 +74,7 @@ export function attachHandlers(
           followers.start(
             sessionId,
             { role, following, ...defined({ attachmentId: attachment?.attachmentId }) },
-            async (signal) => {
-              // The row lives as long as the following, however the following ends.
-              const ended = new AbortController();
-              const keeping =
-                attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
-              try {
-                await followLive(store, sessionId, following, sink, signal);
-              } finally {
-                ended.abort();
-                await keeping;
-              }
-            },
+            (signal) => followAttached(store, sessionId, { following, sink, attachment }, signal),
           ),
         );
         const position = following.cursor.last;

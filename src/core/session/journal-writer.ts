@@ -86,10 +86,22 @@ export class JournalWriter {
     this.#nextSeq = seq + 1;
   }
 
-  /** Folds a record read from the journal while restoring the session (nothing is shown or written). */
-  restored(record: StoredFact): void {
-    this.#nextSeq = record.seq + 1;
-    this.host.absorb(record);
+  /**
+   * Folds the records read from the journal while restoring the session (nothing is shown or
+   * written), handing each to `each` once folded and waiting on what it returns (a load's pace).
+   */
+  async restoredFrom(
+    pages: AsyncIterable<readonly StoredFact[]>,
+    each: (record: StoredFact) => Promise<void> | undefined,
+  ): Promise<void> {
+    for await (const page of pages) {
+      for (const record of page) {
+        this.#nextSeq = record.seq + 1;
+        this.host.absorb(record);
+        const wait = each(record);
+        if (wait) await wait;
+      }
+    }
   }
 
   /**
