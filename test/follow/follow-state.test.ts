@@ -82,6 +82,28 @@ describe("the state a follower folds", () => {
     }
   });
 
+  test("knows the questions open: asked, then answered, or closed by the recovery of their call", () => {
+    const state = new SessionStateFold();
+    const options = [{ optionId: "allow", name: "Allow", kind: "allow_once" as const }];
+    state.apply({ kind: "permission_requested", requestId: "req_a", toolCallId: "call_a", options }, 2);
+    state.apply({ kind: "permission_requested", requestId: "req_b", toolCallId: "call_b", options }, 3);
+    expect([...state.openQuestions.keys()]).toEqual(["req_a", "req_b"]);
+    state.apply(
+      {
+        kind: "permission_answered",
+        requestId: "req_a",
+        toolCallId: "call_a",
+        outcome: { outcome: "selected", optionId: "allow" },
+      },
+      4,
+    );
+    state.apply(
+      { kind: "session_recovered", calls: [{ toolCallId: "call_b", mayHaveRun: false, modelText: "never ran" }] },
+      5,
+    );
+    expect(state.openQuestions.size).toBe(0);
+  });
+
   test("knows which turn a controller's prompt became", () => {
     const state = new SessionStateFold();
     state.apply(prompted("turn_c", "req_1"), 2);
