@@ -6,20 +6,21 @@
  * any, and the session's mode and config options then, as session/load answers them); then each
  * record's updates follow as its writer commits it, with `_meta.verbatim.position`. A controller
  * is also asked the session's permission questions, its answers claimed for the writer (its only
- * write: journal/answer-claims.ts). A follower otherwise reads the journal only (session-follower.ts). docs/acp-language.md says this.
+ * write: journal/answer-claims.ts). A follower otherwise reads the journal only (core/follow/session-follower.ts). docs/acp-language.md says this.
  */
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk/unstable";
 import type { Projector } from "../replay/project.ts";
 import { log } from "../shared/log.ts";
-import type { AskQuestion, OpenQuestion } from "./open-questions.ts";
+import type { AskQuestion, OpenQuestion } from "../core/follow/open-questions.ts";
 import type { ClaimedAnswer } from "../journal/answer-claims.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
-import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
+import { sendHistory } from "../core/follow/session-follower.ts";
+import type { ReplaySink } from "../core/session/replay-sink.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
-import { attached, keepAttached } from "./kept-attachment.ts";
+import { attached, followAttached } from "../core/follow/kept-attachment.ts";
 import { ATTACH_METHOD, DETACH_METHOD, type ExtensionParams, REWOUND_NOTIFICATION } from "../protocol/extensions.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { Followers } from "./followers.ts";
@@ -28,12 +29,15 @@ import type { OpenSessions } from "./open-sessions.ts";
 import { checkSessionId } from "./request-checks.ts";
 import type { UpdateSender } from "./update-sender.ts";
 
-const sinkOf = (sender: UpdateSender, sessionId: string): FollowSink => ({
+/** A follower's updates to this client: those past the history with their position (`_meta.verbatim.position`). */
+const sinkOf = (sender: UpdateSender, sessionId: string): ReplaySink => ({
   update: (update, position) =>
     sender.send(sessionId, update, position === undefined ? undefined : { verbatim: { position } }),
   pressure: () => sender.pressure(),
   rewound: (retracted, position) =>
     sender.sendExtension(REWOUND_NOTIFICATION, { sessionId, retracted, _meta: { verbatim: { position } } }),
+  stopIfCancelled: () => undefined,
+  end: () => sender.flush(),
 });
 
 export function attachHandlers(
@@ -66,18 +70,7 @@ export function attachHandlers(
         followers.start(
           sessionId,
           { role, following, ...defined({ attachmentId: attachment?.attachmentId }) },
-          async (signal) => {
-            // The row lives as long as the following, however the following ends.
-            const ended = new AbortController();
-            const keeping =
-              attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
-            try {
-              await followLive(store, sessionId, following, sink, signal);
-            } finally {
-              ended.abort();
-              await keeping;
-            }
-          },
+          (signal) => followAttached(store, sessionId, { following, sink, attachment }, signal),
         ),
       );
       const position = following.cursor.last;

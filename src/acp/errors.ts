@@ -36,7 +36,11 @@ export function toRequestError(error: unknown): unknown {
       case "queue_full":
       case "closed":
       case "cwd_missing":
+      case "no_writer":
         return RequestError.invalidRequest(data, error.message);
+      case "turn_failed":
+      case "following_ended":
+        return RequestError.internalError(data, error.message);
     }
   }
   return error;

@@ -3,13 +3,13 @@
  * stopped by a detach, a new attach of its session, or the connection's end.
  */
 import { log } from "../shared/log.ts";
-import type { Following } from "./session-follower.ts";
+import type { Following } from "../core/follow/session-follower.ts";
 
 export type FollowRole = "observer" | "controller";
 
 /**
  * A session followed here: as what, and where the following is; a controller's attachment row
- * (kept-attachment.ts), which its prompts name.
+ * (core/follow/kept-attachment.ts), which its prompts name.
  */
 export type Followed = { role: FollowRole; following: Following; attachmentId?: string };
 

@@ -24,7 +24,7 @@ import type { OpenSessions } from "./open-sessions.ts";
 import { checkDirectories, checkSessionId } from "./request-checks.ts";
 import { activate } from "./session-lifecycle.ts";
 import { modeState } from "./mode-state.ts";
-import { restoreSession } from "./session-restore.ts";
+import { openStoredSession } from "./session-restore.ts";
 
 export function forkHandlers(
   app: HandlerRegistry,
@@ -44,7 +44,7 @@ export function forkHandlers(
         const { sessionId, title } = await forkSession(deps.store, params.sessionId, running, atMessageId);
         // Restored without a replay (the client has the source's view, which the fork's equals). As
         // after session/new, what the fork shows next (its MCP servers' reports) follows the response.
-        const runtime = await restoreSession(deps, sessions, {
+        const runtime = await openStoredSession(deps, sessions, {
           sessionId,
           client,
           replay: false,

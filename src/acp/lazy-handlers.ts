@@ -74,7 +74,7 @@ export function loadHandlers(
   forkHandlers(handlers, wired, sessions, options.forkMessageIds ?? new ForkMessageIds());
   listHandlers(handlers, wired);
   promptHandlers(handlers, sessions, followers, wired.store);
-  rewindHandlers(handlers, wired.store, sessions);
+  rewindHandlers(handlers, sessions);
   configHandlers(handlers, sessions);
   titleHandlers(handlers, wired.store, sessions);
   attachHandlers(handlers, wired.store, sessions, followers);

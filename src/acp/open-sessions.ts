@@ -15,7 +15,7 @@ import { journalClaims, type AnswerClaims } from "../core/permissions/answer-rac
 import { withClaimedForms } from "../core/permissions/claimed-forms.ts";
 import type { AnsweredBy } from "../journal/facts/index.ts";
 import { defined } from "../shared/defined.ts";
-import { thisProcess } from "../journal/process-identity.ts";
+import { answererHere } from "../core/permissions/answerer.ts";
 import type { AfterResponse } from "./after-response.ts";
 import type { ClientProfile } from "./client-profile.ts";
 import { clientHost } from "./client-host.ts";
@@ -82,9 +82,7 @@ export class OpenSessions {
 
   /** This connection as an answerer of questions: this process, its machine, its client's name. */
   answerer(): AnsweredBy {
-    const client = this.profile().info?.name;
-    const { host, pid, startTime } = thisProcess();
-    return { pid, host, ...defined({ startTime: startTime || undefined, client }) };
+    return answererHere(this.profile().info?.name);
   }
 
   #claims(sessionId: string): AnswerClaims | undefined {

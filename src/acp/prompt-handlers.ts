@@ -1,6 +1,7 @@
 /** session/prompt and session/cancel. */
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { RequestError } from "@agentclientprotocol/sdk/unstable";
+import { RequestError, type ContentBlock, type StopReason } from "@agentclientprotocol/sdk/unstable";
+import type { SessionRuntime } from "../core/session/session-runtime.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
@@ -9,11 +10,11 @@ import { checkSessionId } from "./request-checks.ts";
 import type { Followers } from "./followers.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { log } from "../shared/log.ts";
-import { cancelTheWriter, promptTheWriter } from "./writer-requests.ts";
+import { cancelTheWriter, promptTheWriter } from "../core/follow/writer-requests.ts";
 
 /**
  * `followers`: a session this connection follows as a controller is prompted and cancelled
- * through its writer (writer-requests.ts); an observer can do neither.
+ * through its writer (core/follow/writer-requests.ts); an observer can do neither.
  */
 export function promptHandlers(
   app: HandlerRegistry,
@@ -48,15 +49,7 @@ export function promptHandlers(
           "is not open on this connection; call session/load or session/resume first",
         );
       checkPromptBlocks(params.prompt);
-      const outcome = await open.runtime.prompt(params.prompt);
-      // Every update of the turn is written before its response.
-      await sessions.flush();
-      if (!outcome.ok)
-        throw RequestError.internalError(
-          { reason: "turn_failed", sessionId: params.sessionId, error: outcome.error },
-          outcome.error,
-        );
-      return { stopReason: outcome.stopReason };
+      return { stopReason: await promptAnswered(sessions, open.runtime, params.prompt) };
     }),
   );
 
@@ -68,6 +61,26 @@ export function promptHandlers(
         log.warn(`could not ask the writer of ${params.sessionId} to cancel`, error),
       );
   });
+}
+
+/**
+ * Runs a prompt on a session open here and resolves with its turn's stop reason once every update
+ * of the turn is written (a response comes after them); a failed turn rejects with an internal
+ * error (`turn_failed`, the turn's error). For session/prompt and an edited prompt's new prompt.
+ */
+export async function promptAnswered(
+  sessions: OpenSessions,
+  runtime: SessionRuntime,
+  blocks: ContentBlock[],
+): Promise<StopReason> {
+  const outcome = await runtime.prompt(blocks);
+  await sessions.flush();
+  if (!outcome.ok)
+    throw RequestError.internalError(
+      { reason: "turn_failed", sessionId: runtime.sessionId, error: outcome.error },
+      outcome.error,
+    );
+  return outcome.stopReason;
 }
 
 const observerRefused = (sessionId: string, what: string) =>

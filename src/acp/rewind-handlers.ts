@@ -12,25 +12,24 @@
  * `_meta.verbatim.restore` how it ended. docs/acp-language.md says this.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { RequestError } from "@agentclientprotocol/sdk/unstable";
-import type { JournalStore } from "../journal/store.ts";
-import { rewindSession, type Rewound, type RewindTarget } from "../core/session/rewind.ts";
+import type { Rewound, RewindTarget } from "../core/session/rewind.ts";
 import { typed, unknownSession } from "./errors.ts";
 import type { HandlerRegistry } from "./handler-table.ts";
 import type { OpenSessions } from "./open-sessions.ts";
 import { checkPromptBlocks } from "../core/prompt/prompt-blocks.ts";
 import { checkSessionId } from "./request-checks.ts";
+import { promptAnswered } from "./prompt-handlers.ts";
 import { EDIT_PROMPT_METHOD, REWIND_METHOD } from "../protocol/extensions.ts";
 import { defined } from "../shared/defined.ts";
 
-export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessions: OpenSessions): void {
+export function rewindHandlers(app: HandlerRegistry, sessions: OpenSessions): void {
   const rewind = async (sessionId: string, target: RewindTarget, files: boolean | undefined): Promise<Rewound> => {
     checkSessionId(sessionId);
     await sessions.lifecycle.settled(sessionId);
     const open = sessions.get(sessionId);
     if (!open)
       throw unknownSession(sessionId, "is not open on this connection; call session/load or session/resume first");
-    const rewound = await rewindSession(open.runtime, store, target, { files: files ?? false });
+    const rewound = await open.runtime.rewind(target, { files: files ?? false });
     await sessions.flush();
     return rewound;
   };
@@ -53,14 +52,8 @@ export function rewindHandlers(app: HandlerRegistry, store: JournalStore, sessio
       const rewound = await rewind(params.sessionId, { beforeMessageId: params.messageId }, params.files);
       const open = sessions.get(params.sessionId);
       if (!open) throw unknownSession(params.sessionId);
-      const outcome = await open.runtime.prompt(blocks);
-      await sessions.flush();
-      if (!outcome.ok)
-        throw RequestError.internalError(
-          { reason: "turn_failed", sessionId: params.sessionId, error: outcome.error },
-          outcome.error,
-        );
-      return { stopReason: outcome.stopReason, _meta: { verbatim: shownMeta(rewound) } };
+      const stopReason = await promptAnswered(sessions, open.runtime, blocks);
+      return { stopReason, _meta: { verbatim: shownMeta(rewound) } };
     }),
   );
 }

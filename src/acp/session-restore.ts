@@ -6,7 +6,7 @@
  */
 import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
 import type { McpServerConfig } from "../core/mcp/server-config.ts";
-import { restoreSession as restoreStored } from "../core/session/restore-session.ts";
+import { restoreSession } from "../core/session/restore-session.ts";
 import type { EngineDeps, SessionRuntime } from "../core/session/session-runtime.ts";
 import { clientReplaySink } from "./client-replay-sink.ts";
 import { unknownSession } from "./errors.ts";
@@ -26,19 +26,19 @@ export type RestoreOptions = {
 };
 
 /**
- * Rebuilds a session from its journal (never writing) and opens it here. With `replay`, the
+ * Rebuilds a session from its journal (never writing: the engine's restoreSession) and opens it here. With `replay`, the
  * client is sent the replay at its pace. A `$/cancel_request` (`signal`) stops a replay between
  * updates: the request answers cancelled, and the session is not opened. `begin` starts the
  * restored session (its MCP servers connect): at once, unless the caller defers it (a fork begins
  * once its response is written).
  */
-export async function restoreSession(
+export async function openStoredSession(
   deps: EngineDeps,
   sessions: OpenSessions,
   { sessionId, client, replay, mcpServers, signal, begin = (restored) => restored.begin() }: RestoreOptions,
 ): Promise<SessionRuntime> {
   const profile = sessions.profile();
-  const restored = await restoreStored(deps, {
+  const restored = await restoreSession(deps, {
     sessionId,
     capabilities: profile.replay,
     cache: sessions.cacheStore,

@@ -204,6 +204,10 @@ function engineBody(code: EngineError["code"], message: string, details: Record<
       return body("cwd_missing", message, data);
     case "invalid_title":
       return body("invalid_title", message, data);
+    case "no_writer":
+    case "turn_failed":
+    case "following_ended":
+      return body(code, message, data);
   }
 }
 

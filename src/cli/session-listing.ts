@@ -9,7 +9,7 @@
 import type { FactKind } from "../journal/facts/index.ts";
 import type { JournalStore, SessionRow } from "../journal/store.ts";
 import type { ListedSession } from "../core/session/list-here.ts";
-import { retractionOf } from "../replay/retraction.ts";
+import { lastRetraction } from "../core/replay-cache/rewind-lookup.ts";
 import { visible } from "../view/visible-text.ts";
 import { byteSize } from "./byte-size.ts";
 import { relativeTime } from "./relative-time.ts";
@@ -36,9 +36,9 @@ const CONFIG_KINDS: readonly FactKind[] = ["config_changed", "session_started"];
 async function turnsOf(store: JournalStore, sessionId: string): Promise<number> {
   const [prompts, rewind] = await Promise.all([
     store.countOf(sessionId, ["prompt_received"]),
-    store.lastOf(sessionId, ["session_rewound"]),
+    lastRetraction(store, sessionId),
   ]);
-  const taken = retractionOf(rewind)?.ranges ?? [];
+  const taken = rewind?.ranges ?? [];
   const retracted = await Promise.all(taken.map((range) => store.countOf(sessionId, ["prompt_received"], range)));
   return prompts - retracted.reduce((sum, n) => sum + n, 0);
 }

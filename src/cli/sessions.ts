@@ -3,12 +3,14 @@ import { isAbsolute, resolve } from "node:path";
 import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import type { EngineDeps } from "../core/session/session-types.ts";
-import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
+import { deleteStoredSession } from "../core/session/stored-sessions.ts";
+import { drawingSink } from "../core/session/replay-sink.ts";
+import { readStoredSession } from "../core/session/stored-replay.ts";
+import type { StoredFact } from "../journal/facts/index.ts";
+import { defined } from "../shared/defined.ts";
 import type { JournalStore, LeaseHolder } from "../journal/store.ts";
 import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
-import { retractionOf } from "../replay/retraction.ts";
-import { ReplayPipeline } from "../replay/replay-pipeline.ts";
 import { SessionStateFold } from "../replay/state.ts";
 import { quoted, standingSection } from "../view/standing-permissions.ts";
 import { TranscriptRecorder } from "../view/transcript.ts";
@@ -145,16 +147,12 @@ export async function sessionTranscript(store: JournalStore, sessionId: string):
 
 /** The transcript's pieces: the title, then what the one renderer draws of the replay (see TranscriptStream). */
 async function sessionPieces(store: JournalStore, sessionId: string, state?: SessionStateFold): Promise<Piece[]> {
-  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
-  const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }), rewound);
   const transcript = new TranscriptRecorder();
-  for await (const page of store.readPages(sessionId)) {
-    for (const record of page) {
-      state?.apply(record.fact, record.seq);
-      for (const update of pipeline.push(record)) transcript.apply(update);
-    }
-  }
-  for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) transcript.apply(update);
+  await readStoredSession(store, sessionId, {
+    projector: new Projector({ notices: false, replay: true, sessionId }),
+    sink: drawingSink((update) => transcript.apply(update)),
+    ...defined({ each: state && ((record: StoredFact) => state.apply(record.fact, record.seq)) }),
+  });
   return transcript.pieces();
 }
 

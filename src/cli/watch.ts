@@ -2,19 +2,18 @@
  * `verbatim watch ID`: a session drawn in the terminal as it is written, by whichever process
  * runs it (on this machine, or on another sharing the PostgreSQL journal), until Ctrl-C. What is
  * recorded is drawn first, as `show` draws it; then each record as the writer commits it, through
- * the projection the writer's own client was sent it by (the projector goes live at the end of
- * the replay, as a reopened session's does), and the one transcript renderer; on stderr, what
+ * the projection the writer's own client was sent it by, as an attached editor is sent it (the one
+ * follower: core/follow/session-follower.ts), and the one transcript renderer; on stderr, what
  * `run` shows beside it (progress lines, a command's output as it comes, the wait for the model at
  * a terminal), a background job's output as it is recorded (headed by the job's id, since its card
- * may be drawn already) and a line at each turn's end saying how it ended. It reads the journal
+ * may be drawn already) and a line at each turn's end saying how it ended (the writer's death
+ * included: the calls it left open are drawn interrupted). It reads the journal
  * only: the writer is never asked for anything, nor slowed.
  */
-import { openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import { FOLLOW_INTERVAL_MS, FollowCursor, followRecords } from "../journal/follow.ts";
+import { followLive, type Following, type RecordWatcher, sendHistory } from "../core/follow/session-follower.ts";
+import { drawingSink, type ReplaySink } from "../core/session/replay-sink.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { Projector } from "../replay/project.ts";
-import { ReplayPipeline } from "../replay/replay-pipeline.ts";
-import { retractionOf } from "../replay/retraction.ts";
 import type { Fact } from "../journal/facts/index.ts";
 import { endedLine, outputText } from "../replay/job-card.ts";
 import { visible } from "../view/visible-text.ts";
@@ -36,11 +35,15 @@ export function watchSession(sessionId: string): Promise<number> {
     const interrupt = () => stop.abort();
     process.on("SIGINT", interrupt);
     try {
-      const last = await drawRecorded(store, sessionId, screen);
+      // What is recorded, as a reopened client is sent it; the projector then goes live. Not
+      // flushed: a message the writer is still streaming stays open, to be drawn on as it grows.
+      const projector = new Projector({ notices: false, replay: true, sessionId });
+      const history = drawingSink((update) => screen.transcript.apply(update));
+      const following = await sendHistory(store, sessionId, projector, { policy: "full" }, history);
       screen.progress(
         `verbatim: watching ${sessionId}: each update is drawn as its writer records it (Ctrl-C to stop)\n`,
       );
-      await drawFollowing(store, sessionId, last, screen, stop.signal);
+      await drawFollowing(store, sessionId, following, screen, stop.signal);
       screen.transcript.close();
       return 130;
     } finally {
@@ -49,70 +52,53 @@ export function watchSession(sessionId: string): Promise<number> {
   });
 }
 
-/** What is recorded, as a reopened client is sent it; returns the last record drawn and leaves the projector live. */
-async function drawRecorded(
-  store: JournalStore,
-  sessionId: string,
-  screen: Screen,
-): Promise<{ cursor: FollowCursor; projector: Projector; turnOpen: boolean }> {
-  const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
-  const projector = new Projector({ notices: false, replay: true, sessionId });
-  const pipeline = new ReplayPipeline(projector, rewound);
-  const cursor = new FollowCursor();
-  let turnOpen = false;
-  for await (const page of store.readPages(sessionId)) {
-    for (const record of page) {
-      for (const update of pipeline.push(record)) screen.transcript.apply(update);
-      cursor.took(record);
-      if (record.fact.kind === "prompt_received") turnOpen = true;
-      if (record.fact.kind === "turn_ended" || record.fact.kind === "session_recovered") turnOpen = false;
-    }
-  }
-  // Not flushed: a message the writer is still streaming stays open, to be drawn on as it grows.
-  for (const update of pipeline.end(await openCallsInterrupted(store, sessionId))) screen.transcript.apply(update);
-  return { cursor, projector, turnOpen };
-}
-
 /**
- * Draws each record as it is committed, with what `run` and `chat` show beside the transcript on
- * stderr: the progress lines (a command's output as it comes), the status line while the model is
- * waited for, and a line when a turn ends saying how.
+ * Draws each record as it is committed (core/follow/session-follower.ts), with what `run` and
+ * `chat` show beside the transcript on stderr: the progress lines (a command's output as it
+ * comes), the status line while the model is waited for, and a line when a turn ends saying how,
+ * its writer's death included (the calls it left open are drawn interrupted, as an attached
+ * editor is shown them).
  */
 async function drawFollowing(
   store: JournalStore,
   sessionId: string,
-  from: { cursor: FollowCursor; projector: Projector; turnOpen: boolean },
+  following: Following,
   screen: Screen,
   signal: AbortSignal,
 ): Promise<void> {
   const progress = new ProgressLines((text) => screen.progress(text));
   const waiting = new WaitIndicator((text) => screen.status(text));
-  if (from.turnOpen) waiting.turnStarted();
+  if (following.state.runningTurn()) waiting.turnStarted();
   const ticker = setInterval(() => {
     progress.tick();
     waiting.tick();
   }, 1000);
+  const turnEnded = (words: string) => {
+    // A turn's end is when run and chat draw the rest of it.
+    screen.transcript.flush();
+    waiting.turnEnded();
+    screen.progress(`verbatim: the turn ended: ${words}\n`);
+  };
+  const sink: ReplaySink = drawingSink((update) => {
+    waiting.saw(update);
+    screen.transcript.apply(update);
+    progress.print(update);
+  });
+  const drawn: RecordWatcher = {
+    record: ({ fact }) => {
+      if (fact.kind === "prompt_received") waiting.turnStarted();
+      // A background job's output grows a card the transcript may have drawn already: it is drawn as it arrives.
+      const job = jobLines(fact);
+      if (job) screen.progress(job);
+      if (fact.kind === "turn_ended") turnEnded(turnEndWords(fact));
+    },
+    ended: (reason) => {
+      if (!signal.aborted) turnEnded(`interrupted: ${reason}`);
+    },
+  };
+  following.watchers.add(drawn);
   try {
-    const records = followRecords(store, sessionId, from.cursor, { signal, intervalMs: FOLLOW_INTERVAL_MS });
-    for await (const page of records) {
-      for (const record of page) {
-        const { fact } = record;
-        if (fact.kind === "prompt_received") waiting.turnStarted();
-        for (const update of from.projector.apply(record)) {
-          waiting.saw(update);
-          screen.transcript.apply(update);
-          progress.print(update);
-        }
-        // A background job's output grows a card the transcript may have drawn already: it is drawn as it arrives.
-        const job = jobLines(fact);
-        if (job) screen.progress(job);
-        if (fact.kind !== "turn_ended") continue;
-        // A turn's end is when run and chat draw the rest of it.
-        screen.transcript.flush();
-        waiting.turnEnded();
-        screen.progress(`verbatim: the turn ended: ${turnEndWords(fact)}\n`);
-      }
-    }
+    await followLive(store, sessionId, following, sink, signal);
   } finally {
     clearInterval(ticker);
     waiting.turnEnded();

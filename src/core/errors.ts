@@ -11,7 +11,10 @@ export class EngineError extends Error {
       | "not_forkable"
       | "unknown_message"
       | "invalid_title"
-      | "cwd_missing",
+      | "cwd_missing"
+      | "no_writer"
+      | "turn_failed"
+      | "following_ended",
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {

@@ -50,7 +50,8 @@ export const foldSnapshot = z.strictObject({
   configOptions: z.array(configOption),
   title: z.string().optional(),
   prompts: z.number().int(),
-  lastTurn: z.strictObject({ turnId: z.string(), ended: z.boolean() }).optional(),
+  /** `requestId` only for a turn a controller's prompt started (absent in states stored before it was folded). */
+  lastTurn: z.strictObject({ turnId: z.string(), ended: z.boolean(), requestId: z.string().optional() }).optional(),
   openCalls: mapOf(openCall),
   rules: z.array(permissionRuleAdded.omit({ kind: true })),
   grantedDirectories: z.array(z.string()),

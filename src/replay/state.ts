@@ -55,6 +55,19 @@ function definedJob(fact: FactOf<"job_started">): Pick<OpenJob, "pid" | "startTi
   };
 }
 
+/**
+ * A question the session has open (asked, not answered yet): a permission question, keyed by its
+ * request id, or an AskUserQuestion form, keyed by its call's id.
+ */
+export type QuestionOpen =
+  | { kind: "permission"; requestId: string; toolCallId: string; options: FactOf<"permission_requested">["options"] }
+  | {
+      kind: "form";
+      toolCallId: string;
+      message: string;
+      requestedSchema: FactOf<"question_asked">["requestedSchema"];
+    };
+
 export type OpenCall = { toolCallId: string; providerCallId: string; started: boolean; awaitingPermission: boolean };
 
 export class SessionStateFold {
@@ -97,8 +110,16 @@ export class SessionStateFold {
   configOptions: SessionConfigOption[] = [];
   title: string | undefined;
   prompts = 0;
-  /** The turn that started last, and whether it ended. */
-  lastTurn: { turnId: string; ended: boolean } | undefined;
+  /**
+   * The turn that started last, whether it ended (its own end, or a recovery naming it), and the
+   * controller's request it was the prompt of (`requestId`, a prompt taken from the inbox).
+   */
+  lastTurn: { turnId: string; ended: boolean; requestId?: string } | undefined;
+  /**
+   * The questions open, by key (see QuestionOpen). Not kept in the replay cache's state: a state is
+   * stored at a turn's end, when none is open; whoever asks them (a controller's follower) folds every record.
+   */
+  readonly openQuestions = new Map<string, QuestionOpen>();
   readonly openCalls = new Map<string, OpenCall>();
   /** Background jobs started and not yet ended, by job id. */
   readonly openJobs = new Map<string, OpenJob>();
@@ -241,7 +262,7 @@ export class SessionStateFold {
         return;
       case "prompt_received":
         this.prompts++;
-        this.lastTurn = { turnId: fact.turnId, ended: false };
+        this.lastTurn = { turnId: fact.turnId, ended: false, ...(fact.from ? { requestId: fact.from.requestId } : {}) };
         this.activeCommands = undefined;
         return;
       case "turn_ended":
@@ -265,11 +286,23 @@ export class SessionStateFold {
           });
         }
         return;
-      case "permission_requested":
-        this.#patch(fact.toolCallId, { awaitingPermission: true });
+      case "permission_requested": {
+        const { requestId, toolCallId, options } = fact;
+        this.openQuestions.set(requestId, { kind: "permission", requestId, toolCallId, options });
+        this.#patch(toolCallId, { awaitingPermission: true });
         return;
+      }
       case "permission_answered":
+        this.openQuestions.delete(fact.requestId);
         this.#patch(fact.toolCallId, { awaitingPermission: false });
+        return;
+      case "question_asked": {
+        const { toolCallId, message, requestedSchema } = fact;
+        this.openQuestions.set(toolCallId, { kind: "form", toolCallId, message, requestedSchema });
+        return;
+      }
+      case "question_answered":
+        this.openQuestions.delete(fact.toolCallId);
         return;
       case "tool_call_started":
         this.#patch(fact.toolCallId, { started: true });
@@ -309,6 +342,9 @@ export class SessionStateFold {
         return;
       case "session_recovered":
         for (const c of fact.calls) this.openCalls.delete(c.toolCallId);
+        // What a dead process asked is no longer anyone's to answer.
+        for (const [key, question] of this.openQuestions)
+          if (fact.calls.some((c) => c.toolCallId === question.toolCallId)) this.openQuestions.delete(key);
         if (fact.interruptedTurnId && this.lastTurn?.turnId === fact.interruptedTurnId) this.lastTurn.ended = true;
         return;
       default:
@@ -358,6 +394,11 @@ export class SessionStateFold {
     const sightings = this.seenHistory.get(path);
     if (!sightings) this.seenHistory.set(path, [[seq, sha256]]);
     else if (sightings.at(-1)?.[1] !== sha256) sightings.push([seq, sha256]);
+  }
+
+  /** The turn running as the records so far say: started, and neither ended nor closed by a recovery naming it. */
+  runningTurn(): string | undefined {
+    return this.lastTurn && !this.lastTurn.ended ? this.lastTurn.turnId : undefined;
   }
 
   /** True when a process died mid-turn and the next turn must first record what happened. */

@@ -4,7 +4,16 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { command, writeHooks } from "../support/hooks.ts";
-import { connectInProcess, connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
+import {
+  connectInProcess,
+  connectProcess,
+  errorOf,
+  load,
+  newSession,
+  prompt,
+  until,
+  withAgent,
+} from "../support/acp-session.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
 import { sandbox } from "../support/workspace.ts";
 import { diffValues } from "../../src/view/view-diff.ts";
@@ -13,9 +22,7 @@ import { fold } from "../../src/view/view-model.ts";
 
 describe("session/new", () => {
   test("returns modes and the mode, model and thought_level config options", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c, box) => {
       const created = await newSession(c.ctx, box.workspace);
       expect(created.sessionId).toMatch(/^ses_[0-9a-z]+$/);
       expect(created.modes?.currentModeId).toBe("default");
@@ -32,9 +39,7 @@ describe("session/new", () => {
       ]);
       const model = created.configOptions?.find((o) => o.id === "model");
       expect(model?.type === "select" && model.currentValue).toBe("scripted/plain");
-    } finally {
-      await c.close();
-    }
+    });
   });
 });
 
@@ -77,9 +82,7 @@ describe("session/load", () => {
   });
 
   test("loading a session already open in this process replays it in full again", async () => {
-    const box = sandbox("scripted/tool");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/tool", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await prompt(c.ctx, sessionId, "Read");
       const liveView = structuredClone(c.client.view(sessionId));
@@ -90,15 +93,11 @@ describe("session/load", () => {
       expect(diffValues(comparable(replayed), comparable(liveView))).toEqual([]);
       // And the session goes on live after the reload.
       expect((await prompt(c.ctx, sessionId, "Again")).stopReason).toBe("end_turn");
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   test("loading a session while its turn runs is a typed error", async () => {
-    const box = sandbox("scripted/slow");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/slow", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       const turn = prompt(c.ctx, sessionId, "Go");
       await until(
@@ -110,9 +109,7 @@ describe("session/load", () => {
       expect(error.data).toMatchObject({ reason: "turn_running", sessionId });
       await c.ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       expect((await turn).stopReason).toBe("cancelled");
-    } finally {
-      await c.close();
-    }
+    });
   });
 });
 
@@ -147,9 +144,7 @@ describe("session/resume", () => {
 
 describe("session/list", () => {
   test("pages with a cursor, newest first, filtered by cwd, with title and updatedAt", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c, box) => {
       const ids: string[] = [];
       for (let i = 0; i < 52; i++) ids.push((await newSession(c.ctx, box.workspace)).sessionId);
       for (const id of ids.slice(1)) await prompt(c.ctx, id, "Hello");
@@ -172,27 +167,19 @@ describe("session/list", () => {
       expect(all.has(other)).toBe(false);
       const error = await errorOf(c.ctx.request(acp.methods.agent.session.list, { cursor: "garbage" }));
       expect(error.code).toBe(-32602);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   test("returns an empty list when nothing matches", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c) => {
       expect((await c.ctx.request(acp.methods.agent.session.list, {})).sessions).toEqual([]);
-    } finally {
-      await c.close();
-    }
+    });
   });
 });
 
 describe("session/close and session/delete", () => {
   test("close cancels running work; the session is no longer open", async () => {
-    const box = sandbox("scripted/slow");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/slow", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       const turn = prompt(c.ctx, sessionId, "Go");
       await until(
@@ -202,31 +189,23 @@ describe("session/close and session/delete", () => {
       await c.ctx.request(acp.methods.agent.session.close, { sessionId });
       expect((await turn).stopReason).toBe("cancelled");
       expect((await errorOf(prompt(c.ctx, sessionId, "More"))).code).toBe(-32002);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   test("delete removes the session from the journal", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await prompt(c.ctx, sessionId, "Hi");
       await c.ctx.request(acp.methods.agent.session.delete, { sessionId });
       expect((await c.ctx.request(acp.methods.agent.session.list, {})).sessions).toEqual([]);
       expect((await errorOf(load(c.ctx, sessionId, box.workspace))).code).toBe(-32002);
-    } finally {
-      await c.close();
-    }
+    });
   });
 });
 
 describe("config options", () => {
   test("set_mode and the mode option stay in step, shown as updates", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await c.ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
       let view = c.client.view(sessionId);
@@ -240,15 +219,11 @@ describe("config options", () => {
       view = c.client.view(sessionId);
       expect(view.modeId).toBe("plan");
       expect(response.configOptions.find((o) => o.id === "mode")).toMatchObject({ currentValue: "plan" });
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   test("unknown options and values are -32602", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       const set = (configId: string, value: string) =>
         c.ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
@@ -257,15 +232,11 @@ describe("config options", () => {
       expect((await errorOf(set("model", "nowhere/model"))).code).toBe(-32602);
       expect((await errorOf(set("model", "scripted/not-a-scenario"))).code).toBe(-32602);
       expect((await errorOf(set("thought_level", "extreme"))).code).toBe(-32602);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   test("thought level off stops thinking from the next turn", async () => {
-    const box = sandbox("scripted/thinking");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/thinking", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await c.ctx.request(acp.methods.agent.session.setConfigOption, {
         sessionId,
@@ -274,15 +245,11 @@ describe("config options", () => {
       });
       await prompt(c.ctx, sessionId, "Hi");
       expect(c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk")).toBe(false);
-    } finally {
-      await c.close();
-    }
+    });
   });
 
   test("switching model takes effect at the next turn", async () => {
-    const box = sandbox("scripted/plain");
-    const c = await connectInProcess(box.env);
-    try {
+    await withAgent("scripted/plain", async (c, box) => {
       const { sessionId } = await newSession(c.ctx, box.workspace);
       await c.ctx.request(acp.methods.agent.session.setConfigOption, {
         sessionId,
@@ -291,9 +258,7 @@ describe("config options", () => {
       });
       await prompt(c.ctx, sessionId, "Hi");
       expect(c.client.notifications.some((n) => n.update.sessionUpdate === "agent_thought_chunk")).toBe(true);
-    } finally {
-      await c.close();
-    }
+    });
   });
 });
 

@@ -141,6 +141,15 @@ describe("imports", () => {
     expect(found).toEqual([]);
   });
 
+  test("src/acp imports the journal's stores at runtime for their errors only (the engine reads and writes the journal)", () => {
+    const found = modulesUnder("src/acp/").flatMap((m) =>
+      [...graph.runtime.get(m)!]
+        .filter((to) => layerOf(to) === "journal" && to !== "src/journal/errors.ts")
+        .map((to) => `${m} -> ${to}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   test("src/replay reaches at runtime only replay modules, the fact schemas and zod (no I/O, clock or tool code)", () => {
     const pure = (m: string) => m.startsWith("src/replay/") || m.startsWith("src/journal/facts/");
     const found = modulesUnder("src/replay/").flatMap((m) => {

@@ -4,6 +4,10 @@
  * `show` draws of the same facts once the turn is over.
  */
 import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { choose } from "../../src/client/view-client.ts";
+import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { runCli } from "../support/cli-process.ts";
 import { freshDatabase } from "../support/postgres-server.ts";
 import { initializedRawAgent } from "../support/raw-client.ts";
@@ -47,6 +51,36 @@ describe("verbatim watch", () => {
         await writer.exited;
       }
     }, 30_000);
+
+  test("draws the calls left open interrupted when the writer is killed mid-turn, as show then draws them", async () => {
+    const box = sandbox("scripted/command");
+    const env = { ...box.env, NO_COLOR: "1" };
+    const pidFile = join(box.root, "command.pid");
+    const writer = await connectProcess(box.env, { policy: choose("allow_once") });
+    try {
+      const { sessionId } = await newSession(writer.ctx, box.workspace);
+      const watching = runCli(["watch", sessionId], env, { interruptWhen: (out) => out.includes("Interrupted:") });
+      // Watching from before the prompt: the writer dies while the watcher follows it.
+      await Bun.sleep(1000);
+      void prompt(writer.ctx, sessionId, `echo $$ > ${pidFile}; echo started; sleep 30`).catch(() => undefined);
+      await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", "the command to start");
+      writer.agent!.kill(9);
+      await writer.agent!.exited;
+      try {
+        process.kill(-Number(readFileSync(pidFile, "utf8").trim()), "SIGKILL");
+      } catch {
+        // already gone
+      }
+      const watched = await watching;
+      expect(watched.code).toBe(130);
+      const mark = "Interrupted: verbatim stopped while this call was running; its outcome is unknown.";
+      expect(watched.stdout).toContain(mark);
+      const shown = await runCli(["show", sessionId], env);
+      expect(shown.stdout).toContain(mark);
+    } finally {
+      await writer.close();
+    }
+  }, 30_000);
 
   test("of a session no process runs draws what is recorded and waits for more", async () => {
     const box = sandbox("scripted/plain");

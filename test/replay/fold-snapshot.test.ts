@@ -38,11 +38,12 @@ function folded(): SessionStateFold {
 
 /**
  * What the state head held before the snapshot was written by hand: the fold's own fields, its maps
- * tagged. `openJobs`, added since, is left out while empty, as states stored before it hold it.
+ * tagged. `openJobs`, added since, is left out while empty, as states stored before it hold it;
+ * `openQuestions`, added since, is never kept (a state is stored at a turn's end, when none is open).
  */
 const reflectiveJson = (fold: SessionStateFold) =>
   JSON.stringify(fold, (key, value: unknown) =>
-    key === "openJobs" && value instanceof Map && value.size === 0
+    (key === "openJobs" && value instanceof Map && value.size === 0) || key === "openQuestions"
       ? undefined
       : value instanceof Map
         ? { $verbatimMap: [...value] }

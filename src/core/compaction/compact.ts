@@ -43,19 +43,63 @@ export type CompactionRun = {
   contextUsage?: { used: number; size: number };
 };
 
-/** Runs one compaction. Never throws; the outcome is recorded and returned. */
+/**
+ * Runs one compaction: the outcome is recorded and returned, a provider's failure included (its
+ * outcome `failed`). Throws only what recording a fact throws (a journal that cannot be written),
+ * as every step of a turn does; nothing more of the compaction is recorded then.
+ */
 export async function compact(run: CompactionRun): Promise<"completed" | "failed" | "cancelled"> {
   const compactionId = mintId("cmp");
   const { turnId } = run;
   const midTurn = run.midTurn ? { midTurn: true as const } : {};
   const record = (fact: Fact) => run.record(fact.kind === "compaction_ended" ? { ...fact, ...midTurn } : fact);
   await record({ kind: "compaction_started", compactionId, turnId, messageId: mintId("msg"), trigger: run.trigger });
+  const { summary, usage, ...streamed } = await summarise(run, (text) =>
+    record({ kind: "compaction_chunk", compactionId, text }),
+  );
+  // What the call cost is the session's whatever came of it.
+  const cost = usage ? run.provider.cost?.(run.model.model, usage) : undefined;
+  const spent = defined({ usage, cost });
+  // A call that did not compact still cost what it cost: its usage update shows the context as it
+  // stands, with the session's cost now (only when there is a cost to show and a context to show it with).
+  const unchanged =
+    cost && run.contextUsage ? { context: run.contextUsage, sessionCost: addCost(run.sessionCost, cost) } : {};
+  const ended = <O extends "completed" | "failed" | "cancelled">(outcome: O) =>
+    ({ kind: "compaction_ended", compactionId, turnId, outcome }) as const;
+  if (run.signal.aborted) {
+    await record({ ...ended("cancelled"), ...spent, ...unchanged });
+    return "cancelled";
+  }
+  const failure = streamed.failure ?? (summary.trim() === "" ? "the model returned no summary" : undefined);
+  if (failure !== undefined) {
+    await record({ ...ended("failed"), error: failure, ...spent, ...unchanged });
+    return "failed";
+  }
+  // The editor is shown the compacted context at once, not the old one until the next step reports.
+  const context = {
+    used: usage?.outputTokens ?? Math.ceil(summary.length / 4),
+    size: run.provider.contextWindow(run.model.model),
+  };
+  const sessionCost = addCost(run.sessionCost, cost);
+  await record({ ...ended("completed"), summary, ...spent, context, ...defined({ sessionCost }) });
+  return "completed";
+}
+
+/**
+ * The model's summary, each piece recorded as it streams (`chunk`), its usage, and why it failed
+ * (the provider's error). A chunk the journal refused is the journal's failure, not the model's:
+ * it is thrown as it is.
+ */
+async function summarise(
+  run: CompactionRun,
+  chunk: (text: string) => Promise<void>,
+): Promise<{ summary: string; usage?: TokenCounts; failure?: string }> {
   const ask = run.focus
     ? `Summarise the conversation above. Keep in particular: ${run.focus}`
     : "Summarise the conversation above.";
   let summary = "";
-  let failure: string | undefined;
   let usage: TokenCounts | undefined;
+  let unrecorded: { error: unknown } | undefined;
   try {
     const stream = run.provider.stream(
       {
@@ -73,59 +117,19 @@ export async function compact(run: CompactionRun): Promise<"completed" | "failed
     for await (const event of stream) {
       if (event.type === "text_delta" && event.text) {
         summary += event.text;
-        await record({ kind: "compaction_chunk", compactionId, text: event.text });
+        await chunk(event.text).catch((error: unknown) => {
+          unrecorded = { error };
+          throw error;
+        });
       } else if (event.type === "usage") {
         const { type: _type, ...counts } = event;
         usage = counts;
-      } else if (event.type === "error") {
-        failure = event.message;
-        break;
-      } else if (event.type === "done") {
-        break;
-      }
+      } else if (event.type === "error") return { summary, ...defined({ usage }), failure: event.message };
+      else if (event.type === "done") break;
     }
   } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
+    if (unrecorded) throw unrecorded.error;
+    return { summary, ...defined({ usage }), failure: error instanceof Error ? error.message : String(error) };
   }
-  // What the call cost is the session's whatever came of it.
-  const cost = usage ? run.provider.cost?.(run.model.model, usage) : undefined;
-  const spent = defined({ usage, cost });
-  // A call that did not compact still cost what it cost: its usage update shows the context as it
-  // stands, with the session's cost now (only when there is a cost to show and a context to show it with).
-  const unchanged =
-    cost && run.contextUsage ? { context: run.contextUsage, sessionCost: addCost(run.sessionCost, cost) } : {};
-  if (run.signal.aborted) {
-    await record({ kind: "compaction_ended", compactionId, turnId, outcome: "cancelled", ...spent, ...unchanged });
-    return "cancelled";
-  }
-  if (failure === undefined && summary.trim() === "") failure = "the model returned no summary";
-  if (failure !== undefined) {
-    await record({
-      kind: "compaction_ended",
-      compactionId,
-      turnId,
-      outcome: "failed",
-      error: failure,
-      ...spent,
-      ...unchanged,
-    });
-    return "failed";
-  }
-  // The editor is shown the compacted context at once, not the old one until the next step reports.
-  const context = {
-    used: usage?.outputTokens ?? Math.ceil(summary.length / 4),
-    size: run.provider.contextWindow(run.model.model),
-  };
-  const sessionCost = addCost(run.sessionCost, cost);
-  await record({
-    kind: "compaction_ended",
-    compactionId,
-    turnId,
-    outcome: "completed",
-    summary,
-    ...spent,
-    context,
-    ...defined({ sessionCost }),
-  });
-  return "completed";
+  return { summary, ...defined({ usage }) };
 }

@@ -51,7 +51,7 @@ export function blockedNotice(reason: string): Fact {
   };
 }
 
-/** Runs one compaction with its hooks around it. Never throws; the outcome is recorded and returned. */
+/** Runs one compaction with its hooks around it: the outcome is recorded and returned; throws only what recording throws (compact.ts). */
 export async function runCompaction(
   p: CompactionRun,
   run: { trigger: "auto" | "manual"; history: ModelMessage[]; focus?: string; midTurn?: true },

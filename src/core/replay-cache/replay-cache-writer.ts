@@ -17,6 +17,7 @@ import type { StatePart } from "../../replay/replay-state.ts";
 import { cacheKey, staleKeys, type ReplayCapabilities } from "../../replay/cache-key.ts";
 import { ReplaySegments } from "../../replay/replay-segments.ts";
 import { retractionOf, type Retraction } from "../../replay/retraction.ts";
+import { lastRetraction } from "./rewind-lookup.ts";
 import { wholeState } from "./cached-replay.ts";
 import { sendCachedRun } from "./cached-run.ts";
 import type { ReplaySeal } from "./replay-seal.ts";
@@ -120,7 +121,7 @@ export class ReplayCacheWriter {
 
   /** The projection to continue: from the stored state when it is whole, else from record 1. */
   async #start(): Promise<ReplaySegments> {
-    this.#retraction ??= { known: retractionOf(await this.store.lastOf(this.sessionId, ["session_rewound"])) };
+    this.#retraction ??= { known: await lastRetraction(this.store, this.sessionId) };
     const retraction = this.#retraction.known;
     const segments = new ReplaySegments(this.sessionId, this.capabilities, retraction);
     const key = cacheKey(this.capabilities, retraction?.rewoundAt);

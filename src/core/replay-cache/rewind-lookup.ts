@@ -15,13 +15,21 @@ import { retractionOf, type Retraction } from "../../replay/retraction.ts";
 /** Records after the cached state looked through for a rewind before the facts are searched instead. */
 const TAIL_RECORDS = 4096;
 
+/** The session's last rewind, told without reading the session when the replay cache (`cache`, under a client's capabilities) says it was never rewound. */
 export async function lastRewind(
   store: JournalStore,
-  cache: ReplayCacheStore | undefined,
   sessionId: string,
-  capabilities: ReplayCapabilities,
+  cache?: { store: ReplayCacheStore; capabilities: ReplayCapabilities },
 ): Promise<Retraction | undefined> {
-  if (cache && (await neverRewound(store, cache, sessionId, cacheKey(capabilities)))) return undefined;
+  if (cache && (await neverRewound(store, cache.store, sessionId, cacheKey(cache.capabilities)))) return undefined;
+  return lastRetraction(store, sessionId);
+}
+
+/** What the session's last rewind took back, from its facts (none when it was never rewound). */
+export async function lastRetraction(
+  store: Pick<JournalStore, "lastOf">,
+  sessionId: string,
+): Promise<Retraction | undefined> {
   return retractionOf(await store.lastOf(sessionId, ["session_rewound"]));
 }
 

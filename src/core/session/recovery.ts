@@ -1,6 +1,7 @@
-/** What the model is told when a session continues after its process died mid-turn. */
+/** What the model is told when a session continues after its process died mid-turn, and what the user is shown when the journal is lost. */
 import type { FactOf } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
+import { mintId } from "../ids.ts";
 
 export function recoveryFact(state: SessionStateFold): FactOf<"session_recovered"> {
   const interrupted = state.lastTurn && !state.lastTurn.ended ? state.lastTurn.turnId : undefined;
@@ -16,5 +17,19 @@ export function recoveryFact(state: SessionStateFold): FactOf<"session_recovered
           ? "This call never ran: verbatim stopped while it was waiting for the user's permission."
           : "This call never ran: verbatim stopped before running it.",
     })),
+  };
+}
+
+/**
+ * The notice a turn stopped by an unreachable journal shows (SessionRuntime): the one thing shown
+ * before it is recorded, recorded first when the journal is back.
+ */
+export function journalLostNotice(error: unknown): FactOf<"notice_shown"> {
+  return {
+    kind: "notice_shown",
+    messageId: mintId("msg"),
+    severity: "error",
+    title: "The journal cannot be reached: the turn stopped",
+    description: `${error instanceof Error ? error.message : String(error)}. Everything shown before this notice is recorded; the next prompt reconnects.`,
   };
 }

@@ -9,14 +9,28 @@
  * message, before any new prompt, finishes it. The card is the user's only: the model's
  * conversation never sees it.
  */
-import type { FactOf, FilesRestored, FileToRestore, RetractedRange } from "../../journal/facts/index.ts";
+import type { Fact, FactOf, FilesRestored, FileToRestore, RetractedRange } from "../../journal/facts/index.ts";
 import { thisProcess } from "../../journal/process-identity.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { isRetracted } from "../../replay/retraction.ts";
-import type { Holder, RestoreState } from "../../replay/state.ts";
+import type { Holder, RestoreState, SessionStateFold } from "../../replay/state.ts";
 import { mintId } from "../ids.ts";
+import type { Located } from "./rewind-index.ts";
 import { FileChanges, type LeftAlone, restoreFiles } from "./rewind-files.ts";
-import type { SessionRuntime } from "./session-runtime.ts";
+import type { SessionIo } from "./session-types.ts";
+
+/** What a rewind and its restore need of their session (SessionRuntime.rewind hands it over). */
+export type RewindingSession = {
+  sessionId: string;
+  state: SessionStateFold;
+  store: JournalStore;
+  /** The session's directories: its cwd and additional directories. */
+  roots: string[];
+  /** The session's index of its messages and calls, when it was folded from record 1 (the runtime's, kept as its records are folded). */
+  index: Located | undefined;
+  record(fact: Fact): Promise<void>;
+  askCard: SessionIo["askCard"];
+};
 
 /** How a restore ended: what it did, or that it was refused and why (nothing changed then). */
 export type RestoreResult = {
@@ -28,16 +42,15 @@ export type RestoreResult = {
 
 /** Plans, asks and runs the restore of what verbatim's own edits after `toSeq` changed (but what earlier rewinds took back: their own restores had the choice). */
 export async function restoreAfter(
-  runtime: SessionRuntime,
-  store: JournalStore,
+  runtime: RewindingSession,
   point: { toSeq: number; toMessageId: string | undefined },
   taken: readonly RetractedRange[],
 ): Promise<RestoreResult> {
   const here = { host: thisProcess().host, cwd: runtime.state.cwd };
   const changes = new FileChanges(here, holderAt(runtime.state.holders, point.toSeq));
-  for await (const page of store.readPages(runtime.sessionId, point.toSeq + 1))
+  for await (const page of runtime.store.readPages(runtime.sessionId, point.toSeq + 1))
     for (const record of page) changes.push(record, isRetracted(taken, record.seq));
-  const plan = changes.plan(roots(runtime));
+  const plan = changes.plan(runtime.roots);
   const planned: FactOf<"files_restore_planned"> = {
     kind: "files_restore_planned",
     restoreId: mintId("call"),
@@ -51,19 +64,22 @@ export async function restoreAfter(
 }
 
 /** The restore a dead process left unfinished, when a rewind with files to `toMessageId` now finishes it. */
-export function unfinishedRestore(runtime: SessionRuntime, toMessageId: string | undefined): RestoreState | undefined {
+export function unfinishedRestore(
+  runtime: RewindingSession,
+  toMessageId: string | undefined,
+): RestoreState | undefined {
   const restore = runtime.state.restore;
   if (!restore || restore.ended || restore.toMessageId !== toMessageId) return undefined;
   return restore.prompts === runtime.state.prompts ? restore : undefined;
 }
 
 /** Finishes a restore a dead process left unfinished: asked again, then each file not put back yet is. */
-export function finishRestore(runtime: SessionRuntime, restore: RestoreState): Promise<RestoreResult> {
+export function finishRestore(runtime: RewindingSession, restore: RestoreState): Promise<RestoreResult> {
   return runRestore(runtime, restore, [], true);
 }
 
 async function runRestore(
-  runtime: SessionRuntime,
+  runtime: RewindingSession,
   restore: { restoreId: string; files: FileToRestore[]; commandsRun: number; started: boolean },
   leftAlone: LeftAlone[],
   finishing: boolean,
@@ -82,7 +98,7 @@ async function runRestore(
     });
   }
   if (!restore.started) await runtime.record({ kind: "files_restore_started", restoreId });
-  const done = restoreFiles(files, roots(runtime), finishing);
+  const done = restoreFiles(files, runtime.roots, finishing);
   return ended(runtime, {
     restoreId,
     outcome: "completed",
@@ -90,20 +106,20 @@ async function runRestore(
   });
 }
 
-async function ended(runtime: SessionRuntime, result: RestoreResult): Promise<RestoreResult> {
+async function ended(runtime: RewindingSession, result: RestoreResult): Promise<RestoreResult> {
   await runtime.record({ kind: "files_restore_ended", ...result });
   return result;
 }
 
 /** A restore writes files: it is allowed as an edit is, by the session's mode, else by the user. */
 async function allow(
-  runtime: SessionRuntime,
+  runtime: RewindingSession,
   restoreId: string,
 ): Promise<{ allowed: true } | { allowed: false; reason: string }> {
   const mode = runtime.state.modeId;
   if (mode === "acceptEdits" || mode === "bypassPermissions") return { allowed: true };
   if (mode === "plan") return { allowed: false, reason: "plan mode changes no file" };
-  const ask = runtime.io.askCard;
+  const ask = runtime.askCard;
   if (!ask) return { allowed: false, reason: "no one can be asked for permission" };
   return ask(restoreId, { state: runtime.state, record: (fact) => runtime.record(fact) }, new AbortController().signal);
 }
@@ -111,8 +127,4 @@ async function allow(
 /** The session's holder at record `seq`: the last named at or before it. */
 function holderAt(holders: readonly Holder[], seq: number): Holder | undefined {
   return holders.findLast((h) => h.seq <= seq);
-}
-
-function roots(runtime: SessionRuntime): string[] {
-  return [runtime.state.cwd, ...runtime.additionalDirectories];
 }

@@ -4,7 +4,7 @@
  * would close it, then one `session_rewound` fact records the point. The journal stays
  * append-only: what the point leaves out is taken back from the model's context and from replay
  * (replay/retraction.ts), never deleted. The point is found in the session's index of its
- * messages (kept as its records are folded: SessionRuntime.messageIndex), or, for a session
+ * messages (kept as its records are folded by the runtime), or, for a session
  * restored from the replay cache without reading its early records, by reading the journal back
  * from its end, a window at a time, so a rewind to a recent message reads only the last turns.
  */
@@ -14,10 +14,14 @@ import type { MessagePoint } from "../../replay/message-points.ts";
 import { Located } from "./rewind-index.ts";
 import { isRetracted } from "../../replay/retraction.ts";
 import { EngineError } from "../errors.ts";
-import { finishRestore, restoreAfter, type RestoreResult, unfinishedRestore } from "./restore-step.ts";
+import {
+  finishRestore,
+  restoreAfter,
+  type RestoreResult,
+  type RewindingSession,
+  unfinishedRestore,
+} from "./restore-step.ts";
 import { messagePoint } from "./message-point.ts";
-import { recoveryFact } from "./recovery.ts";
-import type { SessionRuntime } from "./session-runtime.ts";
 
 /** Where to rewind to: through a message (kept), or to just before a user message (taken back with it). */
 export type RewindTarget = { toMessageId: string } | { beforeMessageId: string };
@@ -33,7 +37,7 @@ export type Rewound = {
   retracted: { messageIds: string[]; toolCallIds: string[] };
   /** The turn that was running, cancelled before the rewind. */
   cancelledTurnId: string | undefined;
-  /** The fact recorded (none when the rewind only finished a restore left unfinished: see `rewindSession`). */
+  /** The fact recorded (none when the rewind only finished a restore left unfinished: see `rewindTo`). */
   record: FactOf<"session_rewound"> | undefined;
   /** With files: how the restore ended. */
   restore: RestoreResult | undefined;
@@ -43,26 +47,22 @@ export type Rewound = {
 const FIRST_WINDOW = 4096;
 
 /**
- * `files`: also restore the workspace files verbatim's own edits changed after the point, as its
- * own step after the rewind is recorded (restore-step.ts). A rewind with files to the message a
- * restore left unfinished (its process died) went back to, before any new prompt, records no new
- * rewind: it finishes that restore.
+ * Rewinds a session whose turn is stopped (`cancelledTurnId`: the turn stopped for it, if one
+ * ran) and whose dead process's turn is closed: SessionRuntime.rewind does both first. `files`:
+ * also restore the workspace files verbatim's own edits changed after the point, as its own step
+ * after the rewind is recorded (restore-step.ts). A rewind with files to the message a restore
+ * left unfinished (its process died) went back to, before any new prompt, records no new rewind:
+ * it finishes that restore.
  */
-export async function rewindSession(
-  runtime: SessionRuntime,
-  store: JournalStore,
+export async function rewindTo(
+  runtime: RewindingSession,
   target: RewindTarget,
-  options: { files?: boolean } = {},
+  cancelledTurnId: string | undefined,
+  files: boolean,
 ): Promise<Rewound> {
-  const cancelledTurnId = runtime.running ? runtime.state.lastTurn?.turnId : undefined;
-  if (runtime.running) {
-    runtime.cancel();
-    await runtime.settled();
-  }
-  if (runtime.state.needsRecovery()) await runtime.record(recoveryFact(runtime.state));
   const messageId = "toMessageId" in target ? target.toMessageId : target.beforeMessageId;
-  const index = runtime.messageIndex();
-  const found = index ?? (await located(store, runtime.sessionId, messageId, runtime.state.lastSeq));
+  const index = runtime.index;
+  const found = index ?? (await located(runtime.store, runtime.sessionId, messageId, runtime.state.lastSeq));
   const point = messagePoint(found.points, runtime.sessionId, messageId);
   if ("beforeMessageId" in target && point.role !== "user") {
     throw new EngineError(
@@ -80,7 +80,7 @@ export async function rewindSession(
     remainingMessageCount: index ? kept.length : undefined,
     cancelledTurnId,
   };
-  const unfinished = options.files && "toMessageId" in target ? unfinishedRestore(runtime, messageId) : undefined;
+  const unfinished = files && "toMessageId" in target ? unfinishedRestore(runtime, messageId) : undefined;
   if (unfinished) {
     const restore = await finishRestore(runtime, unfinished);
     return { ...answer, retracted: { messageIds: [], toolCallIds: [] }, record: undefined, restore };
@@ -100,8 +100,8 @@ export async function rewindSession(
     retracted,
   };
   await runtime.record(fact);
-  const restore = options.files
-    ? await restoreAfter(runtime, store, { toSeq, toMessageId: "toMessageId" in target ? messageId : undefined }, taken)
+  const restore = files
+    ? await restoreAfter(runtime, { toSeq, toMessageId: "toMessageId" in target ? messageId : undefined }, taken)
     : undefined;
   return { ...answer, retracted, record: fact, restore };
 }

@@ -2,6 +2,7 @@
  * A session's config values (mode, model, thought level): read from its folded state, and
  * changed by name with the checks a client's request needs. Pure; the runtime records the change.
  */
+import type { FactOf } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
@@ -64,4 +65,15 @@ export function changedConfig(
     default:
       throw new EngineError("invalid_config", `unknown config option "${configId}"`, { configId });
   }
+}
+
+/** The fact that changes one option of `current` (with the whole set as it then stands). Throws as changedConfig does. */
+export function configChange(
+  current: ConfigValues,
+  configId: string,
+  value: string,
+  catalog: ProviderCatalog,
+): FactOf<"config_changed"> {
+  const configOptions = buildConfigOptions(changedConfig(current, configId, value, catalog), catalog.models());
+  return { kind: "config_changed", configId, value, configOptions, ...(configId === "mode" ? { modeId: value } : {}) };
 }

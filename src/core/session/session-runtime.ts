@@ -7,57 +7,48 @@
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
 import type { Fact, PromptFrom, StoredFact } from "../../journal/facts/index.ts";
 import type { SessionRow } from "../../journal/store.ts";
-import { ConversationFold } from "../../replay/conversation.ts";
-import { SessionStateFold } from "../../replay/state.ts";
-import { isRetracted } from "../../replay/retraction.ts";
-import { buildConfigOptions, type ConfigValues } from "../config/config-options.ts";
-import { changedConfig, configValuesOf, currentConfigOptions } from "./session-config.ts";
-import { log } from "../../shared/log.ts";
-import { EngineError } from "../errors.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+import type { ConfigValues } from "../config/config-options.ts";
+import { namedModel } from "../config/model-alias.ts";
+import { formatModelRef } from "../config/model-ref.ts";
 import { mintId } from "../ids.ts";
+import type { SubagentKind } from "../tools/subagent-launcher.ts";
+import { StoredFold } from "./stored-fold.ts";
+import { configChange, configValuesOf, currentConfigOptions } from "./session-config.ts";
+import { EngineError } from "../errors.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { thisProcess } from "../../journal/process-identity.ts";
-import { readOnlyGate } from "../permissions/call-gate.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 import { SessionHooks } from "../hooks/session-hooks.ts";
 import { secretsOf, type McpServerConfig } from "../mcp/server-config.ts";
-import { subagentLauncher, type ChildSession } from "../subagents/subagent-runner.ts";
 import { JournalWriter } from "./journal-writer.ts";
 import { SessionTooling } from "./session-tooling.ts";
 import { checkCwdHere } from "./cwd-here.ts";
-import { sessionStartedFact, startNotices, startValues } from "./session-started.ts";
-import { agentFiles } from "../subagents/agent-files.ts";
-import type { SubagentKind } from "../tools/subagent-launcher.ts";
-import { namedModel } from "../config/model-alias.ts";
-import { formatModelRef } from "../config/model-ref.ts";
-import { commandPlace } from "./command-place.ts";
+import { sessionStart } from "./session-start.ts";
+import { childSessions, PARENT_ONLY } from "./session-children.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
-import { Located } from "./rewind-index.ts";
-import { StoredFold } from "./stored-fold.ts";
+import { closeInSteps } from "./session-close.ts";
+import { SessionFolds } from "./session-folds.ts";
+import { rewindTo, type Rewound, type RewindTarget } from "./rewind.ts";
+import { journalLostNotice, recoveryFact } from "./recovery.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
-import { currentSettings, recordSettings } from "./permission-settings-sync.ts";
-import { settingsDirectories, settingsInForce } from "../permissions/settings-rules.ts";
-import { hostname } from "node:os";
+import { recordSettings } from "./permission-settings-sync.ts";
+import { SessionRoots } from "./session-roots.ts";
 import { SessionTurns, type SteerOutcome } from "./session-turns.ts";
-import { SessionJobs } from "../jobs/session-jobs.ts";
-import { endOrphanJobs } from "../jobs/orphan-jobs.ts";
+import { BackgroundJobs } from "./session-background.ts";
 
 export type { EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 
 const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 export class SessionRuntime {
-  readonly state = new SessionStateFold();
-  #additionalDirectories: string[] | undefined;
-  #conversation: ConversationFold | undefined;
-  /**
-   * The messages a client is shown and the calls announced, folded from record 1 (a rewind finds
-   * its point here: rewind.ts); undefined when the records before a restored state were not read.
-   */
-  #messages: Located | undefined = new Located();
+  readonly #folds: SessionFolds;
+  /** The session's state as its records fold it (replay/state.ts). */
+  readonly state: SessionStateFold;
+  readonly #roots: SessionRoots;
   #closed = false;
   /** Ends the serving of the session's inbox (inbox-server.ts), started by `begin`. */
   #inbox: AbortController | undefined;
@@ -70,8 +61,8 @@ export class SessionRuntime {
   readonly #mcpSecrets: string[];
   /** This session as its turns take it (session-turn.ts). */
   readonly #turnSession: TurnSession;
-  /** The session's background jobs, made when a top-level session first runs a turn. */
-  #jobs: SessionJobs | undefined;
+  /** The session's background jobs (session-background.ts). */
+  readonly #jobs: BackgroundJobs;
 
   private constructor(
     readonly sessionId: string,
@@ -83,9 +74,12 @@ export class SessionRuntime {
     cwd: string,
     inheritedSecrets: string[] = [],
   ) {
+    this.#folds = new SessionFolds(deps.store, sessionId);
+    this.state = this.#folds.state;
+    this.#roots = new SessionRoots(this.state);
     this.#writer = new JournalWriter(sessionId, deps.store, {
-      absorb: (record) => this.#absorb(record),
-      reset: () => this.#forget(),
+      absorb: (record) => this.#folds.absorb(record),
+      reset: () => this.#folds.forget(),
       publish: (record) => this.io.publish(record),
       held: () => ({ kind: "session_held", ...thisProcess(), cwd: this.state.cwd }),
     });
@@ -109,21 +103,35 @@ export class SessionRuntime {
         connectTimeoutMs: deps.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
       },
     );
-    this.#hooks = deps.hooks
-      ? new SessionHooks(deps.hooks, {
-          sessionId,
-          state: this.state,
-          record: (fact) => this.record(fact),
-          preview: async (tool, input) =>
-            tool.preview ? tool.preview(input, { cwd: this.state.cwd, roots: this.#roots(), host: this.io.host }) : [],
-        })
-      : undefined;
-    this.#turnSession = {
+    this.#hooks =
+      deps.hooks &&
+      new SessionHooks(deps.hooks, {
+        sessionId,
+        state: this.state,
+        record: (fact) => this.record(fact),
+        preview: async (tool, input) =>
+          tool.preview?.(input, { cwd: this.state.cwd, roots: this.#roots.all(), host: this.io.host }) ?? [],
+      });
+    this.#turnSession = this.#turnSessionOf();
+    this.#jobs = new BackgroundJobs({
       sessionId,
       state: this.state,
-      deps,
-      io,
-      tools,
+      closed: () => this.#closed,
+      record: (fact) => this.record(fact),
+      recordInBackground: (fact) => this.#writer.recordInBackground(fact),
+      recordSoon: (fact) => this.#writer.recordSoon(fact),
+    });
+    Object.defineProperty(this.#turnSession, "jobs", { get: () => this.#jobs.now(), enumerable: true });
+  }
+
+  /** This session as its turns take it (session-turn.ts). */
+  #turnSessionOf(): TurnSession {
+    return {
+      sessionId: this.sessionId,
+      state: this.state,
+      deps: this.deps,
+      io: this.io,
+      tools: this.tools,
       tooling: this.#tooling,
       hooks: this.#hooks,
       mcpSecrets: this.#mcpSecrets,
@@ -131,41 +139,24 @@ export class SessionRuntime {
       record: (fact) => this.record(fact),
       ensureLease: () => this.#writer.ensureLease(),
       pace: () => this.#writer.pace(),
-      conversation: () => this.#conversationFold(),
+      // Read between writes, so that no record is appended (and folded without it) while it reads.
+      conversation: () => this.#writer.between(() => this.#folds.conversation()),
       configValues: () => this.configValues(),
-      roots: () => this.#roots(),
+      roots: () => this.#roots.all(),
       subagents: () => this.#subagents(),
       steering: this.#turns.steering,
       setMode: async (modeId) => {
         await this.setConfig("mode", modeId);
       },
     };
-    Object.defineProperty(this.#turnSession, "jobs", { get: () => this.#sessionJobs(), enumerable: true });
   }
 
   /**
-   * The session's background jobs: a subagent's commands end with its call (Claude Code ends a
-   * foreground subagent's jobs with it), and CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1 turns them off.
-   */
-  #sessionJobs(): SessionJobs | undefined {
-    if (this.state.parentSessionId !== undefined || this.#closed) return undefined;
-    if (process.env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS === "1") return undefined;
-    this.#jobs ??= new SessionJobs({
-      sessionId: this.sessionId,
-      record: (fact) => this.record(fact),
-      recordInBackground: (fact) => this.#writer.recordInBackground(fact),
-    });
-    return this.#jobs;
-  }
-
-  /**
-   * After a load with no live process holding the session: kills the process groups of the jobs
-   * its dead writer left running (identified by host, pid and start time, orphan-jobs.ts), and
-   * records each of those jobs ended (`interrupted`) at the session's next write, as the load
-   * showed it. Loading itself never writes.
+   * After a load with no live process holding the session: the jobs its dead writer left running
+   * are killed, and recorded ended at the session's next write (session-background.ts).
    */
   endOrphanJobs(): void {
-    endOrphanJobs(this.state.openJobs.values(), (fact) => this.#writer.recordSoon(fact));
+    this.#jobs.endOrphans();
   }
 
   /** The catalog of this session's workspace. */
@@ -183,53 +174,26 @@ export class SessionRuntime {
     params: NewSessionParams,
     child?: ChildParams,
   ): Promise<SessionRuntime> {
-    const catalog = deps.catalogFor(params.cwd);
-    const model = child?.values.model ?? catalog.defaultModel();
-    if (!model) throw new EngineError("no_provider", catalog.setupHint);
-    const sessionId = mintId("ses");
-    const now = new Date().toISOString();
-    // The settings files are read before the first fact: their defaultMode is the mode a session starts in.
-    const settings = deps.hooks ? currentSettings(deps.hooks, params.cwd) : undefined;
-    const values = child?.values ?? startValues(catalog, model, settings);
-    const tools = child?.tools ?? deps.tools;
+    const start = await sessionStart(deps, params, child);
+    const { sessionId } = start;
+    const mcpServers = params.mcpServers ?? [];
     const runtime = new SessionRuntime(
       sessionId,
       deps,
       io(sessionId),
-      tools,
-      params.mcpServers ?? [],
+      start.tools,
+      mcpServers,
       params.cwd,
       child?.mcpSecrets,
     );
-    runtime.#conversation = new ConversationFold();
+    runtime.#folds.started();
     if (child?.command) runtime.#turnSession.forkedCommand = child.command;
-    const started = await sessionStartedFact(params, {
-      agentVersion: deps.agentVersion,
-      today: now.slice(0, 10),
-      tools,
-      values,
-      models: catalog.models(),
-      ...defined({ child }),
-    });
-    await runtime.#writer.create(
-      {
-        sessionId,
-        cwd: params.cwd,
-        additionalDirectories: params.additionalDirectories,
-        createdAt: now,
-        updatedAt: now,
-        ...defined({ parentSessionId: child?.parentSessionId }),
-      },
-      started.fact,
-    );
-    if (settings) await recordSettings(runtime, settings);
-    if (!child) {
-      const { prompt } = started;
-      for (const notice of startNotices(catalog.warnings(), prompt.skipped, prompt.cut)) await runtime.record(notice);
-      // A session given no instruction file, skill, command or agent has nothing to show beyond its prompt.
-      // What the model was given is recorded once the client knows the session (syncCommands, after the response).
-      runtime.#tooling.startedWith(prompt.sources, { excludes: prompt.excludes, excluded: prompt.excluded });
-    }
+    await runtime.#writer.create(start.row, start.fact);
+    if (start.settings) await recordSettings(runtime, start.settings);
+    for (const notice of start.notices) await runtime.record(notice);
+    // A session given no instruction file, skill, command or agent has nothing to show beyond its prompt.
+    // What the model was given is recorded once the client knows the session (syncCommands, after the response).
+    if (start.sources) runtime.#tooling.startedWith(start.sources, start.excludes);
     return runtime;
   }
 
@@ -272,10 +236,8 @@ export class SessionRuntime {
     // A subagent's session never offers Task or AskUserQuestion: only top-level sessions start subagents and ask the user.
     const tools = info?.parentSessionId ? deps.tools.without(PARENT_ONLY) : deps.tools;
     const runtime = new SessionRuntime(sessionId, deps, io, tools, mcpServers, info?.cwd ?? process.cwd());
-    // In place: the tooling and the hooks hold `state`. The conversation is folded when first needed.
-    Object.assign(runtime.state, fold.state);
+    runtime.#folds.adopt(fold);
     runtime.#writer.restoredTo(fold.seq);
-    runtime.#messages = fold.messages;
     return runtime;
   }
 
@@ -352,26 +314,16 @@ export class SessionRuntime {
       };
       return await runSessionTurn(this.#turnSession, blocks, { signal: abort.signal, cancel }, origin);
     } catch (error) {
-      if (this.#writer.lost) await this.#journalLost(error, abort);
+      // The journal could not be reached mid-turn: the turn stops (its model and tool work are
+      // cancelled, and nothing more of it is shown), and a notice says so, recorded first when the
+      // journal is back (the next prompt reconnects; the turn left open is closed then as after a
+      // crash, `session_recovered`).
+      if (this.#writer.lost) {
+        abort.abort();
+        await this.#writer.showUnrecorded(journalLostNotice(error));
+      }
       throw error;
     }
-  }
-
-  /**
-   * The journal could not be reached mid-turn: the turn stops (its model and tool work are
-   * cancelled, and nothing more of it is shown), and a notice says so. The notice is the one
-   * thing shown before it is recorded: it is recorded first when the journal is back (the next
-   * prompt reconnects), and the turn left open is closed then as after a crash (`session_recovered`).
-   */
-  async #journalLost(error: unknown, abort: AbortController): Promise<void> {
-    abort.abort();
-    await this.#writer.showUnrecorded({
-      kind: "notice_shown",
-      messageId: mintId("msg"),
-      severity: "error",
-      title: "The journal cannot be reached: the turn stopped",
-      description: `${error instanceof Error ? error.message : String(error)}. Everything shown before this notice is recorded; the next prompt reconnects.`,
-    });
   }
 
   /**
@@ -390,16 +342,9 @@ export class SessionRuntime {
   /** Changes a config option (recorded, shown). Returns the whole set as it now stands. */
   async setConfig(configId: string, value: string): Promise<SessionConfigOption[]> {
     if (!this.running) this.#writer.reconnect();
-    const next = changedConfig(this.configValues(), configId, value, this.#catalog);
-    const configOptions = buildConfigOptions(next, this.#catalog.models());
-    await this.record({
-      kind: "config_changed",
-      configId,
-      value,
-      configOptions,
-      ...(configId === "mode" ? { modeId: value } : {}),
-    });
-    return configOptions;
+    const change = configChange(this.configValues(), configId, value, this.#catalog);
+    await this.record(change);
+    return change.configOptions;
   }
 
   configValues(): ConfigValues {
@@ -423,22 +368,20 @@ export class SessionRuntime {
     this.#inbox?.abort();
     this.cancel();
     await this.settled();
-    const step = async (what: string, run: () => unknown) => {
-      try {
-        await run();
-      } catch (error) {
-        log.warn(
-          `session ${this.sessionId}: ${what} failed at close: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    };
-    await step("stopping the background jobs", () => this.#jobs?.close());
-    // One more try for what was shown while the journal could not be reached.
-    this.#writer.reconnect();
-    await step("journaling streamed text", () => this.#writer.flush());
-    await step("the SessionEnd hooks", () => this.#hooks?.close());
-    await step("closing the MCP servers", () => this.#tooling.close());
-    await step("releasing the session's lease", () => this.#writer.release());
+    await closeInSteps(this.sessionId, [
+      ["stopping the background jobs", () => this.#jobs.close()],
+      [
+        "journaling streamed text",
+        () => {
+          // One more try for what was shown while the journal could not be reached.
+          this.#writer.reconnect();
+          return this.#writer.flush();
+        },
+      ],
+      ["the SessionEnd hooks", () => this.#hooks?.close()],
+      ["closing the MCP servers", () => this.#tooling.close()],
+      ["releasing the session's lease", () => this.#writer.release()],
+    ]);
   }
 
   /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
@@ -447,54 +390,14 @@ export class SessionRuntime {
     this.#writer.recordSoon(fact);
   }
 
-  /** The session's directories: its cwd, its additional directories, and those its permission settings add. */
-  #roots(): string[] {
-    const settings = settingsInForce(this.state, hostname());
-    return [this.state.cwd, ...this.additionalDirectories, ...(settings ? settingsDirectories(settings) : [])];
-  }
-
-  /** The extra roots file tools may use: those recorded at the start, unless a load or resume gave others. */
+  /** The extra roots file tools may use (session-roots.ts). */
   get additionalDirectories(): string[] {
-    return this.#additionalDirectories ?? this.state.additionalDirectories;
+    return this.#roots.additional;
   }
 
-  /**
-   * The additional roots the client activated on `session/load` or `session/resume` (ACP: the
-   * complete list, none when omitted). They hold for this process; the journal keeps the list the
-   * session started with, which a later load replaces again.
-   */
+  /** The extra roots the client activated on `session/load` or `session/resume` (session-roots.ts). */
   activateDirectories(directories: string[]): void {
-    this.#additionalDirectories = directories;
-  }
-
-  /** Starts subagents as child sessions of this one, with this session's tools (but `Task` and `AskUserQuestion`), model and mode. */
-  #subagents() {
-    return subagentLauncher(
-      {
-        record: (fact) => this.record(fact),
-        spawn: async (kind, parentToolCallId, publish, command): Promise<ChildSession> =>
-          SessionRuntime.create(
-            this.deps,
-            (sessionId) => ({
-              publish,
-              host: this.io.host,
-              gate: this.io.childGate?.({ sessionId, parentToolCallId }) ?? readOnlyGate,
-              // The user cancelled at the child's question: the turn they see is the parent's.
-              cancelOuterTurn: () => this.cancel(),
-            }),
-            { cwd: this.state.cwd, additionalDirectories: this.additionalDirectories },
-            {
-              parentSessionId: this.sessionId,
-              kind,
-              tools: onlyListed(this.tools.with(this.#tooling.mcpTools).without(PARENT_ONLY), kind.tools),
-              values: await this.#childValues(kind),
-              mcpSecrets: this.#mcpSecrets,
-              ...defined({ command }),
-            },
-          ),
-      },
-      async () => (await agentFiles(commandPlace(this.state))).agents,
-    );
+    this.#roots.activate(directories);
   }
 
   /**
@@ -516,57 +419,46 @@ export class SessionRuntime {
     return values;
   }
 
-  /** The model context; built from the journal the first time a restored session needs it. */
-  async #conversationFold(): Promise<ConversationFold> {
-    // Read between writes, so that no record is appended (and folded without it) while it reads.
-    return this.#writer.between(async () => {
-      if (!this.#conversation) {
-        const fold = new ConversationFold();
-        // What the session's rewinds took back never reaches the model (the state knows it before the read).
-        const rewound = this.state.retracted ?? [];
-        for await (const page of this.deps.store.readPages(this.sessionId))
-          for (const { fact, seq } of page) if (!isRetracted(rewound, seq)) fold.apply(fact);
-        this.#conversation = fold;
-      }
-      return this.#conversation;
+  /** Starts subagents as child sessions of this one (session-children.ts). */
+  #subagents() {
+    return childSessions({
+      sessionId: this.sessionId,
+      io: this.io,
+      state: this.state,
+      tools: this.tools,
+      mcpSecrets: this.#mcpSecrets,
+      mcpTools: () => this.#tooling.mcpTools,
+      additionalDirectories: () => this.additionalDirectories,
+      configValues: () => this.configValues(),
+      childValues: (kind) => this.#childValues(kind),
+      record: (fact) => this.record(fact),
+      cancel: () => this.cancel(),
+      create: (io, params, child) => SessionRuntime.create(this.deps, io, params, child),
     });
   }
 
   /**
-   * Forgets the folded session, for the writer to fold it again from the journal (its server lost
-   * appends this process had made). In place: the turn, the tooling and the hooks hold `state`.
-   * The conversation is folded again from the journal when next needed.
+   * Rewinds the session (`session/rewind`, and `session/edit_prompt` before its new prompt): a
+   * running turn is cancelled first, a turn a dead process left open is closed as the next prompt
+   * would close it, then the point is recorded (rewind.ts); `files`: the workspace's files too
+   * (restore-step.ts).
    */
-  #forget(): void {
-    Object.assign(this.state, new SessionStateFold());
-    this.#conversation = undefined;
-    this.#messages = new Located();
+  async rewind(target: RewindTarget, options: { files?: boolean } = {}): Promise<Rewound> {
+    const cancelledTurnId = this.running ? this.state.lastTurn?.turnId : undefined;
+    if (this.running) {
+      this.cancel();
+      await this.settled();
+    }
+    if (this.state.needsRecovery()) await this.record(recoveryFact(this.state));
+    const session = {
+      sessionId: this.sessionId,
+      state: this.state,
+      store: this.deps.store,
+      roots: [this.state.cwd, ...this.additionalDirectories],
+      index: this.#folds.messages,
+      record: (fact: Fact) => this.record(fact),
+      askCard: this.io.askCard,
+    };
+    return rewindTo(session, target, cancelledTurnId, options.files ?? false);
   }
-
-  /** The session's messages and calls as folded from record 1, if they were (see #messages). */
-  messageIndex(): Located | undefined {
-    return this.#messages;
-  }
-
-  #absorb(record: StoredFact): void {
-    this.state.apply(record.fact, record.seq);
-    this.#messages?.push(record);
-    // A rewind takes back what the model was given: its context is folded again from the journal when next needed.
-    if (record.fact.kind === "session_rewound") this.#conversation = undefined;
-    else this.#conversation?.apply(record.fact);
-  }
-}
-
-/** The tools only a top-level session offers: a subagent starts no subagent, asks the user nothing, presents no plan. */
-const PARENT_ONLY = ["Task", "AskUserQuestion", "ExitPlanMode"];
-
-/** A custom subagent's tools: only those its file lists (all of them when it lists none). */
-function onlyListed(tools: ToolRegistry, listed: string[] | undefined): ToolRegistry {
-  if (!listed) return tools;
-  return tools.without(
-    tools
-      .all()
-      .map((t) => t.name)
-      .filter((name) => !listed.includes(name)),
-  );
 }

@@ -1,4 +1,6 @@
 /** Operations on a stored session that do not open it: the same for the wire layer and the CLI. */
+import { busy } from "../../journal/errors.ts";
+import { isThisProcess } from "../../journal/process-identity.ts";
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { JournalStore } from "../../journal/store.ts";
 import { SessionStateFold } from "../../replay/state.ts";
@@ -11,6 +13,12 @@ import type { OpenJob } from "../../replay/state.ts";
 
 // Its own module, so that a load replayed before the engine has loaded reaches none of the rest of this one.
 export { openCallsInterrupted } from "./open-calls.ts";
+
+/** Throws JournalError `busy` when another live process holds the session (a delete it would refuse, asked before the session is closed here). */
+export async function refuseHeldElsewhere(store: Pick<JournalStore, "holder">, sessionId: string): Promise<void> {
+  const holder = await store.holder(sessionId);
+  if (holder && !isThisProcess(holder)) throw busy(sessionId, holder);
+}
 
 /** A session's mode and config options as of record `upToSeq`, as they were last shown (its authority records say them). */
 export async function shownModesAt(

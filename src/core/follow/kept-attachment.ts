@@ -5,12 +5,14 @@
  * process killed leaves its row to expire. The writer runs the controller's queued prompts only
  * while the row lives.
  */
-import { mintId } from "../core/ids.ts";
-import type { AnsweredBy } from "../journal/facts/index.ts";
-import { ATTACHMENT_REFRESH_MS, type Attachment } from "../journal/session-attachments.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { log } from "../shared/log.ts";
-import { sleep } from "../shared/sleep.ts";
+import { mintId } from "../ids.ts";
+import type { AnsweredBy } from "../../journal/facts/index.ts";
+import { ATTACHMENT_REFRESH_MS, type Attachment } from "../../journal/session-attachments.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { log } from "../../shared/log.ts";
+import { sleep } from "../../shared/sleep.ts";
+import type { ReplaySink } from "../session/replay-sink.ts";
+import { type Following, followLive } from "./session-follower.ts";
 
 type AttachmentStore = Pick<JournalStore, "keepAttachment" | "dropAttachment">;
 
@@ -39,4 +41,25 @@ export async function keepAttached(
   await store
     .dropAttachment(sessionId, attachment.attachmentId)
     .catch((error: unknown) => log.debug(`session ${sessionId}: the attachment could not be deleted`, error));
+}
+
+/**
+ * Follows the session live (followLive) until `signal` aborts; a controller's attachment row
+ * (`attachment`) lives as long as the following, however the following ends.
+ */
+export async function followAttached(
+  store: JournalStore,
+  sessionId: string,
+  live: { following: Following; sink: ReplaySink; attachment: Attachment | undefined },
+  signal: AbortSignal,
+): Promise<void> {
+  const ended = new AbortController();
+  const { attachment } = live;
+  const keeping = attachment && keepAttached(store, sessionId, attachment, AbortSignal.any([signal, ended.signal]));
+  try {
+    await followLive(store, sessionId, live.following, live.sink, signal);
+  } finally {
+    ended.abort();
+    await keeping;
+  }
 }

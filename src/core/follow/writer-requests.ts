@@ -5,29 +5,31 @@
  * session's inbox (journal/session-inbox.ts): never run here, never run twice.
  */
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
-import { RequestError } from "@agentclientprotocol/sdk/unstable";
-import { mintId } from "../core/ids.ts";
-import type { AnsweredBy, StoredFact } from "../journal/facts/index.ts";
-import type { JournalStore } from "../journal/store.ts";
-import { defined } from "../shared/defined.ts";
-import { sleep } from "../shared/sleep.ts";
+import { EngineError } from "../errors.ts";
+import { mintId } from "../ids.ts";
+import type { AnsweredBy, StoredFact } from "../../journal/facts/index.ts";
+import type { JournalStore } from "../../journal/store.ts";
+import { defined } from "../../shared/defined.ts";
+import { sleep } from "../../shared/sleep.ts";
 import type { Following } from "./session-follower.ts";
 
 /** How often a prompt waiting for the writer to take it checks the writer still lives. */
 const WRITER_LIVES_MS = 1000;
 
 const noWriter = (sessionId: string, what: string) =>
-  RequestError.invalidRequest(
-    { reason: "no_writer", sessionId },
+  new EngineError(
+    "no_writer",
     `no live process runs session ${sessionId} ${what}; load it (session/load) to continue it here`,
+    { sessionId },
   );
 
 /**
  * Sends `blocks` to the session's writer and resolves with its turn's stop reason once the turn
  * ends. The request names the controller's attachment (`attachmentId`): the writer runs it only
- * while that lives. Refused when no live process holds the session, or when its inbox is full
- * (`inbox_full`); rejects when the writer dies before its turn for the prompt ends, or the
- * following ends first.
+ * while that lives. Which turn the prompt became is the session's state fold's (`lastTurn.requestId`).
+ * Refused when no live process holds the session (EngineError `no_writer`), or when its inbox is full
+ * (`inbox_full`); rejects with EngineError `turn_failed` when the turn fails, `following_ended`
+ * when the writer dies before its turn for the prompt ends or the following ends first.
  */
 export async function promptTheWriter(
   store: JournalStore,
@@ -44,21 +46,17 @@ export async function promptTheWriter(
     let turnId: string | undefined;
     const watcher = {
       record: ({ fact }: StoredFact) => {
-        if (fact.kind === "prompt_received" && fact.from?.requestId === requestId) turnId = fact.turnId;
+        const last = following.state.lastTurn;
+        if (turnId === undefined && last?.requestId === requestId) turnId = last.turnId;
         if (fact.kind !== "turn_ended" || turnId === undefined || fact.turnId !== turnId) return;
         ended.abort();
         if (fact.outcome === "failed")
-          reject(RequestError.internalError({ reason: "turn_failed", sessionId }, fact.error ?? "the turn failed"));
+          reject(new EngineError("turn_failed", fact.error ?? "the turn failed", { sessionId }));
         else resolve(fact.stopReason ?? "end_turn");
       },
       ended: (reason: string) => {
         ended.abort();
-        reject(
-          RequestError.internalError(
-            { reason: "following_ended", sessionId },
-            `${reason} before the prompt's turn did`,
-          ),
-        );
+        reject(new EngineError("following_ended", `${reason} before the prompt's turn did`, { sessionId }));
       },
     };
     // Whatever ends the wait (the turn's end, the following's, the writer's, a failed send) stops watching.
