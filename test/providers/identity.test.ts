@@ -8,7 +8,8 @@ import { describe, expect, test } from "bun:test";
 import type { Fact } from "../../src/journal/facts/index.ts";
 import { journalFile } from "../../src/journal/paths.ts";
 import { SqliteJournal } from "../../src/journal/sqlite-store.ts";
-import { SessionRuntime } from "../../src/core/session/session-runtime.ts";
+import type { SessionRuntime } from "../../src/core/session/session-runtime.ts";
+import { restoreSession } from "../../src/core/session/restore-session.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { validateStep } from "../../src/core/turn/validate-step.ts";
 import { cards, texts } from "../parity/harness.ts";
@@ -156,12 +157,14 @@ describe("a call left open by a dead process", () => {
     const { box, sessionId } = await crashedSession();
     const deps = engineDeps(box.env);
     try {
-      const runtime = await SessionRuntime.restore(
-        deps,
-        { publish: () => undefined, host: {} },
+      const restored = await restoreSession(deps, {
         sessionId,
-        deps.store.readPages(sessionId),
-      );
+        capabilities: { notices: false, compaction: false },
+        cache: undefined,
+        mcpServers: [],
+        io: () => ({ publish: () => undefined, host: {} }),
+      });
+      const runtime = restored?.runtime as SessionRuntime;
       expect([...runtime.state.openProviderIds()]).toEqual(["toolu_open"]);
       const validation = validateStep(
         [{ index: 0, providerCallId: "toolu_open", name: "Read", json: "{}" }],

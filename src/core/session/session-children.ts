@@ -6,6 +6,10 @@
 import type { Fact } from "../../journal/facts/index.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ConfigValues } from "../config/config-options.ts";
+import { namedModel } from "../config/model-alias.ts";
+import { formatModelRef } from "../config/model-ref.ts";
+import { mintId } from "../ids.ts";
+import type { ModelChoice } from "../config/config-options.ts";
 import { readOnlyGate } from "../permissions/call-gate.ts";
 import { agentFiles } from "../subagents/agent-files.ts";
 import { type ChildSession, subagentLauncher } from "../subagents/subagent-runner.ts";
@@ -31,8 +35,8 @@ export type ParentSession = {
   mcpTools(): Tool[];
   additionalDirectories(): string[];
   configValues(): ConfigValues;
-  /** What a subagent of `kind` starts with (its type may name a model). */
-  childValues(kind: SubagentKind): Promise<ConfigValues>;
+  /** The models this process lists (a subagent's type may name one). */
+  models(): ModelChoice[];
   record(fact: Fact): Promise<void>;
   /** Cancels the parent's turn (the user cancelled at a child's question: the turn they see is the parent's). */
   cancel(): void;
@@ -58,7 +62,7 @@ export function childSessions(parent: ParentSession) {
             parentSessionId: parent.sessionId,
             kind,
             tools: onlyListed(parent.tools.with(parent.mcpTools()).without(PARENT_ONLY), kind.tools),
-            values: await parent.childValues(kind),
+            values: await childValues(parent, kind),
             mcpSecrets: parent.mcpSecrets,
             ...defined({ command }),
           },
@@ -66,6 +70,25 @@ export function childSessions(parent: ParentSession) {
     },
     async () => (await agentFiles(commandPlace(parent.state))).agents,
   );
+}
+
+/**
+ * What a subagent of `kind` starts with: its parent's mode and thought level, and the model its
+ * type names (config/model-alias.ts), else the parent's. A model this process does not list is
+ * told in a notice and the parent's is used.
+ */
+async function childValues(parent: ParentSession, kind: SubagentKind): Promise<ConfigValues> {
+  const values = parent.configValues();
+  const named = namedModel(kind.model, values.model, parent.models());
+  if (named.state === "ok") return { ...values, model: named.ref };
+  if (named.state === "unknown")
+    await parent.record({
+      kind: "notice_shown",
+      messageId: mintId("msg"),
+      severity: "warning",
+      title: `The subagent ${kind.name} names the model "${named.name}", which this verbatim does not list; it runs on ${formatModelRef(values.model)}`,
+    });
+  return values;
 }
 
 /** A custom subagent's tools: only those its file lists (all of them when it lists none). */

@@ -5,15 +5,11 @@
  * then folded, then published (shown). The runtime knows nothing about ACP wire shapes.
  */
 import type { ContentBlock, SessionConfigOption } from "@agentclientprotocol/sdk";
-import type { Fact, PromptFrom, StoredFact } from "../../journal/facts/index.ts";
+import type { Fact, PromptFrom } from "../../journal/facts/index.ts";
 import type { SessionRow } from "../../journal/store.ts";
 import type { SessionStateFold } from "../../replay/state.ts";
 import type { ConfigValues } from "../config/config-options.ts";
-import { namedModel } from "../config/model-alias.ts";
-import { formatModelRef } from "../config/model-ref.ts";
-import { mintId } from "../ids.ts";
-import type { SubagentKind } from "../tools/subagent-launcher.ts";
-import { StoredFold } from "./stored-fold.ts";
+import type { StoredFold } from "./stored-fold.ts";
 import { configChange, configValuesOf, currentConfigOptions } from "./session-config.ts";
 import { EngineError } from "../errors.ts";
 import type { ProviderCatalog } from "../providers/catalog.ts";
@@ -198,29 +194,6 @@ export class SessionRuntime {
   }
 
   /**
-   * Rebuilds a session from its stored facts, handing each record to `each` as it is folded
-   * (load streams them to the client this way; `each` may return a promise to slow the read
-   * down to the client's pace). Never writes. With `start`, the state after record `start.seq`
-   * is restored by `start.restore` (from the replay cache) and `pages` must begin after it. The
-   * model's conversation is folded from the facts when the session first needs it, either way.
-   */
-  static async restore(
-    deps: EngineDeps,
-    io: SessionIo,
-    sessionId: string,
-    pages: AsyncIterable<readonly StoredFact[]>,
-    each: (record: StoredFact) => Promise<void> | undefined = () => undefined,
-    mcpServers: McpServerConfig[] = [],
-    start?: { seq: number; restore(state: SessionStateFold): void },
-  ): Promise<SessionRuntime> {
-    const info = await deps.store.info(sessionId);
-    const fold = new StoredFold();
-    if (start) fold.restoredTo(start.seq, (state) => start.restore(state));
-    await fold.read(pages, each);
-    return SessionRuntime.adopt(deps, io, sessionId, info, fold, mcpServers);
-  }
-
-  /**
    * Continues a session from what a restore folded (`fold`, stored-fold.ts) without reading its
    * records again: a load that replayed it before the engine had loaded becomes live this way
    * (replay-stored.ts). `info` is the session's row. Never writes.
@@ -400,25 +373,6 @@ export class SessionRuntime {
     this.#roots.activate(directories);
   }
 
-  /**
-   * What a subagent of `kind` starts with: this session's mode and thought level, and the model its
-   * type names (config/model-alias.ts), else this session's. A model this process does not list is
-   * told in a notice and the session's is used.
-   */
-  async #childValues(kind: SubagentKind): Promise<ConfigValues> {
-    const values = this.configValues();
-    const named = namedModel(kind.model, values.model, this.#catalog.models());
-    if (named.state === "ok") return { ...values, model: named.ref };
-    if (named.state === "unknown")
-      await this.record({
-        kind: "notice_shown",
-        messageId: mintId("msg"),
-        severity: "warning",
-        title: `The subagent ${kind.name} names the model "${named.name}", which this verbatim does not list; it runs on ${formatModelRef(values.model)}`,
-      });
-    return values;
-  }
-
   /** Starts subagents as child sessions of this one (session-children.ts). */
   #subagents() {
     return childSessions({
@@ -430,7 +384,7 @@ export class SessionRuntime {
       mcpTools: () => this.#tooling.mcpTools,
       additionalDirectories: () => this.additionalDirectories,
       configValues: () => this.configValues(),
-      childValues: (kind) => this.#childValues(kind),
+      models: () => this.#catalog.models(),
       record: (fact) => this.record(fact),
       cancel: () => this.cancel(),
       create: (io, params, child) => SessionRuntime.create(this.deps, io, params, child),
