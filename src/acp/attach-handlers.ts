@@ -15,6 +15,7 @@ import type { AskQuestion, OpenQuestion } from "./open-questions.ts";
 import type { ClaimedAnswer } from "../journal/answer-claims.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
+import { journalClaims } from "../core/permissions/answer-race.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
 import type { JournalStore } from "../journal/store.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
@@ -119,6 +120,7 @@ function answerAndClaim(
   projector: Projector,
 ): AskQuestion {
   const asker = askClient(client, sessionId, projector);
+  const claims = journalClaims(store, sessionId, sessions.answerer());
   const host = clientHost(client, sessions.profile().capabilities, sessionId);
   const answerOf = async (question: OpenQuestion, signal: AbortSignal): Promise<ClaimedAnswer | undefined> => {
     if (question.kind === "permission") return { kind: "permission", outcome: await asker(question.question, signal) };
@@ -129,12 +131,7 @@ function answerAndClaim(
     answerOf(question, signal)
       .then((answer) => {
         if (signal.aborted || !answer) return undefined;
-        return store.claimAnswer(sessionId, {
-          requestId: question.key,
-          answer,
-          by: sessions.answerer(),
-          at: new Date().toISOString(),
-        });
+        return claims.claim(question.key, answer);
       })
       .catch((error: unknown) => {
         if (!signal.aborted) log.warn(`could not answer the question ${question.key} of ${sessionId}`, error);

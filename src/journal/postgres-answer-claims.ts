@@ -5,6 +5,7 @@
 import type { SQL } from "bun";
 import { claimFromBody, postgresAnswerClaimsSql, type AnswerClaim } from "./answer-claims.ts";
 import { sideTable } from "./postgres-side-table.ts";
+import { notifyChange } from "./postgres-watch.ts";
 
 const table = sideTable("verbatim.answer_claims", postgresAnswerClaimsSql);
 
@@ -12,9 +13,13 @@ const table = sideTable("verbatim.answer_claims", postgresAnswerClaimsSql);
 export async function claimPgAnswer(sql: SQL, sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
   await table.ensure(sql);
   await sql`
-    INSERT INTO verbatim.answer_claims (session_id, request_id, body)
-    VALUES (${sessionId}, ${claim.requestId}, ${JSON.stringify(claim)})
-    ON CONFLICT DO NOTHING`;
+    WITH put AS (
+      INSERT INTO verbatim.answer_claims (session_id, request_id, body)
+      VALUES (${sessionId}, ${claim.requestId}, ${JSON.stringify(claim)})
+      ON CONFLICT DO NOTHING
+      RETURNING 1
+    )
+    SELECT ${notifyChange(sql, sessionId, "rows")}::text FROM put`;
   return (await pgAnswerClaimOf(sql, sessionId, claim.requestId)) ?? claim;
 }
 

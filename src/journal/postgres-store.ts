@@ -29,6 +29,8 @@ import { insertCreated, insertFork, insertImported } from "./postgres-new-sessio
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { thisProcess } from "./process-identity.ts";
+import { notifyChange, PostgresWatch } from "./postgres-watch.ts";
+import type { ChangeListener, WatchOptions } from "./journal-watch.ts";
 import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
 import type {
   ReplayCacheKey,
@@ -45,6 +47,7 @@ import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import { pgIdleSessions, pgJournalBytes, pgSessionBytes } from "./postgres-housekeeping.ts";
 import type { Attachment } from "./session-attachments.ts";
 import {
+  anyPgAttachment,
   deletePgAttachments,
   dropPgAttachment,
   keepPgAttachment,
@@ -65,12 +68,14 @@ export class PostgresJournal implements JournalStore {
   readonly #owner = thisProcess();
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
+  readonly #watch: PostgresWatch;
 
   constructor(url: string, options: { poolSize?: number; durability?: Durability } = {}) {
     this.target = parsePostgresUrl(url);
     const max = Math.min(options.poolSize ?? DEFAULT_POOL_SIZE, MAX_POOL_SIZE);
     this.#sql = takeEarly(this.target, max) ?? openPool(this.target, max);
     this.#strict = options.durability === "strict";
+    this.#watch = new PostgresWatch(this.#sql);
     this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
     this.#layout = new PostgresLayout(this.#sql, guard);
@@ -173,6 +178,7 @@ export class PostgresJournal implements JournalStore {
         WHERE session_id = ${sessionId} AND EXISTS (SELECT 1 FROM lease)
       )
       SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written,
+        (SELECT ${notifyChange(sql, sessionId, "facts", firstSeq + rows.length - 1)}::text FROM lease) AS notified,
         set_config('synchronous_commit', CASE WHEN NOT ${this.#strict}::boolean THEN 'off'
           WHEN current_setting('synchronous_commit') = 'off' THEN 'on' ELSE current_setting('synchronous_commit') END, true) AS commit_mode`,
     )) as { ours: boolean; written: number }[];
@@ -269,6 +275,7 @@ export class PostgresJournal implements JournalStore {
           await deletePgInbox(tx, id);
           await deletePgAttachments(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
+          await tx`SELECT ${notifyChange(tx, id, "any")}::text`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
           if (id === sessionId) gone = removed.count > 0;
@@ -368,12 +375,22 @@ export class PostgresJournal implements JournalStore {
     return this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId));
   }
 
+  watch(sessionId: string, listener: ChangeListener, options?: WatchOptions): () => void {
+    return this.#watch.watch(sessionId, listener, options);
+  }
+
+  async controllerAttached(sessionId: string): Promise<boolean> {
+    if ((await this.#layout.read()) === undefined) return false;
+    return this.#guard(sessionId, () => anyPgAttachment(this.#sql, sessionId));
+  }
+
   warm(): void {
     this.#layout.read().catch(() => undefined);
   }
 
   async close(): Promise<void> {
     this.#held.clear();
+    await this.#watch.close();
     await Promise.all([this.#sql.close({ timeout: 1 }), this.#locks.close()]).catch(() => undefined);
   }
 

@@ -36,6 +36,7 @@ import { warmLoadReads } from "./sqlite-warm-reads.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import {
+  anyAttachmentIn,
   claimAnswerIn,
   claimOf,
   deleteSideRows,
@@ -46,6 +47,8 @@ import {
   takeFromInboxIn,
 } from "./sqlite-side-tables.ts";
 import type { Attachment } from "./session-attachments.ts";
+import type { ChangeListener, WatchOptions } from "./journal-watch.ts";
+import { SqliteWatch } from "./sqlite-watch.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
@@ -59,6 +62,7 @@ export class SqliteJournal implements JournalStore {
   #rw: Writer | undefined;
   #ro: Database | undefined;
   readonly #owner: ProcessIdentity = currentProcess();
+  readonly #watch = new SqliteWatch(() => this.#reader());
 
   /** `checkpoints`: when the WAL is checkpointed while this process writes (see wal-checkpointer.ts). */
   constructor(
@@ -81,6 +85,7 @@ export class SqliteJournal implements JournalStore {
 
   async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
     const [record] = this.#appendMany(sessionId, seq, [{ fact, at }]);
+    this.#changed(sessionId, "facts", seq);
     return record as StoredFact;
   }
 
@@ -89,7 +94,9 @@ export class SqliteJournal implements JournalStore {
     firstSeq: number,
     facts: readonly { fact: Fact; at: string }[],
   ): Promise<StoredFact[]> {
-    return this.#appendMany(sessionId, firstSeq, facts);
+    const records = this.#appendMany(sessionId, firstSeq, facts);
+    if (records.length > 0) this.#changed(sessionId, "facts", firstSeq + records.length - 1);
+    return records;
   }
 
   #appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[] {
@@ -182,7 +189,7 @@ export class SqliteJournal implements JournalStore {
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     const w = this.#writer();
-    return guard(sessionId, () =>
+    const deleted = guard(sessionId, () =>
       w.db
         .transaction(() => {
           const doomed = [sessionId];
@@ -212,6 +219,8 @@ export class SqliteJournal implements JournalStore {
         })
         .immediate(),
     );
+    this.#changed(sessionId, "any");
+    return deleted;
   }
 
   async journalBytes(): Promise<number> {
@@ -257,7 +266,9 @@ export class SqliteJournal implements JournalStore {
 
   async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
     const w = this.#writer();
-    return guard(sessionId, () => claimAnswerIn(w.db, sessionId, claim));
+    const held = guard(sessionId, () => claimAnswerIn(w.db, sessionId, claim));
+    this.#changed(sessionId, "rows");
+    return held;
   }
 
   async answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined> {
@@ -268,6 +279,7 @@ export class SqliteJournal implements JournalStore {
   async sendToWriter(sessionId: string, request: InboxRequest): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () => sendToWriterIn(w.db, sessionId, request));
+    this.#changed(sessionId, "rows");
   }
 
   async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
@@ -278,11 +290,13 @@ export class SqliteJournal implements JournalStore {
   async keepAttachment(sessionId: string, attachment: Attachment): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () => keepAttachmentIn(w.db, sessionId, attachment));
+    this.#changed(sessionId, "rows");
   }
 
   async dropAttachment(sessionId: string, attachmentId: string): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () => dropAttachmentIn(w.db, sessionId, attachmentId));
+    this.#changed(sessionId, "rows");
   }
 
   async liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined> {
@@ -297,6 +311,15 @@ export class SqliteJournal implements JournalStore {
     if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
     // A SQLite journal is this machine's: its lease holder runs here.
     return { host: thisProcess().host, pid: lease.pid, startTime: lease.start_time };
+  }
+
+  watch(sessionId: string, listener: ChangeListener, options?: WatchOptions): () => void {
+    return this.#watch.watch(sessionId, listener, options);
+  }
+
+  async controllerAttached(sessionId: string): Promise<boolean> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => anyAttachmentIn(db, sessionId)) : false;
   }
 
   warm(): void {
@@ -366,11 +389,17 @@ export class SqliteJournal implements JournalStore {
 
   /** `close`, synchronously (for exit handlers). */
   closeNow(): void {
+    this.#watch.close();
     this.#rw?.checkpoints.close();
     this.#rw?.db.close();
     this.#ro?.close();
     this.#rw = undefined;
     this.#ro = undefined;
+  }
+
+  /** This process's own commit, which its read connection's data_version does not count (sqlite-watch.ts). */
+  #changed(sessionId: string, kind: "facts" | "rows" | "any", position?: number): void {
+    this.#watch.watchers.emit(sessionId, { kind, ...(position === undefined ? {} : { position }) });
   }
 
   #ownsOrDead(lease: { pid: number; start_time: string }): boolean {

@@ -9,6 +9,7 @@ import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import type { HostProcess } from "./process-identity.ts";
 import type { Attachment } from "./session-attachments.ts";
+import type { JournalWatch } from "./journal-watch.ts";
 
 /** Records `fromSeq` to `toSeq` of a session, both included. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -61,7 +62,7 @@ export type Durability = "normal" | "strict";
 export type LeaseHolder = HostProcess;
 
 /** The replay cache (replay-cache.ts) is derived data kept beside the facts: never a fact, never exported. */
-export interface JournalStore extends ReplayCacheStore {
+export interface JournalStore extends ReplayCacheStore, JournalWatch {
   /** Records a new session with its first fact and takes its lease. */
   create(row: SessionRow, first: Fact): Promise<StoredFact>;
   /**
@@ -155,6 +156,8 @@ export interface JournalStore extends ReplayCacheStore {
   dropAttachment(sessionId: string, attachmentId: string): Promise<void>;
   /** The attachment, if its row is there and was refreshed within ATTACHMENT_TTL_MS. Never writes. */
   liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined>;
+  /** Whether any controller's attachment row of the session lives (refreshed within ATTACHMENT_TTL_MS). Never writes. */
+  controllerAttached(sessionId: string): Promise<boolean>;
   /**
    * Takes the oldest request of `kinds` in the session's inbox not taken yet, if any: each is
    * taken once, by one process. The writer's call.

@@ -6,12 +6,17 @@
 import { describe, expect, test } from "bun:test";
 import type { StoredFact } from "../../src/journal/facts/index.ts";
 import { FollowCursor, followRecords } from "../../src/journal/follow.ts";
+import type { ChangeListener } from "../../src/journal/journal-watch.ts";
 import { chunk } from "../support/journal.ts";
 
-/** A journal held in memory, as lastSeq and readPages see it. */
+/** A journal held in memory, as lastSeq and readPages see it; its watcher says "look" every millisecond. */
 function journal(records: StoredFact[]) {
   return {
     records,
+    watch(_sessionId: string, listener: ChangeListener) {
+      const ticks = setInterval(() => listener({ kind: "any" }), 1);
+      return () => clearInterval(ticks);
+    },
     lastSeq: async () => records.length,
     async *readPages(_sessionId: string, fromSeq = 1) {
       yield records.slice(fromSeq - 1);
