@@ -30,14 +30,20 @@ export interface JournalWatch {
   watch(sessionId: string, listener: ChangeListener, options?: WatchOptions): () => void;
 }
 
-/** What a store's watcher starts while it has subscribers (and keeps the process running while `keepsAlive`). */
-export type ChangeSource = { start(): void; stop(): void; keepsAlive(on: boolean): void };
+/**
+ * What a store's watcher does while it has subscribers: `start` when the first comes, `tick`
+ * every `tickMs` (a timer that keeps the process running only while a subscriber that is not in
+ * the background is there), `stop` when the last goes.
+ */
+export type ChangeSource = { start(): void; tick(): void; stop(): void; tickMs: number };
 
 /** The subscribers of one store, by session: the source runs while there is one. */
 export class Watchers implements JournalWatch {
   readonly #bySession = new Map<string, Set<ChangeListener>>();
   #count = 0;
   #foreground = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
 
   constructor(private readonly source: ChangeSource) {}
 
@@ -46,17 +52,40 @@ export class Watchers implements JournalWatch {
     if (!listeners) this.#bySession.set(sessionId, (listeners = new Set()));
     const own = (change: JournalChange) => listener(change);
     listeners.add(own);
-    if (this.#count++ === 0) this.source.start();
-    if (!options.background && this.#foreground++ === 0) this.source.keepsAlive(true);
+    if (this.#count++ === 0 && !this.#closed) {
+      this.source.start();
+      this.#timer = setInterval(() => this.source.tick(), this.source.tickMs);
+    }
+    if (!options.background) this.#foreground++;
+    this.#keepAlive();
     let done = false;
     return () => {
       if (done) return;
       done = true;
       listeners.delete(own);
       if (listeners.size === 0) this.#bySession.delete(sessionId);
-      if (!options.background && --this.#foreground === 0) this.source.keepsAlive(false);
-      if (--this.#count === 0) this.source.stop();
+      if (!options.background) this.#foreground--;
+      this.#keepAlive();
+      if (--this.#count === 0) this.#stop();
     };
+  }
+
+  /** Stops the source for good (the store closes). */
+  close(): void {
+    this.#closed = true;
+    this.#stop();
+  }
+
+  #stop(): void {
+    if (this.#timer === undefined) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.source.stop();
+  }
+
+  #keepAlive(): void {
+    if (this.#foreground > 0) this.#timer?.ref();
+    else this.#timer?.unref();
   }
 
   /** Tells the session's subscribers of `change`. */

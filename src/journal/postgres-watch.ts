@@ -38,23 +38,14 @@ export function changeOf(payload: string): { sessionId: string; change: JournalC
 export class PostgresWatch implements JournalWatch {
   readonly watchers: Watchers;
   #listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #keepsAlive = false;
-  #closed = false;
+  #unlistened: Promise<void> = Promise.resolve();
 
   constructor(private readonly sql: SQL) {
     this.watchers = new Watchers({
-      start: () => {
-        this.#listen();
-        this.#timer = setInterval(() => this.#safety(), PG_SAFETY_MS);
-        if (!this.#keepsAlive) this.#timer.unref();
-      },
-      stop: () => this.#stop(),
-      keepsAlive: (on) => {
-        this.#keepsAlive = on;
-        if (on) this.#timer?.ref();
-        else this.#timer?.unref();
-      },
+      start: () => this.#listen(),
+      tick: () => void this.#safety(),
+      stop: () => this.#unlisten(),
+      tickMs: PG_SAFETY_MS,
     });
   }
 
@@ -63,12 +54,11 @@ export class PostgresWatch implements JournalWatch {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    await this.#stop();
+    this.watchers.close();
+    await this.#unlistened;
   }
 
   #listen(): void {
-    if (this.#closed) return;
     const onNotify = (payload: string) => {
       const named = changeOf(payload);
       if (named) this.watchers.emit(named.sessionId, named.change);
@@ -87,11 +77,13 @@ export class PostgresWatch implements JournalWatch {
     if (this.#listening && !(await this.#listening) && this.watchers.watched) this.#listen();
   }
 
-  async #stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+  #unlisten(): void {
     const listening = this.#listening;
     this.#listening = undefined;
-    await (await listening)?.unlisten().catch(() => undefined);
+    const before = this.#unlistened;
+    this.#unlistened = (async () => {
+      await before;
+      await (await listening)?.unlisten().catch(() => undefined);
+    })();
   }
 }

@@ -17,28 +17,16 @@ export const SQLITE_WATCH_MS = 15;
 
 export class SqliteWatch implements JournalWatch {
   readonly watchers: Watchers;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #keepsAlive = false;
   #seen: { db: Database | undefined; version: number | undefined } = { db: undefined, version: undefined };
 
   /** `reader`: the connection reads go through now (undefined while there is no journal file). */
   constructor(private readonly reader: () => Database | undefined) {
     this.watchers = new Watchers({
       // The first look is taken now: a commit between a subscriber's first read and the first tick is seen.
-      start: () => {
-        this.#look();
-        this.#timer = setInterval(() => this.#tick(), SQLITE_WATCH_MS);
-        if (!this.#keepsAlive) this.#timer.unref();
-      },
-      stop: () => {
-        clearInterval(this.#timer);
-        this.#timer = undefined;
-      },
-      keepsAlive: (on) => {
-        this.#keepsAlive = on;
-        if (on) this.#timer?.ref();
-        else this.#timer?.unref();
-      },
+      start: () => this.#look(),
+      tick: () => this.#tick(),
+      stop: () => undefined,
+      tickMs: SQLITE_WATCH_MS,
     });
   }
 
@@ -48,8 +36,7 @@ export class SqliteWatch implements JournalWatch {
 
   /** Stops the ticks for good (the store closes). */
   close(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.watchers.close();
   }
 
   #tick(): void {
