@@ -17,7 +17,8 @@ import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
 import { journalClaims } from "../core/permissions/answer-race.ts";
 import { followLive, sendHistory, type FollowSink } from "./session-follower.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { ControllerStore, FactStore, JournalStore } from "../journal/store.ts";
+import type { JournalWatch } from "../journal/journal-watch.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
 import { attached, keepAttached } from "./kept-attachment.ts";
@@ -113,7 +114,7 @@ export function attachHandlers(
  * journal records an answer. A failure to ask or claim loses only this client's answer.
  */
 function answerAndClaim(
-  store: JournalStore,
+  store: ControllerStore & JournalWatch,
   sessions: OpenSessions,
   client: AgentContext,
   sessionId: string,
@@ -139,7 +140,11 @@ function answerAndClaim(
   };
 }
 
-async function checkAttachable(store: JournalStore, sessions: OpenSessions, params: AttachParams): Promise<void> {
+async function checkAttachable(
+  store: Pick<FactStore, "info" | "lastSeq">,
+  sessions: OpenSessions,
+  params: AttachParams,
+): Promise<void> {
   const { sessionId, replayFrom } = params;
   checkSessionId(sessionId);
   if (!(await store.info(sessionId))) throw unknownSession(sessionId);

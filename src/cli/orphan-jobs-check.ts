@@ -5,14 +5,14 @@
  */
 import type { Database } from "bun:sqlite";
 import { jobStillRuns } from "../core/jobs/orphan-jobs.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { FactStore, LeaseStore } from "../journal/store.ts";
 
 export type OrphanJob = { sessionId: string; jobId: string; pid: number; command: string };
 
 type Row = { session_id: string; body: string };
 
 /** Jobs still running that no live process answers for (SQLite journal, read-only). */
-export async function orphanJobs(db: Database, store: JournalStore): Promise<OrphanJob[]> {
+export async function orphanJobs(db: Database, store: FactStore & LeaseStore): Promise<OrphanJob[]> {
   const rows = db
     .query<Row, []>(
       `SELECT s.session_id, s.body FROM facts s WHERE s.kind = 'job_started' AND NOT EXISTS (

@@ -4,7 +4,7 @@ import { engineDeps } from "../core/engine-deps.ts";
 import { isValidSessionId } from "../core/ids.ts";
 import type { EngineDeps } from "../core/session/session-types.ts";
 import { deleteStoredSession, openCallsInterrupted } from "../core/session/stored-sessions.ts";
-import type { JournalStore, LeaseHolder } from "../journal/store.ts";
+import type { LeaseHolder, LeaseStore, FactStore } from "../journal/store.ts";
 import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
 import { retractionOf } from "../replay/retraction.ts";
@@ -139,12 +139,16 @@ export function forkCommand(sessionId: string, at?: string): Promise<number> {
  * A stored session drawn as a client that advertised no session capabilities draws what
  * `session/load` sends it: the same replay pipeline, rendered as a transcript.
  */
-export async function sessionTranscript(store: JournalStore, sessionId: string): Promise<string> {
+export async function sessionTranscript(store: FactStore & LeaseStore, sessionId: string): Promise<string> {
   return (await sessionPieces(store, sessionId)).map((piece) => piece.text).join("");
 }
 
 /** The transcript's pieces: the title, then what the one renderer draws of the replay (see TranscriptStream). */
-async function sessionPieces(store: JournalStore, sessionId: string, state?: SessionStateFold): Promise<Piece[]> {
+async function sessionPieces(
+  store: FactStore & LeaseStore,
+  sessionId: string,
+  state?: SessionStateFold,
+): Promise<Piece[]> {
   const rewound = retractionOf(await store.lastOf(sessionId, ["session_rewound"]))?.ranges;
   const pipeline = new ReplayPipeline(new Projector({ notices: false, replay: true, sessionId }), rewound);
   const transcript = new TranscriptRecorder();

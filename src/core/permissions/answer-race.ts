@@ -5,10 +5,10 @@
  * claim withdraws the question from the writer's client (its request is cancelled).
  */
 import type { AnswerClaim, ClaimedAnswer } from "../../journal/answer-claims.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { ControllerStore } from "../../journal/store.ts";
 import type { AnsweredBy } from "../../journal/facts/index.ts";
 import { sameProcess } from "../../journal/process-identity.ts";
-import { SessionChanges } from "../../journal/journal-watch.ts";
+import { SessionChanges, type JournalWatch } from "../../journal/journal-watch.ts";
 
 /** The claims of one session's questions, as the writer's process sees them. */
 export type AnswerClaims = {
@@ -88,7 +88,7 @@ async function othersClaim(
 
 /** The claims of `sessionId`'s questions in `store`, made as `self`. */
 export function journalClaims(
-  store: Pick<JournalStore, "claimAnswer" | "answerClaimOf" | "watch">,
+  store: ControllerStore & JournalWatch,
   sessionId: string,
   self: AnsweredBy,
 ): AnswerClaims {

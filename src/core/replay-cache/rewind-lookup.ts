@@ -7,7 +7,7 @@
  * A damaged or missing state, or a long way after it, falls back to the facts. Never writes.
  */
 import { partChecksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../../journal/replay-cache.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FactStore } from "../../journal/store.ts";
 import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
 import type { StateHead } from "../../replay/replay-state.ts";
 import { retractionOf, type Retraction } from "../../replay/retraction.ts";
@@ -16,7 +16,7 @@ import { retractionOf, type Retraction } from "../../replay/retraction.ts";
 const TAIL_RECORDS = 4096;
 
 export async function lastRewind(
-  store: JournalStore,
+  store: FactStore & ReplayCacheStore,
   cache: ReplayCacheStore | undefined,
   sessionId: string,
   capabilities: ReplayCapabilities,
@@ -26,7 +26,7 @@ export async function lastRewind(
 }
 
 async function neverRewound(
-  store: JournalStore,
+  store: FactStore & ReplayCacheStore,
   cache: ReplayCacheStore,
   sessionId: string,
   key: ReplayCacheKey,

@@ -17,20 +17,20 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { PromptFrom } from "../../journal/facts/index.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { ControllerStore } from "../../journal/store.ts";
 import type { InboxRequest } from "../../journal/session-inbox.ts";
 import { isAlive, thisProcess } from "../../journal/process-identity.ts";
 import { log } from "../../shared/log.ts";
 import { checkPromptBlocks } from "../prompt/prompt-blocks.ts";
 import { sleep } from "../../shared/sleep.ts";
-import { SessionChanges } from "../../journal/journal-watch.ts";
+import { SessionChanges, type JournalWatch } from "../../journal/journal-watch.ts";
 import { ATTACHMENT_TTL_MS } from "../../journal/session-attachments.ts";
 import type { TurnOutcome } from "../turn/run-turn.ts";
 
 /** The least time between two reads of the inbox (a writer streaming commits often). */
 export const INBOX_POLL_MS = 100;
 
-type InboxStore = Pick<JournalStore, "takeFromInbox" | "liveAttachment" | "controllerAttached" | "watch">;
+type InboxStore = ControllerStore & JournalWatch;
 
 /** What the inbox needs of the session it serves. */
 export type InboxSession = {

@@ -4,7 +4,8 @@
  * its protocol: what it answers for an unknown session, its table of open sessions, the client.
  */
 import type { StoredFact } from "../../journal/facts/index.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { LeaseStore, FactStore } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
 import { adoptAuthority } from "../../replay/authority.ts";
 import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
 import { Projector } from "../../replay/project.ts";
@@ -28,7 +29,7 @@ export type RestoreRequest = {
   /** The client's capabilities that change what a replay sends (derived once, at `initialize`). */
   capabilities: ReplayCapabilities;
   /** The journal, when the replay cache is kept (replay-cache-writer.ts); undefined otherwise. */
-  cache: JournalStore | undefined;
+  cache: (FactStore & LeaseStore & ReplayCacheStore) | undefined;
   mcpServers: McpServerConfig[];
   /** The restored session's link to its client, publishing through `projector`. */
   io: (projector: Projector) => SessionIo;

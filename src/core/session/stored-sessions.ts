@@ -1,7 +1,7 @@
 /** Operations on a stored session that do not open it: the same for the wire layer and the CLI. */
 import { isThisProcess } from "../../journal/process-identity.ts";
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FactStore, LeaseStore } from "../../journal/store.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { removeEnvFile } from "../hooks/env-file.ts";
 import type { EngineDeps } from "./session-types.ts";
@@ -14,14 +14,14 @@ import type { OpenJob } from "../../replay/state.ts";
  * True when no live process other than this one holds the session: then the calls it left open
  * are shown interrupted (a live holder may still finish them).
  */
-export async function openCallsInterrupted(store: JournalStore, sessionId: string): Promise<boolean> {
+export async function openCallsInterrupted(store: FactStore & LeaseStore, sessionId: string): Promise<boolean> {
   const holder = await store.holder(sessionId);
   return !holder || isThisProcess(holder);
 }
 
 /** A session's mode and config options as of record `upToSeq`, as they were last shown (its authority records say them). */
 export async function shownModesAt(
-  store: Pick<JournalStore, "authority">,
+  store: Pick<FactStore, "authority">,
   sessionId: string,
   upToSeq: number,
 ): Promise<{ modes: SessionModeState; configOptions: SessionConfigOption[] }> {
@@ -54,7 +54,7 @@ export async function deleteStoredSession(
 }
 
 /** The jobs a session started and did not record ended (a session that forked or imported another's history owns none of its jobs). */
-async function openJobs(store: JournalStore, sessionId: string): Promise<OpenJob[]> {
+async function openJobs(store: Pick<FactStore, "readPages">, sessionId: string): Promise<OpenJob[]> {
   const open = new Map<string, OpenJob>();
   for await (const page of store.readPages(sessionId)) {
     for (const { fact } of page) {
