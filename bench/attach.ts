@@ -1,5 +1,5 @@
 /**
- * `bun bench/attach.ts [--quick] [--postgres] [--idle-only]`: editors following a running session through
+ * `bun bench/attach.ts [--quick] [--postgres] [--idle-only | --paced-only]`: editors following a running session through
  * `_verbatim/session/attach`, each client and each agent a process of its own, as in use.
  *
  * - Lag: the writer's agent streams a slow answer (scripted/slow) to its client; followers
@@ -195,6 +195,10 @@ async function main(): Promise<void> {
       );
     }
     const pacedRatios = ratiosOf(paced, "a turn at the model's pace", store);
+    if (args.includes("--paced-only")) {
+      process.stdout.write(`${JSON.stringify({ store, lagMs: lags, writerAtModelPace: pacedRatios })}\n`);
+      return;
+    }
     const backToBack = ratiosOf(await writerTurns(journal, [0, 1, 10], quick ? 2 : 5), "two turns back to back", store);
     process.stdout.write(
       `${JSON.stringify({ store, lagMs: lags, writerAtModelPace: pacedRatios, writerBackToBack: backToBack, ...(idle ? { idleTransactionsPerSecond: idle } : {}) })}\n`,
