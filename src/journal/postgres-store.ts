@@ -31,7 +31,15 @@ import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
 import { thisProcess } from "./process-identity.ts";
 import { notifyChange, PostgresWatch } from "./postgres-watch.ts";
 import type { ChangeListener, WatchOptions } from "./journal-watch.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
+import {
+  AppendsInBatches,
+  type Durability,
+  type JournalStore,
+  type LeaseHolder,
+  type ListQuery,
+  type SeqRange,
+  type SessionRow,
+} from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -54,7 +62,7 @@ import {
   livePgAttachment,
 } from "./postgres-session-attachments.ts";
 
-export class PostgresJournal implements JournalStore {
+export class PostgresJournal extends AppendsInBatches implements JournalStore {
   readonly keepsReplayCache = true;
   readonly target: PostgresTarget;
   readonly #sql: SQL;
@@ -71,6 +79,7 @@ export class PostgresJournal implements JournalStore {
   readonly #watch: PostgresWatch;
 
   constructor(url: string, options: { poolSize?: number; durability?: Durability } = {}) {
+    super();
     this.target = parsePostgresUrl(url);
     const max = Math.min(options.poolSize ?? DEFAULT_POOL_SIZE, MAX_POOL_SIZE);
     this.#sql = takeEarly(this.target, max) ?? openPool(this.target, max);
@@ -117,11 +126,6 @@ export class PostgresJournal implements JournalStore {
     const id = row.sessionId;
     const encoded = records.map(({ fact }) => encodeFact(fact));
     await this.#guard(id, () => this.#sql.begin((tx) => insertImported(tx, row, records, encoded)));
-  }
-
-  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
-    const [record] = await this.appendMany(sessionId, seq, [{ fact, at }]);
-    return record as StoredFact;
   }
 
   async appendMany(

@@ -23,7 +23,15 @@ import {
   sessionInfo,
   type Row,
 } from "./sqlite-reads.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow } from "./store.ts";
+import {
+  AppendsInBatches,
+  type Durability,
+  type JournalStore,
+  type LeaseHolder,
+  type ListQuery,
+  type SeqRange,
+  type SessionRow,
+} from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -57,7 +65,7 @@ import { idleSessions, sqliteJournalBytes, sqliteSessionBytes, vacuum } from "./
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
 
-export class SqliteJournal implements JournalStore {
+export class SqliteJournal extends AppendsInBatches implements JournalStore {
   readonly keepsReplayCache = true;
   #rw: Writer | undefined;
   #ro: Database | undefined;
@@ -69,7 +77,9 @@ export class SqliteJournal implements JournalStore {
     readonly path: string,
     private readonly durability: Durability = "normal",
     private readonly options: { checkpoints?: Partial<CheckpointPolicy> } = {},
-  ) {}
+  ) {
+    super();
+  }
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
     return createIn(this.#writer(), this.#owner, row, first);
@@ -81,12 +91,6 @@ export class SqliteJournal implements JournalStore {
 
   async importSession(row: SessionRow, records: readonly { fact: Fact; at: string }[]): Promise<void> {
     importIn(this.#writer(), row, records);
-  }
-
-  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
-    const [record] = this.#appendMany(sessionId, seq, [{ fact, at }]);
-    this.#changed(sessionId, "facts", seq);
-    return record as StoredFact;
   }
 
   async appendMany(

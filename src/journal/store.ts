@@ -197,6 +197,20 @@ export interface ControllerStore {
  */
 export interface JournalStore extends FactStore, LeaseStore, ControllerStore, ReplayCacheStore, JournalWatch {}
 
+/** What both stores share of appending: one fact is a batch of one (`appendMany` states the promises). */
+export abstract class AppendsInBatches {
+  abstract appendMany(
+    sessionId: string,
+    firstSeq: number,
+    facts: readonly { fact: Fact; at: string }[],
+  ): Promise<StoredFact[]>;
+
+  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
+    const [record] = await this.appendMany(sessionId, seq, [{ fact, at }]);
+    return record as StoredFact;
+  }
+}
+
 /** Every record of a session from `fromSeq`, one at a time (for callers that do not care about pages). */
 export async function* readRecords(
   store: Pick<FactStore, "readPages">,
