@@ -5,10 +5,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { encodeFact, type EncodedFact } from "./codec.ts";
-import { busy } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
-import { currentProcess, isAlive, thisProcess, type ProcessIdentity } from "./process-identity.ts";
+import { currentProcess, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard } from "./sqlite-errors.ts";
 import {
@@ -17,7 +16,6 @@ import {
   lastSeqOf,
   lastFactOf,
   authorityFacts,
-  leaseOf,
   listSessions,
   readFacts,
   sessionInfo,
@@ -39,7 +37,7 @@ import type {
   ReplayCacheUpdate,
   ReplayStatePart,
 } from "./replay-cache.ts";
-import { cacheKeys, deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
+import { cacheKeys, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
 import { warmLoadReads } from "./sqlite-warm-reads.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
@@ -47,7 +45,6 @@ import {
   anyAttachmentIn,
   claimAnswerIn,
   claimOf,
-  deleteSideRows,
   dropAttachmentIn,
   keepAttachmentIn,
   liveAttachmentIn,
@@ -57,6 +54,7 @@ import {
 import type { Attachment } from "./session-attachments.ts";
 import type { ChangeListener, WatchOptions } from "./journal-watch.ts";
 import { SqliteWatch } from "./sqlite-watch.ts";
+import { acquireIn, checkHeld, deleteTreeIn, holderIn, releaseIn } from "./sqlite-leases.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
@@ -108,10 +106,7 @@ export class SqliteJournal extends AppendsInBatches implements JournalStore {
     const encoded = facts.map(({ fact }) => encodeFact(fact));
     const records = guard(sessionId, () =>
       w.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
-          throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
-        }
+        checkHeld(w, sessionId, this.#owner);
         const records: StoredFact[] = [];
         let title: string | undefined;
         for (let i = 0; i < facts.length; i++) {
@@ -193,36 +188,7 @@ export class SqliteJournal extends AppendsInBatches implements JournalStore {
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     const w = this.#writer();
-    const deleted = guard(sessionId, () =>
-      w.db
-        .transaction(() => {
-          const doomed = [sessionId];
-          for (let i = 0; i < doomed.length; i++) {
-            const children = w.db
-              .query<{ session_id: string }, [string]>("SELECT session_id FROM sessions WHERE parent_session_id = ?")
-              .all(doomed[i]!);
-            doomed.push(...children.map((c) => c.session_id));
-          }
-          for (const id of doomed) {
-            const lease = w.selectLease.get(id);
-            if (lease && !this.#ownsOrDead(lease)) throw busy(id, { pid: lease.pid });
-          }
-          let deleted = false;
-          for (const id of doomed) {
-            w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
-            w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
-            w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
-            deleteRows(w.db, id);
-            deleteSideRows(w.db, id);
-            w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
-            w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
-            const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
-            if (id === sessionId) deleted = gone;
-          }
-          return deleted;
-        })
-        .immediate(),
-    );
+    const deleted = guard(sessionId, () => deleteTreeIn(w, sessionId, this.#owner));
     this.#changed(sessionId, "any");
     return deleted;
   }
@@ -245,27 +211,12 @@ export class SqliteJournal extends AppendsInBatches implements JournalStore {
 
   async acquire(sessionId: string): Promise<void> {
     const w = this.#writer();
-    guard(sessionId, () =>
-      w.db
-        .transaction(() => {
-          const lease = w.selectLease.get(sessionId);
-          if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
-          w.upsertLease.run(sessionId, this.#owner.pid, this.#owner.startTime);
-        })
-        .immediate(),
-    );
+    guard(sessionId, () => acquireIn(w, sessionId, this.#owner));
   }
 
   async release(sessionId: string): Promise<void> {
-    if (!this.#rw) return;
     const w = this.#rw;
-    guard(sessionId, () =>
-      w.db.run("DELETE FROM leases WHERE session_id = ? AND pid = ? AND start_time = ?", [
-        sessionId,
-        this.#owner.pid,
-        this.#owner.startTime,
-      ]),
-    );
+    if (w) guard(sessionId, () => releaseIn(w, sessionId, this.#owner));
   }
 
   async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
@@ -310,11 +261,7 @@ export class SqliteJournal extends AppendsInBatches implements JournalStore {
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     const db = this.#reader();
-    if (!db) return undefined;
-    const lease = guard(sessionId, () => leaseOf(db, sessionId));
-    if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
-    // A SQLite journal is this machine's: its lease holder runs here.
-    return { host: thisProcess().host, pid: lease.pid, startTime: lease.start_time };
+    return db ? guard(sessionId, () => holderIn(db, sessionId)) : undefined;
   }
 
   watch(sessionId: string, listener: ChangeListener, options?: WatchOptions): () => void {
@@ -344,10 +291,7 @@ export class SqliteJournal extends AppendsInBatches implements JournalStore {
     const w = this.#writer();
     guard(sessionId, () =>
       w.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
-          throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
-        }
+        checkHeld(w, sessionId, this.#owner);
         putUpdate(w.db, sessionId, key, update);
       }),
     );
@@ -404,11 +348,6 @@ export class SqliteJournal extends AppendsInBatches implements JournalStore {
   /** This process's own commit, which its read connection's data_version does not count (sqlite-watch.ts). */
   #changed(sessionId: string, kind: "facts" | "rows" | "any", position?: number): void {
     this.#watch.watchers.emit(sessionId, { kind, ...(position === undefined ? {} : { position }) });
-  }
-
-  #ownsOrDead(lease: { pid: number; start_time: string }): boolean {
-    const mine = lease.pid === this.#owner.pid && lease.start_time === this.#owner.startTime;
-    return mine || !isAlive({ pid: lease.pid, startTime: lease.start_time });
   }
 
   /** A read connection: the writer's if this process writes, else a read-only one. */
