@@ -1,7 +1,7 @@
 /** The controllers' attachments in the PostgreSQL journal (session-attachments.ts), created by the first attach. */
 import type { SQL } from "bun";
 import { sideTable } from "./postgres-side-table.ts";
-import { notifyChange } from "./postgres-watch.ts";
+import { announcedWrite } from "./postgres-watch.ts";
 import {
   ATTACHMENT_TTL_MS,
   attachmentFromBody,
@@ -17,23 +17,24 @@ const table = sideTable("verbatim.session_attachments", postgresAttachmentsSql);
  */
 export async function keepPgAttachment(sql: SQL, sessionId: string, row: Attachment): Promise<void> {
   await table.ensure(sql);
-  await sql`
-    WITH kept AS (
-      INSERT INTO verbatim.session_attachments (session_id, attachment_id, body)
+  await announcedWrite(
+    sql,
+    sessionId,
+    sql`INSERT INTO verbatim.session_attachments (session_id, attachment_id, body)
       VALUES (${sessionId}, ${row.attachmentId}, ${JSON.stringify(row)})
       ON CONFLICT (session_id, attachment_id) DO UPDATE SET body = excluded.body, refreshed_at = now()
-      RETURNING (xmax = 0) AS fresh
-    )
-    SELECT ${notifyChange(sql, sessionId, "rows")}::text FROM kept WHERE fresh`;
+      RETURNING (xmax = 0) AS announce`,
+  );
 }
 
 export async function dropPgAttachment(sql: SQL, sessionId: string, attachmentId: string): Promise<void> {
   if (!(await table.has(sql))) return;
-  await sql`
-    WITH dropped AS (
-      DELETE FROM verbatim.session_attachments WHERE session_id = ${sessionId} AND attachment_id = ${attachmentId} RETURNING 1
-    )
-    SELECT ${notifyChange(sql, sessionId, "rows")}::text FROM dropped`;
+  await announcedWrite(
+    sql,
+    sessionId,
+    sql`DELETE FROM verbatim.session_attachments WHERE session_id = ${sessionId} AND attachment_id = ${attachmentId}
+      RETURNING true AS announce`,
+  );
 }
 
 /** Whether any controller's attachment row of the session was refreshed within ATTACHMENT_TTL_MS (the server's clock). */

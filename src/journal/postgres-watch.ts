@@ -27,6 +27,16 @@ export const PG_SAFETY_MS = 2000;
 export const notifyChange = (sql: SQL, sessionId: string, kind: JournalChange["kind"], position?: number) =>
   sql`pg_notify(${PG_CHANNEL}, ${`${kind}:${position ?? ""}:${sessionId}`})`;
 
+/**
+ * `write` (an INSERT, UPDATE or DELETE of rows beside the facts, RETURNING a boolean `announce`)
+ * with the notification of a change to the session's rows when a row it returned says to: one
+ * statement, so the notification is sent if and only if the write commits. Resolves with the rows.
+ */
+export const announcedWrite = (sql: SQL, sessionId: string, write: SQL.Query<unknown>) =>
+  sql`WITH written AS (${write})
+    SELECT (SELECT ${notifyChange(sql, sessionId, "rows")}::text FROM written WHERE announce LIMIT 1) AS notified,
+      (SELECT count(*) FROM written)::int AS count`;
+
 /** The change a notification's payload names, and its session; undefined for a payload of another shape. */
 export function changeOf(payload: string): { sessionId: string; change: JournalChange } | undefined {
   const match = /^(facts|rows|any):(\d*):(.+)$/s.exec(payload);
