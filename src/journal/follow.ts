@@ -86,13 +86,18 @@ export async function* followRecords(
   // record it has even when the journal's end is that record's number: a crash may have lost
   // records the writer has since written again up to that very number.
   let verify = cursor.last > 0 && cursor.remembered !== undefined;
+  // After the cursor went back (records lost), the journal is read again at once, not at the next commit.
+  let again = false;
   while (!options.signal.aborted) {
-    await changes.next(options.signal, undefined, "facts");
+    if (!again) await changes.next(options.signal, undefined, "facts");
+    again = false;
     if (options.signal.aborted) return;
     const looked = performance.now();
     const end = await store.lastSeq(sessionId);
-    if (end < cursor.last) await findLost(store, sessionId, cursor);
-    else if (end > cursor.last || verify) {
+    if (end < cursor.last) {
+      await findLost(store, sessionId, cursor);
+      again = true;
+    } else if (end > cursor.last || verify) {
       // The read starts at the last record the follower has, to check it is still the journal's.
       const check = cursor.last > 0 && cursor.remembered !== undefined;
       verify = false;
@@ -110,6 +115,7 @@ export async function* followRecords(
       }
       if (lost) {
         await findLost(store, sessionId, cursor);
+        again = true;
         continue;
       }
     }
