@@ -1,5 +1,5 @@
 /**
- * `bun bench/attach.ts [--quick] [--postgres]`: editors following a running session through
+ * `bun bench/attach.ts [--quick] [--postgres] [--idle-only | --paced-only]`: editors following a running session through
  * `_verbatim/session/attach`, each client and each agent a process of its own, as in use.
  *
  * - Lag: the writer's agent streams a slow answer (scripted/slow) to its client; followers
@@ -7,6 +7,9 @@
  *   chunk, the time from the writer's client holding it to a follower's client holding it: what a
  *   follower adds to what the writer's own client sees (the writer's client is the journal's commit
  *   plus one pipe). With 1 and with 10 followers.
+ * - Idle queries (with `--postgres`): the server's transactions per second while a session sits
+ *   idle in its writer's process with 10 followers attached (every look at the journal is one),
+ *   counted by the server (`pg_stat_database.xact_commit`) over a window of seconds.
  * - The writer's cost, as the ratio of its client's turn time to no follower in the same run: a
  *   turn at the model's pace (the slow answer) with 0, 1 and 10 followers (target: within 5%), and
  *   turns run back to back (scripted/demo: thinking, tool calls, a plan), where on a small machine
@@ -20,6 +23,7 @@ import { join } from "node:path";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { connectProcess, newSession, prompt, until, type Connected } from "../test/support/acp-session.ts";
 import { attach } from "../test/support/attach.ts";
+import { SQL } from "bun";
 import { freshDatabase, startPostgres } from "../test/support/postgres-server.ts";
 import { now } from "./lib/clock.ts";
 import { median, quantile } from "./lib/stats.ts";
@@ -115,6 +119,39 @@ async function writerTurns(
   }
 }
 
+/** The server's committed transactions per second while a session idles with `count` followers attached. */
+async function idleQueries(journal: string, count: number, windowMs: number): Promise<number> {
+  const { env, dispose } = environment(journal, "scripted/slow");
+  const writer = await connectProcess(env);
+  const admin = new SQL({ url: journal, max: 1 });
+  try {
+    const { sessionId } = await newSession(writer.ctx, tmpdir());
+    await prompt(writer.ctx, sessionId, "go slowly");
+    const attached = await followers(env, sessionId, count);
+    // The statistics reach the server's view once a backend flushes them: within a second while it
+    // is busy, but up to 10 s after it went idle; the turn's are all counted before the window opens.
+    const committed = async () => {
+      await admin`SELECT pg_stat_clear_snapshot()`;
+      const [row] =
+        (await admin`SELECT xact_commit::float8 AS n FROM pg_stat_database WHERE datname = current_database()`) as {
+          n: number;
+        }[];
+      return row?.n ?? Number.NaN;
+    };
+    await Bun.sleep(12_000);
+    const before = await committed();
+    const t0 = now();
+    await Bun.sleep(windowMs);
+    const rate = ((await committed()) - before) / ((now() - t0) / 1000);
+    await Promise.all(attached.map((f) => f.close()));
+    return rate;
+  } finally {
+    await admin.close();
+    await writer.close();
+    dispose();
+  }
+}
+
 /** Each count's median over no follower's, printed. */
 function ratiosOf(times: Map<number, number[]>, what: string, store: string): Record<string, number> {
   const base = median(times.get(0) ?? []);
@@ -133,6 +170,18 @@ async function main(): Promise<void> {
   const journal = server ? await freshDatabase(server) : undefined;
   const store = server ? "postgres" : "sqlite";
   try {
+    let idle: Record<string, number> | undefined;
+    if (journal) {
+      idle = {};
+      for (const count of [0, 10]) {
+        idle[String(count)] = await idleQueries(await freshDatabase(server), count, quick ? 5000 : 10_000);
+        log(`${store}, ${count} follower(s), session idle: ${idle[String(count)]?.toFixed(1)} server transactions/s`);
+      }
+    }
+    if (args.includes("--idle-only")) {
+      process.stdout.write(`${JSON.stringify({ store, idleTransactionsPerSecond: idle })}\n`);
+      return;
+    }
     const turns = quick ? 2 : 4;
     const lags: Record<string, { p50: number; p99: number; samples: number }> = {};
     const paced = new Map<number, number[]>();
@@ -146,9 +195,13 @@ async function main(): Promise<void> {
       );
     }
     const pacedRatios = ratiosOf(paced, "a turn at the model's pace", store);
+    if (args.includes("--paced-only")) {
+      process.stdout.write(`${JSON.stringify({ store, lagMs: lags, writerAtModelPace: pacedRatios })}\n`);
+      return;
+    }
     const backToBack = ratiosOf(await writerTurns(journal, [0, 1, 10], quick ? 2 : 5), "two turns back to back", store);
     process.stdout.write(
-      `${JSON.stringify({ store, lagMs: lags, writerAtModelPace: pacedRatios, writerBackToBack: backToBack })}\n`,
+      `${JSON.stringify({ store, lagMs: lags, writerAtModelPace: pacedRatios, writerBackToBack: backToBack, ...(idle ? { idleTransactionsPerSecond: idle } : {}) })}\n`,
     );
   } finally {
     await server?.stop();

@@ -15,9 +15,11 @@ import type { AskQuestion, OpenQuestion } from "../core/follow/open-questions.ts
 import type { ClaimedAnswer } from "../journal/answer-claims.ts";
 import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
+import { journalClaims } from "../core/permissions/answer-race.ts";
 import { sendHistory } from "../core/follow/session-follower.ts";
 import type { ReplaySink } from "../core/session/replay-sink.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { ControllerStore, FactStore, JournalStore } from "../journal/store.ts";
+import type { JournalWatch } from "../journal/journal-watch.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
 import { attached, followAttached } from "../core/follow/kept-attachment.ts";
@@ -98,13 +100,14 @@ export function attachHandlers(
  * journal records an answer. A failure to ask or claim loses only this client's answer.
  */
 function answerAndClaim(
-  store: JournalStore,
+  store: ControllerStore & JournalWatch,
   sessions: OpenSessions,
   client: AgentContext,
   sessionId: string,
   projector: Projector,
 ): AskQuestion {
   const asker = askClient(client, sessionId, projector);
+  const claims = journalClaims(store, sessionId, sessions.answerer());
   const host = clientHost(client, sessions.profile().capabilities, sessionId);
   const answerOf = async (question: OpenQuestion, signal: AbortSignal): Promise<ClaimedAnswer | undefined> => {
     if (question.kind === "permission") return { kind: "permission", outcome: await asker(question.question, signal) };
@@ -115,12 +118,7 @@ function answerAndClaim(
     answerOf(question, signal)
       .then((answer) => {
         if (signal.aborted || !answer) return undefined;
-        return store.claimAnswer(sessionId, {
-          requestId: question.key,
-          answer,
-          by: sessions.answerer(),
-          at: new Date().toISOString(),
-        });
+        return claims.claim(question.key, answer);
       })
       .catch((error: unknown) => {
         if (!signal.aborted) log.warn(`could not answer the question ${question.key} of ${sessionId}`, error);
@@ -129,7 +127,7 @@ function answerAndClaim(
 }
 
 async function checkAttachable(
-  store: JournalStore,
+  store: Pick<FactStore, "info" | "lastSeq">,
   sessions: OpenSessions,
   params: ExtensionParams<typeof ATTACH_METHOD>,
 ): Promise<void> {

@@ -6,7 +6,9 @@
 import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
 import type { SessionIo, SessionRuntime } from "../core/session/session-runtime.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { ControllerStore, FactStore, LeaseStore } from "../journal/store.ts";
+import type { ReplayCacheStore } from "../journal/replay-cache.ts";
+import type { JournalWatch } from "../journal/journal-watch.ts";
 import { Projector } from "../replay/project.ts";
 import { keptInCache } from "../core/replay-cache/kept-cache.ts";
 import type { ReplaySeal } from "../core/replay-cache/replay-seal.ts";
@@ -47,8 +49,8 @@ export class OpenSessions {
   constructor(
     readonly afterResponse: AfterResponse,
     readonly profile: () => ClientProfile,
-    readonly cacheStore: JournalStore | undefined,
-    readonly claimStore: JournalStore | undefined,
+    readonly cacheStore: (FactStore & LeaseStore & ReplayCacheStore) | undefined,
+    readonly claimStore: (ControllerStore & JournalWatch) | undefined,
     readonly seal?: ReplaySeal,
     readonly makeSender: (client: AgentContext) => UpdateSender = (client) => new UpdateSender(client),
   ) {}

@@ -22,7 +22,8 @@ import { replayCacheOf } from "../core/replay-cache/kept-cache.ts";
 import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import { replayStored, type ReplayedSession } from "../core/session/replay-stored.ts";
 import { currentConfigOptions } from "../core/session/session-config.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { ReplayCacheStore } from "../journal/replay-cache.ts";
+import type { FactStore, LeaseStore } from "../journal/store.ts";
 import { openingUpdates } from "../replay/opening-updates.ts";
 import { clientReplaySink } from "./client-replay-sink.ts";
 import type { ClientProfile } from "./client-profile.ts";
@@ -58,7 +59,7 @@ export class ReplayFirst {
    */
   constructor(
     readonly deps: ReadingDeps,
-    readonly cache: JournalStore | undefined,
+    readonly cache: (FactStore & LeaseStore & ReplayCacheStore) | undefined,
     readonly profile: () => ClientProfile,
   ) {}
 

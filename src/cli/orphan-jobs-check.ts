@@ -5,12 +5,12 @@
  * The same on SQLite and on PostgreSQL (where jobs of other machines are theirs to report).
  */
 import { jobStillRuns } from "../core/jobs/orphan-jobs.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { FactStore, LeaseStore } from "../journal/store.ts";
 
 export type OrphanJob = { sessionId: string; jobId: string; pid: number; command: string };
 
 /** Jobs still running that no live process answers for (never writes). */
-export async function orphanJobs(store: Pick<JournalStore, "unendedJobs" | "holder">): Promise<OrphanJob[]> {
+export async function orphanJobs(store: Pick<FactStore & LeaseStore, "unendedJobs" | "holder">): Promise<OrphanJob[]> {
   const found: OrphanJob[] = [];
   for (const { sessionId, started } of await store.unendedJobs()) {
     if (started.pid === undefined || !jobStillRuns(started)) continue;

@@ -8,7 +8,7 @@
 import { engineDeps } from "../core/engine-deps.ts";
 import { deleteStoredSession } from "../core/session/stored-sessions.ts";
 import { JournalError } from "../journal/errors.ts";
-import type { JournalStore, SessionRow } from "../journal/store.ts";
+import type { SessionRow, FactStore } from "../journal/store.ts";
 import { log } from "../shared/log.ts";
 import { visible } from "../view/visible-text.ts";
 import { byteSize } from "./byte-size.ts";
@@ -92,7 +92,7 @@ async function prune(deps: ReturnType<typeof engineDeps>, before: string, dryRun
 }
 
 /** The session's bytes with its subagent sessions', and theirs. */
-async function treeBytes(store: JournalStore, sessionId: string): Promise<number> {
+async function treeBytes(store: FactStore, sessionId: string): Promise<number> {
   let bytes = await store.sessionBytes(sessionId);
   for (const child of await store.children(sessionId)) bytes += await treeBytes(store, child.sessionId);
   return bytes;

@@ -7,7 +7,7 @@
  * through `visible`, on one line.
  */
 import type { FactKind } from "../journal/facts/index.ts";
-import type { JournalStore, SessionRow } from "../journal/store.ts";
+import type { SessionRow, LeaseStore, FactStore } from "../journal/store.ts";
 import type { ListedSession } from "../core/session/list-here.ts";
 import { lastRetraction } from "../core/replay-cache/rewind-lookup.ts";
 import { visible } from "../view/visible-text.ts";
@@ -17,7 +17,7 @@ import { relativeTime } from "./relative-time.ts";
 type Line = { id: string; when: string; model: string; turns: string; size: string; title: string; rest: string };
 
 /** Where a live process runs the session, if one holds it: `verbatim watch ID` follows it from here. */
-async function runningMark(store: JournalStore, sessionId: string): Promise<string> {
+async function runningMark(store: FactStore & LeaseStore, sessionId: string): Promise<string> {
   const holder = await store.holder(sessionId);
   if (!holder) return "";
   return `  (running: pid ${holder.pid}${holder.host ? ` on ${oneLine(holder.host)}` : ""})`;
@@ -33,7 +33,7 @@ const CONFIG_KINDS: readonly FactKind[] = ["config_changed", "session_started"];
  * How many turns the session has as a client reopening it is shown: its prompts, less those its
  * rewinds took back (an edited prompt counts once, as its new text).
  */
-async function turnsOf(store: JournalStore, sessionId: string): Promise<number> {
+async function turnsOf(store: FactStore & LeaseStore, sessionId: string): Promise<number> {
   const [prompts, rewind] = await Promise.all([
     store.countOf(sessionId, ["prompt_received"]),
     lastRetraction(store, sessionId),
@@ -44,7 +44,7 @@ async function turnsOf(store: JournalStore, sessionId: string): Promise<number> 
 }
 
 /** The model a session uses now: its latest config, as recorded. */
-async function modelOf(store: JournalStore, sessionId: string): Promise<string> {
+async function modelOf(store: FactStore & LeaseStore, sessionId: string): Promise<string> {
   const last = (await store.lastOf(sessionId, CONFIG_KINDS))?.fact;
   const options = last?.kind === "config_changed" || last?.kind === "session_started" ? last.configOptions : [];
   const model = options.find((o) => o.id === "model");
@@ -52,7 +52,7 @@ async function modelOf(store: JournalStore, sessionId: string): Promise<string> 
 }
 
 async function describe(
-  store: JournalStore,
+  store: FactStore & LeaseStore,
   row: SessionRow,
   now: number,
 ): Promise<Omit<Line, "id" | "rest"> & { running: string }> {
@@ -72,13 +72,13 @@ async function describe(
   };
 }
 
-async function subagentType(store: JournalStore, sessionId: string): Promise<string | undefined> {
+async function subagentType(store: FactStore & LeaseStore, sessionId: string): Promise<string | undefined> {
   const start = (await store.lastOf(sessionId, ["session_started"]))?.fact;
   return start?.kind === "session_started" ? start.subagentType : undefined;
 }
 
 /** The lines of a session's subagents, and theirs, indented under it. */
-async function childLines(store: JournalStore, parent: string, depth: number, now: number): Promise<Line[]> {
+async function childLines(store: FactStore & LeaseStore, parent: string, depth: number, now: number): Promise<Line[]> {
   const lines: Line[] = [];
   for (const child of await store.children(parent)) {
     const [{ running, ...facts }, type] = await Promise.all([
@@ -97,7 +97,11 @@ async function childLines(store: JournalStore, parent: string, depth: number, no
 }
 
 /** The listing's text: a header and one line per session (its subagents' under it). */
-export async function sessionTable(store: JournalStore, rows: ListedSession[], now = Date.now()): Promise<string> {
+export async function sessionTable(
+  store: FactStore & LeaseStore,
+  rows: ListedSession[],
+  now = Date.now(),
+): Promise<string> {
   const lines: Line[] = [];
   for (const row of rows) {
     const fork = row.forkOf ? `  (fork of ${row.forkOf.sessionId})` : "";

@@ -8,7 +8,7 @@ import { drawingSink } from "../core/session/replay-sink.ts";
 import { readStoredSession } from "../core/session/stored-replay.ts";
 import type { StoredFact } from "../journal/facts/index.ts";
 import { defined } from "../shared/defined.ts";
-import type { JournalStore, LeaseHolder } from "../journal/store.ts";
+import type { FactStore, LeaseHolder, LeaseStore } from "../journal/store.ts";
 import { listForCwd, type ListedSession } from "../core/session/list-here.ts";
 import { Projector } from "../replay/project.ts";
 import { SessionStateFold } from "../replay/state.ts";
@@ -141,12 +141,16 @@ export function forkCommand(sessionId: string, at?: string): Promise<number> {
  * A stored session drawn as a client that advertised no session capabilities draws what
  * `session/load` sends it: the same replay pipeline, rendered as a transcript.
  */
-export async function sessionTranscript(store: JournalStore, sessionId: string): Promise<string> {
+export async function sessionTranscript(store: FactStore & LeaseStore, sessionId: string): Promise<string> {
   return (await sessionPieces(store, sessionId)).map((piece) => piece.text).join("");
 }
 
 /** The transcript's pieces: the title, then what the one renderer draws of the replay (see TranscriptStream). */
-async function sessionPieces(store: JournalStore, sessionId: string, state?: SessionStateFold): Promise<Piece[]> {
+async function sessionPieces(
+  store: FactStore & LeaseStore,
+  sessionId: string,
+  state?: SessionStateFold,
+): Promise<Piece[]> {
   const transcript = new TranscriptRecorder();
   await readStoredSession(store, sessionId, {
     projector: new Projector({ notices: false, replay: true, sessionId }),

@@ -10,7 +10,8 @@ import {
   type ReplayCacheRow,
   type ReplayStatePart,
 } from "../journal/replay-cache.ts";
-import type { JournalStore } from "../journal/store.ts";
+import type { FactStore } from "../journal/store.ts";
+import type { ReplayCacheStore } from "../journal/replay-cache.ts";
 import { stateHead, type StatePart } from "../replay/replay-state.ts";
 import { PROJECTION_VERSION, type ReplayCapabilities } from "../replay/cache-key.ts";
 import { ReplaySegments, type ReplaySegment } from "../replay/replay-segments.ts";
@@ -26,7 +27,7 @@ export type CacheReport = {
   differences: CacheDifference[];
 };
 
-export async function verifyReplayCache(store: JournalStore, sessionId: string): Promise<CacheReport> {
+export async function verifyReplayCache(store: FactStore & ReplayCacheStore, sessionId: string): Promise<CacheReport> {
   const rows = await store.readReplayCache(sessionId);
   const current = rows.filter((r) => r.version === PROJECTION_VERSION);
   const differences: CacheDifference[] = [];
@@ -56,7 +57,7 @@ export async function verifyReplayCache(store: JournalStore, sessionId: string):
 
 /** The rows the facts derive to, and every state part at `stateAt` (if a turn ends there). */
 async function recompute(
-  store: JournalStore,
+  store: FactStore & ReplayCacheStore,
   sessionId: string,
   capabilities: ReplayCapabilities & { rewoundAt?: number },
   stateAt: number | undefined,
@@ -123,7 +124,7 @@ function parseCapabilities(text: string): (ReplayCapabilities & { rewoundAt?: nu
 }
 
 /** What the rewind recorded at `seq` took back (none when no rewind is recorded there). */
-async function retractionAt(store: JournalStore, sessionId: string, seq: number | undefined) {
+async function retractionAt(store: FactStore & ReplayCacheStore, sessionId: string, seq: number | undefined) {
   if (seq === undefined) return undefined;
   for await (const page of store.readPages(sessionId, seq))
     return retractionOf(page[0]?.seq === seq ? page[0] : undefined);

@@ -10,7 +10,7 @@
  * with it.
  */
 import { z } from "zod";
-import { storedBody } from "./stored-body.ts";
+import { keyedSideRows } from "./keyed-side-rows.ts";
 import { answeredBy, permissionOutcome } from "./facts/permissions.ts";
 
 /** What a claim answers: a permission question's outcome, or an AskUserQuestion form's answer. */
@@ -35,23 +35,9 @@ export const answerClaim = z.object({
 });
 export type AnswerClaim = z.infer<typeof answerClaim>;
 
+const rows = keyedSideRows(answerClaim, { name: "answer_claims", key: "request_id", withoutRowid: true });
+
 /** The claim stored as `body`, if it is one (a row of another shape is no claim). */
-export const claimFromBody = (body: string): AnswerClaim | undefined => storedBody(answerClaim, body);
-
-export const sqliteAnswerClaimsSql = `
-CREATE TABLE IF NOT EXISTS answer_claims (
-  session_id TEXT NOT NULL,
-  request_id TEXT NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (session_id, request_id)
-) WITHOUT ROWID;
-`;
-
-export const postgresAnswerClaimsSql = `
-CREATE TABLE IF NOT EXISTS verbatim.answer_claims (
-  session_id text NOT NULL,
-  request_id text NOT NULL,
-  body text NOT NULL,
-  PRIMARY KEY (session_id, request_id)
-);
-`;
+export const claimFromBody = rows.fromBody;
+export const sqliteAnswerClaimsSql = rows.sqliteSql;
+export const postgresAnswerClaimsSql = rows.postgresSql;

@@ -74,6 +74,20 @@ export function encodeFact(fact: Fact): EncodedFact {
 /** Finds a stored payload by content hash (undefined when the store has none). */
 export type BlobLookup = (sha256: string) => string | undefined;
 
+/**
+ * The number after `seq`, the row read where record `expected` should be: a journal's records are
+ * numbered without a gap. Throws `missing_record` when the row is a later one.
+ */
+export function nextInSequence(sessionId: string, expected: number, seq: number): number {
+  if (seq !== expected)
+    throw new JournalError(
+      "missing_record",
+      `session ${sessionId} is missing record ${expected} (the next stored record is ${seq})`,
+      { sessionId, seq: expected },
+    );
+  return expected + 1;
+}
+
 /** Decodes one stored row. Throws a JournalError naming the session and record on any defect. */
 export function decodeRecord(
   sessionId: string,

@@ -1,25 +1,27 @@
 /**
  * Following a session another process is writing, from the journal alone: never the writer's
  * memory, and nothing the writer waits for. A follower looks at the session's last record number
- * now and then (one indexed read: on SQLite a read of the WAL's index beside the writer, on
- * PostgreSQL one round trip) and reads what was committed past the last record it has, in
+ * when the journal's watcher says something was committed (journal-watch.ts: one watcher per
+ * process, whatever it follows) and reads what was committed past the last record it has, in
  * journal order. Works the same on both stores, on this machine or another sharing the journal.
  */
 import type { StoredFact } from "./facts/index.ts";
 import { sleep } from "../shared/sleep.ts";
+import { SessionChanges } from "./journal-watch.ts";
 import type { JournalStore } from "./store.ts";
 
 /**
- * How often a follower looks for new records when it found none: well inside the latency targets
- * (an update seen 50 ms after its commit on SQLite, 100 ms on PostgreSQL), at a cost of one
- * indexed read (or round trip) a look.
+ * The least time between two looks of a follower: a writer streaming fast is then read in
+ * batches, not chased one commit at a time (which would take the CPU the writer and the other
+ * followers need), well inside the latency targets (an update seen 50 ms after its commit on
+ * SQLite, 100 ms on PostgreSQL).
  */
 export const FOLLOW_INTERVAL_MS = 15;
 
 export type FollowOptions = {
   /** Ends the following (the generator returns). */
   signal: AbortSignal;
-  /** Milliseconds between looks when nothing new was found. */
+  /** The least milliseconds between two looks. */
   intervalMs: number;
 };
 
@@ -74,19 +76,28 @@ export class FollowCursor {
  * is `session_not_found`).
  */
 export async function* followRecords(
-  store: Pick<JournalStore, "lastSeq" | "readPages">,
+  store: Pick<JournalStore, "lastSeq" | "readPages" | "watch">,
   sessionId: string,
   cursor: FollowCursor,
   options: FollowOptions,
 ): AsyncGenerator<readonly StoredFact[]> {
+  using changes = new SessionChanges(store, sessionId);
   // A following that starts again (after the journal could not be reached) looks at the last
   // record it has even when the journal's end is that record's number: a crash may have lost
   // records the writer has since written again up to that very number.
   let verify = cursor.last > 0 && cursor.remembered !== undefined;
+  // After the cursor went back (records lost), the journal is read again at once, not at the next commit.
+  let again = false;
   while (!options.signal.aborted) {
+    if (!again) await changes.next(options.signal, undefined, "facts");
+    again = false;
+    if (options.signal.aborted) return;
+    const looked = performance.now();
     const end = await store.lastSeq(sessionId);
-    if (end < cursor.last) await findLost(store, sessionId, cursor);
-    else if (end > cursor.last || verify) {
+    if (end < cursor.last) {
+      await findLost(store, sessionId, cursor);
+      again = true;
+    } else if (end > cursor.last || verify) {
       // The read starts at the last record the follower has, to check it is still the journal's.
       const check = cursor.last > 0 && cursor.remembered !== undefined;
       verify = false;
@@ -104,12 +115,13 @@ export async function* followRecords(
       }
       if (lost) {
         await findLost(store, sessionId, cursor);
+        again = true;
         continue;
       }
     }
-    // Also after records were found: a writer streaming fast is then read in batches, not chased
-    // one commit at a time (which would take the CPU the writer and the other followers need).
-    await sleep(options.intervalMs, options.signal);
+    // Also after records were found: a writer streaming fast is then read in batches.
+    const rest = options.intervalMs - (performance.now() - looked);
+    if (rest > 0) await sleep(rest, options.signal);
   }
 }
 

@@ -5,16 +5,21 @@
 import type { SQL } from "bun";
 import { claimFromBody, postgresAnswerClaimsSql, type AnswerClaim } from "./answer-claims.ts";
 import { sideTable } from "./postgres-side-table.ts";
+import { announcedWrite } from "./postgres-watch.ts";
 
 const table = sideTable("verbatim.answer_claims", postgresAnswerClaimsSql);
 
 /** Inserts the claim unless one holds already; resolves with the claim that holds. */
 export async function claimPgAnswer(sql: SQL, sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
   await table.ensure(sql);
-  await sql`
-    INSERT INTO verbatim.answer_claims (session_id, request_id, body)
-    VALUES (${sessionId}, ${claim.requestId}, ${JSON.stringify(claim)})
-    ON CONFLICT DO NOTHING`;
+  await announcedWrite(
+    sql,
+    sessionId,
+    sql`INSERT INTO verbatim.answer_claims (session_id, request_id, body)
+      VALUES (${sessionId}, ${claim.requestId}, ${JSON.stringify(claim)})
+      ON CONFLICT DO NOTHING
+      RETURNING true AS announce`,
+  );
   return (await pgAnswerClaimOf(sql, sessionId, claim.requestId)) ?? claim;
 }
 

@@ -5,8 +5,8 @@
  */
 import type { SQL } from "bun";
 import { blobRefsOf } from "./blob-refs.ts";
-import { decodeRecord } from "./codec.ts";
-import { JournalError, sessionNotFound } from "./errors.ts";
+import { decodeRecord, nextInSequence } from "./codec.ts";
+import { sessionNotFound } from "./errors.ts";
 import { AUTHORITY_SPARSE_INDEX, sparsePredicate } from "./facts/sparse-indexes.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
 import type { PostgresLayout } from "./postgres-layout.ts";
@@ -41,14 +41,7 @@ export class PostgresReads {
       const blobs = await this.#blobsFor(sessionId, rows);
       const page: StoredFact[] = [];
       for (const row of rows) {
-        if (row.seq !== expected) {
-          throw new JournalError(
-            "missing_record",
-            `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
-            { sessionId, seq: expected },
-          );
-        }
-        expected++;
+        expected = nextInSequence(sessionId, expected, row.seq);
         page.push(decodeRecord(sessionId, row, (hash) => blobs.get(hash)));
       }
       yield page;

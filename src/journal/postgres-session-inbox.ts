@@ -1,6 +1,7 @@
 /** The session inbox's table in the PostgreSQL journal (session-inbox.ts), created by the first request put. */
 import type { SQL } from "bun";
 import { sideTable } from "./postgres-side-table.ts";
+import { announcedWrite } from "./postgres-watch.ts";
 import {
   INBOX_LIMIT,
   inboxFull,
@@ -15,13 +16,16 @@ const table = sideTable("verbatim.session_inbox", postgresInboxSql);
 /** Puts the request unless the session has INBOX_LIMIT waiting already (then rejects with `inbox_full`). */
 export async function sendPgToWriter(sql: SQL, sessionId: string, request: InboxRequest): Promise<void> {
   await table.ensure(sql);
-  const inserted = (await sql`
-    INSERT INTO verbatim.session_inbox (session_id, request_id, kind, body)
-    SELECT ${sessionId}, ${request.requestId}, ${request.kind}, ${JSON.stringify(request)}
-    WHERE (SELECT count(*) FROM verbatim.session_inbox WHERE session_id = ${sessionId} AND NOT taken) < ${INBOX_LIMIT}
-    ON CONFLICT DO NOTHING
-    RETURNING 1 AS put`) as { put: number }[];
-  if (inserted.length === 0 && !(await pgRequestPut(sql, sessionId, request.requestId))) throw inboxFull(sessionId);
+  const [inserted] = (await announcedWrite(
+    sql,
+    sessionId,
+    sql`INSERT INTO verbatim.session_inbox (session_id, request_id, kind, body)
+      SELECT ${sessionId}, ${request.requestId}, ${request.kind}, ${JSON.stringify(request)}
+      WHERE (SELECT count(*) FROM verbatim.session_inbox WHERE session_id = ${sessionId} AND NOT taken) < ${INBOX_LIMIT}
+      ON CONFLICT DO NOTHING
+      RETURNING true AS announce`,
+  )) as { count: number }[];
+  if (inserted?.count === 0 && !(await pgRequestPut(sql, sessionId, request.requestId))) throw inboxFull(sessionId);
 }
 
 /** Whether the request is in the inbox already (put again: nothing to refuse). */

@@ -16,7 +16,7 @@
  * (the server's `synchronous_commit`, `on` where the server has it `off`). A takeover always
  * waits for it: fencing never rests on an epoch a crash could undo.
  *
- * This file writes and holds leases; reading is postgres-reads.ts, the layout postgres-layout.ts.
+ * This file writes; the leases are postgres-leases.ts, reading postgres-reads.ts, the layout postgres-layout.ts.
  */
 import type { SQL } from "bun";
 import { encodeFact, type EncodedFact } from "./codec.ts";
@@ -24,12 +24,22 @@ import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { heldElsewhere, MAX_POOL_SIZE, pgGuard } from "./postgres-errors.ts";
 import { DEFAULT_POOL_SIZE, openPool, takeEarly } from "./postgres-pool.ts";
 import { PostgresLayout } from "./postgres-layout.ts";
-import { AdvisoryLocks, lockName } from "./postgres-locks.ts";
+import { PostgresLeases } from "./postgres-leases.ts";
 import { insertCreated, insertFork, insertImported } from "./postgres-new-sessions.ts";
 import { PostgresReads } from "./postgres-reads.ts";
 import { parsePostgresUrl, type PostgresTarget } from "./postgres-url.ts";
-import { thisProcess } from "./process-identity.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow, UnendedJob } from "./store.ts";
+import { notifyChange, PostgresWatch } from "./postgres-watch.ts";
+import type { ChangeListener, WatchOptions } from "./journal-watch.ts";
+import {
+  AppendsInBatches,
+  type Durability,
+  type JournalStore,
+  type LeaseHolder,
+  type ListQuery,
+  type SeqRange,
+  type SessionRow,
+  type UnendedJob,
+} from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -45,41 +55,41 @@ import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import { pgIdleSessions, pgJournalBytes, pgSessionBytes, pgUnendedJobs } from "./postgres-housekeeping.ts";
 import type { Attachment } from "./session-attachments.ts";
 import {
+  anyPgAttachment,
   deletePgAttachments,
   dropPgAttachment,
   keepPgAttachment,
   livePgAttachment,
 } from "./postgres-session-attachments.ts";
 
-export class PostgresJournal implements JournalStore {
+export class PostgresJournal extends AppendsInBatches implements JournalStore {
   readonly keepsReplayCache = true;
   readonly target: PostgresTarget;
   readonly #sql: SQL;
-  /** Sessions this process leases, with the epoch of its lease. */
-  readonly #held = new Map<string, number>();
-  /** This process's advisory locks, on a connection of their own. */
-  readonly #locks: AdvisoryLocks;
+  readonly #leases: PostgresLeases;
   readonly #layout: PostgresLayout;
   readonly #reads: PostgresReads;
   readonly #cache: PostgresReplayCache;
-  readonly #owner = thisProcess();
   /** Whether an append waits for the server's WAL flush (see the file comment). */
   readonly #strict: boolean;
+  readonly #watch: PostgresWatch;
 
   constructor(url: string, options: { poolSize?: number; durability?: Durability } = {}) {
+    super();
     this.target = parsePostgresUrl(url);
     const max = Math.min(options.poolSize ?? DEFAULT_POOL_SIZE, MAX_POOL_SIZE);
     this.#sql = takeEarly(this.target, max) ?? openPool(this.target, max);
     this.#strict = options.durability === "strict";
-    this.#locks = new AdvisoryLocks(this.target, () => this.#held.size > 0);
+    this.#watch = new PostgresWatch(this.#sql);
     const guard = <T>(sessionId: string | undefined, run: () => Promise<T>) => this.#guard(sessionId, run);
     this.#layout = new PostgresLayout(this.#sql, guard);
+    this.#leases = new PostgresLeases(this.target, this.#sql, this.#layout, guard);
     this.#reads = new PostgresReads(this.#sql, guard, this.#layout);
     this.#cache = new PostgresReplayCache(
       this.#sql,
       guard,
       this.#layout,
-      (sessionId) => this.#held.get(sessionId),
+      (sessionId) => this.#leases.epochOf(sessionId),
       (sessionId) => this.holder(sessionId),
     );
   }
@@ -87,15 +97,11 @@ export class PostgresJournal implements JournalStore {
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
     await this.#layout.ensure();
     const id = row.sessionId;
-    await this.#lock(id);
     const e = encodeFact(first);
-    await this.#guard(id, () => this.#sql.begin((tx) => insertCreated(tx, row, e, this.#owner))).catch(
-      async (error: unknown) => {
-        await this.#locks.give(id);
-        throw error;
-      },
+    const owner = this.#leases.owner;
+    await this.#leases.created(id, () =>
+      this.#guard(id, () => this.#sql.begin((tx) => insertCreated(tx, row, e, owner))),
     );
-    this.#held.set(id, 1);
     return { seq: 1, at: row.createdAt, fact: first };
   }
 
@@ -114,19 +120,13 @@ export class PostgresJournal implements JournalStore {
     await this.#guard(id, () => this.#sql.begin((tx) => insertImported(tx, row, records, encoded)));
   }
 
-  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
-    const [record] = await this.appendMany(sessionId, seq, [{ fact, at }]);
-    return record as StoredFact;
-  }
-
   async appendMany(
     sessionId: string,
     firstSeq: number,
     facts: readonly { fact: Fact; at: string }[],
   ): Promise<StoredFact[]> {
     if (facts.length === 0) return [];
-    if (this.#locks.lost) await this.#relock();
-    const epoch = this.#held.get(sessionId);
+    const epoch = await this.#leases.appendEpoch(sessionId);
     if (epoch === undefined) throw heldElsewhere(sessionId, await this.holder(sessionId));
     const encoded = facts.map(({ fact }) => encodeFact(fact));
     const blobs: { sha256: string; data: string }[] = [];
@@ -173,11 +173,12 @@ export class PostgresJournal implements JournalStore {
         WHERE session_id = ${sessionId} AND EXISTS (SELECT 1 FROM lease)
       )
       SELECT EXISTS (SELECT 1 FROM lease) AS ours, (SELECT count(*) FROM fact)::int AS written,
+        (SELECT ${notifyChange(sql, sessionId, "facts", firstSeq + rows.length - 1)}::text FROM lease) AS notified,
         set_config('synchronous_commit', CASE WHEN NOT ${this.#strict}::boolean THEN 'off'
           WHEN current_setting('synchronous_commit') = 'off' THEN 'on' ELSE current_setting('synchronous_commit') END, true) AS commit_mode`,
     )) as { ours: boolean; written: number }[];
     if (!result?.ours) {
-      this.#held.delete(sessionId);
+      this.#leases.lost(sessionId);
       throw heldElsewhere(sessionId, await this.holder(sessionId));
     }
     return rows.map((row, i) => ({ seq: row.seq, at: row.at, fact: facts[i]!.fact }));
@@ -256,8 +257,8 @@ export class PostgresJournal implements JournalStore {
           ) SELECT id FROM tree`) as { id: string }[]
         ).map((r) => r.id);
         for (const id of doomed) {
-          const holder = await this.#liveHolder(tx, id);
-          if (holder && !this.#held.has(id)) throw heldElsewhere(id, holder);
+          const holder = await this.#leases.liveHolder(tx, id);
+          if (holder && this.#leases.epochOf(id) === undefined) throw heldElsewhere(id, holder);
         }
         let gone = false;
         for (const id of doomed) {
@@ -269,6 +270,7 @@ export class PostgresJournal implements JournalStore {
           await deletePgInbox(tx, id);
           await deletePgAttachments(tx, id);
           await tx`DELETE FROM verbatim.deleting WHERE session_id = ${id}`;
+          await tx`SELECT ${notifyChange(tx, id, "any")}::text`;
           await tx`DELETE FROM verbatim.leases WHERE session_id = ${id}`;
           const removed = await tx`DELETE FROM verbatim.sessions WHERE session_id = ${id}`;
           if (id === sessionId) gone = removed.count > 0;
@@ -276,7 +278,7 @@ export class PostgresJournal implements JournalStore {
         return gone;
       }),
     );
-    if (this.#held.delete(sessionId)) await this.#locks.give(sessionId);
+    await this.#leases.deleted(sessionId);
     return deleted;
   }
 
@@ -300,36 +302,16 @@ export class PostgresJournal implements JournalStore {
     return this.#guard(undefined, () => pgUnendedJobs(this.#sql));
   }
 
-  async acquire(sessionId: string): Promise<void> {
-    if (this.#locks.lost) await this.#relock();
-    if (this.#held.has(sessionId)) return;
-    await this.#layout.ensure();
-    await this.#lock(sessionId);
-    // A takeover: the epoch moves on, so that whoever held the session before can append nothing more.
-    const [lease] = (await this.#guard(
-      sessionId,
-      () => this.#sql`
-      INSERT INTO verbatim.leases (session_id, host, pid, start_time, epoch)
-      VALUES (${sessionId}, ${this.#owner.host}, ${this.#owner.pid}, ${this.#owner.startTime}, 1)
-      ON CONFLICT (session_id) DO UPDATE SET host = excluded.host, pid = excluded.pid, start_time = excluded.start_time, epoch = verbatim.leases.epoch + 1
-      RETURNING epoch::float8 AS epoch, set_config('synchronous_commit', CASE WHEN current_setting('synchronous_commit') = 'off'
-        THEN 'on' ELSE current_setting('synchronous_commit') END, true) AS commit_mode`,
-    )) as { epoch: number }[];
-    this.#held.set(sessionId, lease!.epoch);
+  acquire(sessionId: string): Promise<void> {
+    return this.#leases.acquire(sessionId);
   }
 
-  async release(sessionId: string): Promise<void> {
-    const epoch = this.#held.get(sessionId);
-    if (epoch === undefined) return;
-    this.#held.delete(sessionId);
-    // The lease row stays, its epoch moved on and no holder named: epochs only ever grow.
-    await this.#guard(
-      sessionId,
-      () => this.#sql`
-      UPDATE verbatim.leases SET epoch = epoch + 1, host = '', pid = 0, start_time = ''
-      WHERE session_id = ${sessionId} AND epoch = ${epoch}`,
-    );
-    await this.#locks.give(sessionId);
+  release(sessionId: string): Promise<void> {
+    return this.#leases.release(sessionId);
+  }
+
+  holder(sessionId: string): Promise<LeaseHolder | undefined> {
+    return this.#leases.holder(sessionId);
   }
 
   async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
@@ -367,10 +349,13 @@ export class PostgresJournal implements JournalStore {
     return this.#guard(sessionId, () => livePgAttachment(this.#sql, sessionId, attachmentId));
   }
 
-  async holder(sessionId: string): Promise<LeaseHolder | undefined> {
-    if (this.#held.has(sessionId)) return this.#owner;
-    if ((await this.#layout.read()) === undefined) return undefined;
-    return this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId));
+  watch(sessionId: string, listener: ChangeListener, options?: WatchOptions): () => void {
+    return this.#watch.watch(sessionId, listener, options);
+  }
+
+  async controllerAttached(sessionId: string): Promise<boolean> {
+    if ((await this.#layout.read()) === undefined) return false;
+    return this.#guard(sessionId, () => anyPgAttachment(this.#sql, sessionId));
   }
 
   warm(): void {
@@ -378,59 +363,8 @@ export class PostgresJournal implements JournalStore {
   }
 
   async close(): Promise<void> {
-    this.#held.clear();
-    await Promise.all([this.#sql.close({ timeout: 1 }), this.#locks.close()]).catch(() => undefined);
-  }
-
-  /** The named holder of a session's lease, if its advisory lock is held right now (by a live connection). */
-  async #liveHolder(sql: SQL, sessionId: string): Promise<LeaseHolder | undefined> {
-    const [row] = (await sql`
-      SELECT l.host, l.pid, l.start_time FROM verbatim.leases l
-      WHERE l.session_id = ${sessionId} AND l.pid <> 0 AND EXISTS (
-        SELECT 1 FROM pg_locks k
-        WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
-          AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-          AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtextextended(${lockName(sessionId)}, 0)
-      )`) as { host: string; pid: number; start_time: string }[];
-    return row ? { pid: row.pid, host: row.host, startTime: row.start_time } : undefined;
-  }
-
-  /** Takes the session's advisory lock, or throws `busy` naming who holds it (see AdvisoryLocks.take). */
-  async #lock(sessionId: string): Promise<void> {
-    if (!(await this.#guard(sessionId, () => this.#locks.take(sessionId)))) {
-      throw heldElsewhere(sessionId, await this.#guard(sessionId, () => this.#liveHolder(this.#sql, sessionId)));
-    }
-  }
-
-  /**
-   * The lock connection closed (the server restarted, or ended it): its locks are gone. Each
-   * session is locked again on a new connection, and kept only if its lease still carries this
-   * writer's epoch (nobody took it over meanwhile); one taken over is given up. While the server
-   * is out of reach the sessions stay this writer's, to lock again at its next append.
-   */
-  async #relock(): Promise<void> {
-    await this.#locks.reset();
-    try {
-      for (const [sessionId, epoch] of [...this.#held]) {
-        if (!(await this.#guard(sessionId, () => this.#locks.take(sessionId)))) {
-          this.#held.delete(sessionId);
-          continue;
-        }
-        const [lease] = (await this.#guard(
-          sessionId,
-          () => this.#sql`SELECT 1 AS ok FROM verbatim.leases WHERE session_id = ${sessionId} AND epoch = ${epoch}`,
-        )) as { ok: number }[];
-        if (!lease) {
-          this.#held.delete(sessionId);
-          await this.#locks.give(sessionId);
-        }
-      }
-      this.#locks.relocked(true);
-    } catch (error) {
-      await this.#locks.reset();
-      this.#locks.relocked(false);
-      throw error;
-    }
+    await this.#watch.close();
+    await Promise.all([this.#sql.close({ timeout: 1 }), this.#leases.close()]).catch(() => undefined);
   }
 
   #guard<T>(sessionId: string | undefined, run: () => Promise<T>): Promise<T> {

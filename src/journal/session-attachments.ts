@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { answeredBy } from "./facts/permissions.ts";
-import { storedBody } from "./stored-body.ts";
+import { keyedSideRows } from "./keyed-side-rows.ts";
 
 /** How often an attached controller refreshes its row. */
 export const ATTACHMENT_REFRESH_MS = 2_000;
@@ -21,25 +21,13 @@ export const ATTACHMENT_TTL_MS = 15_000;
 export const attachment = z.object({ attachmentId: z.string(), by: answeredBy });
 export type Attachment = z.infer<typeof attachment>;
 
+const rows = keyedSideRows(attachment, {
+  name: "session_attachments",
+  key: "attachment_id",
+  more: { sqlite: "refreshed_at INTEGER NOT NULL", postgres: "refreshed_at timestamptz NOT NULL DEFAULT now()" },
+});
+
 /** The attachment stored as `body`, if it is one (a row of another shape is none). */
-export const attachmentFromBody = (body: string): Attachment | undefined => storedBody(attachment, body);
-
-export const sqliteAttachmentsSql = `
-CREATE TABLE IF NOT EXISTS session_attachments (
-  session_id TEXT NOT NULL,
-  attachment_id TEXT NOT NULL,
-  body TEXT NOT NULL,
-  refreshed_at INTEGER NOT NULL,
-  PRIMARY KEY (session_id, attachment_id)
-);
-`;
-
-export const postgresAttachmentsSql = `
-CREATE TABLE IF NOT EXISTS verbatim.session_attachments (
-  session_id text NOT NULL,
-  attachment_id text NOT NULL,
-  body text NOT NULL,
-  refreshed_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (session_id, attachment_id)
-);
-`;
+export const attachmentFromBody = rows.fromBody;
+export const sqliteAttachmentsSql = rows.sqliteSql;
+export const postgresAttachmentsSql = rows.postgresSql;

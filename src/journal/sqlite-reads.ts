@@ -4,8 +4,8 @@
  * yet) and never writes.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { decodeRecord } from "./codec.ts";
-import { JournalError, sessionNotFound } from "./errors.ts";
+import { decodeRecord, nextInSequence } from "./codec.ts";
+import { sessionNotFound } from "./errors.ts";
 import { AUTHORITY_KINDS } from "./facts/authority.ts";
 import { AUTHORITY_SPARSE_INDEX, sparseIndexFor } from "./facts/sparse-indexes.ts";
 import type { FactKind, StoredFact } from "./facts/index.ts";
@@ -36,14 +36,7 @@ export function* readFacts(db: Database | undefined, sessionId: string, fromSeq 
   };
   try {
     for (const row of guardIter(sessionId, rows)) {
-      if (row.seq !== expected) {
-        throw new JournalError(
-          "missing_record",
-          `session ${sessionId} is missing record ${expected} (the next stored record is ${row.seq})`,
-          { sessionId, seq: expected },
-        );
-      }
-      expected++;
+      expected = nextInSequence(sessionId, expected, row.seq);
       yield decodeRecord(sessionId, row, (hash) => guard(sessionId, () => blob(hash)));
     }
   } finally {

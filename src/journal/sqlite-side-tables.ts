@@ -73,6 +73,18 @@ export function liveAttachmentIn(db: Database, sessionId: string, attachmentId: 
   return row ? attachmentFromBody(row.body) : undefined;
 }
 
+/** Whether any controller's attachment row of the session was refreshed within ATTACHMENT_TTL_MS. */
+export function anyAttachmentIn(db: Database, sessionId: string): boolean {
+  if (!hasTable(db, "session_attachments")) return false;
+  return (
+    db
+      .query<{ one: number }, [string, number]>(
+        "SELECT 1 AS one FROM session_attachments WHERE session_id = ? AND refreshed_at > ? LIMIT 1",
+      )
+      .get(sessionId, Date.now() - ATTACHMENT_TTL_MS) !== null
+  );
+}
+
 const hasTable = (db: Database, name: string): boolean =>
   (db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = ?").get(name)?.n ?? 0) > 0;
 

@@ -5,10 +5,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { encodeFact, type EncodedFact } from "./codec.ts";
-import { busy } from "./errors.ts";
 import type { Fact, FactKind, StoredFact } from "./facts/index.ts";
 import { ensurePrivateFile } from "./private-files.ts";
-import { currentProcess, isAlive, thisProcess, type ProcessIdentity } from "./process-identity.ts";
+import { currentProcess, type ProcessIdentity } from "./process-identity.ts";
 import { openForReading, openForWriting } from "./sqlite-open.ts";
 import { guard } from "./sqlite-errors.ts";
 import {
@@ -17,13 +16,21 @@ import {
   lastSeqOf,
   lastFactOf,
   authorityFacts,
-  leaseOf,
   listSessions,
   readFacts,
   sessionInfo,
   type Row,
 } from "./sqlite-reads.ts";
-import type { Durability, JournalStore, LeaseHolder, ListQuery, SeqRange, SessionRow, UnendedJob } from "./store.ts";
+import {
+  AppendsInBatches,
+  type Durability,
+  type JournalStore,
+  type LeaseHolder,
+  type ListQuery,
+  type SeqRange,
+  type SessionRow,
+  type UnendedJob,
+} from "./store.ts";
 import type {
   ReplayCacheKey,
   ReplayCachePageRow,
@@ -31,14 +38,14 @@ import type {
   ReplayCacheUpdate,
   ReplayStatePart,
 } from "./replay-cache.ts";
-import { cacheKeys, deleteRows, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
+import { cacheKeys, putUpdate, readParts, readRows, rowPages, sizes } from "./sqlite-replay-cache.ts";
 import { warmLoadReads } from "./sqlite-warm-reads.ts";
 import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import {
+  anyAttachmentIn,
   claimAnswerIn,
   claimOf,
-  deleteSideRows,
   dropAttachmentIn,
   keepAttachmentIn,
   liveAttachmentIn,
@@ -46,6 +53,9 @@ import {
   takeFromInboxIn,
 } from "./sqlite-side-tables.ts";
 import type { Attachment } from "./session-attachments.ts";
+import type { ChangeListener, WatchOptions } from "./journal-watch.ts";
+import { SqliteWatch } from "./sqlite-watch.ts";
+import { acquireIn, checkHeld, deleteTreeIn, holderIn, releaseIn } from "./sqlite-leases.ts";
 import { WalCheckpointer, type CheckpointPolicy } from "./wal-checkpointer.ts";
 import { Writer } from "./sqlite-writer.ts";
 import { createIn, forkIn, importIn } from "./sqlite-new-sessions.ts";
@@ -60,18 +70,21 @@ import {
 /** Records per page of a read: enough to pay for a page's await, few enough to hold. */
 const PAGE_SIZE = 256;
 
-export class SqliteJournal implements JournalStore {
+export class SqliteJournal extends AppendsInBatches implements JournalStore {
   readonly keepsReplayCache = true;
   #rw: Writer | undefined;
   #ro: Database | undefined;
   readonly #owner: ProcessIdentity = currentProcess();
+  readonly #watch = new SqliteWatch(() => this.#reader());
 
   /** `checkpoints`: when the WAL is checkpointed while this process writes (see wal-checkpointer.ts). */
   constructor(
     readonly path: string,
     private readonly durability: Durability = "normal",
     private readonly options: { checkpoints?: Partial<CheckpointPolicy> } = {},
-  ) {}
+  ) {
+    super();
+  }
 
   async create(row: SessionRow, first: Fact): Promise<StoredFact> {
     return createIn(this.#writer(), this.#owner, row, first);
@@ -85,17 +98,14 @@ export class SqliteJournal implements JournalStore {
     importIn(this.#writer(), row, records);
   }
 
-  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
-    const [record] = this.#appendMany(sessionId, seq, [{ fact, at }]);
-    return record as StoredFact;
-  }
-
   async appendMany(
     sessionId: string,
     firstSeq: number,
     facts: readonly { fact: Fact; at: string }[],
   ): Promise<StoredFact[]> {
-    return this.#appendMany(sessionId, firstSeq, facts);
+    const records = this.#appendMany(sessionId, firstSeq, facts);
+    if (records.length > 0) this.#changed(sessionId, "facts", firstSeq + records.length - 1);
+    return records;
   }
 
   #appendMany(sessionId: string, firstSeq: number, facts: readonly { fact: Fact; at: string }[]): StoredFact[] {
@@ -103,10 +113,7 @@ export class SqliteJournal implements JournalStore {
     const encoded = facts.map(({ fact }) => encodeFact(fact));
     const records = guard(sessionId, () =>
       w.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
-          throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
-        }
+        checkHeld(w, sessionId, this.#owner);
         const records: StoredFact[] = [];
         let title: string | undefined;
         for (let i = 0; i < facts.length; i++) {
@@ -188,36 +195,9 @@ export class SqliteJournal implements JournalStore {
   /** Deletes a session with its blobs and its subagents' child sessions, all or nothing. */
   async delete(sessionId: string): Promise<boolean> {
     const w = this.#writer();
-    return guard(sessionId, () =>
-      w.db
-        .transaction(() => {
-          const doomed = [sessionId];
-          for (let i = 0; i < doomed.length; i++) {
-            const children = w.db
-              .query<{ session_id: string }, [string]>("SELECT session_id FROM sessions WHERE parent_session_id = ?")
-              .all(doomed[i]!);
-            doomed.push(...children.map((c) => c.session_id));
-          }
-          for (const id of doomed) {
-            const lease = w.selectLease.get(id);
-            if (lease && !this.#ownsOrDead(lease)) throw busy(id, { pid: lease.pid });
-          }
-          let deleted = false;
-          for (const id of doomed) {
-            w.db.run("INSERT OR IGNORE INTO deleting (session_id) VALUES (?)", [id]);
-            w.db.run("DELETE FROM facts WHERE session_id = ?", [id]);
-            w.db.run("DELETE FROM blobs WHERE session_id = ?", [id]);
-            deleteRows(w.db, id);
-            deleteSideRows(w.db, id);
-            w.db.run("DELETE FROM deleting WHERE session_id = ?", [id]);
-            w.db.run("DELETE FROM leases WHERE session_id = ?", [id]);
-            const gone = w.db.run("DELETE FROM sessions WHERE session_id = ?", [id]).changes > 0;
-            if (id === sessionId) deleted = gone;
-          }
-          return deleted;
-        })
-        .immediate(),
-    );
+    const deleted = guard(sessionId, () => deleteTreeIn(w, sessionId, this.#owner));
+    this.#changed(sessionId, "any");
+    return deleted;
   }
 
   async journalBytes(): Promise<number> {
@@ -242,32 +222,19 @@ export class SqliteJournal implements JournalStore {
 
   async acquire(sessionId: string): Promise<void> {
     const w = this.#writer();
-    guard(sessionId, () =>
-      w.db
-        .transaction(() => {
-          const lease = w.selectLease.get(sessionId);
-          if (lease && !this.#ownsOrDead(lease)) throw busy(sessionId, { pid: lease.pid });
-          w.upsertLease.run(sessionId, this.#owner.pid, this.#owner.startTime);
-        })
-        .immediate(),
-    );
+    guard(sessionId, () => acquireIn(w, sessionId, this.#owner));
   }
 
   async release(sessionId: string): Promise<void> {
-    if (!this.#rw) return;
     const w = this.#rw;
-    guard(sessionId, () =>
-      w.db.run("DELETE FROM leases WHERE session_id = ? AND pid = ? AND start_time = ?", [
-        sessionId,
-        this.#owner.pid,
-        this.#owner.startTime,
-      ]),
-    );
+    if (w) guard(sessionId, () => releaseIn(w, sessionId, this.#owner));
   }
 
   async claimAnswer(sessionId: string, claim: AnswerClaim): Promise<AnswerClaim> {
     const w = this.#writer();
-    return guard(sessionId, () => claimAnswerIn(w.db, sessionId, claim));
+    const held = guard(sessionId, () => claimAnswerIn(w.db, sessionId, claim));
+    this.#changed(sessionId, "rows");
+    return held;
   }
 
   async answerClaimOf(sessionId: string, requestId: string): Promise<AnswerClaim | undefined> {
@@ -278,6 +245,7 @@ export class SqliteJournal implements JournalStore {
   async sendToWriter(sessionId: string, request: InboxRequest): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () => sendToWriterIn(w.db, sessionId, request));
+    this.#changed(sessionId, "rows");
   }
 
   async takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined> {
@@ -288,11 +256,13 @@ export class SqliteJournal implements JournalStore {
   async keepAttachment(sessionId: string, attachment: Attachment): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () => keepAttachmentIn(w.db, sessionId, attachment));
+    this.#changed(sessionId, "rows");
   }
 
   async dropAttachment(sessionId: string, attachmentId: string): Promise<void> {
     const w = this.#writer();
     guard(sessionId, () => dropAttachmentIn(w.db, sessionId, attachmentId));
+    this.#changed(sessionId, "rows");
   }
 
   async liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined> {
@@ -302,11 +272,16 @@ export class SqliteJournal implements JournalStore {
 
   async holder(sessionId: string): Promise<LeaseHolder | undefined> {
     const db = this.#reader();
-    if (!db) return undefined;
-    const lease = guard(sessionId, () => leaseOf(db, sessionId));
-    if (!lease || !isAlive({ pid: lease.pid, startTime: lease.start_time })) return undefined;
-    // A SQLite journal is this machine's: its lease holder runs here.
-    return { host: thisProcess().host, pid: lease.pid, startTime: lease.start_time };
+    return db ? guard(sessionId, () => holderIn(db, sessionId)) : undefined;
+  }
+
+  watch(sessionId: string, listener: ChangeListener, options?: WatchOptions): () => void {
+    return this.#watch.watch(sessionId, listener, options);
+  }
+
+  async controllerAttached(sessionId: string): Promise<boolean> {
+    const db = this.#reader();
+    return db ? guard(sessionId, () => anyAttachmentIn(db, sessionId)) : false;
   }
 
   warm(): void {
@@ -327,10 +302,7 @@ export class SqliteJournal implements JournalStore {
     const w = this.#writer();
     guard(sessionId, () =>
       w.transaction(() => {
-        const lease = w.selectLease.get(sessionId);
-        if (!lease || lease.pid !== this.#owner.pid || lease.start_time !== this.#owner.startTime) {
-          throw busy(sessionId, lease ? { pid: lease.pid } : undefined);
-        }
+        checkHeld(w, sessionId, this.#owner);
         putUpdate(w.db, sessionId, key, update);
       }),
     );
@@ -376,6 +348,7 @@ export class SqliteJournal implements JournalStore {
 
   /** `close`, synchronously (for exit handlers). */
   closeNow(): void {
+    this.#watch.close();
     this.#rw?.checkpoints.close();
     this.#rw?.db.close();
     this.#ro?.close();
@@ -383,9 +356,9 @@ export class SqliteJournal implements JournalStore {
     this.#ro = undefined;
   }
 
-  #ownsOrDead(lease: { pid: number; start_time: string }): boolean {
-    const mine = lease.pid === this.#owner.pid && lease.start_time === this.#owner.startTime;
-    return mine || !isAlive({ pid: lease.pid, startTime: lease.start_time });
+  /** This process's own commit, which its read connection's data_version does not count (sqlite-watch.ts). */
+  #changed(sessionId: string, kind: "facts" | "rows" | "any", position?: number): void {
+    this.#watch.watchers.emit(sessionId, { kind, ...(position === undefined ? {} : { position }) });
   }
 
   /** A read connection: the writer's if this process writes, else a read-only one. */

@@ -9,6 +9,7 @@ import type { AnswerClaim } from "./answer-claims.ts";
 import type { InboxKind, InboxRequest } from "./session-inbox.ts";
 import type { HostProcess } from "./process-identity.ts";
 import type { Attachment } from "./session-attachments.ts";
+import type { JournalWatch } from "./journal-watch.ts";
 
 /** A job's start with no end recorded after it, and the session it is in. */
 export type UnendedJob = { sessionId: string; started: FactOf<"job_started"> };
@@ -63,8 +64,12 @@ export type Durability = "normal" | "strict";
  */
 export type LeaseHolder = HostProcess;
 
-/** The replay cache (replay-cache.ts) is derived data kept beside the facts: never a fact, never exported. */
-export interface JournalStore extends ReplayCacheStore {
+/**
+ * Facts and reads: a session's records and its row, written by the process holding its lease
+ * (LeaseStore) and read by anyone; a session's creation, fork, import and deletion; what the
+ * journal takes on disk.
+ */
+export interface FactStore {
   /** Records a new session with its first fact and takes its lease. */
   create(row: SessionRow, first: Fact): Promise<StoredFact>;
   /**
@@ -141,9 +146,30 @@ export interface JournalStore extends ReplayCacheStore {
    * rewrites its file (VACUUM). PostgreSQL has none: its autovacuum reuses the room.
    */
   reclaimSpace?(): Promise<void>;
+  /**
+   * Gets ready to read (opens the journal, if there is one, for reading, and may prepare the reads
+   * a load makes) so that the first read does not wait for it. Never writes, never throws: a
+   * problem is reported by the read that meets it.
+   */
+  warm(): void;
+  close(): Promise<void>;
+}
+
+/** Leases: which process writes a session (one at a time, across machines on PostgreSQL). */
+export interface LeaseStore {
   /** Takes the session's lease for this process, or rejects with `busy` while a live owner holds it. */
   acquire(sessionId: string): Promise<void>;
   release(sessionId: string): Promise<void>;
+  /** The live process holding the session's lease, if any. */
+  holder(sessionId: string): Promise<LeaseHolder | undefined>;
+}
+
+/**
+ * Claims and inbox: what the clients attached to a session from other processes ask of its writer
+ * (answer claims, requests in its inbox) and who is attached (attachment rows). Rows beside the
+ * facts, never facts; none needs a lease.
+ */
+export interface ControllerStore {
   /**
    * Claims `claim` as the answer to the session's open question `claim.requestId`, unless a claim
    * came first (compare-and-set, across processes and machines): resolves with the claim that
@@ -163,29 +189,51 @@ export interface JournalStore extends ReplayCacheStore {
   dropAttachment(sessionId: string, attachmentId: string): Promise<void>;
   /** The attachment, if its row is there and was refreshed within ATTACHMENT_TTL_MS. Never writes. */
   liveAttachment(sessionId: string, attachmentId: string): Promise<Attachment | undefined>;
+  /** Whether any controller's attachment row of the session lives (refreshed within ATTACHMENT_TTL_MS). Never writes. */
+  controllerAttached(sessionId: string): Promise<boolean>;
   /**
    * Takes the oldest request of `kinds` in the session's inbox not taken yet, if any: each is
    * taken once, by one process. The writer's call.
    */
   takeFromInbox(sessionId: string, kinds: readonly InboxKind[]): Promise<InboxRequest | undefined>;
-  /** The live process holding the session's lease, if any. */
-  holder(sessionId: string): Promise<LeaseHolder | undefined>;
-  /**
-   * Gets ready to read (opens the journal, if there is one, for reading, and may prepare the reads
-   * a load makes) so that the first read does not wait for it. Never writes, never throws: a
-   * problem is reported by the read that meets it.
-   */
-  warm(): void;
-  close(): Promise<void>;
+}
+
+/**
+ * The whole journal: each caller names the roles it uses (FactStore, LeaseStore, ControllerStore,
+ * the replay cache's ReplayCacheStore: derived data kept beside the facts, never a fact, never
+ * exported) and the watcher (journal-watch.ts) when it waits for commits.
+ */
+export interface JournalStore extends FactStore, LeaseStore, ControllerStore, ReplayCacheStore, JournalWatch {}
+
+/** What both stores share of appending: one fact is a batch of one (`appendMany` states the promises). */
+export abstract class AppendsInBatches {
+  abstract appendMany(
+    sessionId: string,
+    firstSeq: number,
+    facts: readonly { fact: Fact; at: string }[],
+  ): Promise<StoredFact[]>;
+
+  async append(sessionId: string, seq: number, fact: Fact, at: string): Promise<StoredFact> {
+    const [record] = await this.appendMany(sessionId, seq, [{ fact, at }]);
+    return record as StoredFact;
+  }
 }
 
 /** Every record of a session from `fromSeq`, one at a time (for callers that do not care about pages). */
-export async function* readRecords(store: JournalStore, sessionId: string, fromSeq = 1): AsyncGenerator<StoredFact> {
+export async function* readRecords(
+  store: Pick<FactStore, "readPages">,
+  sessionId: string,
+  fromSeq = 1,
+): AsyncGenerator<StoredFact> {
   for await (const page of store.readPages(sessionId, fromSeq)) yield* page;
 }
 
 /** Every record of a session, in memory: for short sessions and tests. */
-export async function readAll(store: JournalStore, sessionId: string, fromSeq = 1): Promise<StoredFact[]> {
+export async function readAll(
+  store: Pick<FactStore, "readPages">,
+  sessionId: string,
+  fromSeq = 1,
+): Promise<StoredFact[]> {
   const all: StoredFact[] = [];
   for await (const page of store.readPages(sessionId, fromSeq)) all.push(...page);
   return all;

@@ -64,7 +64,8 @@ describe("the journal writer", () => {
     for (const text of ["a", "b", "c"]) await writer.record(chunk(text));
     expect(shown.length).toBe(1);
     await writer.record(notice("after"));
-    expect(batches).toEqual([3]);
+    // The chunks in one transaction, then the notice (an append is a batch of one).
+    expect(batches).toEqual([3, 1]);
     expect(shown.map((r) => r.fact.kind)).toEqual([
       "session_started",
       "message_chunk",

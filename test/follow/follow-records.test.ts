@@ -6,12 +6,21 @@
 import { describe, expect, test } from "bun:test";
 import type { StoredFact } from "../../src/journal/facts/index.ts";
 import { FollowCursor, followRecords } from "../../src/journal/follow.ts";
+import type { ChangeListener } from "../../src/journal/journal-watch.ts";
 import { chunk } from "../support/journal.ts";
 
-/** A journal held in memory, as lastSeq and readPages see it. */
-function journal(records: StoredFact[]) {
+/**
+ * A journal held in memory, as lastSeq and readPages see it; its watcher says "look" every
+ * millisecond, or (`quiet`) never: nothing more is committed.
+ */
+function journal(records: StoredFact[], { quiet = false } = {}) {
   return {
     records,
+    watch(_sessionId: string, listener: ChangeListener) {
+      if (quiet) return () => undefined;
+      const ticks = setInterval(() => listener({ kind: "any" }), 1);
+      return () => clearInterval(ticks);
+    },
     lastSeq: async () => records.length,
     async *readPages(_sessionId: string, fromSeq = 1) {
       yield records.slice(fromSeq - 1);
@@ -89,5 +98,18 @@ describe("following a journal that lost its last appends", () => {
     for (let seq = 3; seq <= 5; seq++) store.records.push(rewritten(seq, `new ${seq}`));
     const seen = await follow(store, cursor, (s) => s.length >= 3);
     expect(seen.map((r) => (r.fact.kind === "message_chunk" ? r.fact.text : ""))).toEqual(["new 3", "new 4", "new 5"]);
+  });
+
+  test("records already rewritten under lost numbers are read at once, with no later commit to wake the follower", async () => {
+    const store = journal(
+      Array.from({ length: 5 }, (_, i) => record(i + 1, `old ${i + 1}`)),
+      { quiet: true },
+    );
+    const cursor = new FollowCursor();
+    for (const r of store.records) cursor.took(r);
+    store.records.splice(2);
+    for (let seq = 3; seq <= 4; seq++) store.records.push(rewritten(seq, `new ${seq}`));
+    const seen = await follow(store, cursor, (s) => s.length >= 2);
+    expect(seen.map((r) => (r.fact.kind === "message_chunk" ? r.fact.text : ""))).toEqual(["new 3", "new 4"]);
   });
 });

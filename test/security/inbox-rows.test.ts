@@ -79,6 +79,11 @@ describe("an inbox row the writer takes", () => {
       const store = openJournal(box.env);
       try {
         const { sessionId } = await newSession(writer.ctx, box.workspace);
+        // The writer reads its inbox while a controller is attached (an attachment row lives).
+        await store.keepAttachment(sessionId, {
+          attachmentId: "att_elsewhere",
+          by: { pid: 1, host: "another-machine" },
+        });
         for (const [i, blocks] of REFUSED_BLOCKS.entries())
           await store.sendToWriter(sessionId, row(`req_bad${i}`, blocks));
         await store.sendToWriter(sessionId, row("req_good", [{ type: "text", text: "a fair prompt" }]));

@@ -18,6 +18,8 @@ export type StoreUnderTest = {
   store: JournalStore;
   /** Runs a statement on the store's database directly (around the store): the database's own guards answer. */
   raw(statement: string): Promise<void>;
+  /** A store of its own on the same journal, as another process opens it (closed with this one). */
+  another(): JournalStore;
   /** The environment that makes the agent use this store. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -28,8 +30,14 @@ export async function storeUnderTest(kind: StoreKind): Promise<StoreUnderTest> {
     const box = sandbox();
     const path = join(box.home, "journal.db");
     const store = new SqliteJournal(path);
+    const others: JournalStore[] = [];
     return {
       store,
+      another: () => {
+        const other = new SqliteJournal(path);
+        others.push(other);
+        return other;
+      },
       env: { VERBATIM_HOME: box.home },
       raw: async (statement) => {
         const db = new Database(path);
@@ -39,13 +47,22 @@ export async function storeUnderTest(kind: StoreKind): Promise<StoreUnderTest> {
           db.close();
         }
       },
-      close: () => store.close(),
+      close: async () => {
+        await Promise.all(others.map((other) => other.close()));
+        await store.close();
+      },
     };
   }
   const url = await freshDatabase();
   const store = new PostgresJournal(url);
+  const others: JournalStore[] = [];
   return {
     store,
+    another: () => {
+      const other = new PostgresJournal(url);
+      others.push(other);
+      return other;
+    },
     env: { VERBATIM_JOURNAL: url },
     raw: async (statement) => {
       const sql = new SQL(url, { max: 1 });
@@ -55,6 +72,9 @@ export async function storeUnderTest(kind: StoreKind): Promise<StoreUnderTest> {
         await sql.close();
       }
     },
-    close: () => store.close(),
+    close: async () => {
+      await Promise.all(others.map((other) => other.close()));
+      await store.close();
+    },
   };
 }

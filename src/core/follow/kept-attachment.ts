@@ -8,13 +8,13 @@
 import { mintId } from "../ids.ts";
 import type { AnsweredBy } from "../../journal/facts/index.ts";
 import { ATTACHMENT_REFRESH_MS, type Attachment } from "../../journal/session-attachments.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { ControllerStore, JournalStore } from "../../journal/store.ts";
 import { log } from "../../shared/log.ts";
 import { sleep } from "../../shared/sleep.ts";
 import type { ReplaySink } from "../session/replay-sink.ts";
 import { type Following, followLive } from "./session-follower.ts";
 
-type AttachmentStore = Pick<JournalStore, "keepAttachment" | "dropAttachment">;
+type AttachmentStore = Pick<ControllerStore, "keepAttachment" | "dropAttachment">;
 
 /** Writes a new attachment row for `by`; resolves with it once it is stored. */
 export async function attached(store: AttachmentStore, sessionId: string, by: AnsweredBy): Promise<Attachment> {

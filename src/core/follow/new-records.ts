@@ -1,6 +1,6 @@
 /**
  * Where a follower learns of new records: the one loop that looks at the journal (journal/follow.ts),
- * kept here alone so that how it looks (polling now) can change in one place. A journal it cannot
+ * kept here alone (it waits on the journal's one watcher: journal-watch.ts). A journal it cannot
  * reach (a server restarting, a connection cut) is read again from the last record the cursor
  * has, once it answers.
  */

@@ -5,13 +5,10 @@
  * claim withdraws the question from the writer's client (its request is cancelled).
  */
 import type { AnswerClaim, ClaimedAnswer } from "../../journal/answer-claims.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { ControllerStore } from "../../journal/store.ts";
 import type { AnsweredBy } from "../../journal/facts/index.ts";
 import { sameProcess } from "../../journal/process-identity.ts";
-import { sleep } from "../../shared/sleep.ts";
-
-/** How often the writer looks for another client's claim while its question is open. */
-export const CLAIM_POLL_MS = 50;
+import { SessionChanges, type JournalWatch } from "../../journal/journal-watch.ts";
 
 /** The claims of one session's questions, as the writer's process sees them. */
 export type AnswerClaims = {
@@ -19,6 +16,8 @@ export type AnswerClaims = {
   claim(requestId: string, answer: ClaimedAnswer): Promise<AnswerClaim>;
   /** The claim that holds for the question, if any. */
   held(requestId: string): Promise<AnswerClaim | undefined>;
+  /** The session's changes (journal/journal-watch.ts): a claim is looked for when rows beside the facts change. */
+  changes(): SessionChanges;
   /** This process: its claims are its own client's answers. */
   self: AnsweredBy;
 };
@@ -77,8 +76,9 @@ async function othersClaim(
   signal: AbortSignal,
   fits: (claim: AnswerClaim) => boolean,
 ): Promise<AnswerClaim | undefined> {
+  using changes = claims.changes();
   while (!signal.aborted) {
-    await sleep(CLAIM_POLL_MS, signal);
+    await changes.next(signal, undefined, "rows");
     if (signal.aborted) return undefined;
     const held = await claims.held(requestId).catch(() => undefined);
     if (held && !isSelf(held.by, claims.self) && fits(held)) return held;
@@ -88,12 +88,13 @@ async function othersClaim(
 
 /** The claims of `sessionId`'s questions in `store`, made as `self`. */
 export function journalClaims(
-  store: Pick<JournalStore, "claimAnswer" | "answerClaimOf">,
+  store: ControllerStore & JournalWatch,
   sessionId: string,
   self: AnsweredBy,
 ): AnswerClaims {
   return {
     self,
+    changes: () => new SessionChanges(store, sessionId),
     claim: (requestId, answer) =>
       store.claimAnswer(sessionId, { requestId, answer, by: self, at: new Date().toISOString() }),
     held: (requestId) => store.answerClaimOf(sessionId, requestId),

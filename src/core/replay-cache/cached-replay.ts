@@ -9,7 +9,8 @@
  * Never writes.
  */
 import { partChecksumHolds, type ReplayCacheKey, type ReplayStatePart } from "../../journal/replay-cache.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FactStore } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
 import { log } from "../../shared/log.ts";
 import { isFoldSnapshot } from "../../replay/fold-snapshot.ts";
 import { openingPartNames, type StateHead } from "../../replay/replay-state.ts";
@@ -28,7 +29,7 @@ export type CachedState = { parts: readonly ReplayStatePart[]; head: StateHead; 
  * projects its next fact.
  */
 export async function cachedState(
-  store: JournalStore,
+  store: FactStore & ReplayCacheStore,
   sessionId: string,
   key: ReplayCacheKey,
   coveredTo: number | undefined,
@@ -56,7 +57,7 @@ export async function cachedState(
  * or when the state is no longer the one opened (another process's turn ended since). Never writes.
  */
 export async function restOfState(
-  store: JournalStore,
+  store: FactStore & ReplayCacheStore,
   sessionId: string,
   key: ReplayCacheKey,
   state: CachedState,
@@ -67,7 +68,7 @@ export async function restOfState(
 
 /** The whole stored state (cachedState, then restOfState), for a writer that continues from it. */
 export async function wholeState(
-  store: JournalStore,
+  store: FactStore & ReplayCacheStore,
   sessionId: string,
   key: ReplayCacheKey,
   coveredTo: number,

@@ -3,16 +3,17 @@
  * does to it: the wire wires these, the cache's logic stays here.
  */
 import type { StoredFact } from "../../journal/facts/index.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { LeaseStore, FactStore } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
 import type { ReplayCapabilities } from "../../replay/cache-key.ts";
 import { ReplayCacheWriter, replayCacheEnabled } from "./replay-cache-writer.ts";
 import type { ReplaySeal } from "./replay-seal.ts";
 
 /** The journal, when it keeps a replay cache and the cache is on (`VERBATIM_REPLAY_CACHE`); undefined otherwise. */
 export function replayCacheOf(
-  store: JournalStore,
+  store: FactStore & LeaseStore & ReplayCacheStore,
   env: Record<string, string | undefined> = process.env,
-): JournalStore | undefined {
+): (FactStore & LeaseStore & ReplayCacheStore) | undefined {
   return replayCacheEnabled(env) && store.keepsReplayCache ? store : undefined;
 }
 
@@ -23,7 +24,7 @@ export function replayCacheOf(
  */
 export function keptInCache(
   show: (record: StoredFact) => void,
-  cache: JournalStore | undefined,
+  cache: (FactStore & LeaseStore & ReplayCacheStore) | undefined,
   sessionId: string,
   capabilities: ReplayCapabilities,
   seal: ReplaySeal | undefined,

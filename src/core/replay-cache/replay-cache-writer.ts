@@ -11,7 +11,8 @@
  */
 import type { StoredFact } from "../../journal/facts/index.ts";
 import { partWithChecksum, withChecksum, type ReplayCacheRow } from "../../journal/replay-cache.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { LeaseStore, FactStore } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
 import { log } from "../../shared/log.ts";
 import type { StatePart } from "../../replay/replay-state.ts";
 import { cacheKey, staleKeys, type ReplayCapabilities } from "../../replay/cache-key.ts";
@@ -42,7 +43,7 @@ export class ReplayCacheWriter {
   #dropDue = true;
 
   constructor(
-    private readonly store: JournalStore,
+    private readonly store: FactStore & LeaseStore & ReplayCacheStore,
     readonly sessionId: string,
     private readonly capabilities: ReplayCapabilities,
     /**

@@ -7,7 +7,7 @@
  * A damaged or missing state, or a long way after it, falls back to the facts. Never writes.
  */
 import { partChecksumHolds, type ReplayCacheKey, type ReplayCacheStore } from "../../journal/replay-cache.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FactStore } from "../../journal/store.ts";
 import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
 import type { StateHead } from "../../replay/replay-state.ts";
 import { retractionOf, type Retraction } from "../../replay/retraction.ts";
@@ -17,9 +17,9 @@ const TAIL_RECORDS = 4096;
 
 /** The session's last rewind, told without reading the session when the replay cache (`cache`, under a client's capabilities) says it was never rewound. */
 export async function lastRewind(
-  store: JournalStore,
+  store: FactStore,
   sessionId: string,
-  cache?: { store: ReplayCacheStore; capabilities: ReplayCapabilities },
+  cache?: { store: FactStore & ReplayCacheStore; capabilities: ReplayCapabilities },
 ): Promise<Retraction | undefined> {
   if (cache && (await neverRewound(store, cache.store, sessionId, cacheKey(cache.capabilities)))) return undefined;
   return lastRetraction(store, sessionId);
@@ -27,14 +27,14 @@ export async function lastRewind(
 
 /** What the session's last rewind took back, from its facts (none when it was never rewound). */
 export async function lastRetraction(
-  store: Pick<JournalStore, "lastOf">,
+  store: Pick<FactStore, "lastOf">,
   sessionId: string,
 ): Promise<Retraction | undefined> {
   return retractionOf(await store.lastOf(sessionId, ["session_rewound"]));
 }
 
 async function neverRewound(
-  store: JournalStore,
+  store: FactStore,
   cache: ReplayCacheStore,
   sessionId: string,
   key: ReplayCacheKey,

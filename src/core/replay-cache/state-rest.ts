@@ -7,7 +7,8 @@
  * instead. Reads, never writes.
  */
 import type { ReplayCacheKey } from "../../journal/replay-cache.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FactStore } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
 import { Projector } from "../../replay/project.ts";
 import { adoptFolded, restoreRest } from "../../replay/replay-state.ts";
 import { restOfState, type CachedState } from "./cached-replay.ts";
@@ -17,7 +18,7 @@ export class StateRest {
   #reading: Promise<void> | undefined;
 
   constructor(
-    private readonly store: JournalStore,
+    private readonly store: FactStore & ReplayCacheStore,
     private readonly sessionId: string,
     private readonly key: ReplayCacheKey,
     private readonly state: CachedState,

@@ -3,7 +3,7 @@
  * for the same repository and path inside it somewhere else (another machine's checkout in a
  * shared journal, another checkout here, an import), each naming where it ran.
  */
-import type { JournalStore, RepositoryKey, SessionRow } from "../../journal/store.ts";
+import type { RepositoryKey, SessionRow, FactStore } from "../../journal/store.ts";
 import { readOrigin } from "./session-origin.ts";
 import { defined } from "../../shared/defined.ts";
 
@@ -24,7 +24,7 @@ export function repositoryOf(cwd: string): RepositoryKey | undefined {
  * directory it started in).
  */
 export async function listForCwd(
-  store: JournalStore,
+  store: FactStore,
   cwd: string,
   options: { limit: number; asOf?: string; after?: ListPosition },
 ): Promise<{ rows: ListedSession[]; more: boolean }> {
@@ -52,7 +52,7 @@ export async function listForCwd(
   return { rows, more: elsewhere.length > left };
 }
 
-async function ranAt(store: JournalStore, sessionId: string): Promise<{ host?: string; cwd: string } | undefined> {
+async function ranAt(store: FactStore, sessionId: string): Promise<{ host?: string; cwd: string } | undefined> {
   const start = (await store.lastOf(sessionId, ["session_started"]))?.fact;
   if (start?.kind !== "session_started") return undefined;
   return { ...defined({ host: start.origin?.host }), cwd: start.cwd };

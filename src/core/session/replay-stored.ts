@@ -7,7 +7,8 @@
  * once the engine is ready (src/acp/replay-first.ts). This module reaches no tool, provider, hook
  * or MCP code at runtime (test/start/replay-first-imports.test.ts).
  */
-import type { JournalStore, SessionRow } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
+import type { FactStore, LeaseStore, SessionRow } from "../../journal/store.ts";
 import { adoptAuthority } from "../../replay/authority.ts";
 import type { ReplayCapabilities } from "../../replay/cache-key.ts";
 import { Projector } from "../../replay/project.ts";
@@ -19,14 +20,14 @@ import { StoredFold } from "./stored-fold.ts";
 import { StoredReplay } from "./stored-replay.ts";
 
 /** What reading a stored session needs: the journal and the seal of its replay cache. */
-export type ReadingDeps = { store: JournalStore; replaySeal?: ReplaySeal | undefined };
+export type ReadingDeps = { store: FactStore & LeaseStore; replaySeal?: ReplaySeal | undefined };
 
 export type ReplayRequest = {
   sessionId: string;
   /** The client's capabilities that change what a replay sends (derived once, at `initialize`). */
   capabilities: ReplayCapabilities;
   /** The journal, when the replay cache is kept (replay-cache-writer.ts); undefined otherwise. */
-  cache: JournalStore | undefined;
+  cache: (FactStore & LeaseStore & ReplayCacheStore) | undefined;
   /** Where a load's replay goes; without it nothing is replayed (`session/resume`, a fork). */
   replay?: ReplaySink;
 };

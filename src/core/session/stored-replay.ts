@@ -9,7 +9,11 @@
  * records are not read at all (cached-replay.ts). Never writes.
  */
 import type { StoredFact } from "../../journal/facts/index.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { ReplayCacheStore } from "../../journal/replay-cache.ts";
+import type { FactStore, LeaseStore } from "../../journal/store.ts";
+
+/** What reading a stored session reads: its facts, and who holds it (a dead writer's calls are marked interrupted). */
+type ReadStore = FactStore & LeaseStore;
 import { cacheKey, type ReplayCapabilities } from "../../replay/cache-key.ts";
 import type { Projector } from "../../replay/project.ts";
 import { ReplayPipeline } from "../../replay/replay-pipeline.ts";
@@ -31,7 +35,9 @@ export type StoredReplayRequest = {
   /** Where the replay goes; without it nothing is replayed (a resume, a fork: the records are only folded). */
   sink?: ReplaySink | undefined;
   /** The replay cache a load takes its shortcut through: the journal that keeps it, and under which key and seal. */
-  cache?: { store: JournalStore; capabilities: ReplayCapabilities; seal: ReplaySeal | undefined } | undefined;
+  cache?:
+    | { store: ReadStore & ReplayCacheStore; capabilities: ReplayCapabilities; seal: ReplaySeal | undefined }
+    | undefined;
 };
 
 /**
@@ -54,7 +60,7 @@ export class StoredReplay {
   ) {}
 
   /** Looks up what the replay needs before it sends anything, and hands on the cached run's lines. */
-  static async open(store: JournalStore, sessionId: string, request: StoredReplayRequest): Promise<StoredReplay> {
+  static async open(store: ReadStore, sessionId: string, request: StoredReplayRequest): Promise<StoredReplay> {
     const { projector, sink, cache } = request;
     // What the session's rewinds took back is known before anything is sent.
     const retraction = sink ? await lastRewind(store, sessionId, cache) : undefined;
@@ -103,7 +109,7 @@ export class StoredReplay {
    * (`interrupted`, returned), its open calls marked interrupted (unless `marks` is false), and
    * the sink's end. The projector projects live facts from now on.
    */
-  async end(store: JournalStore, sessionId: string, marks = true): Promise<boolean> {
+  async end(store: ReadStore, sessionId: string, marks = true): Promise<boolean> {
     const interrupted = await openCallsInterrupted(store, sessionId);
     if (this.pipeline) for (const update of this.pipeline.end(marks && interrupted)) this.sink?.update(update);
     await this.sink?.end();
@@ -127,7 +133,7 @@ export type ReadStoredRequest = StoredReplayRequest & {
  * has: true when no live process holds the session. Throws the store's and the sink's errors.
  */
 export async function readStoredSession(
-  store: JournalStore,
+  store: ReadStore,
   sessionId: string,
   request: ReadStoredRequest,
 ): Promise<boolean> {

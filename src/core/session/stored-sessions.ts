@@ -2,7 +2,7 @@
 import { busy } from "../../journal/errors.ts";
 import { isThisProcess } from "../../journal/process-identity.ts";
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FactStore, LeaseStore } from "../../journal/store.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { removeEnvFile } from "../hooks/env-file.ts";
 import type { EngineDeps } from "./session-types.ts";
@@ -15,14 +15,14 @@ import type { OpenJob } from "../../replay/state.ts";
 export { openCallsInterrupted } from "./open-calls.ts";
 
 /** Throws JournalError `busy` when another live process holds the session (a delete it would refuse, asked before the session is closed here). */
-export async function refuseHeldElsewhere(store: Pick<JournalStore, "holder">, sessionId: string): Promise<void> {
+export async function refuseHeldElsewhere(store: Pick<LeaseStore, "holder">, sessionId: string): Promise<void> {
   const holder = await store.holder(sessionId);
   if (holder && !isThisProcess(holder)) throw busy(sessionId, holder);
 }
 
 /** A session's mode and config options as of record `upToSeq`, as they were last shown (its authority records say them). */
 export async function shownModesAt(
-  store: Pick<JournalStore, "authority">,
+  store: Pick<FactStore, "authority">,
   sessionId: string,
   upToSeq: number,
 ): Promise<{ modes: SessionModeState; configOptions: SessionConfigOption[] }> {
@@ -55,7 +55,7 @@ export async function deleteStoredSession(
 }
 
 /** The jobs a session started and did not record ended (a session that forked or imported another's history owns none of its jobs). */
-async function openJobs(store: JournalStore, sessionId: string): Promise<OpenJob[]> {
+async function openJobs(store: Pick<FactStore, "readPages">, sessionId: string): Promise<OpenJob[]> {
   const open = new Map<string, OpenJob>();
   for await (const page of store.readPages(sessionId)) {
     for (const { fact } of page) {
