@@ -3,7 +3,7 @@ import { textContent } from "../../journal/facts/display-shapes.ts";
 import { expandCommand } from "../commands/project-commands.ts";
 import { failed, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 import type { UserCommand } from "../commands/command-files.ts";
-import { defined } from "../../shared/defined.ts";
+import { subagentOutcome } from "./task.ts";
 
 const input = z.lazy(() =>
   z.object({
@@ -70,11 +70,5 @@ async function forked(skill: UserCommand, agent: string, text: string, ctx: Tool
     signal: ctx.signal,
     command: skill,
   });
-  return {
-    status: result.ok ? "completed" : "failed",
-    content: result.content,
-    rawOutput: { sessionId: result.sessionId },
-    result: { text: result.text, isError: !result.ok },
-    ...defined({ cost: result.cost }),
-  };
+  return subagentOutcome(result);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { subagentKinds } from "./subagent-launcher.ts";
-import { failed, type Tool } from "./tool.ts";
+import { type SubagentResult, subagentKinds } from "./subagent-launcher.ts";
+import { failed, type Tool, type ToolOutcome } from "./tool.ts";
 import { defined } from "../../shared/defined.ts";
 
 const input = z.lazy(() =>
@@ -50,12 +50,17 @@ export const taskTool: Tool<Input> = {
       prompt: i.prompt,
       signal: ctx.signal,
     });
-    return {
-      status: result.ok ? "completed" : "failed",
-      content: result.content,
-      rawOutput: { sessionId: result.sessionId },
-      result: { text: result.text, isError: !result.ok },
-      ...defined({ cost: result.cost }),
-    };
+    return subagentOutcome(result);
   },
 };
+
+/** A subagent's report as its call's outcome (Task's, and a forked skill's). */
+export function subagentOutcome(result: SubagentResult): ToolOutcome {
+  return {
+    status: result.ok ? "completed" : "failed",
+    content: result.content,
+    rawOutput: { sessionId: result.sessionId },
+    result: { text: result.text, isError: !result.ok },
+    ...defined({ cost: result.cost }),
+  };
+}
