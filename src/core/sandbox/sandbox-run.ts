@@ -135,24 +135,25 @@ async function verdicts(
   };
 }
 
-/** How long the monitor's reports may keep arriving after a command ended: a few event-loop turns. */
-const SETTLE_STEP_MS = 5;
-const SETTLE_STEPS = 8;
+/** Turns of the event loop a command's last reports may take to be read after its exit. */
+const SETTLE_TURNS = 3;
+const MAX_TURNS = 20;
 
 /**
  * The runtime's reports for one command once they stop arriving. The helper inside the sandbox
  * writes each write attempt to the runtime's monitor socket before the command exits, but this
- * process reads that socket on its own turns: read at the exit, the last reports (often the only
- * one) were still unread (a refused write missing from its card, seen under load). Waits until two
- * reads a turn apart agree, at most SETTLE_STEPS turns.
+ * process reads that socket on its own turns of the event loop: read at the exit, the last
+ * reports (often the only one) were sometimes still unread (a refused write missing from its
+ * card, seen under load). Waits until the count has stayed the same for SETTLE_TURNS turns (each
+ * lets the loop read its sockets), at most MAX_TURNS: microseconds, not a timer.
  */
 async function settledViolations(manager: Manager, key: string) {
   const store = manager.getSandboxViolationStore();
   let seen = store.getViolationsForCommand(key).length;
-  for (let step = 0; step < SETTLE_STEPS; step++) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+  for (let turn = 0, same = 0; turn < MAX_TURNS && same < SETTLE_TURNS; turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
     const now = store.getViolationsForCommand(key).length;
-    if (now === seen && step > 0) break;
+    same = now === seen ? same + 1 : 0;
     seen = now;
   }
   return store.getViolationsForCommand(key);
