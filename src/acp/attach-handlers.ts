@@ -17,8 +17,9 @@ import { clientHost } from "./client-host.ts";
 import { askClient } from "./permission-asker.ts";
 import { journalClaims } from "../core/permissions/answer-race.ts";
 import { sendHistory } from "../core/follow/session-follower.ts";
+import type { FollowStore } from "../core/follow/follow-store.ts";
 import type { ReplaySink } from "../core/session/replay-sink.ts";
-import type { ControllerStore, FactStore, JournalStore } from "../journal/store.ts";
+import type { ControllerStore, FactStore } from "../journal/store.ts";
 import type { JournalWatch } from "../journal/journal-watch.ts";
 import { shownModesAt } from "../core/session/stored-sessions.ts";
 import { defined } from "../shared/defined.ts";
@@ -44,7 +45,7 @@ const sinkOf = (sender: UpdateSender, sessionId: string): ReplaySink => ({
 
 export function attachHandlers(
   app: HandlerRegistry,
-  store: JournalStore,
+  store: FollowStore,
   sessions: OpenSessions,
   followers: Followers,
 ): void {

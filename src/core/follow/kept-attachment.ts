@@ -8,7 +8,8 @@
 import { mintId } from "../ids.ts";
 import type { AnsweredBy } from "../../journal/facts/index.ts";
 import { ATTACHMENT_REFRESH_MS, type Attachment } from "../../journal/session-attachments.ts";
-import type { ControllerStore, JournalStore } from "../../journal/store.ts";
+import type { ControllerStore } from "../../journal/store.ts";
+import type { FollowStore } from "./follow-store.ts";
 import { log } from "../../shared/log.ts";
 import { sleep } from "../../shared/sleep.ts";
 import type { ReplaySink } from "../session/replay-sink.ts";
@@ -48,7 +49,7 @@ export async function keepAttached(
  * (`attachment`) lives as long as the following, however the following ends.
  */
 export async function followAttached(
-  store: JournalStore,
+  store: FollowStore,
   sessionId: string,
   live: { following: Following; sink: ReplaySink; attachment: Attachment | undefined },
   signal: AbortSignal,

@@ -7,7 +7,7 @@
 import { JournalError } from "../../journal/errors.ts";
 import type { StoredFact } from "../../journal/facts/index.ts";
 import { FOLLOW_INTERVAL_MS, type FollowCursor, followRecords } from "../../journal/follow.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FollowStore } from "./follow-store.ts";
 import { log } from "../../shared/log.ts";
 import { sleep } from "../../shared/sleep.ts";
 
@@ -20,7 +20,7 @@ const RETRY_MS = 250;
  * `unreachable` (a session deleted meanwhile is `session_not_found`).
  */
 export async function* newRecords(
-  store: JournalStore,
+  store: FollowStore,
   sessionId: string,
   cursor: FollowCursor,
   signal: AbortSignal,

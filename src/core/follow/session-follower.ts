@@ -11,7 +11,7 @@
  */
 import type { StoredFact } from "../../journal/facts/index.ts";
 import { FollowCursor } from "../../journal/follow.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FollowStore } from "./follow-store.ts";
 import type { Projector } from "../../replay/project.ts";
 import { SessionStateFold } from "../../replay/state.ts";
 import { turnEndUpdate } from "../../replay/turn-end.ts";
@@ -60,7 +60,7 @@ export type RecordWatcher = { record(record: StoredFact): void; ended(reason: st
  * with its position. Never writes. Throws the store's errors, and the sink's once it is cancelled.
  */
 export async function sendHistory(
-  store: JournalStore,
+  store: FollowStore,
   sessionId: string,
   projector: Projector,
   options: HistoryOptions,
@@ -121,7 +121,7 @@ type Quiet = { since: number; marked: boolean };
  * other errors.
  */
 export async function followLive(
-  store: JournalStore,
+  store: FollowStore,
   sessionId: string,
   following: Following,
   sink: ReplaySink,
@@ -153,7 +153,7 @@ export async function followLive(
 }
 
 async function watchWriter(
-  store: JournalStore,
+  store: FollowStore,
   sessionId: string,
   following: Following,
   sink: ReplaySink,

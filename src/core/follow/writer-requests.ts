@@ -8,7 +8,7 @@ import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import { EngineError } from "../errors.ts";
 import { mintId } from "../ids.ts";
 import type { AnsweredBy, StoredFact } from "../../journal/facts/index.ts";
-import type { JournalStore } from "../../journal/store.ts";
+import type { FollowStore } from "./follow-store.ts";
 import { defined } from "../../shared/defined.ts";
 import { sleep } from "../../shared/sleep.ts";
 import type { Following } from "./session-follower.ts";
@@ -32,7 +32,7 @@ const noWriter = (sessionId: string, what: string) =>
  * when the writer dies before its turn for the prompt ends or the following ends first.
  */
 export async function promptTheWriter(
-  store: JournalStore,
+  store: FollowStore,
   sessionId: string,
   following: Following,
   blocks: ContentBlock[],
@@ -91,6 +91,6 @@ export async function promptTheWriter(
 }
 
 /** Asks the session's writer to cancel its running turn (a no-op when none runs once it looks). */
-export async function cancelTheWriter(store: JournalStore, sessionId: string, by: AnsweredBy): Promise<void> {
+export async function cancelTheWriter(store: FollowStore, sessionId: string, by: AnsweredBy): Promise<void> {
   await store.sendToWriter(sessionId, { kind: "cancel", requestId: mintId("req"), by, at: new Date().toISOString() });
 }
