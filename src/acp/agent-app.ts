@@ -19,20 +19,15 @@ import {
   type AgentRequestMethod,
   type Stream,
 } from "@agentclientprotocol/sdk/unstable";
-import type { ProviderCatalog } from "../core/providers/catalog.ts";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
-import { AfterResponse } from "./after-response.ts";
-import { collectUnlessAsked, warmUp } from "./warm-up.ts";
-import { ForkMessageIds } from "./fork-message-ids.ts";
+import { EngineLoader, type ReplayFirstMode } from "./engine-loader.ts";
 import { EXTENSION_REQUESTS, type ExtensionRequest } from "./extension-requests.ts";
 import { initializeResponse } from "./capabilities.ts";
-import { clientProfile, type ClientProfile } from "./client-profile.ts";
+import { clientProfile } from "./client-profile.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
-import type { ReplayFirst } from "./replay-first.ts";
 import { typed } from "./errors.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../shared/version.ts";
-import { defined } from "../shared/defined.ts";
 import { expandWritten } from "./written-lines.ts";
 
 export type AgentDeps = EngineDeps;
@@ -98,77 +93,9 @@ export function createAgentApp(
   deps?: AgentDeps,
   options: { trust?: boolean; replayFirst?: ReplayFirstMode } = {},
 ): Agent {
-  // The client as its last `initialize` described it: derived once there, read by every session.
-  let profile: ClientProfile = clientProfile();
-  let engine: LoadedHandlers | undefined;
-  let loading: Promise<LoadedHandlers> | undefined;
-  let processCatalog: ProviderCatalog | undefined = deps?.catalog;
-  let closed = false;
-  /** Whether the client has sent a method past `initialize` (the warm-up then leaves out its collection). */
-  let asked = false;
-  const responses = new AfterResponse();
-  const forkMessageIds = new ForkMessageIds();
-  const replayFirstMode = options.replayFirst ?? replayFirstModeOf(process.env);
-  /** What loads and resumes are served from before the engine has loaded (replay-first.ts); undefined when off. */
-  let reading: Promise<ReplayFirst | undefined> | undefined;
-  const readingSide = (): Promise<ReplayFirst | undefined> =>
-    (reading ??=
-      replayFirstMode === "off"
-        ? Promise.resolve(undefined)
-        : import("./replay-first.ts").then(({ replayFirst }) =>
-            replayFirst(deps, () => profile, {
-              trust: options.trust ?? false,
-              ...defined({ catalog: processCatalog }),
-            }),
-          ));
-  const load = (): Promise<LoadedHandlers> =>
-    (loading ??= (async () => {
-      const first = await readingSide();
-      const { loadHandlers, takeOver } = await import("./lazy-handlers.ts");
-      const loaded = loadHandlers(deps, () => profile, {
-        trust: options.trust ?? false,
-        responses,
-        forkMessageIds,
-        ...defined({ catalog: processCatalog, replayFirst: first }),
-      });
-      if (first) await takeOver(loaded, first);
-      engine = loaded;
-      warmUp([() => loaded.deps.store.warm(), () => loaded.deps.replaySeal?.warm()], () => closed, [
-        collectUnlessAsked(() => asked),
-      ]);
-      return loaded;
-    })());
-  /** Loads the engine, unless a load is being served before it (which calls this again once answered). */
-  const engineWhenIdle = (): void => {
-    if (closed || loading) return;
-    void readingSide().then(
-      (first) => {
-        if (closed || loading || first?.busy) return;
-        load().catch(() => undefined);
-      },
-      () => undefined,
-    );
-  };
-  /** A load or resume answered before the engine has loaded, or undefined once the engine answers them. */
-  const servedFirst = async (): Promise<ReplayFirst | undefined> => {
-    if (engine || replayFirstMode === "off") return undefined;
-    const first = await readingSide().catch(() => undefined);
-    return first?.serving ? first : undefined;
-  };
-  /** The catalog of the directory verbatim runs in: what `initialize` offers to configure. */
-  const catalog = async (): Promise<ProviderCatalog> => {
-    if (!processCatalog) {
-      const [{ catalogFromEnv }, { isTrusted }] = await Promise.all([
-        import("../core/providers/catalog.ts"),
-        import("../core/hooks/trust.ts"),
-      ]);
-      const cwd = process.cwd();
-      processCatalog = catalogFromEnv(process.env, cwd, {
-        trustProject: (options.trust ?? false) || isTrusted(process.env, cwd),
-      });
-    }
-    return processCatalog;
-  };
+  const engine = new EngineLoader(deps, options);
+  const { responses, forkMessageIds } = engine;
+  const load = () => engine.load();
 
   const app = acp.agent({ name: "verbatim" }).onRequest(m.initialize, ({ params }) =>
     typed(async () => {
@@ -178,60 +105,40 @@ export function createAgentApp(
           "protocolVersion must be a non-negative integer",
         );
       }
-      profile = clientProfile(params.clientCapabilities ?? {}, params.clientInfo ?? undefined);
+      engine.profile = clientProfile(params.clientCapabilities ?? {}, params.clientInfo ?? undefined);
       return initializeResponse(
         deps?.agentVersion ?? VERSION,
-        offeredAuthMethods(profile.capabilities, (await catalog()).setupMethods()),
+        offeredAuthMethods(engine.profile.capabilities, (await engine.catalog()).setupMethods()),
       );
     }),
   );
   app.onRequest(m.session.load, async (context) => {
-    const first = await servedFirst();
+    const first = await engine.servedFirst();
     if (!first) return engineRequest(m.session.load, load, context);
-    responses.then(context.requestId, engineWhenIdle);
+    responses.then(context.requestId, () => engine.whenIdle());
     return first.load(context.params, context.client, context.signal);
   });
   app.onRequest(m.session.resume, async (context) => {
-    const first = await servedFirst();
+    const first = await engine.servedFirst();
     if (!first) return engineRequest(m.session.resume, load, context);
-    responses.then(context.requestId, engineWhenIdle);
+    responses.then(context.requestId, () => engine.whenIdle());
     return first.resume(context.params, context.client);
   });
   for (const method of ENGINE_REQUESTS) if (!SERVED_FIRST.has(method)) forwardRequest(app, method, load);
   for (const method of ENGINE_NOTIFICATIONS) forwardNotification(app, method, load);
   for (const extension of EXTENSION_REQUESTS) forwardExtension(app, extension, load);
   const received = (message: unknown) => {
-    if (!asked && isRequestPastInitialize(message)) asked = true;
+    if (isRequestPastInitialize(message)) engine.asked = true;
     forkMessageIds.received(message);
     const sessionId = cancelledSession(message);
     // The SDK's handler still runs later; cancelling twice is harmless.
-    if (sessionId !== undefined) engine?.sessions.get(sessionId)?.runtime.cancel();
+    if (sessionId !== undefined) engine.loaded?.sessions.get(sessionId)?.runtime.cancel();
   };
   return {
     connect: (stream) => app.connect(responses.watch(stream)),
-    closeAll: async () => {
-      closed = true;
-      // An engine still loading takes its sessions over first (replay-first.ts), then they close with the rest.
-      const loaded = engine ?? (await loading?.catch(() => undefined));
-      // Followers stop first: nothing more is read from the journal about to close.
-      await loaded?.followers.stopAll();
-      if (loaded) await Promise.all(loaded.sessions.all().map((s) => s.runtime.close()));
-      // The journal the loads served before the engine opened; once loaded, the engine's owner closes it (loadedDeps).
-      else if (!deps && reading) await (await reading.catch(() => undefined))?.deps.store.close();
-    },
-    preload: () => {
-      if (closed) return;
-      if (replayFirstMode === "off") return engineWhenIdle();
-      // The journal opens now; the engine once the client has had the time to send a load, which
-      // is then answered first (replay-first.ts), or at once for any other request.
-      void readingSide().then(
-        () => {
-          if (replayFirstMode === "idle") setTimeout(engineWhenIdle, ENGINE_AFTER_IDLE_MS);
-        },
-        () => undefined,
-      );
-    },
-    loadedDeps: () => engine?.deps,
+    closeAll: () => engine.closeAll(),
+    preload: () => engine.preload(),
+    loadedDeps: () => engine.loaded?.deps,
     inMemory: () => {
       const toAgent = new TransformStream<AnyMessage, AnyMessage>({
         transform: (message, controller) => {
@@ -281,23 +188,7 @@ async function engineRequest<M extends AgentRequestMethod, C>(
   return handler(context);
 }
 
-/**
- * When a load or resume is answered before the engine has loaded (replay-first.ts), from
- * `VERBATIM_REPLAY_FIRST`: `idle` (the default), when it arrives before the engine has started,
- * which it does once the client has sent nothing for ENGINE_AFTER_IDLE_MS after `initialize`;
- * `always`, when it arrives before any request that needs the engine (which then starts only for
- * such a request, or once the load is answered; for tests that drive one way); `off`, never (the
- * engine loads right after `initialize`, and a load waits for it).
- */
-export type ReplayFirstMode = "idle" | "always" | "off";
-
-export function replayFirstModeOf(env: Record<string, string | undefined>): ReplayFirstMode {
-  const mode = env.VERBATIM_REPLAY_FIRST;
-  return mode === "off" || mode === "always" ? mode : "idle";
-}
-
-/** How long after `initialize` the engine waits for a load to come first (a client restoring its session sends it at once). */
-const ENGINE_AFTER_IDLE_MS = 20;
+export { type ReplayFirstMode, replayFirstModeOf } from "./engine-loader.ts";
 
 /** The requests answered before the engine has loaded when they come first. */
 const SERVED_FIRST: ReadonlySet<AgentRequestMethod> = new Set([m.session.load, m.session.resume]);
