@@ -78,27 +78,62 @@ const roles = {
   agent_thought_chunk: "thought",
 } as const;
 
+type UpdateOf<K extends SessionUpdate["sessionUpdate"]> = Extract<SessionUpdate, { sessionUpdate: K }>;
+
+/** A message chunk joins its message (by id), which enters the timeline the first time it is seen. */
+function messageChunk(
+  view: ViewModel,
+  update: UpdateOf<"user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk">,
+): void {
+  const role = roles[update.sessionUpdate];
+  const id = update.messageId ?? `(no id ${view.timeline.length})`;
+  if (!update.messageId) view.problems.push(`${update.sessionUpdate} without a messageId`);
+  let message = view.messages[id];
+  if (!message) {
+    message = { id, role, content: [] };
+    view.messages[id] = message;
+    view.timeline.push(`message:${id}`);
+  } else if (message.role !== role) {
+    view.problems.push(`message ${id} changed role from ${message.role} to ${role}`);
+  }
+  appendBlock(message.content, update.content);
+  if (update._meta) message.meta = update._meta;
+}
+
+/** A card's update: each field given replaces the card's (patch semantics); an unknown card is a problem. */
+function toolCallUpdate(view: ViewModel, update: UpdateOf<"tool_call_update">): void {
+  const card = view.toolCalls[update.toolCallId];
+  if (!card) {
+    view.problems.push(`tool_call_update for unknown tool call ${update.toolCallId}`);
+    return;
+  }
+  if (update.title != null) card.title = update.title;
+  if (update.kind != null) card.kind = update.kind;
+  if (update.status != null) card.status = update.status;
+  if (update.rawInput !== undefined) card.rawInput = update.rawInput;
+  if (update.rawOutput !== undefined) card.rawOutput = update.rawOutput;
+  if (update.locations != null) card.locations = update.locations;
+  if (update.content != null) card.content = update.content;
+  if (update._meta != null) card.meta = update._meta;
+}
+
+/** A compaction's update. Patch semantics: omitted leaves the value, null (or an empty summary) clears it. */
+function compactionUpdate(view: ViewModel, update: UpdateOf<"compaction_update">): void {
+  const entry = compaction(view, update.compactionId);
+  entry.status = update.status;
+  if (update.summary !== undefined) entry.summary = update.summary ?? [];
+  if (update.error === null) delete entry.error;
+  else if (update.error !== undefined) entry.error = update.error;
+}
+
 /** Folds one update into the view (mutating it). */
 export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
   switch (update.sessionUpdate) {
     case "user_message_chunk":
     case "agent_message_chunk":
-    case "agent_thought_chunk": {
-      const role = roles[update.sessionUpdate];
-      const id = update.messageId ?? `(no id ${view.timeline.length})`;
-      if (!update.messageId) view.problems.push(`${update.sessionUpdate} without a messageId`);
-      let message = view.messages[id];
-      if (!message) {
-        message = { id, role, content: [] };
-        view.messages[id] = message;
-        view.timeline.push(`message:${id}`);
-      } else if (message.role !== role) {
-        view.problems.push(`message ${id} changed role from ${message.role} to ${role}`);
-      }
-      appendBlock(message.content, update.content);
-      if (update._meta) message.meta = update._meta;
+    case "agent_thought_chunk":
+      messageChunk(view, update);
       return view;
-    }
     case "tool_call": {
       const existing = view.toolCalls[update.toolCallId];
       if (!existing) view.timeline.push(`tool:${update.toolCallId}`);
@@ -116,22 +151,9 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
       });
       return view;
     }
-    case "tool_call_update": {
-      const card = view.toolCalls[update.toolCallId];
-      if (!card) {
-        view.problems.push(`tool_call_update for unknown tool call ${update.toolCallId}`);
-        return view;
-      }
-      if (update.title != null) card.title = update.title;
-      if (update.kind != null) card.kind = update.kind;
-      if (update.status != null) card.status = update.status;
-      if (update.rawInput !== undefined) card.rawInput = update.rawInput;
-      if (update.rawOutput !== undefined) card.rawOutput = update.rawOutput;
-      if (update.locations != null) card.locations = update.locations;
-      if (update.content != null) card.content = update.content;
-      if (update._meta != null) card.meta = update._meta;
+    case "tool_call_update":
+      toolCallUpdate(view, update);
       return view;
-    }
     case "plan":
       view.plan = update.entries;
       return view;
@@ -151,15 +173,9 @@ export function reduce(view: ViewModel, update: SessionUpdate): ViewModel {
     case "available_commands_update":
       view.commands = update.availableCommands;
       return view;
-    case "compaction_update": {
-      const entry = compaction(view, update.compactionId);
-      entry.status = update.status;
-      // Patch semantics: omitted leaves the value, null (or an empty summary) clears it.
-      if (update.summary !== undefined) entry.summary = update.summary ?? [];
-      if (update.error === null) delete entry.error;
-      else if (update.error !== undefined) entry.error = update.error;
+    case "compaction_update":
+      compactionUpdate(view, update);
       return view;
-    }
     case "compaction_summary_chunk":
       appendBlock(compaction(view, update.compactionId).summary, update.content);
       return view;
