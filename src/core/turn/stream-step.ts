@@ -51,12 +51,17 @@ type Attempt = { kind: "final"; result: StepResult } | { kind: "retry"; error: s
 
 const formatDelay = (ms: number) => (ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`);
 
+/** What one attempt has seen so far: its two messages' ids, its calls, its usage, and whether it showed anything. */
+type Progress = {
+  thinkingId?: string;
+  answerId?: string;
+  calls: Map<number, RawCall>;
+  usage?: Usage;
+  shown: boolean;
+};
+
 async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
-  let thinkingId: string | undefined;
-  let answerId: string | undefined;
-  const calls = new Map<number, RawCall>();
-  let usage: Usage | undefined;
-  let shown = false;
+  const progress: Progress = { calls: new Map(), shown: false };
   const request = {
     model: ctx.model.model,
     system: ctx.system,
@@ -70,74 +75,8 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
     // client has taken what was shown, so updates never pile up in memory.
     const wait = ctx.pace?.();
     if (wait) await wait;
-    switch (event.type) {
-      case "thinking_delta":
-        if (!event.text) break;
-        thinkingId ??= mintId("msg");
-        shown = true;
-        await ctx.record({ kind: "message_chunk", stepId, messageId: thinkingId, stream: "thought", text: event.text });
-        break;
-      case "text_delta":
-        if (!event.text) break;
-        answerId ??= mintId("msg");
-        shown = true;
-        await ctx.record({ kind: "message_chunk", stepId, messageId: answerId, stream: "answer", text: event.text });
-        break;
-      case "tool_call_start":
-        calls.set(event.index, {
-          index: event.index,
-          providerCallId: event.providerCallId,
-          name: event.name,
-          json: "",
-        });
-        break;
-      case "tool_call_delta": {
-        const call = calls.get(event.index);
-        if (call) call.json += event.json;
-        break;
-      }
-      case "tool_call_end":
-        break;
-      case "usage":
-        usage = event;
-        break;
-      case "notice":
-        await ctx.record({
-          kind: "notice_shown",
-          messageId: mintId("msg"),
-          severity: event.severity,
-          title: event.title,
-          ...(event.description ? { description: event.description } : {}),
-        });
-        break;
-      case "done":
-        return {
-          kind: "final",
-          result: {
-            ok: true,
-            stopReason: event.stopReason,
-            calls: [...calls.values()].sort((a, b) => a.index - b.index),
-            ...defined({ usage, continuity: event.continuity }),
-          },
-        };
-      case "error":
-        if (ctx.signal.aborted)
-          return {
-            kind: "final",
-            result: { ok: false, cancelled: true, error: "cancelled", ...defined({ usage }) },
-          };
-        if (event.retryable && !shown) {
-          return {
-            kind: "retry",
-            error: event.message,
-            ...defined({ retryAfterMs: event.retryAfterMs }),
-          };
-        }
-        return {
-          kind: "final",
-          result: { ok: false, cancelled: false, error: event.message, ...defined({ usage }) },
-        };
-    }
+    const end = await takeEvent(ctx, stepId, progress, event);
+    if (end) return end;
   }
   const cancelled = ctx.signal.aborted;
   return {
@@ -147,5 +86,95 @@ async function attemptStep(ctx: TurnContext, stepId: string): Promise<Attempt> {
       cancelled,
       error: cancelled ? "cancelled" : "the provider stream ended without a final event",
     },
+  };
+}
+
+/** One provider event: shown, collected into the attempt's progress, or the attempt's end. */
+async function takeEvent(
+  ctx: TurnContext,
+  stepId: string,
+  progress: Progress,
+  event: ProviderEvent,
+): Promise<Attempt | undefined> {
+  switch (event.type) {
+    case "thinking_delta":
+    case "text_delta":
+      await showChunk(ctx, stepId, progress, event);
+      return undefined;
+    case "tool_call_start":
+      progress.calls.set(event.index, {
+        index: event.index,
+        providerCallId: event.providerCallId,
+        name: event.name,
+        json: "",
+      });
+      return undefined;
+    case "tool_call_delta": {
+      const call = progress.calls.get(event.index);
+      if (call) call.json += event.json;
+      return undefined;
+    }
+    case "tool_call_end":
+      return undefined;
+    case "usage":
+      progress.usage = event;
+      return undefined;
+    case "notice":
+      await ctx.record({
+        kind: "notice_shown",
+        messageId: mintId("msg"),
+        severity: event.severity,
+        title: event.title,
+        ...(event.description ? { description: event.description } : {}),
+      });
+      return undefined;
+    case "done":
+      return {
+        kind: "final",
+        result: {
+          ok: true,
+          stopReason: event.stopReason,
+          calls: [...progress.calls.values()].sort((a, b) => a.index - b.index),
+          ...defined({ usage: progress.usage, continuity: event.continuity }),
+        },
+      };
+    case "error":
+      return failed(ctx, progress, event);
+  }
+}
+
+/** Thinking and answer text each join one message of the step (its id made at its first chunk). */
+async function showChunk(
+  ctx: TurnContext,
+  stepId: string,
+  progress: Progress,
+  event: Extract<ProviderEvent, { type: "thinking_delta" | "text_delta" }>,
+): Promise<void> {
+  if (!event.text) return;
+  const thought = event.type === "thinking_delta";
+  const messageId = thought ? (progress.thinkingId ??= mintId("msg")) : (progress.answerId ??= mintId("msg"));
+  progress.shown = true;
+  const stream = thought ? "thought" : "answer";
+  await ctx.record({ kind: "message_chunk", stepId, messageId, stream, text: event.text });
+}
+
+/** A provider error: a cancel, a retry (transient, and nothing shown yet), or the step's failure. */
+function failed(ctx: TurnContext, progress: Progress, event: Extract<ProviderEvent, { type: "error" }>): Attempt {
+  const usage = progress.usage;
+  if (ctx.signal.aborted)
+    return {
+      kind: "final",
+      result: { ok: false, cancelled: true, error: "cancelled", ...defined({ usage }) },
+    };
+  if (event.retryable && !progress.shown) {
+    return {
+      kind: "retry",
+      error: event.message,
+      ...defined({ retryAfterMs: event.retryAfterMs }),
+    };
+  }
+  return {
+    kind: "final",
+    result: { ok: false, cancelled: false, error: event.message, ...defined({ usage }) },
   };
 }

@@ -11,80 +11,104 @@ import { ThinkTagSplitter, type Piece } from "./think-tags.ts";
 import { defined } from "../../../shared/defined.ts";
 
 type Call = { id?: string; name?: string; started: boolean; pending: string };
+type Delta = ChatCompletionChunk.Choice.Delta;
+type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall;
+type Usage = Extract<ProviderEvent, { type: "usage" }>;
+
+/** The step's tool calls by their place in the step, and where a server's index maps elsewhere. */
+type Calls = {
+  byIndex: Map<number, Call>;
+  /** The server's tool call index → the call's place in the step, where they differ. */
+  slots: Map<number, number>;
+};
 
 export async function* parseStream(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ProviderEvent> {
   const splitter = new ThinkTagSplitter();
-  const calls = new Map<number, Call>();
-  /** The server's tool call index → the call's place in the step, where they differ. */
-  const slots = new Map<number, number>();
+  const calls: Calls = { byIndex: new Map(), slots: new Map() };
   let finish: string | undefined;
   let refused = false;
   let reasoning: { field: ReasoningField; text: string } | undefined;
-  let usage: Extract<ProviderEvent, { type: "usage" }> | undefined;
+  let usage: Usage | undefined;
   for await (const chunk of chunks) {
-    if (chunk.usage) {
-      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-      usage = {
-        type: "usage",
-        inputTokens: chunk.usage.prompt_tokens - cached,
-        outputTokens: chunk.usage.completion_tokens,
-        ...(cached ? { cacheReadTokens: cached } : {}),
-      };
-    }
+    if (chunk.usage) usage = usageOf(chunk.usage);
     const choice = chunk.choices[0];
     if (!choice) continue;
     const delta = choice.delta;
-    const extra = reasoningDelta.safeParse(delta);
-    if (extra.success) {
-      const field: ReasoningField | undefined = extra.data.reasoning_content
-        ? "reasoning_content"
-        : extra.data.reasoning
-          ? "reasoning"
-          : undefined;
-      const text = field ? extra.data[field] : undefined;
-      if (field && text) {
-        reasoning = { field, text: (reasoning?.text ?? "") + text };
-        yield { type: "thinking_delta", text };
-      }
+    const thought = reasoningOf(delta);
+    if (thought) {
+      reasoning = { field: thought.field, text: (reasoning?.text ?? "") + thought.text };
+      yield { type: "thinking_delta", text: thought.text };
     }
     if (delta.content) yield* pieces(splitter.push(delta.content));
     if (delta.refusal) {
       refused = true;
       yield { type: "text_delta", text: delta.refusal };
     }
-    for (const tc of delta.tool_calls ?? []) {
-      // Some servers put every call at index 0; a new id at a used index is a new call.
-      let index = slots.get(tc.index) ?? tc.index;
-      const existing = calls.get(index);
-      if (tc.id && existing?.id && existing.id !== tc.id) {
-        index = Math.max(...calls.keys(), ...slots.values()) + 1;
-        slots.set(tc.index, index);
-      }
-      const call = calls.get(index) ?? { started: false, pending: "" };
-      calls.set(index, call);
-      call.id ??= tc.id || undefined;
-      call.name ??= tc.function?.name || undefined;
-      const args = tc.function?.arguments ?? "";
-      if (!call.started && call.name) {
-        call.started = true;
-        // A server that sends no call id gets one made from the call's place in the step.
-        yield { type: "tool_call_start", index, providerCallId: call.id ?? `call_${index}`, name: call.name };
-        if (call.pending) yield { type: "tool_call_delta", index, json: call.pending };
-      }
-      if (!args) continue;
-      if (call.started) yield { type: "tool_call_delta", index, json: args };
-      else call.pending += args;
-    }
+    for (const tc of delta.tool_calls ?? []) yield* callDelta(calls, tc);
     if (choice.finish_reason) finish = choice.finish_reason;
   }
   yield* pieces(splitter.flush());
   // No finish reason: the stream ended early; the guard reports it.
   if (!finish) return;
-  for (const [index, call] of calls) if (call.started) yield { type: "tool_call_end", index };
+  for (const [index, call] of calls.byIndex) if (call.started) yield { type: "tool_call_end", index };
   if (usage) yield usage;
-  const hasCalls = [...calls.values()].some((c) => c.started);
+  const hasCalls = [...calls.byIndex.values()].some((c) => c.started);
   const continuity: ChatContinuity = { format: "openai-chat/1", ...defined({ reasoning }) };
   yield { type: "done", stopReason: stopReason(finish, hasCalls, refused), ...(reasoning ? { continuity } : {}) };
+}
+
+/** The last chunk's usage; cached prompt tokens are reported apart from the input. */
+function usageOf(u: NonNullable<ChatCompletionChunk["usage"]>): Usage {
+  const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    type: "usage",
+    inputTokens: u.prompt_tokens - cached,
+    outputTokens: u.completion_tokens,
+    ...(cached ? { cacheReadTokens: cached } : {}),
+  };
+}
+
+/** A delta's reasoning text and the non-standard field it came in (`reasoning_content` first). */
+function reasoningOf(delta: Delta): { field: ReasoningField; text: string } | undefined {
+  const extra = reasoningDelta.safeParse(delta);
+  if (!extra.success) return undefined;
+  const field: ReasoningField | undefined = extra.data.reasoning_content
+    ? "reasoning_content"
+    : extra.data.reasoning
+      ? "reasoning"
+      : undefined;
+  const text = field ? extra.data[field] : undefined;
+  return field && text ? { field, text } : undefined;
+}
+
+/** One tool call's delta: its arguments wait until its name is known, then stream. */
+function* callDelta(calls: Calls, tc: ToolCallDelta): Generator<ProviderEvent> {
+  const index = slotOf(calls, tc);
+  const call = calls.byIndex.get(index) ?? { started: false, pending: "" };
+  calls.byIndex.set(index, call);
+  call.id ??= tc.id || undefined;
+  call.name ??= tc.function?.name || undefined;
+  const args = tc.function?.arguments ?? "";
+  if (!call.started && call.name) {
+    call.started = true;
+    // A server that sends no call id gets one made from the call's place in the step.
+    yield { type: "tool_call_start", index, providerCallId: call.id ?? `call_${index}`, name: call.name };
+    if (call.pending) yield { type: "tool_call_delta", index, json: call.pending };
+  }
+  if (!args) return;
+  if (call.started) yield { type: "tool_call_delta", index, json: args };
+  else call.pending += args;
+}
+
+/** The call's place in the step. Some servers put every call at index 0; a new id at a used index is a new call. */
+function slotOf(calls: Calls, tc: ToolCallDelta): number {
+  let index = calls.slots.get(tc.index) ?? tc.index;
+  const existing = calls.byIndex.get(index);
+  if (tc.id && existing?.id && existing.id !== tc.id) {
+    index = Math.max(...calls.byIndex.keys(), ...calls.slots.values()) + 1;
+    calls.slots.set(tc.index, index);
+  }
+  return index;
 }
 
 function* pieces(list: Piece[]): Generator<ProviderEvent> {
