@@ -17,6 +17,7 @@ import { checkJournalPlace } from "./journal-access.ts";
 import { chatEntry, chatHelp, unknownCommand } from "./chat-commands.ts";
 import { jobsListing } from "./chat-jobs.ts";
 import { chatRewind } from "./chat-rewind.ts";
+import type { InProcessAgent } from "./in-process-agent.ts";
 import type { RunOptions } from "./run-args.ts";
 import { StdoutSink } from "./stdout-sink.ts";
 import { LineEditor } from "./terminal/line-editor.ts";
@@ -46,14 +47,14 @@ export async function chat(options: ChatOptions): Promise<number> {
     return reportError(error, { json: false });
   }
   /** Whether a turn runs (Ctrl-C then cancels it). */
-  let turning = false;
+  const turn = { running: false };
   // One editor for the whole chat: what is typed while a turn runs waits for the next prompt.
   const editor = new LineEditor(processTerminal(), () => start.cancel());
   const start = new AgentSessionStart(new StdoutSink(), {
     approve: options.approve,
     trust: options.trust,
     transcript: true,
-    mayCancel: () => turning,
+    mayCancel: () => turn.running,
     read: (prompt) => editor.read(prompt),
   });
   const { screen } = start;
@@ -65,63 +66,7 @@ export async function chat(options: ChatOptions): Promise<number> {
     stderr(
       `session ${sessionId}: type a prompt and Enter; /help lists the commands and keys; Ctrl-C cancels a turn, Ctrl-D ends\n`,
     );
-    const commands = () => started.client.view(sessionId).commands ?? [];
-    for (;;) {
-      const typed = await editor.read(PROMPT, { history: true });
-      if (typed.kind === "end") break;
-      if (typed.kind === "interrupt") {
-        stderr("(no turn is running; Ctrl-D or /exit ends the chat)\n");
-        continue;
-      }
-      if (typed.text.trim() === "") continue;
-      const entry = chatEntry(typed.text, commands());
-      if (entry.kind === "exit") break;
-      if (entry.kind === "help") {
-        stderr(chatHelp(commands()));
-        continue;
-      }
-      if (entry.kind === "unknown") {
-        stderr(unknownCommand(entry.command, commands()));
-        continue;
-      }
-      if (entry.kind === "jobs") {
-        stderr(jobsListing(started.client.view(sessionId)));
-        continue;
-      }
-      turning = true;
-      try {
-        const { agent, client } = started;
-        const stopReason =
-          entry.kind === "rewind"
-            ? await chatRewind(
-                {
-                  agent,
-                  sessionId,
-                  view: client.view(sessionId),
-                  read: (p) => editor.read(p),
-                  say: stderr,
-                  turn: (request) => start.turn(request),
-                },
-                typed.text,
-              )
-            : (
-                await start.turn(() =>
-                  agent.request(acp.methods.agent.session.prompt, {
-                    sessionId,
-                    prompt: [{ type: "text", text: typed.text }],
-                  }),
-                )
-              ).stopReason;
-        screen.transcript.flush();
-        // Every other way a turn ends is drawn in the transcript (a refused turn leaves it when reopened).
-        if (stopReason === "refusal") stderr("(refusal)\n");
-      } catch (error) {
-        screen.transcript.flush();
-        stderr(`verbatim: ${describeError(error, { journal }).body.message}\n`);
-      } finally {
-        turning = false;
-      }
-    }
+    await promptLoop({ start, started, editor, journal, turn });
     editor.close();
     screen.transcript.close();
     stderr(`session ${sessionId}; continue with: verbatim chat --session ${sessionId}\n`);
@@ -133,5 +78,85 @@ export async function chat(options: ChatOptions): Promise<number> {
   } finally {
     editor.close();
     await start.close();
+  }
+}
+
+/** An open chat: its session, the editor its prompts are typed in, and whether a turn runs (Ctrl-C then cancels it). */
+type OpenChat = {
+  start: AgentSessionStart;
+  started: InProcessAgent;
+  editor: LineEditor;
+  journal: string;
+  turn: { running: boolean };
+};
+
+/** Reads prompts until the chat ends: the chat's own commands are answered here; a prompt or `/rewind` runs a turn. */
+async function promptLoop(chat: OpenChat): Promise<void> {
+  const { start, started, editor } = chat;
+  const sessionId = start.sessionId;
+  const stderr = start.say;
+  const commands = () => started.client.view(sessionId).commands ?? [];
+  for (;;) {
+    const typed = await editor.read(PROMPT, { history: true });
+    if (typed.kind === "end") return;
+    if (typed.kind === "interrupt") {
+      stderr("(no turn is running; Ctrl-D or /exit ends the chat)\n");
+      continue;
+    }
+    if (typed.text.trim() === "") continue;
+    const entry = chatEntry(typed.text, commands());
+    if (entry.kind === "exit") return;
+    if (entry.kind === "help") {
+      stderr(chatHelp(commands()));
+      continue;
+    }
+    if (entry.kind === "unknown") {
+      stderr(unknownCommand(entry.command, commands()));
+      continue;
+    }
+    if (entry.kind === "jobs") {
+      stderr(jobsListing(started.client.view(sessionId)));
+      continue;
+    }
+    await chatTurn(chat, entry.kind === "rewind", typed.text);
+  }
+}
+
+/** One turn, from a prompt or a `/rewind`: a turn that fails says why and the chat goes on. */
+async function chatTurn(chat: OpenChat, rewind: boolean, text: string): Promise<void> {
+  const { start, started, editor } = chat;
+  const { agent, client } = started;
+  const sessionId = start.sessionId;
+  const stderr = start.say;
+  chat.turn.running = true;
+  try {
+    const stopReason = rewind
+      ? await chatRewind(
+          {
+            agent,
+            sessionId,
+            view: client.view(sessionId),
+            read: (p) => editor.read(p),
+            say: stderr,
+            turn: (request) => start.turn(request),
+          },
+          text,
+        )
+      : (
+          await start.turn(() =>
+            agent.request(acp.methods.agent.session.prompt, {
+              sessionId,
+              prompt: [{ type: "text", text }],
+            }),
+          )
+        ).stopReason;
+    start.screen.transcript.flush();
+    // Every other way a turn ends is drawn in the transcript (a refused turn leaves it when reopened).
+    if (stopReason === "refusal") stderr("(refusal)\n");
+  } catch (error) {
+    start.screen.transcript.flush();
+    stderr(`verbatim: ${describeError(error, { journal: chat.journal }).body.message}\n`);
+  } finally {
+    chat.turn.running = false;
   }
 }

@@ -73,20 +73,9 @@ export class ConversationFold {
 
   apply(fact: Fact): void {
     switch (fact.kind) {
-      case "prompt_received": {
-        const moved = this.#moved;
-        this.#moved = undefined;
-        const byBlock = givenParts(fact.blocks, fact.withheld);
-        this.#promptBlocks.set(fact.turnId, byBlock);
-        const parts = byBlock.flat();
-        const message: Extract<ModelMessage, { role: "user" }> = {
-          role: "user",
-          content: this.#opening(moved === undefined ? parts : [{ type: "text", text: moved }, ...parts]),
-        };
-        this.#prompts.set(fact.turnId, message);
-        this.messages.push(message);
+      case "prompt_received":
+        this.#prompt(fact);
         return;
-      }
       case "steering_received":
         // Given to the model where it landed: after the results of the step before it.
         this.messages.push({ role: "user", content: this.#opening(givenParts(fact.blocks, fact.withheld).flat()) });
@@ -111,35 +100,15 @@ export class ConversationFold {
         else this.#compact(fact.turnId, fact.summary);
         return;
       case "tool_results_pruned":
-        for (const id of fact.toolCallIds) {
-          const result = this.#results.get(id);
-          if (result) {
-            result.text = prunedStub(result.text.length);
-            // The stub stands for the whole result: an image or document read with it goes too.
-            delete result.attachments;
-          }
-          this.#results.delete(id);
-        }
+        this.#prune(fact.toolCallIds);
         return;
       case "message_chunk":
         if (fact.stream === "answer")
           this.#stepText.set(fact.stepId, (this.#stepText.get(fact.stepId) ?? "") + fact.text);
         return;
-      case "step_ended": {
-        const text = this.#stepText.get(fact.stepId) ?? "";
-        this.#stepText.delete(fact.stepId);
-        const calls = fact.outcome === "completed" ? fact.calls : [];
-        for (const c of calls) this.#pairing.set(c.toolCallId, { providerCallId: c.providerCallId, name: c.name });
-        if (!text && calls.length === 0 && fact.continuity === undefined) return;
-        this.messages.push({
-          role: "assistant",
-          text,
-          calls: calls.map((c) => ({ providerCallId: c.providerCallId, name: c.name, input: c.input })),
-          ...(fact.continuity !== undefined ? { continuity: fact.continuity } : {}),
-          model: fact.model,
-        });
+      case "step_ended":
+        this.#stepEnded(fact);
         return;
-      }
       case "tool_call_finished":
       case "tool_call_refused":
         this.#result(fact.toolCallId, fact.result.text, fact.result.isError, fact.result.attachments);
@@ -162,6 +131,50 @@ export class ConversationFold {
         return;
       default:
         return;
+    }
+  }
+
+  /** A prompt: its blocks as the model is given them, opened by a pending move's note and compaction summary. */
+  #prompt(fact: FactOf<"prompt_received">): void {
+    const moved = this.#moved;
+    this.#moved = undefined;
+    const byBlock = givenParts(fact.blocks, fact.withheld);
+    this.#promptBlocks.set(fact.turnId, byBlock);
+    const parts = byBlock.flat();
+    const message: Extract<ModelMessage, { role: "user" }> = {
+      role: "user",
+      content: this.#opening(moved === undefined ? parts : [{ type: "text", text: moved }, ...parts]),
+    };
+    this.#prompts.set(fact.turnId, message);
+    this.messages.push(message);
+  }
+
+  /** A step's end: its answer text and the calls it made, as one assistant message (none when it said and called nothing). */
+  #stepEnded(fact: FactOf<"step_ended">): void {
+    const text = this.#stepText.get(fact.stepId) ?? "";
+    this.#stepText.delete(fact.stepId);
+    const calls = fact.outcome === "completed" ? fact.calls : [];
+    for (const c of calls) this.#pairing.set(c.toolCallId, { providerCallId: c.providerCallId, name: c.name });
+    if (!text && calls.length === 0 && fact.continuity === undefined) return;
+    this.messages.push({
+      role: "assistant",
+      text,
+      calls: calls.map((c) => ({ providerCallId: c.providerCallId, name: c.name, input: c.input })),
+      ...(fact.continuity !== undefined ? { continuity: fact.continuity } : {}),
+      model: fact.model,
+    });
+  }
+
+  /** Pruned results: each is given to the model as a stub saying what it was, and can be pruned no more. */
+  #prune(toolCallIds: readonly string[]): void {
+    for (const id of toolCallIds) {
+      const result = this.#results.get(id);
+      if (result) {
+        result.text = prunedStub(result.text.length);
+        // The stub stands for the whole result: an image or document read with it goes too.
+        delete result.attachments;
+      }
+      this.#results.delete(id);
     }
   }
 

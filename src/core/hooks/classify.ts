@@ -33,7 +33,7 @@ const FAIL_CLOSED_EVENTS = new Set(["PreToolUse", "UserPromptSubmit"]);
 
 export function classify(handler: CommandHandler, hookRunId: string, result: CommandResult): HandlerResult {
   const entries: HookEntry[] = [];
-  const base = {
+  const base: RunBase = {
     hookId: handler.hookId,
     hookRunId,
     source: handler.source,
@@ -55,82 +55,121 @@ export function classify(handler: CommandHandler, hookRunId: string, result: Com
     return { handler, run: { ...base, status, entries } };
   };
 
-  if (result.spawnError !== undefined) {
-    return failure("failed", `could not be started (${result.spawnError}); check the command in ${handler.location}`);
-  }
-  if (result.stopped === "timeout") {
-    return failure("timed_out", `timed out after ${handler.timeoutSec} s; its process group was killed`);
-  }
-  if (result.stopped === "cancel") return failure("cancelled", "cancelled with the turn; its process group was killed");
   const stderr = result.stderr.trim();
-  if (result.exitCode === 127) {
-    return failure(
-      "failed",
-      `exited 127 (command not found)${stderr ? `: ${firstLine(stderr)}` : ""}; check the command in ${handler.location}`,
-    );
-  }
-  if (result.exitCode !== 0 && result.exitCode !== 2) {
-    const how = result.exitCode === null ? `was killed by ${result.signal ?? "a signal"}` : `exited ${result.exitCode}`;
-    return failure("failed", `${how} (not a block: only exit 2 blocks)${stderr ? `: ${firstLine(stderr)}` : ""}`);
-  }
-
-  const stdout = result.stdout.trim();
-  let output: HookOutput | undefined;
-  let plainText: string | undefined;
-  if (stdout.startsWith("{")) {
-    const parsed = parseHookOutput(stdout);
-    if (parsed.ok) {
-      output = parsed.output;
-      for (const dropped of parsed.dropped)
-        entries.push({ kind: "warning", text: cap(`ignored a field of the wrong type: ${dropped}`) });
-      for (const field of parsed.unapplied)
-        entries.push({ kind: "warning", text: `verbatim does not apply ${field}; it had no effect` });
-    } else if (result.exitCode === 0) {
-      return failure("failed", parsed.error);
-    } else {
-      entries.push({ kind: "warning", text: cap(parsed.error) });
-    }
-  } else if (stdout !== "" && result.exitCode === 0) {
-    plainText = stdout;
-  }
+  const ended = processFailure(handler, result, stderr);
+  if (ended) return failure(ended.status, ended.text);
+  const read = readStdout(result, entries);
+  if ("error" in read) return failure("failed", read.error);
+  const { output, plainText } = read;
   if (result.stdoutTruncated) entries.push({ kind: "warning", text: "its output was over 1 MiB and was cut" });
   if (output?.systemMessage) entries.push({ kind: "warning", text: cap(output.systemMessage) });
   if (output?.continue === false)
     entries.push({ kind: "stop", text: cap(output.stopReason ?? "the hook stopped the turn") });
 
-  if (result.exitCode === 2) {
-    const reason =
-      output?.reason ??
-      output?.hookSpecificOutput?.permissionDecisionReason ??
-      (stderr || `blocked by the hook ${commandText(handler)}`);
-    if (hookEvents[handler.event].blocking) {
-      entries.push({ kind: "feedback", text: cap(reason) });
-      return {
-        handler,
-        run: { ...base, status: "blocked", entries },
-        ...defined({ output }),
-        blocked: { reason },
-      };
-    }
-    if (handler.event === "PermissionRequest") {
-      entries.push({
-        kind: "warning",
-        text: "exit 2 is not a decision for PermissionRequest hooks (use hookSpecificOutput.decision); ignored",
-      });
-    } else if (stderr) {
-      entries.push({ kind: "feedback", text: cap(stderr) });
-    }
-    return {
-      handler,
-      run: { ...base, status: "completed", entries },
-      ...defined({ output }),
-      ...(stderr ? { feedback: stderr } : {}),
-    };
-  }
+  if (result.exitCode === 2) return exitTwo(handler, base, entries, output, stderr);
   return {
     handler,
     run: { ...base, status: "completed", entries },
     ...defined({ output, plainText }),
+  };
+}
+
+/** A run's record before its status and entries are known. */
+type RunBase = Omit<HookRun, "status" | "entries">;
+
+/** A handler whose process did not end with exit 0 or 2 failed: how, and why it says so. */
+function processFailure(
+  handler: CommandHandler,
+  result: CommandResult,
+  stderr: string,
+): { status: "failed" | "timed_out" | "cancelled"; text: string } | undefined {
+  if (result.spawnError !== undefined) {
+    return {
+      status: "failed",
+      text: `could not be started (${result.spawnError}); check the command in ${handler.location}`,
+    };
+  }
+  if (result.stopped === "timeout") {
+    return { status: "timed_out", text: `timed out after ${handler.timeoutSec} s; its process group was killed` };
+  }
+  if (result.stopped === "cancel")
+    return { status: "cancelled", text: "cancelled with the turn; its process group was killed" };
+  if (result.exitCode === 127) {
+    return {
+      status: "failed",
+      text: `exited 127 (command not found)${stderr ? `: ${firstLine(stderr)}` : ""}; check the command in ${handler.location}`,
+    };
+  }
+  if (result.exitCode !== 0 && result.exitCode !== 2) {
+    const how = result.exitCode === null ? `was killed by ${result.signal ?? "a signal"}` : `exited ${result.exitCode}`;
+    return {
+      status: "failed",
+      text: `${how} (not a block: only exit 2 blocks)${stderr ? `: ${firstLine(stderr)}` : ""}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Exit 0 or 2's stdout: JSON when it starts with `{` (its ignored fields noted in `entries`), else
+ * plain text on exit 0. JSON that cannot be read fails the handler on exit 0 and is noted on exit 2.
+ */
+function readStdout(
+  result: CommandResult,
+  entries: HookEntry[],
+): { output?: HookOutput; plainText?: string } | { error: string } {
+  const stdout = result.stdout.trim();
+  if (stdout.startsWith("{")) {
+    const parsed = parseHookOutput(stdout);
+    if (parsed.ok) {
+      for (const dropped of parsed.dropped)
+        entries.push({ kind: "warning", text: cap(`ignored a field of the wrong type: ${dropped}`) });
+      for (const field of parsed.unapplied)
+        entries.push({ kind: "warning", text: `verbatim does not apply ${field}; it had no effect` });
+      return { output: parsed.output };
+    }
+    if (result.exitCode === 0) return { error: parsed.error };
+    entries.push({ kind: "warning", text: cap(parsed.error) });
+  } else if (stdout !== "" && result.exitCode === 0) {
+    return { plainText: stdout };
+  }
+  return {};
+}
+
+/** Exit 2: a block on an event that can block; elsewhere, stderr is feedback (PermissionRequest ignores it). */
+function exitTwo(
+  handler: CommandHandler,
+  base: RunBase,
+  entries: HookEntry[],
+  output: HookOutput | undefined,
+  stderr: string,
+): HandlerResult {
+  const reason =
+    output?.reason ??
+    output?.hookSpecificOutput?.permissionDecisionReason ??
+    (stderr || `blocked by the hook ${commandText(handler)}`);
+  if (hookEvents[handler.event].blocking) {
+    entries.push({ kind: "feedback", text: cap(reason) });
+    return {
+      handler,
+      run: { ...base, status: "blocked", entries },
+      ...defined({ output }),
+      blocked: { reason },
+    };
+  }
+  if (handler.event === "PermissionRequest") {
+    entries.push({
+      kind: "warning",
+      text: "exit 2 is not a decision for PermissionRequest hooks (use hookSpecificOutput.decision); ignored",
+    });
+  } else if (stderr) {
+    entries.push({ kind: "feedback", text: cap(stderr) });
+  }
+  return {
+    handler,
+    run: { ...base, status: "completed", entries },
+    ...defined({ output }),
+    ...(stderr ? { feedback: stderr } : {}),
   };
 }
 

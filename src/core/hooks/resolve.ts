@@ -49,106 +49,7 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
     .map((r) => r.output?.stopReason ?? "a hook stopped the turn");
   const halted = stopReasons.length > 0 ? { stopReason: stopReasons.join("; ") } : undefined;
 
-  let decision: HookDecision = "none";
-  let reason: string | undefined;
-  let rewrite: Rewrite | undefined;
-
-  switch (event) {
-    case "PreToolUse": {
-      const votes = results.flatMap((r) => preToolUseVote(r, note));
-      ({ decision, reason } = strongest(votes));
-      // A denied call runs no input at all: no rewrite applies.
-      rewrite = decision === "deny" ? undefined : chooseRewrite(results, votes, note);
-      if (
-        rewrite &&
-        decision === "allow" &&
-        !votes.some((v) => v.decision === "allow" && v.result.handler.hookId === rewrite?.byHookId)
-      ) {
-        // The allows judged the model's input, not the rewritten one: permission is decided again.
-        decision = "none";
-        reason = undefined;
-        for (const v of votes)
-          note(v.result, {
-            kind: "warning",
-            text: "its allow judged the input before another hook rewrote it; the rewritten input is checked again",
-          });
-      }
-      for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext);
-      if (halted) {
-        decision = "deny";
-        reason = halted.stopReason;
-        rewrite = undefined;
-      }
-      break;
-    }
-    case "PermissionRequest": {
-      const votes: Vote[] = results.flatMap((r) => {
-        const d = r.output?.hookSpecificOutput?.decision;
-        if (!d) return [];
-        if (d.updatedInput || d.updatedPermissions)
-          note(r, {
-            kind: "warning",
-            text: "updatedInput and updatedPermissions are not supported for PermissionRequest yet; ignored",
-          });
-        return [{ decision: d.behavior, ...(d.message ? { reason: d.message } : {}), result: r }];
-      });
-      ({ decision, reason } = strongest(votes));
-      break;
-    }
-    case "UserPromptSubmit": {
-      const blocks = results.flatMap((r) => blockReason(r));
-      if (blocks.length > 0 || halted) {
-        decision = "block";
-        reason = [...blocks, ...(halted ? [halted.stopReason] : [])].join("; ");
-      } else {
-        for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext ?? r.plainText);
-      }
-      break;
-    }
-    case "Stop":
-    case "SubagentStop": {
-      if (halted) break;
-      const blocks = results.flatMap((r) => blockReason(r));
-      for (const r of results) {
-        const why = blockReason(r)[0];
-        if (why) context(r, why);
-        context(r, r.output?.hookSpecificOutput?.additionalContext);
-      }
-      if (contexts.length > 0) {
-        decision = "block";
-        reason = blocks.length > 0 ? blocks.join("; ") : `a ${event} hook added context`;
-      }
-      break;
-    }
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      for (const r of results) {
-        if (r.output?.decision === "block") context(r, r.output.reason ?? "a hook flagged this result");
-        context(r, r.feedback);
-        context(r, r.output?.hookSpecificOutput?.additionalContext);
-      }
-      break;
-    case "SessionStart":
-      for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext ?? r.plainText);
-      break;
-    case "SubagentStart":
-      for (const r of results) context(r, r.output?.hookSpecificOutput?.additionalContext);
-      break;
-    case "PreCompact": {
-      // Claude Code discards `continue` here: only a block skips the compaction.
-      const blocks = results.flatMap((r) => blockReason(r));
-      if (blocks.length > 0) {
-        decision = "block";
-        reason = blocks.join("; ");
-      }
-      break;
-    }
-    case "PostCompact":
-    case "Notification":
-    case "StopFailure":
-    case "SessionEnd":
-      break;
-  }
+  const { decision, reason, rewrite } = decide(event, results, { note, context, contexts }, halted);
 
   return {
     decision,
@@ -159,6 +60,123 @@ export function resolve(event: HookEventName, ordered: HandlerResult[]): Resolut
     ...defined({ halted: event === "PreCompact" || event === "PostCompact" ? undefined : halted }),
     runs: results.map((r) => ({ ...r.run, entries: [...r.run.entries, ...(notes.get(r) ?? [])] })),
   };
+}
+
+/** What an event's rule decided, before the contexts, messages and runs every event shares. */
+type Decided = { decision: HookDecision; reason?: string; rewrite?: Rewrite };
+
+/** Where an event's rule records what it adds: entries shown with a run, context for the model (framed, in order). */
+type Collect = {
+  note: (r: HandlerResult, entry: HookEntry) => void;
+  context: (r: HandlerResult, text: string | undefined) => void;
+  contexts: readonly string[];
+};
+
+type Halted = { stopReason: string } | undefined;
+
+/** Each event's rule (this file's opening comment), on results in configuration order. */
+function decide(event: HookEventName, results: HandlerResult[], c: Collect, halted: Halted): Decided {
+  switch (event) {
+    case "PreToolUse":
+      return preToolUse(results, c, halted);
+    case "PermissionRequest":
+      return permissionRequest(results, c.note);
+    case "UserPromptSubmit":
+      return userPromptSubmit(results, c, halted);
+    case "Stop":
+    case "SubagentStop":
+      return stop(event, results, c, halted);
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      for (const r of results) {
+        if (r.output?.decision === "block") c.context(r, r.output.reason ?? "a hook flagged this result");
+        c.context(r, r.feedback);
+        c.context(r, r.output?.hookSpecificOutput?.additionalContext);
+      }
+      return { decision: "none" };
+    case "SessionStart":
+      for (const r of results) c.context(r, r.output?.hookSpecificOutput?.additionalContext ?? r.plainText);
+      return { decision: "none" };
+    case "SubagentStart":
+      for (const r of results) c.context(r, r.output?.hookSpecificOutput?.additionalContext);
+      return { decision: "none" };
+    case "PreCompact": {
+      // Claude Code discards `continue` here: only a block skips the compaction.
+      const blocks = results.flatMap((r) => blockReason(r));
+      return blocks.length > 0 ? { decision: "block", reason: blocks.join("; ") } : { decision: "none" };
+    }
+    case "PostCompact":
+    case "Notification":
+    case "StopFailure":
+    case "SessionEnd":
+      return { decision: "none" };
+  }
+}
+
+/** PreToolUse: the strongest vote, the first rewrite, and an allow that only binds to the input it judged. */
+function preToolUse(results: HandlerResult[], c: Collect, halted: Halted): Decided {
+  const votes = results.flatMap((r) => preToolUseVote(r, c.note));
+  let { decision, reason } = strongest(votes);
+  // A denied call runs no input at all: no rewrite applies.
+  let rewrite = decision === "deny" ? undefined : chooseRewrite(results, votes, c.note);
+  if (
+    rewrite &&
+    decision === "allow" &&
+    !votes.some((v) => v.decision === "allow" && v.result.handler.hookId === rewrite?.byHookId)
+  ) {
+    // The allows judged the model's input, not the rewritten one: permission is decided again.
+    decision = "none";
+    reason = undefined;
+    for (const v of votes)
+      c.note(v.result, {
+        kind: "warning",
+        text: "its allow judged the input before another hook rewrote it; the rewritten input is checked again",
+      });
+  }
+  for (const r of results) c.context(r, r.output?.hookSpecificOutput?.additionalContext);
+  if (halted) {
+    decision = "deny";
+    reason = halted.stopReason;
+    rewrite = undefined;
+  }
+  return { decision, ...defined({ reason, rewrite }) };
+}
+
+/** PermissionRequest: any deny wins, else any allow; what it cannot apply yet is noted. */
+function permissionRequest(results: HandlerResult[], note: Collect["note"]): Decided {
+  const votes: Vote[] = results.flatMap((r) => {
+    const d = r.output?.hookSpecificOutput?.decision;
+    if (!d) return [];
+    if (d.updatedInput || d.updatedPermissions)
+      note(r, {
+        kind: "warning",
+        text: "updatedInput and updatedPermissions are not supported for PermissionRequest yet; ignored",
+      });
+    return [{ decision: d.behavior, ...(d.message ? { reason: d.message } : {}), result: r }];
+  });
+  return strongest(votes);
+}
+
+/** UserPromptSubmit: any block (or halt) takes the prompt back; otherwise each handler's context goes with it. */
+function userPromptSubmit(results: HandlerResult[], c: Collect, halted: Halted): Decided {
+  const blocks = results.flatMap((r) => blockReason(r));
+  if (blocks.length > 0 || halted)
+    return { decision: "block", reason: [...blocks, ...(halted ? [halted.stopReason] : [])].join("; ") };
+  for (const r of results) c.context(r, r.output?.hookSpecificOutput?.additionalContext ?? r.plainText);
+  return { decision: "none" };
+}
+
+/** Stop and SubagentStop: a block's reason or added context keeps the turn going, unless a hook halted it. */
+function stop(event: "Stop" | "SubagentStop", results: HandlerResult[], c: Collect, halted: Halted): Decided {
+  if (halted) return { decision: "none" };
+  const blocks = results.flatMap((r) => blockReason(r));
+  for (const r of results) {
+    const why = blockReason(r)[0];
+    if (why) c.context(r, why);
+    c.context(r, r.output?.hookSpecificOutput?.additionalContext);
+  }
+  if (c.contexts.length === 0) return { decision: "none" };
+  return { decision: "block", reason: blocks.length > 0 ? blocks.join("; ") : `a ${event} hook added context` };
 }
 
 function preToolUseVote(r: HandlerResult, note: (r: HandlerResult, e: HookEntry) => void): Vote[] {

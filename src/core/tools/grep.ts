@@ -6,7 +6,7 @@ import { capText } from "./shell/output-buffer.ts";
 import { confinedOr, isInside } from "./paths.ts";
 import { fileTypes } from "./search/file-types.ts";
 import { ignoreFileNotes, mtimes, rootOf, walkFiles, type Walked } from "./search/walk.ts";
-import { failed, fenced, textContent, type Tool, type ToolContext } from "./tool.ts";
+import { failed, fenced, textContent, type Tool, type ToolContext, type ToolOutcome } from "./tool.ts";
 
 const input = z.lazy(() => {
   const count = z.number().int().min(0);
@@ -83,53 +83,55 @@ export const grepTool: Tool<Input> = {
       const matches = searchFile(file.path, regex, i.multiline === true, ctx.roots);
       if (matches) found.push(matches);
     }
-    const times = await mtimes(found.map((f) => f.path));
-    const mode = i.output_mode ?? "files_with_matches";
-    if (mode === "files_with_matches")
-      found.sort((a, b) => (times.get(b.path) ?? 0) - (times.get(a.path) ?? 0) || (a.path < b.path ? -1 : 1));
-    const entries =
-      mode === "content"
-        ? contentLines(found, i)
-        : mode === "count"
-          ? found.map((f) => `${f.path}:${f.matched.length}`)
-          : found.map((f) => f.path);
-    const offset = i.offset ?? 0;
-    const limit = i.head_limit === 0 ? Infinity : (i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT);
-    const page = entries.slice(offset, offset + limit);
-    const notes: string[] = [];
-    if (entries.length > offset + page.length) {
-      notes.push(
-        `(Showing ${mode === "content" ? "lines" : "entries"} ${offset + 1}-${offset + page.length} of ${entries.length}; use offset or head_limit for more, or narrow the search.)`,
-      );
-    }
-    if (candidates.truncated)
-      notes.push("(The search stopped early: the directory has too many files; use a narrower path.)");
-    notes.push(...ignoreFileNotes(candidates.skipped));
-    const header =
-      mode === "files_with_matches"
-        ? `Found ${found.length} file${found.length === 1 ? "" : "s"}`
-        : mode === "count"
-          ? `${found.reduce((n, f) => n + f.matched.length, 0)} matching lines in ${found.length} files`
-          : "";
-    const body = capText(page.join("\n"), GREP_MAX_CHARS);
-    if (body.truncated)
-      notes.push(`(Output cut at ${GREP_MAX_CHARS} characters; narrow the search or use head_limit.)`);
-    const text =
-      found.length === 0
-        ? `No matches for ${JSON.stringify(i.pattern)} in ${base}.`
-        : [header, body.text, ...notes].filter((s) => s !== "").join("\n");
-    return {
-      status: "completed",
-      content: [
-        textContent(
-          found.length === 0 ? text : [header, fenced(body.text), ...notes].filter((s) => s !== "").join("\n"),
-        ),
-      ],
-      rawOutput: { files: found.length, entries: entries.length, truncated: notes.length > 0 },
-      result: { text, isError: false },
-    };
+    return grepOutcome(i, base, found, candidates);
   },
 };
+
+/** What the search found, as the model and the client are shown it: ordered, paged, headed and capped, with notes. */
+async function grepOutcome(i: Input, base: string, found: FileMatches[], candidates: Walked): Promise<ToolOutcome> {
+  const times = await mtimes(found.map((f) => f.path));
+  const mode = i.output_mode ?? "files_with_matches";
+  if (mode === "files_with_matches")
+    found.sort((a, b) => (times.get(b.path) ?? 0) - (times.get(a.path) ?? 0) || (a.path < b.path ? -1 : 1));
+  const entries =
+    mode === "content"
+      ? contentLines(found, i)
+      : mode === "count"
+        ? found.map((f) => `${f.path}:${f.matched.length}`)
+        : found.map((f) => f.path);
+  const offset = i.offset ?? 0;
+  const limit = i.head_limit === 0 ? Infinity : (i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT);
+  const page = entries.slice(offset, offset + limit);
+  const notes: string[] = [];
+  if (entries.length > offset + page.length) {
+    notes.push(
+      `(Showing ${mode === "content" ? "lines" : "entries"} ${offset + 1}-${offset + page.length} of ${entries.length}; use offset or head_limit for more, or narrow the search.)`,
+    );
+  }
+  if (candidates.truncated)
+    notes.push("(The search stopped early: the directory has too many files; use a narrower path.)");
+  notes.push(...ignoreFileNotes(candidates.skipped));
+  const header =
+    mode === "files_with_matches"
+      ? `Found ${found.length} file${found.length === 1 ? "" : "s"}`
+      : mode === "count"
+        ? `${found.reduce((n, f) => n + f.matched.length, 0)} matching lines in ${found.length} files`
+        : "";
+  const body = capText(page.join("\n"), GREP_MAX_CHARS);
+  if (body.truncated) notes.push(`(Output cut at ${GREP_MAX_CHARS} characters; narrow the search or use head_limit.)`);
+  const text =
+    found.length === 0
+      ? `No matches for ${JSON.stringify(i.pattern)} in ${base}.`
+      : [header, body.text, ...notes].filter((s) => s !== "").join("\n");
+  return {
+    status: "completed",
+    content: [
+      textContent(found.length === 0 ? text : [header, fenced(body.text), ...notes].filter((s) => s !== "").join("\n")),
+    ],
+    rawOutput: { files: found.length, entries: entries.length, truncated: notes.length > 0 },
+    result: { text, isError: false },
+  };
+}
 
 async function candidatesFor(base: string, i: Input, ctx: ToolContext): Promise<Walked | string> {
   let isDir: boolean;
