@@ -20,6 +20,7 @@ import { commandEnvironment } from "../tools/shell/command-env.ts";
 import type { SubagentLauncher } from "../tools/subagent-launcher.ts";
 import { lastAnswer, runTurn, type TurnOutcome } from "../turn/run-turn.ts";
 import { compactCommand, recordInvocation } from "./commands-and-compaction.ts";
+import type { CompactionRun } from "../compaction/run-compaction.ts";
 import { readPromptLinks } from "./prompt-links.ts";
 import { WindowGuard } from "../compaction/window-guard.ts";
 import { DEFAULT_AUTOCOMPACT_PCT } from "../config/autocompact-threshold.ts";
@@ -128,12 +129,13 @@ export async function runSessionTurn(
   return outcome;
 }
 
+/** After the prompt is recorded: a command's activation, the UserPromptSubmit hooks, then `/context`, `/compact` or the model's steps. */
 async function turnAfterPrompt(
   session: TurnSession,
   turnId: string,
   promptId: string,
   blocks: ContentBlock[],
-  { signal, cancel }: TurnCancel,
+  turn: TurnCancel,
   conversation: ConversationFold,
 ): Promise<TurnOutcome> {
   const invocation = await recordInvocation(
@@ -141,7 +143,7 @@ async function turnAfterPrompt(
     blocks,
     session.state,
     (fact) => session.record(fact),
-    inlineRunner(session, signal),
+    inlineRunner(session, turn.signal),
   );
   const { model, thoughtLevel } = session.configValues();
   const activate = commandActivation(session, turnId, model);
@@ -149,43 +151,73 @@ async function turnAfterPrompt(
   if (typed) await activate(typed);
   // A typed command's model is the turn's from its first request: hooks are told it, compaction measures against its window.
   const settings = turnSettings(session.state.activeCommands, { model, thoughtLevel });
-  if (session.hooks) {
-    const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
-    const blocked = await session.hooks.beginTurn(
-      { turnId, promptId, prompt, model: formatModelRef(settings.model) },
-      signal,
-    );
-    if (blocked !== undefined || signal.aborted) {
-      const stopReason = signal.aborted ? "cancelled" : "end_turn";
-      await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
-      return { ok: true, stopReason };
-    }
-  }
-  if (invocation?.kind === "context") {
-    await session.record(contextReport(session.state, conversation.messages, session.state.modelTools()));
-    await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason: "end_turn" });
-    return { ok: true, stopReason: "end_turn" };
-  }
+  const blocked = await promptHooks(session, turnId, promptId, blocks, settings.model, turn.signal);
+  if (blocked) return blocked;
+  if (invocation?.kind === "context") return await reportContext(session, turnId, conversation);
   const provider = session.catalog().provider(model);
-  if (!provider) {
-    const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${session.catalog().setupHint}`;
-    await session.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
-    await session.record({ kind: "turn_ended", turnId, outcome: "failed", error });
-    return { ok: false, error };
-  }
+  if (!provider) return await failUnconfigured(session, turnId, model);
   const hooks = session.hooks;
   const actingProvider = session.catalog().provider(settings.model);
-  const prelude = {
+  const prelude: CompactionRun = {
     turnId,
     state: session.state,
     messages: conversation.messages,
     record: (fact: Fact) => session.record(fact),
     provider: actingProvider ?? provider,
     model: actingProvider ? settings.model : model,
-    signal,
+    signal: turn.signal,
     ...(hooks ? { hooks } : {}),
   };
   if (invocation?.kind === "compact") return compactCommand(prelude, invocation.arguments);
+  return modelSteps(session, prelude, turn, conversation, settings.thoughtLevel, activate);
+}
+
+/** Asks the UserPromptSubmit hooks; a block (or a cancel meanwhile) ends the turn here, and is its outcome. */
+async function promptHooks(
+  session: TurnSession,
+  turnId: string,
+  promptId: string,
+  blocks: ContentBlock[],
+  model: ModelRef,
+  signal: AbortSignal,
+): Promise<TurnOutcome | undefined> {
+  if (!session.hooks) return undefined;
+  const prompt = blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? b.uri : "")).join("");
+  const blocked = await session.hooks.beginTurn({ turnId, promptId, prompt, model: formatModelRef(model) }, signal);
+  if (blocked === undefined && !signal.aborted) return undefined;
+  const stopReason = signal.aborted ? "cancelled" : "end_turn";
+  await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason });
+  return { ok: true, stopReason };
+}
+
+/** `/context`: the report is the turn; no model step. */
+async function reportContext(
+  session: TurnSession,
+  turnId: string,
+  conversation: ConversationFold,
+): Promise<TurnOutcome> {
+  await session.record(contextReport(session.state, conversation.messages, session.state.modelTools()));
+  await session.record({ kind: "turn_ended", turnId, outcome: "completed", stopReason: "end_turn" });
+  return { ok: true, stopReason: "end_turn" };
+}
+
+/** The session's model has no provider in this process: the turn fails, saying how to set one up. */
+async function failUnconfigured(session: TurnSession, turnId: string, model: ModelRef): Promise<TurnOutcome> {
+  const error = `The model ${formatModelRef(model)} is not configured in this verbatim process. ${session.catalog().setupHint}`;
+  await session.record({ kind: "notice_shown", messageId: mintId("msg"), severity: "error", title: error });
+  await session.record({ kind: "turn_ended", turnId, outcome: "failed", error });
+  return { ok: false, error };
+}
+
+/** The model's steps (turn/run-turn.ts), with what the session gives them and a guard on the context window. */
+function modelSteps(
+  session: TurnSession,
+  prelude: CompactionRun,
+  { signal, cancel }: TurnCancel,
+  conversation: ConversationFold,
+  thoughtLevel: ConfigValues["thoughtLevel"],
+  activate: (command: UserCommand, toolCallId?: string) => Promise<void>,
+): Promise<TurnOutcome> {
   const window = new WindowGuard({
     ...prelude,
     conversation,
@@ -193,7 +225,7 @@ async function turnAfterPrompt(
   });
   return runTurn({
     sessionId: session.sessionId,
-    turnId,
+    turnId: prelude.turnId,
     cwd: session.state.cwd,
     roots: session.roots(),
     signal,
@@ -209,8 +241,8 @@ async function turnAfterPrompt(
     toolSpecs: session.state.modelTools(),
     tools: session.tools.with(session.tooling.mcpTools),
     provider: prelude.provider,
-    model: prelude.model as ModelRef,
-    thoughtLevel: settings.thoughtLevel,
+    model: prelude.model,
+    thoughtLevel,
     host: session.io.host,
     commandEnv: commandEnv(session),
     gate: session.io.gate ?? readOnlyGate,

@@ -7,7 +7,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { textContent } from "../../journal/facts/display-shapes.ts";
 import type { AcceptedCall } from "../../journal/facts/index.ts";
-import { CANCELLED_BEFORE_RUN } from "../permissions/call-gate.ts";
+import { CANCELLED_BEFORE_RUN, type GateDecision } from "../permissions/call-gate.ts";
 import { parseInput } from "../tools/registry.ts";
 import type { AskedAnswer, FormAnswer, QuestionForm, Tool, ToolOutcome } from "../tools/tool.ts";
 import { checkFormAnswer } from "../tools/form-answer.ts";
@@ -31,85 +31,103 @@ type Prepared = { call: AcceptedCall; tool: Tool; input: unknown } | { call: Acc
 export async function executeCalls(ctx: TurnContext, calls: AcceptedCall[]): Promise<void> {
   const prepared: Prepared[] = [];
   for (const call of calls) prepared.push(await announce(ctx, call));
-  for (const p of prepared) {
-    const { toolCallId } = p.call;
-    if (ctx.signal.aborted) {
-      await refuseCancelled(ctx, toolCallId);
-      continue;
-    }
-    const halt = ctx.hooks?.halted();
-    if (halt !== undefined) {
-      await refuseHalted(ctx, toolCallId, halt);
-      continue;
-    }
-    if ("error" in p) {
-      await ctx.record({
-        kind: "tool_call_finished",
+  for (const p of prepared) await executeCall(ctx, p);
+}
+
+/** One announced call: refused (cancelled, halted, by the gate), failed (it could not be prepared) or run. */
+async function executeCall(ctx: TurnContext, p: Prepared): Promise<void> {
+  const { toolCallId } = p.call;
+  if (ctx.signal.aborted) return await refuseCancelled(ctx, toolCallId);
+  const halt = ctx.hooks?.halted();
+  if (halt !== undefined) return await refuseHalted(ctx, toolCallId, halt);
+  if ("error" in p) return await recordUnprepared(ctx, toolCallId, p.error);
+  const roots = [...ctx.roots, ...ctx.state.grantedDirectories, ...jobOutputRoots(ctx, p.tool, p.input)];
+  const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal, roots }, ctx);
+  if (!decision.run) return await refuseByGate(ctx, toolCallId, decision);
+  // The gate may have waited on the user: a cancel meanwhile still keeps the call from running.
+  if (ctx.signal.aborted) return await refuseCancelled(ctx, toolCallId);
+  await runAllowed(ctx, p, decision, roots);
+}
+
+/** A call whose tool is unknown, whose input does not parse or that cannot succeed: failed with the reason. */
+async function recordUnprepared(ctx: TurnContext, toolCallId: string, error: string): Promise<void> {
+  await ctx.record({
+    kind: "tool_call_finished",
+    toolCallId,
+    status: "failed",
+    content: [textContent(error)],
+    result: { text: error, isError: true },
+  });
+}
+
+async function refuseByGate(
+  ctx: TurnContext,
+  toolCallId: string,
+  decision: Extract<GateDecision, { run: false }>,
+): Promise<void> {
+  await ctx.record({
+    kind: "tool_call_refused",
+    toolCallId,
+    by: decision.by,
+    reason: decision.reason,
+    result: { text: decision.modelText, isError: true },
+  });
+  // The user's cancel, told by the answer: the calls after this one are refused as cancelled, and the turn ends.
+  if (decision.endsTurn) ctx.cancel();
+}
+
+/** Runs a call the gate allowed (with the input it settled on), then records what came of it. */
+async function runAllowed(
+  ctx: TurnContext,
+  p: Extract<Prepared, { tool: Tool }>,
+  decision: Extract<GateDecision, { run: true }>,
+  roots: string[],
+): Promise<void> {
+  const { toolCallId } = p.call;
+  await ctx.record({ kind: "tool_call_started", toolCallId });
+  const started = performance.now();
+  const outcome = await run(
+    ctx,
+    p.tool,
+    decision.input,
+    toolCallId,
+    [...roots, ...(decision.roots ?? [])],
+    decision.hidden,
+    decision.sandbox,
+  );
+  // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
+  if (ctx.hooks && !ctx.signal.aborted) {
+    await ctx.hooks.postToolUse(
+      {
         toolCallId,
-        status: "failed",
-        content: [textContent(p.error)],
-        result: { text: p.error, isError: true },
-      });
-      continue;
-    }
-    const roots = [...ctx.roots, ...ctx.state.grantedDirectories, ...jobOutputRoots(ctx, p.tool, p.input)];
-    const decision = await ctx.gate({ toolCallId, tool: p.tool, input: p.input, signal: ctx.signal, roots }, ctx);
-    if (!decision.run) {
-      await ctx.record({
-        kind: "tool_call_refused",
-        toolCallId,
-        by: decision.by,
-        reason: decision.reason,
-        result: { text: decision.modelText, isError: true },
-      });
-      // The user's cancel, told by the answer: the calls after this one are refused as cancelled, and the turn ends.
-      if (decision.endsTurn) ctx.cancel();
-      continue;
-    }
-    if (ctx.signal.aborted) {
-      await refuseCancelled(ctx, toolCallId);
-      continue;
-    }
-    await ctx.record({ kind: "tool_call_started", toolCallId });
-    const started = performance.now();
-    const outcome = await run(
-      ctx,
-      p.tool,
-      decision.input,
-      toolCallId,
-      [...roots, ...(decision.roots ?? [])],
-      decision.hidden,
-      decision.sandbox,
+        tool: p.tool,
+        input: decision.input,
+        ...(decision.input !== p.input ? { originalInput: p.input } : {}),
+        outcome,
+        durationMs: Math.round(performance.now() - started),
+        interrupted: false,
+      },
+      ctx.signal,
     );
-    // PostToolUse hooks settle before the result is recorded: what they add reaches the model with it.
-    if (ctx.hooks && !ctx.signal.aborted) {
-      await ctx.hooks.postToolUse(
-        {
-          toolCallId,
-          tool: p.tool,
-          input: decision.input,
-          ...(decision.input !== p.input ? { originalInput: p.input } : {}),
-          outcome,
-          durationMs: Math.round(performance.now() - started),
-          interrupted: false,
-        },
-        ctx.signal,
-      );
-    }
-    if (outcome.plan) await ctx.record({ kind: "plan_updated", entries: outcome.plan });
-    for (const seen of outcome.seen ?? [])
-      await ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
-    if (outcome.seen?.length) await loadInstructions(ctx, toolCallId, outcome.seen);
-    await ctx.record({
-      kind: "tool_call_finished",
-      toolCallId,
-      status: outcome.status,
-      content: outcome.content,
-      ...defined({ rawOutput: outcome.rawOutput }),
-      result: outcome.result,
-      ...defined({ cost: outcome.cost }),
-    });
   }
+  await recordOutcome(ctx, toolCallId, outcome);
+}
+
+/** What a call that ran brought: its plan, the files it read (and the instructions they bring), its result. */
+async function recordOutcome(ctx: TurnContext, toolCallId: string, outcome: ToolOutcome): Promise<void> {
+  if (outcome.plan) await ctx.record({ kind: "plan_updated", entries: outcome.plan });
+  for (const seen of outcome.seen ?? [])
+    await ctx.record({ kind: "file_seen", toolCallId, path: seen.path, sha256: seen.sha256 });
+  if (outcome.seen?.length) await loadInstructions(ctx, toolCallId, outcome.seen);
+  await ctx.record({
+    kind: "tool_call_finished",
+    toolCallId,
+    status: outcome.status,
+    content: outcome.content,
+    ...defined({ rawOutput: outcome.rawOutput }),
+    result: outcome.result,
+    ...defined({ cost: outcome.cost }),
+  });
 }
 
 /** The instruction files the files a call read bring (a subfolder's CLAUDE.md, a matching rule): recorded with their text. */

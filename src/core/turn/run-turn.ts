@@ -15,6 +15,8 @@ import type { TurnContext } from "./turn-context.ts";
 import { validateStep } from "./validate-step.ts";
 import { defined } from "../../shared/defined.ts";
 import { turnSettings } from "../commands/activation.ts";
+import type { AcceptedCall } from "../../journal/facts/index.ts";
+import type { ProviderStopReason } from "../providers/types.ts";
 
 export type TurnOutcome = { ok: true; stopReason: StopReason } | { ok: false; error: string };
 
@@ -26,96 +28,119 @@ export type TurnOutcome = { ok: true; stopReason: StopReason } | { ok: false; er
 export const STOP_HOOK_BLOCK_CAP = 8;
 
 export async function runTurn(ctx: TurnContext): Promise<TurnOutcome> {
-  let stopBlocks = 0;
+  const stopBlocks = { count: 0 };
   const session = { model: ctx.model, provider: ctx.provider, thoughtLevel: ctx.thoughtLevel };
   for (let step = 0; step < ctx.maxSteps; step++) {
     actingCommands(ctx, session);
-    // A hook said `continue: false` (SessionStart, say): no further model step.
-    if (ctx.hooks?.halted() !== undefined) return await end(ctx, "end_turn");
-    await landSteering(ctx);
-    // A request past the compaction threshold is made smaller first; a PreCompact hook that blocks ends the turn.
-    const blocked = await ctx.window?.beforeRequest(step === 0);
-    if (ctx.signal.aborted) return await end(ctx, "cancelled");
-    if (blocked !== undefined) return await end(ctx, "end_turn");
-    const stepId = mintId("step");
-    const result = await streamStep(ctx, stepId);
-    const model = ctx.model;
-    if (!result.ok) {
-      await ctx.record({
-        kind: "step_ended",
-        turnId: ctx.turnId,
-        stepId,
-        model,
-        outcome: result.cancelled ? "cancelled" : "failed",
-        ...(result.cancelled ? {} : { error: result.error }),
-        calls: [],
-      });
-      await recordUsage(ctx, stepId, result.usage);
-      if (result.cancelled) return await end(ctx, "cancelled");
-      return await fail(ctx, `The model provider failed: ${result.error}`);
+    const stopped = await beforeRequest(ctx, step === 0);
+    if (stopped) return stopped;
+    const stepped = await modelStep(ctx);
+    if ("outcome" in stepped) return stepped.outcome;
+    if (stepped.calls.length === 0) {
+      const ended = await endOfReply(ctx, stepped.stopReason, stopBlocks);
+      if (ended) return ended;
+      continue;
     }
-    const validation = validateStep(result.calls, ctx.state.openProviderIds());
-    if (!validation.ok) {
-      await ctx.record({
-        kind: "step_ended",
-        turnId: ctx.turnId,
-        stepId,
-        model,
-        outcome: "failed",
-        error: validation.error,
-        calls: [],
-      });
-      await recordUsage(ctx, stepId, result.usage);
-      return await fail(ctx, `The model's reply was rejected: ${validation.error}`);
-    }
-    // A reply cut off by the token limit may hold half-written calls: none of them is accepted.
-    const calls = result.stopReason === "max_tokens" ? [] : validation.calls;
-    await ctx.record({
-      kind: "step_ended",
-      turnId: ctx.turnId,
-      stepId,
-      model,
-      outcome: "completed",
-      stopReason: result.stopReason,
-      calls,
-      ...defined({ continuity: result.continuity }),
-    });
-    await recordUsage(ctx, stepId, result.usage);
-    if (calls.length === 0) {
-      if (ctx.signal.aborted) return await end(ctx, "cancelled");
-      if (
-        result.stopReason !== "max_tokens" &&
-        result.stopReason !== "refusal" &&
-        ctx.hooks &&
-        ctx.hooks.halted() === undefined
-      ) {
-        const overrideBlock = stopBlocks + 1 >= STOP_HOOK_BLOCK_CAP;
-        const goOn = await ctx.hooks.stop(
-          { stopHookActive: stopBlocks > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock },
-          ctx.signal,
-        );
-        if (ctx.signal.aborted) return await end(ctx, "cancelled");
-        if (goOn) {
-          stopBlocks++;
-          if (stopBlocks < STOP_HOOK_BLOCK_CAP) continue;
-          await ctx.record({
-            kind: "notice_shown",
-            messageId: mintId("msg"),
-            severity: "warning",
-            title: `A Stop hook blocked the end of the turn ${stopBlocks} times in a row; the turn ends anyway`,
-          });
-        }
-      }
-      if (result.stopReason === "max_tokens" || result.stopReason === "refusal")
-        return await end(ctx, result.stopReason);
-      // Steering sent while this step streamed: one more step gives it to the model.
-      if (ctx.steering?.holdsPending()) continue;
-      return await end(ctx, "end_turn");
-    }
-    await executeCalls(ctx, calls);
+    await executeCalls(ctx, stepped.calls);
     if (ctx.signal.aborted) return await end(ctx, "cancelled");
   }
   return await end(ctx, "max_turn_requests");
+}
+
+/** What comes before a request: a halt, the steering that lands, a compaction; the outcome when the turn ends there. */
+async function beforeRequest(ctx: TurnContext, first: boolean): Promise<TurnOutcome | undefined> {
+  // A hook said `continue: false` (SessionStart, say): no further model step.
+  if (ctx.hooks?.halted() !== undefined) return await end(ctx, "end_turn");
+  await landSteering(ctx);
+  // A request past the compaction threshold is made smaller first; a PreCompact hook that blocks ends the turn.
+  const blocked = await ctx.window?.beforeRequest(first);
+  if (ctx.signal.aborted) return await end(ctx, "cancelled");
+  if (blocked !== undefined) return await end(ctx, "end_turn");
+  return undefined;
+}
+
+/**
+ * One model step, streamed, validated and recorded (`step_ended`, then its usage): the calls it
+ * accepted and why it stopped, or the turn's outcome when the step failed or was cancelled.
+ */
+async function modelStep(
+  ctx: TurnContext,
+): Promise<{ outcome: TurnOutcome } | { calls: AcceptedCall[]; stopReason: ProviderStopReason }> {
+  const stepId = mintId("step");
+  const result = await streamStep(ctx, stepId);
+  const step = { kind: "step_ended", turnId: ctx.turnId, stepId, model: ctx.model } as const;
+  if (!result.ok) {
+    await ctx.record({
+      ...step,
+      outcome: result.cancelled ? "cancelled" : "failed",
+      ...(result.cancelled ? {} : { error: result.error }),
+      calls: [],
+    });
+    await recordUsage(ctx, stepId, result.usage);
+    if (result.cancelled) return { outcome: await end(ctx, "cancelled") };
+    return { outcome: await fail(ctx, `The model provider failed: ${result.error}`) };
+  }
+  const validation = validateStep(result.calls, ctx.state.openProviderIds());
+  if (!validation.ok) {
+    await ctx.record({ ...step, outcome: "failed", error: validation.error, calls: [] });
+    await recordUsage(ctx, stepId, result.usage);
+    return { outcome: await fail(ctx, `The model's reply was rejected: ${validation.error}`) };
+  }
+  // A reply cut off by the token limit may hold half-written calls: none of them is accepted.
+  const calls = result.stopReason === "max_tokens" ? [] : validation.calls;
+  await ctx.record({
+    ...step,
+    outcome: "completed",
+    stopReason: result.stopReason,
+    calls,
+    ...defined({ continuity: result.continuity }),
+  });
+  await recordUsage(ctx, stepId, result.usage);
+  return { calls, stopReason: result.stopReason };
+}
+
+/**
+ * A reply without calls: the turn ends (its outcome), unless a Stop hook blocks the end or
+ * steering waits for the model, when another step follows (undefined).
+ */
+async function endOfReply(
+  ctx: TurnContext,
+  stopReason: ProviderStopReason,
+  stopBlocks: { count: number },
+): Promise<TurnOutcome | undefined> {
+  if (ctx.signal.aborted) return await end(ctx, "cancelled");
+  if (stopReason !== "max_tokens" && stopReason !== "refusal" && ctx.hooks && ctx.hooks.halted() === undefined) {
+    const goOn = await askStopHooks(ctx, ctx.hooks, stopBlocks);
+    if (ctx.signal.aborted) return await end(ctx, "cancelled");
+    if (goOn) return undefined;
+  }
+  if (stopReason === "max_tokens" || stopReason === "refusal") return await end(ctx, stopReason);
+  // Steering sent while this step streamed: one more step gives it to the model.
+  if (ctx.steering?.holdsPending()) return undefined;
+  return await end(ctx, "end_turn");
+}
+
+/** Whether the Stop hooks keep the turn going: a block counts, and the STOP_HOOK_BLOCK_CAP-th is overridden (with a notice). */
+async function askStopHooks(
+  ctx: TurnContext,
+  hooks: NonNullable<TurnContext["hooks"]>,
+  stopBlocks: { count: number },
+): Promise<boolean> {
+  const overrideBlock = stopBlocks.count + 1 >= STOP_HOOK_BLOCK_CAP;
+  const goOn = await hooks.stop(
+    { stopHookActive: stopBlocks.count > 0, lastAssistantMessage: lastAnswer(ctx), overrideBlock },
+    ctx.signal,
+  );
+  if (ctx.signal.aborted || !goOn) return false;
+  stopBlocks.count++;
+  if (stopBlocks.count < STOP_HOOK_BLOCK_CAP) return true;
+  await ctx.record({
+    kind: "notice_shown",
+    messageId: mintId("msg"),
+    severity: "warning",
+    title: `A Stop hook blocked the end of the turn ${stopBlocks.count} times in a row; the turn ends anyway`,
+  });
+  return false;
 }
 
 /**
