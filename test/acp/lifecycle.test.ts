@@ -4,16 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { command, writeHooks } from "../support/hooks.ts";
-import {
-  connectInProcess,
-  connectProcess,
-  errorOf,
-  load,
-  newSession,
-  prompt,
-  until,
-  withAgent,
-} from "../support/acp-session.ts";
+import { connectInProcess, connectProcess, errorOf, load, newSession, prompt, until } from "../support/acp-session.ts";
+import { withAgent } from "../support/with-agent.ts";
 import { dumpDatabase } from "../support/db-dump.ts";
 import { sandbox } from "../support/workspace.ts";
 import { diffValues } from "../../src/view/view-diff.ts";

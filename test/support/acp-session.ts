@@ -11,7 +11,6 @@ import { choose, ViewClient, type PermissionPolicy } from "../../src/client/view
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import type { ToolRegistry } from "../../src/core/tools/registry.ts";
 import type { ClientServices } from "./client-services.ts";
-import { sandbox, type Sandbox } from "./workspace.ts";
 
 export type Connected = {
   client: ViewClient;
@@ -89,24 +88,6 @@ export async function connectProcess(
       await agent.exited;
     },
   };
-}
-
-/**
- * Runs `run` with an agent wired in-process (connectInProcess) in a fresh sandbox playing
- * `scenario`, and closes it however `run` ends: the scaffold of a test that drives one client.
- */
-export async function withAgent<T>(
-  scenario: string,
-  run: (c: Connected, box: Sandbox) => Promise<T>,
-  options: ClientOptions = {},
-): Promise<T> {
-  const box = sandbox(scenario);
-  const c = await connectInProcess(box.env, options);
-  try {
-    return await run(c, box);
-  } finally {
-    await c.close();
-  }
 }
 
 /**
