@@ -65,13 +65,7 @@ async function refuseByGate(
   toolCallId: string,
   decision: Extract<GateDecision, { run: false }>,
 ): Promise<void> {
-  await ctx.record({
-    kind: "tool_call_refused",
-    toolCallId,
-    by: decision.by,
-    reason: decision.reason,
-    result: { text: decision.modelText, isError: true },
-  });
+  await recordRefused(ctx, toolCallId, decision);
   // The user's cancel, told by the answer: the calls after this one are refused as cancelled, and the turn ends.
   if (decision.endsTurn) ctx.cancel();
 }
@@ -314,12 +308,21 @@ function checkedAnswer(form: QuestionForm, response: FormAnswer): AskedAnswer {
 }
 
 export async function refuseCancelled(ctx: Pick<TurnContext, "record">, toolCallId: string): Promise<void> {
-  await ctx.record({
+  await recordRefused(ctx, toolCallId, CANCELLED_BEFORE_RUN);
+}
+
+/** A call the gate (or a cancel) refused: recorded with what the model is told. */
+function recordRefused(
+  ctx: Pick<TurnContext, "record">,
+  toolCallId: string,
+  decision: Pick<Extract<GateDecision, { run: false }>, "by" | "reason" | "modelText">,
+): Promise<void> {
+  return ctx.record({
     kind: "tool_call_refused",
     toolCallId,
-    by: CANCELLED_BEFORE_RUN.by,
-    reason: CANCELLED_BEFORE_RUN.reason,
-    result: { text: CANCELLED_BEFORE_RUN.modelText, isError: true },
+    by: decision.by,
+    reason: decision.reason,
+    result: { text: decision.modelText, isError: true },
   });
 }
 
