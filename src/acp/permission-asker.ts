@@ -6,7 +6,7 @@
  */
 import type { AgentContext } from "@agentclientprotocol/sdk/unstable";
 import { methods } from "@agentclientprotocol/sdk/unstable";
-import type { PermissionAsker } from "../core/permissions/permission-gate.ts";
+import type { PermissionAsker } from "../core/permissions/permission-questions.ts";
 import type { Projector } from "../replay/project.ts";
 
 export function askClient(client: AgentContext, sessionId: string, projector: Projector): PermissionAsker {

@@ -4,7 +4,8 @@
  * given; a cancel while asking refuses the call at once.
  */
 import { describe, expect, test } from "bun:test";
-import { permissionGate, type PermissionAsker } from "../../src/core/permissions/permission-gate.ts";
+import { permissionGate } from "../../src/core/permissions/permission-gate.ts";
+import type { PermissionAsker } from "../../src/core/permissions/permission-questions.ts";
 import { editTool } from "../../src/core/tools/edit.ts";
 import type { Tool } from "../../src/core/tools/tool.ts";
 import type { GateSession } from "../../src/core/permissions/call-gate.ts";

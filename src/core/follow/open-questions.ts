@@ -6,8 +6,9 @@
  * an answer, whoever gave it. An observer has none asked.
  */
 import { formClaimKey } from "../../journal/answer-claims.ts";
-import type { QuestionOpen, SessionStateFold } from "../../replay/state.ts";
-import type { PermissionQuestion } from "../permissions/permission-gate.ts";
+import type { QuestionOpen } from "../../replay/state-parts.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
+import type { PermissionQuestion } from "../permissions/permission-questions.ts";
 import type { QuestionForm } from "../tools/tool.ts";
 
 /** An open question, by its claim key (journal/answer-claims.ts). */

@@ -4,7 +4,7 @@
  * process is the job's, and is killed; a pid reused by another process never matches.
  */
 import { readFileSync } from "node:fs";
-import type { OpenJob } from "../../replay/state.ts";
+import type { OpenJob } from "../../replay/state-parts.ts";
 import { processStartTime, thisProcess } from "../../journal/process-identity.ts";
 import type { FactOf } from "../../journal/facts/index.ts";
 import { ProcessTree } from "../process-group.ts";

@@ -13,7 +13,8 @@ import type { Fact, FactOf, FilesRestored, FileToRestore, RetractedRange } from 
 import { thisProcess } from "../../journal/process-identity.ts";
 import type { JournalStore } from "../../journal/store.ts";
 import { isRetracted } from "../../replay/retraction.ts";
-import type { Holder, RestoreState, SessionStateFold } from "../../replay/state.ts";
+import type { Holder, RestoreState } from "../../replay/state-parts.ts";
+import type { SessionStateFold } from "../../replay/state.ts";
 import { mintId } from "../ids.ts";
 import type { Located } from "./rewind-index.ts";
 import { FileChanges, type LeftAlone, restoreFiles } from "./rewind-files.ts";

@@ -18,7 +18,7 @@
  */
 import { closeSync, constants, ftruncateSync, readSync, writeSync } from "node:fs";
 import type { FilesRestored, FileToRestore, StoredFact } from "../../journal/facts/index.ts";
-import type { Holder } from "../../replay/state.ts";
+import type { Holder } from "../../replay/state-parts.ts";
 import { closeEntry, type FolderEntry, openEntry, openEntryFile, removeEntry } from "../confinement/folder-entry.ts";
 
 const { O_RDONLY, O_RDWR } = constants;

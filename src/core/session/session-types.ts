@@ -10,7 +10,7 @@ import type { SubagentKind } from "../tools/subagent-launcher.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolHost } from "../tools/tool.ts";
 import type { CallGate } from "../permissions/call-gate.ts";
-import type { CardQuestion, PermissionAsker } from "../permissions/permission-gate.ts";
+import type { CardQuestion, PermissionAsker } from "../permissions/permission-questions.ts";
 import type { ReplaySeal } from "../replay-cache/replay-seal.ts";
 
 export type EngineDeps = {

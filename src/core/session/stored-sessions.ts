@@ -9,7 +9,7 @@ import type { EngineDeps } from "./session-types.ts";
 import { rmSync } from "node:fs";
 import { killOrphanJobs } from "../jobs/orphan-jobs.ts";
 import { jobsDirectory } from "../jobs/session-jobs.ts";
-import type { OpenJob } from "../../replay/state.ts";
+import type { OpenJob } from "../../replay/state-parts.ts";
 
 // Its own module, so that a load replayed before the engine has loaded reaches none of the rest of this one.
 export { openCallsInterrupted } from "./open-calls.ts";

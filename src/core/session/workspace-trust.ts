@@ -17,7 +17,7 @@ import { commandText, loadHookConfig } from "../hooks/config.ts";
 import type { HookSettings } from "../hooks/settings.ts";
 import { isTrusted, trustFolder } from "../hooks/trust.ts";
 import { mintId } from "../ids.ts";
-import type { PermissionAsker } from "../permissions/permission-gate.ts";
+import type { PermissionAsker } from "../permissions/permission-questions.ts";
 import { readPermissionSettings } from "../permissions/settings-rules.ts";
 
 type Host = {
