@@ -17,6 +17,7 @@ import {
   type AgentNotificationMethod,
   type AgentRequestHandlersByMethod,
   type AgentRequestMethod,
+  type InitializeResponse,
   type Stream,
 } from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
@@ -26,6 +27,7 @@ import { initializeResponse } from "./capabilities.ts";
 import { clientProfile } from "./client-profile.ts";
 import type { LoadedHandlers } from "./lazy-handlers.ts";
 import { typed } from "./errors.ts";
+import { ANSWERED_ID, type AnsweredInitialize } from "./answered-initialize.ts";
 import { offeredAuthMethods } from "./terminal-auth.ts";
 import { VERSION } from "../shared/version.ts";
 import { expandWritten } from "./written-lines.ts";
@@ -91,13 +93,13 @@ export const ENGINE_NOTIFICATIONS = [m.session.cancel] as const satisfies readon
  */
 export function createAgentApp(
   deps?: AgentDeps,
-  options: { trust?: boolean; replayFirst?: ReplayFirstMode } = {},
+  options: { trust?: boolean; replayFirst?: ReplayFirstMode; answered?: AnsweredInitialize } = {},
 ): Agent {
   const engine = new EngineLoader(deps, options);
   const { responses, forkMessageIds } = engine;
   const load = () => engine.load();
 
-  const app = acp.agent({ name: "verbatim" }).onRequest(m.initialize, ({ params }) =>
+  const app = acp.agent({ name: "verbatim" }).onRequest(m.initialize, ({ params, requestId }) =>
     typed(async () => {
       if (!Number.isInteger(params.protocolVersion) || params.protocolVersion < 0) {
         throw RequestError.invalidParams(
@@ -106,6 +108,9 @@ export function createAgentApp(
         );
       }
       engine.profile = clientProfile(params.clientCapabilities ?? {}, params.clientInfo ?? undefined);
+      // The start path's answer is the one this would make (test/start/early-initialize.test.ts),
+      // so the config is not read again for it: a load waits for this request to be handled.
+      if (options.answered && requestId === ANSWERED_ID) return earlyResult(options.answered);
       return initializeResponse(
         deps?.agentVersion ?? VERSION,
         offeredAuthMethods(engine.profile.capabilities, (await engine.catalog()).setupMethods()),
@@ -157,6 +162,10 @@ export function createAgentApp(
     received,
   };
 }
+
+/** The result the start path wrote for the request it answered. */
+const earlyResult = (answered: AnsweredInitialize): InitializeResponse =>
+  (JSON.parse(answered.answer) as { result: InitializeResponse }).result;
 
 /** The session a `session/cancel` notification names, if `message` is one. */
 function cancelledSession(message: unknown): string | undefined {

@@ -8,14 +8,11 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { EngineDeps } from "../core/session/session-runtime.ts";
 import { log } from "../shared/log.ts";
 import { createAgentApp, type ReplayFirstMode } from "./agent-app.ts";
+import { ANSWERED_ID, type AnsweredInitialize } from "./answered-initialize.ts";
 import { exitOnSignals } from "./exit-signals.ts";
 import { guardLineLength, maxMessageBytes } from "./line-guard.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { BufferedStdout, HIGH_WATER_BYTES, MessageWritable, type Message, type Sink } from "./stdout-writer.ts";
-import { messageText } from "./written-lines.ts";
-
-/** An `initialize` request the start path answered (src/start/early-initialize.ts), and the line it wrote. */
-export type AnsweredInitialize = { request: Record<string, unknown>; answer: string };
 
 /** What the start path hands the agent: the rest of stdin, and the request answered, if one was. */
 export type EarlyStart = { input: ReadableStream<Uint8Array>; answered?: AnsweredInitialize };
@@ -52,6 +49,7 @@ export async function serveStdio(
   const agent = createAgentApp(options.deps, {
     trust: options.trust ?? false,
     ...(options.replayFirst ? { replayFirst: options.replayFirst } : {}),
+    ...(options.early?.answered ? { answered: options.early.answered } : {}),
   });
   const stdio = stdioStream(
     options.ends ?? processEnds(options.early?.input),
@@ -138,7 +136,7 @@ export function stdioStream(
   return {
     readable: tracked,
     writable: answered
-      ? answeredOnce(writable, answered, (message) => {
+      ? answeredOnce(writable, (message) => {
           sent(message);
           handled.resolve();
         })
@@ -146,9 +144,6 @@ export function stdioStream(
     flush: () => out.flushAll(),
   };
 }
-
-/** The id the already-answered `initialize` request is read under: no client request can carry it. */
-const ANSWERED_ID = "verbatim/answered-initialize";
 
 /**
  * `input`, after the answered request's line (under `ANSWERED_ID`). The rest waits until the
@@ -180,15 +175,11 @@ function answeredFirst(
 }
 
 /**
- * The SDK's writable, less its answer to the already-answered request: that answer is only
- * observed as sent (so the request counts as answered, and the engine preloads). Should it ever
- * differ from what the start path wrote, that is a defect of the start path, logged.
+ * The SDK's writable, less its answer to the already-answered request: that answer (the start
+ * path's own, agent-app.ts) is only observed as sent, so the request counts as answered and the
+ * engine preloads.
  */
-function answeredOnce(
-  writable: MessageWritable,
-  answered: AnsweredInitialize,
-  sent: (message: Message) => void,
-): WritableStream<Message> {
+function answeredOnce(writable: MessageWritable, sent: (message: Message) => void): WritableStream<Message> {
   const inner = writable.getWriter();
   const writer: WritableStreamDefaultWriter<Message> = {
     closed: inner.closed,
@@ -197,9 +188,6 @@ function answeredOnce(
     write: (message) => {
       if (!message || "method" in message || !("id" in message) || message.id !== ANSWERED_ID)
         return inner.write(message);
-      const theirs = messageText({ ...message, id: answered.request.id });
-      if (theirs !== answered.answer)
-        log.warn("the early initialize answer differs from the agent's", { early: answered.answer, agent: theirs });
       sent(message);
       return Promise.resolve();
     },

@@ -15,7 +15,8 @@ export type ReadingDeps = Pick<EngineDeps, "store" | "catalog" | "catalogFor" | 
 /**
  * Opens the journal and makes the catalogs (`catalog`: the process directory's, when already
  * made, as `initialize` makes it); `trust`: project config is read in every workspace (the
- * `--trust` flag). The catalog of each workspace is made once, when first asked for.
+ * `--trust` flag). The catalog of each workspace, `catalog` included, is made once, when first
+ * asked for: a load reads only its session's workspace's config.
  */
 export function readingDeps(
   env: Record<string, string | undefined> = process.env,
@@ -31,5 +32,12 @@ export function readingDeps(
     }
     return catalog;
   };
-  return { store: openJournal(env), catalog: catalogFor(process.cwd()), catalogFor, replaySeal: replaySeal(env) };
+  return {
+    store: openJournal(env),
+    get catalog() {
+      return catalogFor(process.cwd());
+    },
+    catalogFor,
+    replaySeal: replaySeal(env),
+  };
 }

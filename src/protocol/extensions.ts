@@ -15,23 +15,24 @@ import type { ClientContext, SessionConfigOption, SessionModeState, StopReason }
 import { z } from "zod";
 import { contentBlock } from "../journal/facts/display-shapes.ts";
 import { filesRestored } from "../journal/facts/rewind.ts";
+import { lazySchema } from "../shared/lazy-schema.ts";
 
 /** A text block must carry its text (the journal's content block schema checks only the tag). */
-const promptBlock = contentBlock.refine((block) => block.type !== "text" || typeof block.text === "string", {
-  message: "a text block needs its text",
-});
+const promptBlock = lazySchema(() =>
+  contentBlock.refine((block) => block.type !== "text" || typeof block.text === "string", {
+    message: "a text block needs its text",
+  }),
+);
 
 /** The messages and tool calls a rewind took out of the client's view: the client drops them. */
-export const retracted = z.object({ messageIds: z.array(z.string()), toolCallIds: z.array(z.string()) });
+export const retracted = lazySchema(() =>
+  z.object({ messageIds: z.array(z.string()), toolCallIds: z.array(z.string()) }),
+);
 export type Retracted = z.infer<typeof retracted>;
 
-const stopReason = z.enum([
-  "end_turn",
-  "max_tokens",
-  "max_turn_requests",
-  "refusal",
-  "cancelled",
-]) satisfies z.ZodType<StopReason>;
+const stopReason = lazySchema(
+  () => z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]) satisfies z.ZodType<StopReason>,
+);
 
 // ---- Rewind and edit a prompt (the session-rewind RFD's `session/rewind` and `session/edit_prompt`)
 
@@ -39,80 +40,92 @@ export const REWIND_METHOD = "_verbatim/session/rewind";
 export const EDIT_PROMPT_METHOD = "_verbatim/session/edit_prompt";
 
 /** `files` also restores what verbatim's own edits changed after the point. */
-export const rewindParams = z.object({
-  sessionId: z.string(),
-  toMessageId: z.string(),
-  files: z.boolean().optional(),
-});
+export const rewindParams = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    toMessageId: z.string(),
+    files: z.boolean().optional(),
+  }),
+);
 
-export const editPromptParams = z.object({
-  sessionId: z.string(),
-  messageId: z.string(),
-  newContent: z.array(promptBlock).min(1),
-  files: z.boolean().optional(),
-});
+export const editPromptParams = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    messageId: z.string(),
+    newContent: z.array(promptBlock).min(1),
+    files: z.boolean().optional(),
+  }),
+);
 
 /** What both answers carry under `_meta.verbatim`: what the client drops, and how a file restore ended. */
-const rewoundMeta = z.looseObject({
-  verbatim: z.looseObject({
-    retracted,
-    /** The turn that was running and was cancelled first. */
-    cancelledTurnId: z.string().optional(),
-    /** Asked with `files: true`: what the restore did. */
-    files: filesRestored.optional(),
-    restore: z
-      .object({
-        restoreId: z.string(),
-        outcome: z.enum(["completed", "refused"]),
-        reason: z.string().optional(),
-      })
-      .optional(),
+const rewoundMeta = lazySchema(() =>
+  z.looseObject({
+    verbatim: z.looseObject({
+      retracted,
+      /** The turn that was running and was cancelled first. */
+      cancelledTurnId: z.string().optional(),
+      /** Asked with `files: true`: what the restore did. */
+      files: filesRestored.optional(),
+      restore: z
+        .object({
+          restoreId: z.string(),
+          outcome: z.enum(["completed", "refused"]),
+          reason: z.string().optional(),
+        })
+        .optional(),
+    }),
   }),
-});
+);
 
 /** The RFD's answer; `remainingMessageCount` only when the session holds the index of all its messages. */
-export const rewindResult = z.looseObject({
-  lastMessageId: z.string().nullable(),
-  remainingMessageCount: z.number().int().nonnegative().optional(),
-  _meta: rewoundMeta,
-});
+export const rewindResult = lazySchema(() =>
+  z.looseObject({
+    lastMessageId: z.string().nullable(),
+    remainingMessageCount: z.number().int().nonnegative().optional(),
+    _meta: rewoundMeta,
+  }),
+);
 
 /** As `session/prompt` answers, once the new prompt's turn ends. */
-export const editPromptResult = z.looseObject({ stopReason, _meta: rewoundMeta });
+export const editPromptResult = lazySchema(() => z.looseObject({ stopReason, _meta: rewoundMeta }));
 
 // ---- Follow a running session (the multi-client-attach RFD's `session/attach` and `session/detach`)
 
 export const ATTACH_METHOD = "_verbatim/session/attach";
 export const DETACH_METHOD = "_verbatim/session/detach";
 
-export const attachParams = z.object({
-  sessionId: z.string(),
-  /**
-   * An observer (the default) is shown the session; a controller is also asked its permission
-   * questions, and the first answer from any client holds (journal/answer-claims.ts).
-   */
-  role: z.enum(["observer", "controller"]).optional(),
-  historyPolicy: z.enum(["full", "none"]).optional(),
-  /** The last position the client has (from an update's `_meta.verbatim.position`): only what follows it is sent. */
-  replayFrom: z.number().int().nonnegative().optional(),
-});
+export const attachParams = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    /**
+     * An observer (the default) is shown the session; a controller is also asked its permission
+     * questions, and the first answer from any client holds (journal/answer-claims.ts).
+     */
+    role: z.enum(["observer", "controller"]).optional(),
+    historyPolicy: z.enum(["full", "none"]).optional(),
+    /** The last position the client has (from an update's `_meta.verbatim.position`): only what follows it is sent. */
+    replayFrom: z.number().int().nonnegative().optional(),
+  }),
+);
 
 /**
  * Sent once the history is: the last position it shows, the live process holding the session (its
  * machine, pid and start time) or null, and the mode and config options as of that position.
  */
-export const attachResult = z.looseObject({
-  sessionId: z.string(),
-  role: z.enum(["observer", "controller"]),
-  position: z.number().int().nonnegative(),
-  writer: z.object({ host: z.string(), pid: z.number().int(), startTime: z.string() }).nullable(),
-  // The SDK's own shapes (it exports no schema for them): checked as far as their kind.
-  modes: z.custom<SessionModeState>((v) => typeof v === "object" && v !== null, "modes is an object"),
-  configOptions: z.custom<SessionConfigOption[]>(Array.isArray, "configOptions is an array"),
-});
+export const attachResult = lazySchema(() =>
+  z.looseObject({
+    sessionId: z.string(),
+    role: z.enum(["observer", "controller"]),
+    position: z.number().int().nonnegative(),
+    writer: z.object({ host: z.string(), pid: z.number().int(), startTime: z.string() }).nullable(),
+    // The SDK's own shapes (it exports no schema for them): checked as far as their kind.
+    modes: z.custom<SessionModeState>((v) => typeof v === "object" && v !== null, "modes is an object"),
+    configOptions: z.custom<SessionConfigOption[]>(Array.isArray, "configOptions is an array"),
+  }),
+);
 
-export const detachParams = z.object({ sessionId: z.string() });
-export const detachResult = z.object({});
+export const detachParams = lazySchema(() => z.object({ sessionId: z.string() }));
+export const detachResult = lazySchema(() => z.object({}));
 
 // ---- Steering (claude-agent-acp's and codex-acp's `_session/steering`)
 
@@ -122,18 +135,22 @@ export const STEERING_METHOD = "_session/steering";
  * With `idleBehavior: "promptRequired"` an idle session takes nothing and says so, for the client
  * to send `session/prompt` itself.
  */
-export const steeringParams = z.object({
-  sessionId: z.string(),
-  prompt: z.array(promptBlock).min(1),
-  _meta: z
-    .looseObject({ steering: z.object({ idleBehavior: z.enum(["promptRequired"]).optional() }).optional() })
-    .nullish(),
-});
+export const steeringParams = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    prompt: z.array(promptBlock).min(1),
+    _meta: z
+      .looseObject({ steering: z.object({ idleBehavior: z.enum(["promptRequired"]).optional() }).optional() })
+      .nullish(),
+  }),
+);
 
-export const steeringResult = z.union([
-  z.object({ outcome: z.enum(["injected", "startedNewTurn"]) }),
-  z.object({ outcome: z.literal("promptRequired"), reason: z.literal("noRunningTurn") }),
-]);
+export const steeringResult = lazySchema(() =>
+  z.union([
+    z.object({ outcome: z.enum(["injected", "startedNewTurn"]) }),
+    z.object({ outcome: z.literal("promptRequired"), reason: z.literal("noRunningTurn") }),
+  ]),
+);
 
 // ---- The notification
 
@@ -143,11 +160,13 @@ export const steeringResult = z.union([
  */
 export const REWOUND_NOTIFICATION = "_verbatim/session/rewound";
 
-export const rewoundParams = z.object({
-  sessionId: z.string(),
-  retracted,
-  _meta: z.looseObject({ verbatim: z.looseObject({ position: z.number().int().positive() }) }).optional(),
-});
+export const rewoundParams = lazySchema(() =>
+  z.object({
+    sessionId: z.string(),
+    retracted,
+    _meta: z.looseObject({ verbatim: z.looseObject({ position: z.number().int().positive() }) }).optional(),
+  }),
+);
 
 // ---- The table
 
@@ -182,7 +201,7 @@ export type ExtensionNotificationParams<N extends ExtensionNotification> = z.inp
  * thought's), `turn_failed` (-32603: an edit's new turn failed), `not_writer` (-32600: steering a
  * session another process writes).
  */
-export const extensionErrorReason = z.enum(["unknown_message", "turn_failed", "not_writer"]);
+export const extensionErrorReason = lazySchema(() => z.enum(["unknown_message", "turn_failed", "not_writer"]));
 export type ExtensionErrorReason = z.infer<typeof extensionErrorReason>;
 
 /** The reason an error from an extension method names, if it is one of those. */

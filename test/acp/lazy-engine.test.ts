@@ -8,6 +8,7 @@ import { loadHandlers } from "../../src/acp/lazy-handlers.ts";
 import { EXTENSION_REQUESTS } from "../../src/acp/extension-requests.ts";
 import { engineDeps } from "../../src/core/engine-deps.ts";
 import { choose, ViewClient } from "../../src/client/view-client.ts";
+import { withProcessEnv } from "../support/process-env.ts";
 import { sandbox } from "../support/workspace.ts";
 
 describe("the engine behind initialize", () => {
@@ -24,9 +25,7 @@ describe("the engine behind initialize", () => {
 
   test("initialize is answered without loading the engine; the first session method loads it", async () => {
     const box = sandbox();
-    const previous = { ...process.env };
-    Object.assign(process.env, box.env);
-    try {
+    await withProcessEnv(box.env, async () => {
       const agent = createAgentApp();
       const connection = new ViewClient(choose("allow_once")).app().connect(agent.inMemory());
       await connection.agent.request(acp.methods.agent.initialize, {
@@ -39,11 +38,6 @@ describe("the engine behind initialize", () => {
       await agent.closeAll();
       connection.close();
       agent.loadedDeps()?.store.close();
-    } finally {
-      for (const key of Object.keys(box.env)) {
-        if (previous[key] === undefined) delete process.env[key];
-        else process.env[key] = previous[key];
-      }
-    }
+    });
   });
 });

@@ -47,3 +47,17 @@ test("a load served before the engine reaches none of the engine beyond what ini
   expect(added.length).toBeGreaterThan(20);
   expect(added.filter((m) => ENGINE.test(m))).toEqual([]);
 });
+
+test("nothing the agent evaluates, engine included, imports node:crypto (it loads Node's stream modules: milliseconds on every cold start)", () => {
+  const agent = reached(
+    "src/cli/agent-entry.ts",
+    "src/acp/stdio.ts",
+    "src/acp/lazy-handlers.ts",
+    "src/acp/replay-first.ts",
+  );
+  expect(agent.size).toBeGreaterThan(200);
+  const crypto = [...agent].filter((m) =>
+    [...(graph.packages.get(m) ?? [])].some((p) => p === "node:crypto" || p === "crypto"),
+  );
+  expect(crypto).toEqual([]);
+});

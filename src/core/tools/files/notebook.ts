@@ -2,7 +2,6 @@
  * Jupyter notebooks (nbformat 4): the cells as the model reads them (source and outputs, images
  * apart), and the cell edits NotebookEdit makes. Pure: the caller reads and writes the file.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 /** The schema a notebook is checked against, built on first use: loading the engine reads no notebook. */
@@ -139,7 +138,8 @@ const findCell = (nb: Notebook, id: string) => nb.cells.findIndex((c, index) => 
 /** A cell of a type, empty of outputs (a code cell) and with an id where the notebook's format has them. */
 function newCell(nb: Notebook, type: "code" | "markdown", text: string): Cell {
   const withIds = nb.nbformat > 4 || (nb.nbformat === 4 && (nb.nbformat_minor ?? 0) >= 5);
-  const id = withIds ? { id: randomBytes(4).toString("hex") } : {};
+  // The Web Crypto global: node:crypto would load Node's stream modules on the engine's load path.
+  const id = withIds ? { id: Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex") } : {};
   return type === "code"
     ? { cell_type: "code", ...id, metadata: {}, source: sourceLines(text), outputs: [], execution_count: null }
     : { cell_type: "markdown", ...id, metadata: {}, source: sourceLines(text) };
