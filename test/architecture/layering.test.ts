@@ -49,7 +49,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   client: ["view", "protocol"],
   view: [],
   acp: ["protocol", "core", "replay", "journal", "journal/facts", "shared"],
-  protocol: ["journal/facts"],
+  protocol: ["journal/facts", "shared"],
   core: ["lazy-sdks", "replay", "journal", "journal/facts", "shared"],
   "lazy-sdks": [],
   replay: ["journal", "journal/facts"],
