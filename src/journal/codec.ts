@@ -7,7 +7,8 @@ import "../shared/zod-jitless.ts";
 import { compile } from "zod/v4/core";
 import { blobRefsOf, extractBlobs, restoreBlobs } from "./blob-refs.ts";
 import { JournalError } from "./errors.ts";
-import { factSchema, type Fact, type StoredFact } from "./facts/index.ts";
+import { builtSchema } from "../shared/lazy-schema.ts";
+import { factSchema, factSchemas, type Fact, type StoredFact } from "./facts/index.ts";
 
 /** The newest record format. Bump it only together with a migration from the previous one. */
 export const RECORD_VERSION = 1;
@@ -23,14 +24,26 @@ const migrations: Record<number, (record: RawRecord) => RawRecord> = {};
 /** A record to store: its body, and the large payloads taken out of it by hash (see blob-refs.ts). */
 export type EncodedFact = { kind: string; v: number; body: string; blobs: Map<string, string> };
 
-type KindSchema = (typeof factSchema.options)[number];
+type KindSchema = (typeof factSchemas)[number];
 
 /**
  * Each kind's own schema: decoding looks the record's kind up directly rather than through the
  * union (the same schemas; a load decodes tens of thousands of records). Unknown kinds go
  * through the union, for its error.
  */
-const schemaByKind = new Map<string, KindSchema>(factSchema.options.map((option) => [option.shape.kind.value, option]));
+const schemaByKind = new Map<string, KindSchema>();
+/** How many of `factSchemas` `schemaByKind` holds: the search for a kind builds only the schemas it passes. */
+let searched = 0;
+
+/** The schema of `kind` (built), or undefined for a kind verbatim does not record. */
+function kindSchema(kind: string): KindSchema | undefined {
+  for (;;) {
+    const found = schemaByKind.get(kind);
+    if (found || searched === factSchemas.length) return found;
+    const option = builtSchema(factSchemas[searched++] as KindSchema);
+    schemaByKind.set(option.shape.kind.value, option);
+  }
+}
 
 /**
  * How many records of a kind are decoded before its schema is compiled. zod's runtime parser
@@ -51,7 +64,7 @@ const decoders = new Map<string, KindDecoder>();
 function parseFact(kind: string, body: Record<string, unknown>) {
   let decoder = decoders.get(kind);
   if (!decoder) {
-    const schema = schemaByKind.get(kind);
+    const schema = kindSchema(kind);
     if (!schema) return factSchema.safeParse(body, INTERPRETED);
     decoder = { schema, seen: 0, compiled: false };
     decoders.set(kind, decoder);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 
 /**
  * One file the model's system prompt was built from (or, for a nested file, its context was given
@@ -33,33 +34,37 @@ export type OfferedItem = z.infer<typeof offeredItem>;
  * as a compact notice (`messageId`); `verbatim show --context` prints it. Recorded again when the
  * commands offered change between turns (the instruction files stay as they were recorded).
  */
-export const contextGiven = z.object({
-  kind: z.literal("context_given"),
-  messageId: z.string(),
-  sources: z.array(contextSource),
-  skills: z.array(offeredItem),
-  commands: z.array(offeredItem),
-  agents: z.array(offeredItem),
-  /**
-   * The settings' `claudeMdExcludes` patterns as read when the session started (a file loaded on
-   * demand later is checked against these), and the instruction files they kept out of the
-   * system prompt, each with the pattern. Absent in records written before they were kept.
-   */
-  excludes: z.array(z.string()).optional(),
-  excluded: z.array(z.object({ path: z.string(), pattern: z.string() })).optional(),
-});
+export const contextGiven = lazySchema(() =>
+  z.object({
+    kind: z.literal("context_given"),
+    messageId: z.string(),
+    sources: z.array(contextSource),
+    skills: z.array(offeredItem),
+    commands: z.array(offeredItem),
+    agents: z.array(offeredItem),
+    /**
+     * The settings' `claudeMdExcludes` patterns as read when the session started (a file loaded on
+     * demand later is checked against these), and the instruction files they kept out of the
+     * system prompt, each with the pattern. Absent in records written before they were kept.
+     */
+    excludes: z.array(z.string()).optional(),
+    excluded: z.array(z.object({ path: z.string(), pattern: z.string() })).optional(),
+  }),
+);
 
 /**
  * An instruction file loaded on demand (a subfolder's `CLAUDE.md` when the model first read a file
  * there, or a rule whose `paths:` matched it): its text, given to the model with the result of
  * `toolCallId` (the call that read there). Shown as a notice.
  */
-export const instructionsLoaded = z.object({
-  kind: z.literal("instructions_loaded"),
-  messageId: z.string(),
-  toolCallId: z.string(),
-  source: contextSource,
-  text: z.string(),
-});
+export const instructionsLoaded = lazySchema(() =>
+  z.object({
+    kind: z.literal("instructions_loaded"),
+    messageId: z.string(),
+    toolCallId: z.string(),
+    source: contextSource,
+    text: z.string(),
+  }),
+);
 
 export const contextFacts = [contextGiven, instructionsLoaded] as const;

@@ -4,6 +4,7 @@
  * when they have all settled, each record a higher `revision` of the same outcome.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { json, toolCallContent, toolCallLocation } from "./display-shapes.ts";
 
 /** Where a configured handler came from. `project` and `local` run only in trusted workspaces. */
@@ -47,42 +48,46 @@ export type HookDecision = z.infer<typeof hookDecision>;
  * evidence). `toolCallId` is the call the outcome judged, when there is one; `messageId` is the
  * id it is shown under when it is tied to no card.
  */
-export const hookOutcome = z.object({
-  kind: z.literal("hook_outcome"),
-  outcomeId: z.string(),
-  revision: z.number().int().positive(),
-  messageId: z.string(),
-  event: z.string(),
-  /** The session whose loop fired the hook. */
-  originSessionId: z.string(),
-  toolCallId: z.string().optional(),
-  turnId: z.string().optional(),
-  status: z.enum(["running", "settled"]),
-  decision: hookDecision,
-  reason: z.string().optional(),
-  runs: z.array(hookRun),
-  /** A PreToolUse rewrite: the handler whose input runs, and those whose rewrites lost. */
-  inputRewritten: z.object({ byHookId: z.string(), conflictingHookIds: z.array(z.string()) }).optional(),
-  /** A handler said `continue: false`: the turn stops after the current step. */
-  halted: z.object({ stopReason: z.string() }).optional(),
-  /** `systemMessage`s, for the user only. */
-  systemMessages: z.array(z.string()),
-  /** Exactly the text the model is given because of this outcome (framed), if any. */
-  modelContext: z.string().optional(),
-});
+export const hookOutcome = lazySchema(() =>
+  z.object({
+    kind: z.literal("hook_outcome"),
+    outcomeId: z.string(),
+    revision: z.number().int().positive(),
+    messageId: z.string(),
+    event: z.string(),
+    /** The session whose loop fired the hook. */
+    originSessionId: z.string(),
+    toolCallId: z.string().optional(),
+    turnId: z.string().optional(),
+    status: z.enum(["running", "settled"]),
+    decision: hookDecision,
+    reason: z.string().optional(),
+    runs: z.array(hookRun),
+    /** A PreToolUse rewrite: the handler whose input runs, and those whose rewrites lost. */
+    inputRewritten: z.object({ byHookId: z.string(), conflictingHookIds: z.array(z.string()) }).optional(),
+    /** A handler said `continue: false`: the turn stops after the current step. */
+    halted: z.object({ stopReason: z.string() }).optional(),
+    /** `systemMessage`s, for the user only. */
+    systemMessages: z.array(z.string()),
+    /** Exactly the text the model is given because of this outcome (framed), if any. */
+    modelContext: z.string().optional(),
+  }),
+);
 
 /**
  * A PreToolUse hook rewrote a call's input: the input that runs, and the card as it is now
  * shown (title, locations and preview of the rewritten input).
  */
-export const toolInputRewritten = z.object({
-  kind: z.literal("tool_input_rewritten"),
-  toolCallId: z.string(),
-  outcomeId: z.string(),
-  rawInput: json,
-  title: z.string(),
-  locations: z.array(toolCallLocation),
-  content: z.array(toolCallContent),
-});
+export const toolInputRewritten = lazySchema(() =>
+  z.object({
+    kind: z.literal("tool_input_rewritten"),
+    toolCallId: z.string(),
+    outcomeId: z.string(),
+    rawInput: json,
+    title: z.string(),
+    locations: z.array(toolCallLocation),
+    content: z.array(toolCallContent),
+  }),
+);
 
 export const hookFacts = [hookOutcome, toolInputRewritten] as const;

@@ -3,6 +3,7 @@
  * single source of the fact types.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { hookFacts } from "./hooks.ts";
 import { importFacts } from "./imports.ts";
 import { linkFacts } from "./links.ts";
@@ -21,7 +22,11 @@ import { toolFacts } from "./tools.ts";
 import { subagentFacts } from "./subagents.ts";
 import { turnFacts } from "./turn.ts";
 
-export const factSchema = z.discriminatedUnion("kind", [
+/**
+ * Every kind's schema, in the union's order. Each is built when first used (lazy-schema.ts): a
+ * process that decodes a few kinds (a load from the replay cache decodes one or two) builds those.
+ */
+export const factSchemas = [
   ...sessionFacts,
   ...turnFacts,
   ...toolFacts,
@@ -39,7 +44,9 @@ export const factSchema = z.discriminatedUnion("kind", [
   ...linkFacts,
   ...jobFacts,
   ...sandboxFacts,
-]);
+] as const;
+
+export const factSchema = lazySchema(() => z.discriminatedUnion("kind", factSchemas));
 
 export type Fact = z.infer<typeof factSchema>;
 export type FactKind = Fact["kind"];

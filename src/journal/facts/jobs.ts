@@ -5,6 +5,7 @@
  * is the result of its `Read` calls, recorded as every call's is.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { contentBlock } from "./display-shapes.ts";
 
 /**
@@ -14,47 +15,53 @@ import { contentBlock } from "./display-shapes.ts";
  * client's terminal (`terminal/*`) names that terminal instead (`terminalId`, no pid): its process
  * is the client's, which the agent can reach only through the connection that made it.
  */
-export const jobStarted = z.object({
-  kind: z.literal("job_started"),
-  jobId: z.string(),
-  toolCallId: z.string(),
-  command: z.string(),
-  /** The file the job's output goes to, which the model reads with `Read`. */
-  outputPath: z.string(),
-  host: z.string(),
-  pid: z.number().int().optional(),
-  startTime: z.string().optional(),
-  terminalId: z.string().optional(),
-  /** Set when a foreground command was moved here at its timeout (in ms). */
-  movedAtTimeoutMs: z.number().int().optional(),
-});
+export const jobStarted = lazySchema(() =>
+  z.object({
+    kind: z.literal("job_started"),
+    jobId: z.string(),
+    toolCallId: z.string(),
+    command: z.string(),
+    /** The file the job's output goes to, which the model reads with `Read`. */
+    outputPath: z.string(),
+    host: z.string(),
+    pid: z.number().int().optional(),
+    startTime: z.string().optional(),
+    terminalId: z.string().optional(),
+    /** Set when a foreground command was moved here at its timeout (in ms). */
+    movedAtTimeoutMs: z.number().int().optional(),
+  }),
+);
 
 /**
  * Output the job printed since its last record, as an embedded text resource (the output file's
  * URI), so that long output is stored once in the blob store. `dropped`: characters past the
  * job's or the session's bound, written to the output file but not recorded.
  */
-export const jobOutput = z.object({
-  kind: z.literal("job_output"),
-  jobId: z.string(),
-  toolCallId: z.string(),
-  output: contentBlock,
-  dropped: z.number().int().optional(),
-});
+export const jobOutput = lazySchema(() =>
+  z.object({
+    kind: z.literal("job_output"),
+    jobId: z.string(),
+    toolCallId: z.string(),
+    output: contentBlock,
+    dropped: z.number().int().optional(),
+  }),
+);
 
 /** Why a job ended: it exited, the model stopped it, its session ended, or the agent died (found at the next load). */
 export const jobEndedBy = z.enum(["exit", "model", "session", "timeout", "interrupted"]);
 export type JobEndedBy = z.infer<typeof jobEndedBy>;
 
-export const jobEnded = z.object({
-  kind: z.literal("job_ended"),
-  jobId: z.string(),
-  toolCallId: z.string(),
-  by: jobEndedBy,
-  exitCode: z.number().int().nullable().optional(),
-  signal: z.string().nullable().optional(),
-  /** Everything the job printed, recorded or not. */
-  outputChars: z.number().int().optional(),
-});
+export const jobEnded = lazySchema(() =>
+  z.object({
+    kind: z.literal("job_ended"),
+    jobId: z.string(),
+    toolCallId: z.string(),
+    by: jobEndedBy,
+    exitCode: z.number().int().nullable().optional(),
+    signal: z.string().nullable().optional(),
+    /** Everything the job printed, recorded or not. */
+    outputChars: z.number().int().optional(),
+  }),
+);
 
 export const jobFacts = [jobStarted, jobOutput, jobEnded] as const;

@@ -1,14 +1,17 @@
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { permissionOption } from "./display-shapes.ts";
 import { sandboxSettings } from "./sandbox.ts";
 
 /** A permission question sent to the client for one tool call. */
-export const permissionRequested = z.object({
-  kind: z.literal("permission_requested"),
-  requestId: z.string(),
-  toolCallId: z.string(),
-  options: z.array(permissionOption),
-});
+export const permissionRequested = lazySchema(() =>
+  z.object({
+    kind: z.literal("permission_requested"),
+    requestId: z.string(),
+    toolCallId: z.string(),
+    options: z.array(permissionOption),
+  }),
+);
 
 export const permissionOutcome = z.discriminatedUnion("outcome", [
   z.object({
@@ -39,14 +42,16 @@ export type AnsweredBy = z.infer<typeof answeredBy>;
  * failed (an error response, a dropped connection) with this message; nothing was chosen, so the
  * outcome is `cancelled`. Absent in records written before it was kept.
  */
-export const permissionAnswered = z.object({
-  kind: z.literal("permission_answered"),
-  requestId: z.string(),
-  toolCallId: z.string(),
-  outcome: permissionOutcome,
-  answeredBy: answeredBy.optional(),
-  failure: z.string().optional(),
-});
+export const permissionAnswered = lazySchema(() =>
+  z.object({
+    kind: z.literal("permission_answered"),
+    requestId: z.string(),
+    toolCallId: z.string(),
+    outcome: permissionOutcome,
+    answeredBy: answeredBy.optional(),
+    failure: z.string().optional(),
+  }),
+);
 
 /**
  * An "always" answer, kept as a rule for the rest of the session (and after reload). With `rule`,
@@ -55,28 +60,32 @@ export const permissionAnswered = z.object({
  * equals `scope` (every call of the tool when `scope` is absent). `savedTo`: the settings file the
  * answer also wrote the rule to ("for this project"), so later sessions read it there.
  */
-export const permissionRuleAdded = z.object({
-  kind: z.literal("permission_rule_added"),
-  requestId: z.string(),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  scope: z.string().optional(),
-  decision: z.enum(["allow", "deny"]),
-  rule: z.string().optional(),
-  savedTo: z.string().optional(),
-});
+export const permissionRuleAdded = lazySchema(() =>
+  z.object({
+    kind: z.literal("permission_rule_added"),
+    requestId: z.string(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    scope: z.string().optional(),
+    decision: z.enum(["allow", "deny"]),
+    rule: z.string().optional(),
+    savedTo: z.string().optional(),
+  }),
+);
 export type PermissionRule = Omit<z.infer<typeof permissionRuleAdded>, "kind">;
 
 /**
  * The user allowed file tools into a directory outside the session's directories for the rest
  * of the session (an "always" answer to an outside-access question).
  */
-export const accessGranted = z.object({
-  kind: z.literal("access_granted"),
-  requestId: z.string(),
-  toolCallId: z.string(),
-  directory: z.string(),
-});
+export const accessGranted = lazySchema(() =>
+  z.object({
+    kind: z.literal("access_granted"),
+    requestId: z.string(),
+    toolCallId: z.string(),
+    directory: z.string(),
+  }),
+);
 
 /** Where a settings file sits in Claude Code's order (managed wins; arrays merge across all). */
 export const settingsScope = z.enum(["managed", "user", "project", "local"]);
@@ -113,15 +122,17 @@ export type PermissionSettingsFile = z.infer<typeof permissionSettingsFile>;
  * workspace was trusted, which project and local allow rules and directories need. `unread`:
  * files that exist but could not be read (every call asks while one stands: its denies are unknown).
  */
-export const permissionSettingsRead = z.object({
-  kind: z.literal("permission_settings_read"),
-  host: z.string(),
-  cwd: z.string(),
-  home: z.string(),
-  trusted: z.boolean(),
-  files: z.array(permissionSettingsFile),
-  unread: z.array(z.object({ path: z.string(), scope: settingsScope, reason: z.string() })),
-});
+export const permissionSettingsRead = lazySchema(() =>
+  z.object({
+    kind: z.literal("permission_settings_read"),
+    host: z.string(),
+    cwd: z.string(),
+    home: z.string(),
+    trusted: z.boolean(),
+    files: z.array(permissionSettingsFile),
+    unread: z.array(z.object({ path: z.string(), scope: settingsScope, reason: z.string() })),
+  }),
+);
 export type PermissionSettingsRead = z.infer<typeof permissionSettingsRead>;
 
 /**
@@ -140,13 +151,15 @@ export type DecidingRule = z.infer<typeof decidingRule>;
  * named, or `ask` by the rule named, by none (`rules` empty: "asked: no rule"), or because of a
  * bad deny or a settings file that could not be read (`why`).
  */
-export const permissionRuled = z.object({
-  kind: z.literal("permission_ruled"),
-  toolCallId: z.string(),
-  decision: z.enum(["allow", "ask", "deny"]),
-  rules: z.array(decidingRule),
-  why: z.string().optional(),
-});
+export const permissionRuled = lazySchema(() =>
+  z.object({
+    kind: z.literal("permission_ruled"),
+    toolCallId: z.string(),
+    decision: z.enum(["allow", "ask", "deny"]),
+    rules: z.array(decidingRule),
+    why: z.string().optional(),
+  }),
+);
 
 /**
  * The user answered the editor's question whether to trust the session's workspace (asked on the
@@ -154,13 +167,15 @@ export const permissionRuled = z.object({
  * act): `trusted` when they trusted it, which `verbatim trust` would have kept in the user config
  * as well (`error`: why it could not be kept, so it was not trusted). Asked once a session.
  */
-export const workspaceTrustAnswered = z.object({
-  kind: z.literal("workspace_trust_answered"),
-  toolCallId: z.string(),
-  folder: z.string(),
-  trusted: z.boolean(),
-  error: z.string().optional(),
-});
+export const workspaceTrustAnswered = lazySchema(() =>
+  z.object({
+    kind: z.literal("workspace_trust_answered"),
+    toolCallId: z.string(),
+    folder: z.string(),
+    trusted: z.boolean(),
+    error: z.string().optional(),
+  }),
+);
 
 export const permissionFacts = [
   permissionRequested,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 import { filesRestored } from "./rewind.ts";
 
 /**
@@ -14,31 +15,37 @@ export type FileToRestore = z.infer<typeof fileToRestore>;
  * diff, and those it leaves alone with why. Recorded before anything is asked or changed: with
  * `files_restore_started`, the intent of the restore (the paths and the texts they must hold).
  */
-export const filesRestorePlanned = z.object({
-  kind: z.literal("files_restore_planned"),
-  /** The card's id (a tool call id the engine minted). */
-  restoreId: z.string(),
-  /** The message the rewind went back to, when it named one. */
-  toMessageId: z.string().optional(),
-  files: z.array(fileToRestore),
-  leftAlone: z.array(z.object({ path: z.string(), reason: z.string() })),
-  /** Commands that ran after the point: what they did is never undone. */
-  commandsRun: z.number().int().nonnegative(),
-});
+export const filesRestorePlanned = lazySchema(() =>
+  z.object({
+    kind: z.literal("files_restore_planned"),
+    /** The card's id (a tool call id the engine minted). */
+    restoreId: z.string(),
+    /** The message the rewind went back to, when it named one. */
+    toMessageId: z.string().optional(),
+    files: z.array(fileToRestore),
+    leftAlone: z.array(z.object({ path: z.string(), reason: z.string() })),
+    /** Commands that ran after the point: what they did is never undone. */
+    commandsRun: z.number().int().nonnegative(),
+  }),
+);
 
 /** The restore was allowed and its files change from here: a load that finds no end after it says they may be half restored. */
-export const filesRestoreStarted = z.object({
-  kind: z.literal("files_restore_started"),
-  restoreId: z.string(),
-});
+export const filesRestoreStarted = lazySchema(() =>
+  z.object({
+    kind: z.literal("files_restore_started"),
+    restoreId: z.string(),
+  }),
+);
 
 /** How the restore ended: what it did (`completed`), or that it was refused, with why (nothing changed). */
-export const filesRestoreEnded = z.object({
-  kind: z.literal("files_restore_ended"),
-  restoreId: z.string(),
-  outcome: z.enum(["completed", "refused"]),
-  reason: z.string().optional(),
-  files: filesRestored,
-});
+export const filesRestoreEnded = lazySchema(() =>
+  z.object({
+    kind: z.literal("files_restore_ended"),
+    restoreId: z.string(),
+    outcome: z.enum(["completed", "refused"]),
+    reason: z.string().optional(),
+    files: filesRestored,
+  }),
+);
 
 export const restoreFacts = [filesRestorePlanned, filesRestoreStarted, filesRestoreEnded] as const;

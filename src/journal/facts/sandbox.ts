@@ -4,6 +4,7 @@
  * Recorded when they happen, so a reopened session shows each card's verdicts exactly.
  */
 import { z } from "zod";
+import { lazySchema } from "../../shared/lazy-schema.ts";
 
 const strings = z.array(z.string()).optional();
 
@@ -51,11 +52,13 @@ export const sandboxPolicy = z.object({
 });
 export type SandboxPolicy = z.infer<typeof sandboxPolicy>;
 
-export const commandSandboxed = z.object({
-  kind: z.literal("command_sandboxed"),
-  toolCallId: z.string(),
-  policy: sandboxPolicy,
-});
+export const commandSandboxed = lazySchema(() =>
+  z.object({
+    kind: z.literal("command_sandboxed"),
+    toolCallId: z.string(),
+    policy: sandboxPolicy,
+  }),
+);
 
 /**
  * One refusal the sandbox reported: a write (`path`, and the system call refused) or a
@@ -69,12 +72,14 @@ export const sandboxViolation = z.discriminatedUnion("type", [
 export type SandboxViolation = z.infer<typeof sandboxViolation>;
 
 /** What the sandbox refused a command, recorded when it ended (only when it refused something). */
-export const sandboxViolations = z.object({
-  kind: z.literal("sandbox_violations"),
-  toolCallId: z.string(),
-  violations: z.array(sandboxViolation),
-  /** Refusals past the recording bound, counted but not recorded. */
-  dropped: z.number().int().optional(),
-});
+export const sandboxViolations = lazySchema(() =>
+  z.object({
+    kind: z.literal("sandbox_violations"),
+    toolCallId: z.string(),
+    violations: z.array(sandboxViolation),
+    /** Refusals past the recording bound, counted but not recorded. */
+    dropped: z.number().int().optional(),
+  }),
+);
 
 export const sandboxFacts = [commandSandboxed, sandboxViolations] as const;
