@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { lazifySchemaModule } from "../../scripts/lazy-sdk-schemas.ts";
 import { lazySchema } from "../../src/shared/lazy-schema.ts";
+import "../../src/shared/zod-jitless.ts";
 import { buildBundle, CHECKOUT } from "../support/build.ts";
 import { sandbox } from "../support/workspace.ts";
 
@@ -40,6 +41,25 @@ describe("a lazy schema", () => {
     expect(schema.safeParse({ name: 1 }).success).toBe(false);
     expect(built).toBe(1);
     void untouched;
+  });
+
+  test("is built by a parse only when the input reaches it (zod as verbatim configures it walks no subtree first)", () => {
+    const built: string[] = [];
+    const counted = <T extends object>(name: string, make: () => T) =>
+      lazySchema(() => {
+        built.push(name);
+        return make();
+      });
+    const deep = counted("deep", () => z.object({ read: z.boolean() }));
+    const shallow = counted("shallow", () => z.object({ deep: z.array(deep).optional() }).optional());
+    const request = z.object({ id: z.number(), shallow });
+    expect(request.parse({ id: 1 })).toEqual({ id: 1 });
+    expect(built).toEqual(["shallow"]);
+    expect(request.parse({ id: 1, shallow: { deep: [{ read: true }] } })).toEqual({
+      id: 1,
+      shallow: { deep: [{ read: true }] },
+    });
+    expect(built).toEqual(["shallow", "deep"]);
   });
 
   test("stands for its schema: instanceof, keys, and inside other schemas (lazy or not)", () => {
