@@ -10,11 +10,12 @@
  *
  * - cold initialize: spawn → `initialize` answered;
  * - warm load, 500 turns: `session/load` request → response, in an agent whose engine has loaded
- *   (sent RUNNING_AFTER_MS after `initialize`: how an editor reopens in a running agent);
+ *   (sent once it has loaded and gone quiet, reopen.ts `settled`: how an editor reopens in a
+ *   running agent, without the idle seconds that slow this machine's next work);
  * - cold reopen, 10 and 500 turns: spawn → `initialize` → `session/load` answered, the load sent the
  *   moment `initialize` is answered (one process per chat);
- * - 10,000 turns in a running agent: request → response, and that load's peak memory over the
- *   agent's idle memory (its RSS when the load is sent).
+ * - 10,000 turns in a running agent (sent the same way): request → response, and that load's peak
+ *   memory over the agent's idle memory (its RSS when the load is sent).
  *
  * It also prints issue 57's cold-reopen target: cold reopen ≤ 1.1 × (cold initialize + warm load),
  * for each build (`--source`: this checkout from source as well).
@@ -38,12 +39,6 @@ const withSource = args.includes("--source");
 /** Past this ratio of this checkout's median to the base's, the guard fails. */
 const LIMIT = 1.1;
 const SIZES = [10, 500, 10_000];
-/**
- * How long after `initialize` a load in a running agent is sent: the engine has loaded and warmed
- * by then even on a machine loaded past 20 on two cores (reopen.ts's 500 ms was not always enough
- * there, and the load then paid for part of the engine).
- */
-const RUNNING_AFTER_MS = 1500;
 const log = (message: string) => process.stderr.write(`load-guard: ${message}\n`);
 
 const git = (...command: string[]): string => {
@@ -104,7 +99,7 @@ async function runOnce(s: Subject, into: Figures, cpu: Figures): Promise<void> {
   const add = (figure: string, value: number) => (into[figure] ??= []).push(value);
   const addCpu = (figure: string, value: number) => (cpu[figure] ??= []).push(value);
   add("cold initialize (ms)", await timeToInitialize(s.entry, s.env));
-  const warm = await loadOnce(s.entry, s.env, "ses_500", s.cwd, RUNNING_AFTER_MS);
+  const warm = await loadOnce(s.entry, s.env, "ses_500", s.cwd, "settled");
   add("warm load, 500 turns (ms)", warm.ms);
   addCpu("warm load, 500 turns (ms)", warm.cpuMs);
   const cold10 = await loadOnce(s.entry, s.env, "ses_10", s.cwd);
@@ -113,7 +108,7 @@ async function runOnce(s: Subject, into: Figures, cpu: Figures): Promise<void> {
   const cold = await loadOnce(s.entry, s.env, "ses_500", s.cwd);
   add("cold reopen, 500 turns (ms)", cold.fromSpawnMs);
   addCpu("cold reopen, 500 turns (ms)", cold.cpuFromSpawnMs);
-  const big = await loadOnce(s.entry, s.env, "ses_10000", s.cwd, RUNNING_AFTER_MS);
+  const big = await loadOnce(s.entry, s.env, "ses_10000", s.cwd, "settled");
   add("10,000 turns, running agent (ms)", big.ms);
   addCpu("10,000 turns, running agent (ms)", big.cpuMs);
   add("10,000 turns: peak / idle memory", big.peak / big.rssAtLoad);

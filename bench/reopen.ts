@@ -6,7 +6,7 @@
  * after `initialize`.
  */
 import { foldLog } from "./lib/fold-log.ts";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
@@ -90,6 +90,42 @@ export function floorRead(
 export const cpuMs = (pid: number): number =>
   Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
 
+/** Milliseconds of CPU every thread of the process has had so far (the engine's loading runs on more than one). */
+const allThreadsCpuMs = (pid: number): number => {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return ns / 1e6;
+};
+
+/** How long the agent must use no CPU to count as settled: longer than its 20 ms wait before it loads the engine. */
+const SETTLED_FOR_MS = 60;
+
+/**
+ * Resolves once the process has used (almost) no CPU for SETTLED_FOR_MS: its engine loaded and
+ * warmed, its collection done. An agent loads a session sent then as one already running would,
+ * without the time it would otherwise sit idle first: on a virtual machine the first work after
+ * an idle second is slower the longer the idle (docs/performance.md), which is the machine's, not
+ * the agent's. Gives up after `maxMs`.
+ */
+export async function settled(pid: number, maxMs = 5000): Promise<void> {
+  const started = now();
+  let last = allThreadsCpuMs(pid);
+  let quietSince = now();
+  while (now() - started < maxMs) {
+    await Bun.sleep(10);
+    const cpu = allThreadsCpuMs(pid);
+    if (cpu - last > 0.2) quietSince = now();
+    last = cpu;
+    if (now() - quietSince >= SETTLED_FOR_MS) return;
+  }
+}
+
 const rssMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
@@ -105,14 +141,15 @@ export const ENGINE_LOADED_MS = 500;
  * (src/start/early-initialize.ts), the first request after it also waits for the agent to load.
  * `afterInitializeMs`: how long the client waits after the `initialize` answer before it sends
  * the load (0: at once, as a client restoring its last session does; ENGINE_LOADED_MS: long
- * enough for the engine to have loaded in the background, as when a person picks a past session).
+ * enough for the engine to have loaded in the background, as when a person picks a past session;
+ * "settled": once the agent has loaded its engine and gone quiet, see `settled`).
  */
 export async function loadOnce(
   entry: string,
   env: Record<string, string>,
   sessionId: string,
   cwd: string,
-  afterInitializeMs = 0,
+  afterInitializeMs: number | "settled" = 0,
 ) {
   const spawned = now();
   const agent = start(entry, env);
@@ -140,7 +177,8 @@ export async function loadOnce(
         t0 = now();
         agent.send(requestLine(1, "session/load", { sessionId, cwd, mcpServers: [] }));
       };
-      if (afterInitializeMs > 0) setTimeout(sendLoad, afterInitializeMs);
+      if (afterInitializeMs === "settled") void settled(agent.proc.pid).then(sendLoad);
+      else if (afterInitializeMs > 0) setTimeout(sendLoad, afterInitializeMs);
       else sendLoad();
       return false;
     }
