@@ -32,10 +32,12 @@ export interface JournalWatch {
 
 /**
  * What a store's watcher does while it has subscribers: `start` when the first comes, `tick`
- * every `tickMs` (a timer that keeps the process running only while a subscriber that is not in
- * the background is there), `stop` when the last goes.
+ * every `tickMs` while a subscriber that is not in the background is there (a timer that keeps the
+ * process running), every `backgroundTickMs` (when given) while only background ones are (an open
+ * session idle in its writer's process: its inbox is not read more often than that anyway, and a
+ * process idling in an editor is not woken 67 times a second for it), `stop` when the last goes.
  */
-export type ChangeSource = { start(): void; tick(): void; stop(): void; tickMs: number };
+export type ChangeSource = { start(): void; tick(): void; stop(): void; tickMs: number; backgroundTickMs?: number };
 
 /** The subscribers of one store, by session: the source runs while there is one. */
 export class Watchers implements JournalWatch {
@@ -43,6 +45,8 @@ export class Watchers implements JournalWatch {
   #count = 0;
   #foreground = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** The period the timer runs at (undefined while it does not run). */
+  #tickMs: number | undefined;
   #closed = false;
 
   constructor(private readonly source: ChangeSource) {}
@@ -52,10 +56,7 @@ export class Watchers implements JournalWatch {
     if (!listeners) this.#bySession.set(sessionId, (listeners = new Set()));
     const own = (change: JournalChange) => listener(change);
     listeners.add(own);
-    if (this.#count++ === 0 && !this.#closed) {
-      this.source.start();
-      this.#timer = setInterval(() => this.source.tick(), this.source.tickMs);
-    }
+    if (this.#count++ === 0 && !this.#closed) this.source.start();
     if (!options.background) this.#foreground++;
     this.#keepAlive();
     let done = false;
@@ -65,8 +66,8 @@ export class Watchers implements JournalWatch {
       listeners.delete(own);
       if (listeners.size === 0) this.#bySession.delete(sessionId);
       if (!options.background) this.#foreground--;
-      this.#keepAlive();
       if (--this.#count === 0) this.#stop();
+      else this.#keepAlive();
     };
   }
 
@@ -80,11 +81,21 @@ export class Watchers implements JournalWatch {
     if (this.#timer === undefined) return;
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#tickMs = undefined;
     this.source.stop();
   }
 
+  /** The ticks' timer as the subscribers want it: its period, and whether it keeps the process running. */
   #keepAlive(): void {
-    if (this.#foreground > 0) this.#timer?.ref();
+    if (this.#count === 0 || this.#closed) return;
+    const foreground = this.#foreground > 0;
+    const tickMs = foreground ? this.source.tickMs : (this.source.backgroundTickMs ?? this.source.tickMs);
+    if (this.#tickMs !== tickMs) {
+      clearInterval(this.#timer);
+      this.#timer = setInterval(() => this.source.tick(), tickMs);
+      this.#tickMs = tickMs;
+    }
+    if (foreground) this.#timer?.ref();
     else this.#timer?.unref();
   }
 

@@ -1,9 +1,10 @@
 /**
  * The SQLite journal's watcher (journal-watch.ts): one `PRAGMA data_version` read every
- * SQLITE_WATCH_MS per process while anything watches. The number changes when another connection
- * (another process, or this one's other connection) commits to the database: a read of the WAL's
- * shared index, no table read, so a process watching many sessions pays one read a tick for them
- * all. It does not say which session changed: every subscriber is told, and reads. This process's
+ * SQLITE_WATCH_MS per process while anything watches in the foreground (a follower, a question's
+ * claims), every SQLITE_BACKGROUND_WATCH_MS while only open sessions' inboxes do. The number
+ * changes when another connection (another process, or this one's other connection) commits to
+ * the database: a read of the WAL's shared index, no table read, so a process watching many
+ * sessions pays one read a tick for them all. It does not say which session changed: every subscriber is told, and reads. This process's
  * own commits on the connection read are reported by the store itself (`Watchers.emit`).
  */
 import type { Database } from "bun:sqlite";
@@ -14,6 +15,12 @@ import { type ChangeListener, type WatchOptions, type JournalWatch, Watchers } f
  * (an update seen 50 ms after its commit).
  */
 export const SQLITE_WATCH_MS = 15;
+
+/**
+ * How often it is read while only background watches are there (an open session's inbox, idle in
+ * its writer's process): as often as the inbox would be read at most (session/inbox-server.ts).
+ */
+export const SQLITE_BACKGROUND_WATCH_MS = 100;
 
 export class SqliteWatch implements JournalWatch {
   readonly watchers: Watchers;
@@ -27,6 +34,7 @@ export class SqliteWatch implements JournalWatch {
       tick: () => this.#tick(),
       stop: () => undefined,
       tickMs: SQLITE_WATCH_MS,
+      backgroundTickMs: SQLITE_BACKGROUND_WATCH_MS,
     });
   }
 

@@ -7,7 +7,9 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import type { JournalChange } from "../../src/journal/journal-watch.ts";
+import type { Database } from "bun:sqlite";
+import { type JournalChange, Watchers } from "../../src/journal/journal-watch.ts";
+import { SQLITE_BACKGROUND_WATCH_MS, SqliteWatch } from "../../src/journal/sqlite-watch.ts";
 import type { JournalStore } from "../../src/journal/store.ts";
 import { until } from "../support/acp-session.ts";
 import { chunk, startFact } from "../support/journal.ts";
@@ -132,3 +134,39 @@ for (const kind of storeKinds) {
     }
   });
 }
+
+describe("the watcher's ticks", () => {
+  test("run at the background period while only background watches are there, at the foreground one while another is", async () => {
+    let ticks = 0;
+    const watchers = new Watchers({ start() {}, tick: () => ticks++, stop() {}, tickMs: 10, backgroundTickMs: 200 });
+    const stopInbox = watchers.watch("ses_idle", () => {}, { background: true });
+    await Bun.sleep(500);
+    expect(ticks).toBeLessThanOrEqual(3);
+    const stopFollower = watchers.watch("ses_idle", () => {});
+    ticks = 0;
+    await Bun.sleep(500);
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    stopFollower();
+    ticks = 0;
+    await Bun.sleep(500);
+    expect(ticks).toBeLessThanOrEqual(3);
+    stopInbox();
+    ticks = 0;
+    await Bun.sleep(300);
+    expect(ticks).toBe(0);
+  });
+
+  test("an open session idle in its writer's process reads SQLite's change counter a few times a second, not every 15 ms", async () => {
+    let reads = 0;
+    const db = { query: () => ({ get: () => ((reads += 1), { data_version: 1 }) }) } as unknown as Database;
+    const watch = new SqliteWatch(() => db);
+    const stop = watch.watch("ses_idle", () => {}, { background: true });
+    reads = 0;
+    await Bun.sleep(1000);
+    stop();
+    watch.close();
+    // 1000 / SQLITE_BACKGROUND_WATCH_MS: 10 (66 at the foreground period).
+    expect(reads).toBeLessThanOrEqual(1000 / SQLITE_BACKGROUND_WATCH_MS + 2);
+    expect(reads).toBeGreaterThan(0);
+  });
+});
