@@ -158,7 +158,11 @@ describe("the watcher's ticks", () => {
 
   test("an open session idle in its writer's process reads SQLite's change counter a few times a second, not every 15 ms", async () => {
     let reads = 0;
-    const db = { query: () => ({ get: () => ((reads += 1), { data_version: 1 }) }) } as unknown as Database;
+    const counted = () => {
+      reads += 1;
+      return { data_version: 1 };
+    };
+    const db = { query: () => ({ get: counted }) } as unknown as Database;
     const watch = new SqliteWatch(() => db);
     const stop = watch.watch("ses_idle", () => {}, { background: true });
     reads = 0;
