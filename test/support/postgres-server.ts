@@ -86,11 +86,8 @@ export async function startPostgres(options: {
     try {
       const args = ["-D", dataDir, "-p", String(port), ...flags];
       let server = await runServer(programs.postgres, args, account);
-      const guard = watchdog(dataDir, root);
-      const stop = () => {
-        guard.kill();
-        stopServer(dataDir, root);
-      };
+      watchdog(dataDir, root);
+      const stop = () => stopServer(dataDir, root);
       process.once("exit", stop);
       const url = (database: string) =>
         `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}`;
@@ -178,31 +175,48 @@ function runServer(program: string, args: string[], account: ServerAccount): Pro
 }
 
 /**
- * A process of its own session (a signal to this one's process group does not reach it) that
- * waits for this process to end, then shuts the server down as `stopServer` does.
+ * A process of its own session (a signal to this one's process group does not reach it), and not
+ * this one's child (Bun ends its children when it ends, and a test worker is ended without its
+ * exit handlers: the data directories stayed behind), that waits for this process to end, then
+ * shuts the server down as `stopServer` does. It ends by itself once the data is removed.
  */
-function watchdog(dataDir: string, root: string): { kill(): void } {
-  const script =
-    'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; ' +
+function watchdog(dataDir: string, root: string): void {
+  const loop =
+    'while kill -0 "$1" 2>/dev/null && [ -d "$3" ]; do sleep 0.5; done; [ -d "$3" ] || exit 0; ' +
     'pid=$(head -n 1 "$2/postmaster.pid" 2>/dev/null); [ -n "$pid" ] && kill -QUIT "$pid" 2>/dev/null; ' +
     'sleep 1; rm -rf "$3"';
-  const child = Bun.spawn(["setsid", "sh", "-c", script, "watchdog", String(process.pid), dataDir, root], {
+  // The loop runs in a background subshell: the shell started here exits at once, leaving it to init.
+  const script = `( ${loop} ) </dev/null >/dev/null 2>&1 &`;
+  Bun.spawnSync(["setsid", "sh", "-c", script, "watchdog", String(process.pid), dataDir, root], {
     stdio: ["ignore", "ignore", "ignore"],
   });
-  child.unref();
-  return { kill: () => child.kill() };
 }
 
-/** Immediate shutdown (SIGQUIT: the server ends its backends), then the data is removed. Synchronous: runs at exit. */
+/**
+ * Immediate shutdown (SIGQUIT: the server ends its backends), then, once the server has exited,
+ * the data is removed: removed while the server still wrote it, the data directory stayed behind
+ * (tens to hundreds of MB a server, a score of servers a run). Synchronous: runs at exit.
+ */
 function stopServer(dataDir: string, root: string): void {
+  let pid = 0;
   try {
-    const pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
     if (pid > 0) process.kill(pid, "SIGQUIT");
   } catch {
     // Not running.
   }
+  for (const deadline = Date.now() + 5000; pid > 0 && running(pid) && Date.now() < deadline; ) Bun.sleepSync(10);
   rmSync(root, { recursive: true, force: true });
 }
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function freePort(): Promise<number> {
   const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
