@@ -89,7 +89,10 @@ export async function* followRecords(
   // After the cursor went back (records lost), the journal is read again at once, not at the next commit.
   let again = false;
   while (!options.signal.aborted) {
-    if (!again) await changes.next(options.signal, undefined, "facts");
+    // A reconnect may follow a server's restart that lost records the writer has since written
+    // again: the last record the follower has is looked at even when the journal ends at it.
+    if (!again && (await changes.next(options.signal, undefined, "facts")).missed)
+      verify = cursor.last > 0 && cursor.remembered !== undefined;
     again = false;
     if (options.signal.aborted) return;
     const looked = performance.now();

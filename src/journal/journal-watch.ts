@@ -14,7 +14,15 @@
  * or a change may have been missed: a reconnect). A change may be reported that concerns nobody
  * (another session's commit, on SQLite): a reader finds nothing new and waits again.
  */
-export type JournalChange = { kind: "facts" | "rows" | "any"; position?: number };
+export type JournalChange = {
+  kind: "facts" | "rows" | "any";
+  position?: number;
+  /**
+   * Changes may have been missed, and what was read may be gone (PostgreSQL's listen reconnected:
+   * the server may have restarted and lost its last commits): a reader checks what it has.
+   */
+  missed?: boolean;
+};
 export type ChangeListener = (change: JournalChange) => void;
 
 export type WatchOptions = {
@@ -116,7 +124,7 @@ export class Watchers implements JournalWatch {
 }
 
 /** What came since the last wait: facts, rows beside them, or nothing before the wait's time was up. */
-export type Seen = { facts: boolean; rows: boolean; timedOut: boolean };
+export type Seen = { facts: boolean; rows: boolean; timedOut: boolean; missed: boolean };
 
 /**
  * One subscriber's changes of one session, waited for one at a time: a change that comes while
@@ -126,6 +134,7 @@ export type Seen = { facts: boolean; rows: boolean; timedOut: boolean };
 export class SessionChanges implements Disposable {
   #facts = true;
   #rows = true;
+  #missed = false;
   #wake: (() => void) | undefined;
   readonly #stop: () => void;
   readonly #background: boolean;
@@ -137,6 +146,7 @@ export class SessionChanges implements Disposable {
       (change) => {
         if (change.kind !== "rows") this.#facts = true;
         if (change.kind !== "facts") this.#rows = true;
+        if (change.missed) this.#missed = true;
         this.#wake?.();
       },
       options,
@@ -148,11 +158,7 @@ export class SessionChanges implements Disposable {
    * change, after `timeoutMs` (when given), or when `signal` aborts. `wants` (default: anything)
    * says which changes end the wait; the others are kept for a later call.
    */
-  async next(
-    signal: AbortSignal,
-    timeoutMs?: number,
-    wants: keyof Omit<Seen, "timedOut"> | "any" = "any",
-  ): Promise<Seen> {
+  async next(signal: AbortSignal, timeoutMs?: number, wants: "facts" | "rows" | "any" = "any"): Promise<Seen> {
     const ready = () => (wants === "facts" ? this.#facts : wants === "rows" ? this.#rows : this.#facts || this.#rows);
     let timedOut = false;
     if (!ready() && !signal.aborted) {
@@ -173,9 +179,10 @@ export class SessionChanges implements Disposable {
       });
       this.#wake = undefined;
     }
-    const seen = { facts: this.#facts, rows: this.#rows, timedOut };
+    const seen = { facts: this.#facts, rows: this.#rows, timedOut, missed: this.#missed };
     if (wants !== "rows") this.#facts = false;
     if (wants !== "facts") this.#rows = false;
+    this.#missed = false;
     return seen;
   }
 

@@ -73,8 +73,9 @@ export class PostgresWatch implements JournalWatch {
       const named = changeOf(payload);
       if (named) this.watchers.emit(named.sessionId, named.change);
     };
-    // Initially and after every reconnect: what was sent while not listening is read again.
-    const onListen = () => this.watchers.emitAll({ kind: "any" });
+    // Initially and after every reconnect: what was sent while not listening is read again, and
+    // what was read is checked (a server that restarted may have lost its last commits).
+    const onListen = () => this.watchers.emitAll({ kind: "any", missed: true });
     this.#listening = this.sql.listen(PG_CHANNEL, onNotify, onListen).catch((error: unknown) => {
       log.debug("the journal's notifications could not be listened to; looking every few seconds", error);
       return undefined;

@@ -45,6 +45,8 @@ async function follow(
   change?: () => void,
 ) {
   const stop = new AbortController();
+  // A following that never sees what it waits for ends, for the test to say what it saw.
+  const deadline = setTimeout(() => stop.abort(), 5000);
   const seen: StoredFact[] = [];
   let changed = false;
   for await (const page of followRecords(store, "ses_x", cursor, { signal: stop.signal, intervalMs: 1 })) {
@@ -55,6 +57,7 @@ async function follow(
     }
     if (until(seen)) stop.abort();
   }
+  clearTimeout(deadline);
   return seen;
 }
 
@@ -111,5 +114,30 @@ describe("following a journal that lost its last appends", () => {
     for (let seq = 3; seq <= 4; seq++) store.records.push(rewritten(seq, `new ${seq}`));
     const seen = await follow(store, cursor, (s) => s.length >= 2);
     expect(seen.map((r) => (r.fact.kind === "message_chunk" ? r.fact.text : ""))).toEqual(["new 3", "new 4"]);
+  });
+
+  test("records rewritten back to the number followed while following are found out once the watcher says changes may have been missed", async () => {
+    // A PostgreSQL server restarted between two looks (its listen reconnected): the writer's next
+    // turn wrote as many records as the crash lost, so the journal's end did not move.
+    const store = journal(Array.from({ length: 5 }, (_, i) => record(i + 1, `old ${i + 1}`)));
+    const cursor = new FollowCursor();
+    for (const r of store.records) cursor.took(r);
+    let listener: ChangeListener | undefined;
+    const watched = {
+      ...store,
+      watch: (_sessionId: string, l: ChangeListener) => {
+        listener = l;
+        return () => undefined;
+      },
+    };
+    setTimeout(() => {
+      store.records.splice(2);
+      for (let seq = 3; seq <= 5; seq++) store.records.push(rewritten(seq, `new ${seq}`));
+      // An ordinary wake first: the end is the follower's, nothing is read.
+      listener?.({ kind: "any" });
+      setTimeout(() => listener?.({ kind: "any", missed: true }), 20);
+    }, 20);
+    const seen = await follow(watched, cursor, (s) => s.length >= 3);
+    expect(seen.map((r) => (r.fact.kind === "message_chunk" ? r.fact.text : ""))).toEqual(["new 3", "new 4", "new 5"]);
   });
 });
