@@ -71,7 +71,8 @@ export class FollowCursor {
  * `signal` aborts; the cursor moves with each record yielded. When the journal no longer holds
  * the records the follower has (it lost its last appends), the follower goes on from the last one
  * it still holds, as the writer does (and as the writer's own client does, keeping what it was
- * shown); each start looks once at the last record it has, found or not past the journal's end.
+ * shown); each start, and each wake that says changes may have been missed (a reconnect), looks
+ * once at the last record it has, found or not past the journal's end.
  * Never writes to the journal; throws what the store throws (a session deleted meanwhile
  * is `session_not_found`).
  */
