@@ -32,7 +32,8 @@ test("a follower goes on across its journal server's crash and restart, missing 
     await prompt(writer.ctx, sessionId, "give me an overview");
     await expectSameView(writer, follower, sessionId);
     await server.crash();
-    // Long enough for the follower to find the server gone (it looks every 15 ms).
+    // Long enough for the follower's listen to find the server gone (it reconnects once it is back,
+    // and then checks the last record it has: the crash may have lost it).
     await Bun.sleep(500);
     await server.restart();
     await prompt(writer.ctx, sessionId, "and read the missing file");
