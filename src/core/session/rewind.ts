@@ -22,6 +22,7 @@ import {
   unfinishedRestore,
 } from "./restore-step.ts";
 import { messagePoint } from "./message-point.ts";
+import { recoveryFact } from "./recovery.ts";
 
 /** Where to rewind to: through a message (kept), or to just before a user message (taken back with it). */
 export type RewindTarget = { toMessageId: string } | { beforeMessageId: string };
@@ -42,6 +43,23 @@ export type Rewound = {
   /** With files: how the restore ended. */
   restore: RestoreResult | undefined;
 };
+
+/** A session as SessionRuntime.rewind hands it over: as a rewind takes it, with its turn's control. */
+export type RunningSession = RewindingSession & { running: boolean; cancel(): void; settled(): Promise<void> };
+
+/**
+ * Rewinds a live session: a running turn is cancelled and waited for, a turn a dead process left
+ * open is closed as the next prompt would close it, then `rewindTo`.
+ */
+export async function rewindSession(session: RunningSession, target: RewindTarget, files: boolean): Promise<Rewound> {
+  const cancelledTurnId = session.running ? session.state.lastTurn?.turnId : undefined;
+  if (session.running) {
+    session.cancel();
+    await session.settled();
+  }
+  if (session.state.needsRecovery()) await session.record(recoveryFact(session.state));
+  return rewindTo(session, target, cancelledTurnId, files);
+}
 
 /** Records read in the first window back from the journal's end; each next window is four times larger. */
 const FIRST_WINDOW = 4096;

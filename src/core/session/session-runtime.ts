@@ -25,10 +25,10 @@ import { sessionStart } from "./session-start.ts";
 import { childSessions, PARENT_ONLY } from "./session-children.ts";
 import type { ChildParams, EngineDeps, NewSessionParams, SessionIo } from "./session-types.ts";
 import { runSessionTurn, type PromptOrigin, type TurnSession } from "./session-turn.ts";
-import { closeInSteps } from "./session-close.ts";
+import { closeParts } from "./session-close.ts";
 import { SessionFolds } from "./session-folds.ts";
-import { rewindTo, type Rewound, type RewindTarget } from "./rewind.ts";
-import { journalLostNotice, recoveryFact } from "./recovery.ts";
+import { rewindSession, type Rewound, type RewindTarget } from "./rewind.ts";
+import { journalLostNotice } from "./recovery.ts";
 import { defined } from "../../shared/defined.ts";
 import { serveInbox } from "./inbox-server.ts";
 import { recordSettings } from "./permission-settings-sync.ts";
@@ -117,11 +117,11 @@ export class SessionRuntime {
       recordInBackground: (fact) => this.#writer.recordInBackground(fact),
       recordSoon: (fact) => this.#writer.recordSoon(fact),
     });
-    Object.defineProperty(this.#turnSession, "jobs", { get: () => this.#jobs.now(), enumerable: true });
   }
 
   /** This session as its turns take it (session-turn.ts). */
   #turnSessionOf(): TurnSession {
+    const jobs = () => this.#jobs.now();
     return {
       sessionId: this.sessionId,
       state: this.state,
@@ -143,6 +143,10 @@ export class SessionRuntime {
       steering: this.#turns.steering,
       setMode: async (modeId) => {
         await this.setConfig("mode", modeId);
+      },
+      // Read at each turn: whether the session has them is session-background.ts's to say.
+      get jobs() {
+        return jobs();
       },
     };
   }
@@ -341,20 +345,12 @@ export class SessionRuntime {
     this.#inbox?.abort();
     this.cancel();
     await this.settled();
-    await closeInSteps(this.sessionId, [
-      ["stopping the background jobs", () => this.#jobs.close()],
-      [
-        "journaling streamed text",
-        () => {
-          // One more try for what was shown while the journal could not be reached.
-          this.#writer.reconnect();
-          return this.#writer.flush();
-        },
-      ],
-      ["the SessionEnd hooks", () => this.#hooks?.close()],
-      ["closing the MCP servers", () => this.#tooling.close()],
-      ["releasing the session's lease", () => this.#writer.release()],
-    ]);
+    await closeParts(this.sessionId, {
+      jobs: this.#jobs,
+      writer: this.#writer,
+      hooks: this.#hooks,
+      tooling: this.#tooling,
+    });
   }
 
   /** Records a fact now if this process writes the session, else at its first write (loading never writes). */
@@ -397,13 +393,7 @@ export class SessionRuntime {
    * would close it, then the point is recorded (rewind.ts); `files`: the workspace's files too
    * (restore-step.ts).
    */
-  async rewind(target: RewindTarget, options: { files?: boolean } = {}): Promise<Rewound> {
-    const cancelledTurnId = this.running ? this.state.lastTurn?.turnId : undefined;
-    if (this.running) {
-      this.cancel();
-      await this.settled();
-    }
-    if (this.state.needsRecovery()) await this.record(recoveryFact(this.state));
+  rewind(target: RewindTarget, options: { files?: boolean } = {}): Promise<Rewound> {
     const session = {
       sessionId: this.sessionId,
       state: this.state,
@@ -412,7 +402,10 @@ export class SessionRuntime {
       index: this.#folds.messages,
       record: (fact: Fact) => this.record(fact),
       askCard: this.io.askCard,
+      running: this.running,
+      cancel: () => this.cancel(),
+      settled: () => this.settled(),
     };
-    return rewindTo(session, target, cancelledTurnId, options.files ?? false);
+    return rewindSession(session, target, options.files ?? false);
   }
 }
