@@ -15,15 +15,13 @@ import { foldLog } from "./lib/fold-log.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ReplayCacheWriter } from "../src/core/replay-cache/replay-cache-writer.ts";
-import { replaySeal, type ReplaySeal } from "../src/core/replay-cache/replay-seal.ts";
+import { replaySeal } from "../src/core/replay-cache/replay-seal.ts";
 import { PostgresJournal } from "../src/journal/postgres-store.ts";
 import { SqliteJournal } from "../src/journal/sqlite-store.ts";
 import type { JournalStore } from "../src/journal/store.ts";
 import { freshDatabase, startPostgres } from "../test/support/postgres-server.ts";
 import { buildAll } from "./lib/agents.ts";
-import { now } from "./lib/clock.ts";
-import { STREAMED_TURN, startFact, turnFacts } from "./lib/facts.ts";
+import { writeWithCache } from "./lib/write-cached.ts";
 import { linearFit, median, quantile } from "./lib/stats.ts";
 import { ENGINE_LOADED_MS, floorRead, loadOnce } from "./reopen.ts";
 
@@ -37,34 +35,6 @@ const postgres = args.includes("--postgres");
 const runs = Number(option("runs") ?? (quick ? 3 : 7));
 const sizes = (option("sizes") ?? (quick ? "10,500,1000" : "10,100,500,1000,10000")).split(",").map(Number);
 const log = (message: string) => process.stderr.write(`replay-cache: ${message}\n`);
-
-/** Writes a session turn by turn, storing each turn's cache row as the writer does; returns the per-turn store times (ms). */
-async function writeWithCache(
-  journal: JournalStore,
-  seal: ReplaySeal,
-  sessionId: string,
-  cwd: string,
-  turns: number,
-): Promise<number[]> {
-  const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
-  await journal.create({ sessionId, cwd, additionalDirectories: [], createdAt: at, updatedAt: at }, startFact(cwd));
-  const writer = new ReplayCacheWriter(journal, sessionId, { notices: false, compaction: false }, seal);
-  let seq = 2;
-  const costs: number[] = [];
-  for (let t = 0; t < turns; t++) {
-    const records = await journal.appendMany(
-      sessionId,
-      seq,
-      turnFacts(t, cwd, STREAMED_TURN).map((fact) => ({ fact, at })),
-    );
-    seq += records.length;
-    const t0 = now();
-    for (const record of records) writer.observe(record);
-    await writer.settled();
-    costs.push(now() - t0);
-  }
-  return costs;
-}
 
 const build = buildAll();
 const home = mkdtempSync(join(tmpdir(), "verbatim-bench-cache-"));
