@@ -17,7 +17,7 @@ import { diffValues } from "../../src/view/view-diff.ts";
 import type { ViewModel } from "../../src/view/view-model.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
-import { exportedFacts } from "../support/exported-facts.ts";
+import { exportedFacts, ofKind } from "../support/exported-facts.ts";
 import { runCli } from "../support/cli-process.ts";
 import { agentCommand } from "../../src/client/spawn-agent.ts";
 import { sandbox } from "../support/workspace.ts";
@@ -29,8 +29,6 @@ const allow = { policy: choose("allow_once") };
 
 /** A loopback HTTP server in the runtime the tests run on: prints its port, logs each request. */
 const SERVER = `${process.execPath} -e 'const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch(r) { console.log("GET " + new URL(r.url).pathname); return new Response("hello from the job"); } }); console.log("listening on " + s.port);'`;
-
-const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
 
 /** The recorded result of each call of `name`, in order. */
 function resultsOf(facts: Fact[], name: string): string[] {

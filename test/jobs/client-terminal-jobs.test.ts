@@ -16,19 +16,28 @@ import type { ViewModel } from "../../src/view/view-model.ts";
 import { connectProcess, load, newSession, prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
 import { ClientServices } from "../support/client-services.ts";
-import { exportedFacts } from "../support/exported-facts.ts";
+import { exportedFacts, ofKind } from "../support/exported-facts.ts";
 import { runCli } from "../support/cli-process.ts";
 import { sandbox, type Sandbox } from "../support/workspace.ts";
 import { cards } from "../parity/harness.ts";
 
 const allow = { policy: choose("allow_once") };
 
-const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
-
 const recordedText = (facts: Fact[]) =>
   ofKind(facts, "job_output")
     .map((f) => (f.output as { resource: { text: string } }).resource.text)
     .join("");
+
+/** A session in a fresh agent whose client runs terminals, with `sleep 300` started in the background in the client's terminal `term-1`. */
+async function sleepingInTerminal() {
+  const box = sandbox("scripted/call");
+  const services = new ClientServices({ terminal: true });
+  const c = await connectProcess(box.env, { ...allow, services });
+  const { sessionId } = await newSession(c.ctx, box.workspace);
+  await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+  expect(services.running()).toEqual(["term-1"]);
+  return { box, services, c, sessionId };
+}
 
 /** A fresh agent loads the session (twice: writing, then reading the replay cache): each view equals `live`, and the client is asked for nothing. */
 async function expectReloadEqualsLive(box: Sandbox, sessionId: string, live: ViewModel): Promise<void> {
@@ -143,12 +152,7 @@ describe("background jobs in the client's terminal", () => {
   }, 60_000);
 
   test("a job in the client's terminal ends with its agent: the agent's exit (SIGTERM) kills and releases the terminal and records the end", async () => {
-    const box = sandbox("scripted/call");
-    const services = new ClientServices({ terminal: true });
-    const c = await connectProcess(box.env, { ...allow, services });
-    const { sessionId } = await newSession(c.ctx, box.workspace);
-    await prompt(c.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
-    expect(services.running()).toEqual(["term-1"]);
+    const { box, services, c, sessionId } = await sleepingInTerminal();
     c.agent!.kill("SIGTERM");
     await c.agent!.exited;
     expect(services.calls).toContain("terminal/kill");
@@ -160,11 +164,7 @@ describe("background jobs in the client's terminal", () => {
   }, 60_000);
 
   test("a job in the client's terminal at a kill -9 of its agent is shown ended by the next load and recorded ended at the next write; the terminal is the client's: the load kills nothing", async () => {
-    const box = sandbox("scripted/call");
-    const services = new ClientServices({ terminal: true });
-    const live = await connectProcess(box.env, { ...allow, services });
-    const { sessionId } = await newSession(live.ctx, box.workspace);
-    await prompt(live.ctx, sessionId, 'Bash {"command": "sleep 300", "run_in_background": true}');
+    const { box, services, c: live, sessionId } = await sleepingInTerminal();
     live.agent!.kill(9);
     await live.agent!.exited;
     const [job] = ofKind(await exportedFacts(box.env, sessionId), "job_started");

@@ -10,16 +10,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PermissionPolicy } from "../../src/client/view-client.ts";
 import { choose } from "../../src/client/view-client.ts";
-import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { prompt } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
-import { exportedFacts } from "../support/exported-facts.ts";
+import { exportedFacts, ofKind } from "../support/exported-facts.ts";
 import { sandboxedBox, sandboxTestsSkipped } from "../support/sandbox-env.ts";
 import { cards, parity } from "../parity/harness.ts";
 
 const skipped = await sandboxTestsSkipped("test/sandbox/sandbox-commands.test.ts");
 
-const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
 const bash = (command: string) => `Bash ${JSON.stringify({ command })}`;
 
 /** Refuses every question: a command that runs was not asked about. */

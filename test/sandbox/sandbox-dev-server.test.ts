@@ -9,17 +9,15 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
-import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { connectProcess, newSession, prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
-import { exportedFacts } from "../support/exported-facts.ts";
+import { exportedFacts, ofKind } from "../support/exported-facts.ts";
 import { sandboxedBox, sandboxTestsSkipped } from "../support/sandbox-env.ts";
 import type { Sandbox } from "../support/workspace.ts";
 import { cards } from "../parity/harness.ts";
 
 const skipped = await sandboxTestsSkipped("test/sandbox/sandbox-dev-server.test.ts");
 
-const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
 const call = (input: Record<string, unknown>) => `Bash ${JSON.stringify(input)}`;
 
 /** The server: a loopback HTTP server in the runtime the tests run on, printing its port. */

@@ -8,17 +8,15 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { choose } from "../../src/client/view-client.ts";
-import type { Fact, FactOf } from "../../src/journal/facts/index.ts";
 import { prompt, until } from "../support/acp-session.ts";
 import { textOf } from "../support/cards.ts";
 import { ClientServices } from "../support/client-services.ts";
-import { exportedFacts } from "../support/exported-facts.ts";
+import { exportedFacts, ofKind } from "../support/exported-facts.ts";
 import { sandboxedBox, sandboxTestsSkipped } from "../support/sandbox-env.ts";
 import { cards, parity } from "../parity/harness.ts";
 
 const skipped = await sandboxTestsSkipped("test/sandbox/sandbox-paths.test.ts");
 
-const ofKind = <K extends Fact["kind"]>(facts: Fact[], kind: K) => facts.filter((f): f is FactOf<K> => f.kind === kind);
 const call = (name: string, input: Record<string, unknown>) => `${name} ${JSON.stringify(input)}`;
 const refuseAll = choose("reject_once");
 
